@@ -1,0 +1,154 @@
+"""PyTorch's tensor repr, reproduced on numpy arrays.
+
+The rules follow `torch/_tensor_str.py` of PyTorch 2.13 with its default print options; the
+output of `format_tensor` is meant to equal `repr(torch.from_numpy(data))` character for character.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+PRECISION = 4  # digits after the point (fixed) or after the leading digit (scientific)
+THRESHOLD = 1000  # more elements than this and only the edges of each dimension are printed
+EDGEITEMS = 3  # how many leading and trailing items a summarised dimension keeps
+LINEWIDTH = 80  # where rows of numbers wrap
+PREFIX = "tensor("
+FLOAT32 = np.dtype("float32")  # torch.get_default_dtype() unless changed
+
+
+class _ElementFormat:
+    """How every element of one tensor is printed: one notation and one common width.
+
+    PyTorch decides both from the nonzero finite elements that will be shown, so zeros, nan
+    and inf never influence the choice, and may end up wider than the common width (they are
+    then printed unpadded, hence misaligned, exactly as PyTorch does).
+    """
+
+    def __init__(self, shown: np.ndarray) -> None:
+        flat = shown.reshape(-1)
+        values = flat[np.isfinite(flat) & (flat != 0)]
+        self.int_mode = True
+        self.sci_mode = False
+        self.width = 1
+        if values.size == 0:
+            return
+        # PyTorch compares in double; Python floats also let 1e308 / 5e-324 be inf without a warning.
+        magnitudes = np.abs(values)
+        smallest, largest = float(magnitudes.min()), float(magnitudes.max())
+        self.int_mode = bool(np.all(np.ceil(values) == values))
+        self.sci_mode = bool(largest / smallest > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4)
+        # Python floats, not numpy scalars: numpy formats its own scalars differently.
+        self.width = max(len(self._text(v)) for v in values.tolist())
+
+    def _text(self, value: float) -> str:
+        if self.sci_mode:
+            return f"{value:.{PRECISION}e}"
+        if self.int_mode:
+            # An integer-valued float keeps a trailing point so it still reads as a float.
+            return f"{value:.0f}" if math.isinf(value) or math.isnan(value) else f"{value:.0f}."
+        return f"{value:.{PRECISION}f}"
+
+    def __call__(self, value: float) -> str:
+        return self._text(value).rjust(self.width)
+
+
+def _edge_indices(size: int, cut: bool) -> np.ndarray:
+    """The positions a dimension shows: all of them, or its first and last EDGEITEMS."""
+    if not cut:
+        return np.arange(size)
+    return np.r_[0:EDGEITEMS, size - EDGEITEMS : size]
+
+
+def _join_vector(items: list[str], indent: int, width: int) -> str:
+    """A 1-D row: as many elements per line as fit in LINEWIDTH (measured with the common width)."""
+    per_line = max(1, (LINEWIDTH - indent) // (width + 2))
+    lines = [", ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
+    return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+
+
+def _body(data: np.ndarray) -> str:
+    """The bracketed numbers of a non-empty tensor, without prefix or suffixes."""
+    ndim = data.ndim
+    summarize = data.size > THRESHOLD
+    cuts = [summarize and n > 2 * EDGEITEMS for n in data.shape]
+    # Only the items that will be printed are gathered and converted, so a huge tensor costs
+    # no more than a small one; the notation is chosen from these items only, as PyTorch does.
+    shown = data[np.ix_(*map(_edge_indices, data.shape, cuts))] if ndim else data
+    fmt = _ElementFormat(shown)
+    if ndim == 0:
+        return fmt(shown.item())
+
+    # Build the text from the innermost dimension outwards: `pieces` holds one string per
+    # index of the dimensions not yet joined, in C order, so each step joins consecutive runs.
+    pieces = [fmt(v) for v in shown.reshape(-1).tolist()]
+    for axis in range(ndim - 1, -1, -1):
+        indent = len(PREFIX) + axis  # one column deeper per enclosing bracket
+        run = shown.shape[axis]
+        groups = [pieces[i : i + run] for i in range(0, len(pieces), run)]
+        if cuts[axis]:
+            # The ellipsis is an element of its own: in a row it counts toward the wrapping.
+            marker = " ..." if axis == ndim - 1 else "..."
+            groups = [[*g[:EDGEITEMS], marker, *g[EDGEITEMS:]] for g in groups]
+        if axis == ndim - 1:
+            pieces = [_join_vector(g, indent, fmt.width) for g in groups]
+        else:
+            # Sub-tensors of a k-D tensor are separated by k-1 newlines (blank lines for 3-D+).
+            sep = "," + "\n" * (ndim - axis - 1) + " " * (indent + 1)
+            pieces = ["[" + sep.join(g) + "]" for g in groups]
+    return pieces[0]
+
+
+def _add_suffixes(text: str, suffixes: list[str]) -> str:
+    """Append `, suffix` items, moving one to a new line when it would pass LINEWIDTH.
+
+    PyTorch measures the last line as two columns longer than it is (and not the lines it
+    starts itself); the arithmetic below keeps that quirk because it decides the breaks.
+    """
+    parts = [text]
+    last_len = len(text) - text.rfind("\n") + 1
+    for suffix in suffixes:
+        if last_len + len(suffix) + 2 > LINEWIDTH:
+            parts.append(",\n" + " " * len(PREFIX) + suffix)
+            last_len = len(PREFIX) + len(suffix)
+        else:
+            parts.append(", " + suffix)
+            last_len += len(suffix) + 2
+    return "".join(parts) + ")"
+
+
+def format_tensor(
+    data: np.ndarray,
+    *,
+    requires_grad: bool = False,
+    grad_fn: str | None = None,
+    default_dtype: np.dtype = FLOAT32,
+) -> str:
+    """The text PyTorch 2.13's repr() prints for a tensor holding `data`.
+
+    `grad_fn` is the node's class name (e.g. "MulBackward0"); `requires_grad` is only shown for
+    tensors without one, like PyTorch's leaves. `default_dtype` plays `torch.get_default_dtype()`:
+    the dtype is printed only when it differs.
+    """
+    data = np.asarray(data)
+    suffixes = []
+    if data.size == 0:
+        # An empty tensor shows its shape unless it is 1-D, like numpy.
+        if data.ndim != 1:
+            suffixes.append(f"size={tuple(data.shape)}")
+        body = "[]"
+    else:
+        body = _body(data)
+    if data.dtype != np.dtype(default_dtype):
+        suffixes.append(f"dtype=torch.{data.dtype.name}")
+    if grad_fn is not None:
+        suffixes.append(f"grad_fn=<{grad_fn}>")
+    elif requires_grad:
+        suffixes.append("requires_grad=True")
+    return _add_suffixes(PREFIX + body, suffixes)
+
+
+def format_size(shape: tuple[int, ...]) -> str:
+    """'torch.Size([2, 3])': how PyTorch prints a shape."""
+    return f"torch.Size([{', '.join(str(int(n)) for n in shape)}])"
