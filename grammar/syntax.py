@@ -1,0 +1,268 @@
+"""The syntax tree of an autodiff program, as `parse()` builds it.
+
+Every node is a frozen, slotted dataclass with `line` and `column`: 1-based, in characters (a tab counts
+as one), of the node's first token; a parenthesised expression starts at its `(`. Construct nodes with
+their fields in order and `line`/`column` by keyword: `BinOp("+", a, b, line=1, column=1)`.
+
+Trees can be deep (a 20,000-term sum is a 20,000-deep left spine), so nothing here recurses over
+them: nodes compare by identity (`eq=False`) and `repr()` goes through `dump()`, which is iterative.
+Compare trees by comparing their `dump()`.
+
+Start-up: `@dataclass(frozen=True)` compiles an `__init__`, `__setattr__` and `__delattr__` per class
+(12 ms for these 21 classes), so `_node` asks dataclasses only for fields and slots, and `Node` supplies
+one shared `__init__` and the frozenness (assignment raises dataclasses.FrozenInstanceError).
+"""
+
+from __future__ import annotations
+
+import inspect  # already imported by dataclasses
+from dataclasses import FrozenInstanceError, dataclass
+
+
+def _node(cls: type) -> type:
+    cls.__match_args__ = tuple(inspect.get_annotations(cls))  # its own fields, for __init__ and `match`
+    return dataclass(init=False, repr=False, eq=False, match_args=False, slots=True)(cls)
+
+
+@_node
+class Node:
+    line: int
+    column: int
+
+    def __init__(self, *args: object, line: int, column: int, **kwargs: object) -> None:
+        names: tuple[str, ...] = self.__match_args__
+        if len(args) > len(names):
+            raise TypeError(f"{type(self).__name__} takes {len(names)} fields, got {len(args)}")
+        setter = object.__setattr__
+        for name, value in zip(names, args):
+            setter(self, name, value)
+        for name in names[len(args) :]:
+            if name not in kwargs:
+                raise TypeError(f"{type(self).__name__} is missing the field {name!r}")
+            setter(self, name, kwargs.pop(name))
+        if kwargs:
+            raise TypeError(f"{type(self).__name__} has no field {next(iter(kwargs))!r}")
+        setter(self, "line", line)
+        setter(self, "column", column)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __setstate__(self, state: tuple) -> None:  # for copy.copy of a slotted, frozen object
+        for name, value in state[1].items():
+            object.__setattr__(self, name, value)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {dump(self)} at {self.line}:{self.column}>"
+
+
+# Expressions ------------------------------------------------------------------------------------
+
+
+@_node
+class Number(Node):
+    value: float | int
+    text: str  # as written, e.g. "1e-3"
+    is_int: bool  # written without '.' or exponent, so it may serve as an index, a size or a dim
+
+
+@_node
+class String(Node):
+    value: str  # escapes decoded; adjacent literals ('a' 'b') joined
+
+
+@_node
+class Constant(Node):
+    value: bool | None  # True, False or None
+
+
+@_node
+class Name(Node):
+    id: str
+
+
+@_node
+class Attribute(Node):
+    value: Expr
+    attr: str
+
+
+@_node
+class Call(Node):
+    func: Expr
+    args: tuple[Expr, ...]
+    kwargs: tuple[tuple[str, Expr], ...]  # in source order; names are unique
+
+
+@_node
+class Slice(Node):
+    start: Expr | None
+    stop: Expr | None
+    step: Expr | None
+
+
+@_node
+class NoneIndex(Node):
+    """`None` as an index item: a new axis of length 1 (numpy's newaxis)."""
+
+
+@_node
+class EllipsisIndex(Node):
+    """`...` as an index item."""
+
+
+@_node
+class Subscript(Node):
+    """`value[index]`. The index has one item per axis, as numpy reads it: x[1] has one item, x[:, 0] two,
+    x[(0, 1)] two (a parenthesised tuple is the index itself) and x[()] none; a TupleExpr or ListExpr item
+    (x[(0, 1),], x[[0, 1]]) is a sequence of positions along one axis."""
+
+    value: Expr
+    index: tuple[IndexItem, ...]
+
+
+@_node
+class BinOp(Node):
+    op: str  # one of + - * / ** @
+    left: Expr
+    right: Expr
+
+
+@_node
+class UnaryOp(Node):
+    op: str  # - or +
+    operand: Expr
+
+
+@_node
+class ListExpr(Node):
+    items: tuple[Expr, ...]
+
+
+@_node
+class TupleExpr(Node):
+    items: tuple[Expr, ...]
+
+
+# Statements -------------------------------------------------------------------------------------
+
+
+@_node
+class Assign(Node):
+    name: str
+    value: Expr
+
+
+@_node
+class IndexAssign(Node):
+    name: str
+    index: tuple[IndexItem, ...]
+    value: Expr
+
+
+@_node
+class ExprStmt(Node):
+    value: Expr
+
+
+@_node
+class Import(Node):
+    module: str  # dotted, e.g. "torch.autograd"
+    alias: str | None
+
+
+@_node
+class Program(Node):
+    statements: tuple[Stmt, ...]
+    source: str  # the program text with \r\n and \r turned into \n; positions refer to it
+
+
+Expr = Number | String | Constant | Name | Attribute | Call | Subscript | BinOp | UnaryOp | ListExpr | TupleExpr
+IndexItem = Expr | Slice | NoneIndex | EllipsisIndex
+Stmt = Assign | IndexAssign | ExprStmt | Import
+
+
+# dump -------------------------------------------------------------------------------------------
+
+
+def _opt(node: Node | None) -> Node | str:
+    return "_" if node is None else node
+
+
+def _parts(node: Node) -> list[Node | str]:
+    """The s-expression of one node: strings to print and child nodes to expand in their place."""
+    if isinstance(node, Number):
+        return [node.text]
+    if isinstance(node, String):
+        return [repr(node.value)]
+    if isinstance(node, Constant):
+        return [repr(node.value)]
+    if isinstance(node, Name):
+        return [node.id]
+    if isinstance(node, NoneIndex):
+        return ["newaxis"]
+    if isinstance(node, EllipsisIndex):
+        return ["..."]
+    if isinstance(node, BinOp):
+        return [node.op, node.left, node.right]
+    if isinstance(node, UnaryOp):
+        return [node.op, node.operand]
+    if isinstance(node, Attribute):
+        return [".", node.value, node.attr]
+    if isinstance(node, Call):
+        kwargs: list[Node | str] = []
+        for name, value in node.kwargs:
+            kwargs += ["(=", name, value, ")"]
+        return ["call", node.func, *node.args, *kwargs]
+    if isinstance(node, Subscript):
+        return ["[]", node.value, *node.index]
+    if isinstance(node, Slice):
+        return [":", _opt(node.start), _opt(node.stop), _opt(node.step)]
+    if isinstance(node, ListExpr):
+        return ["list", *node.items]
+    if isinstance(node, TupleExpr):
+        return ["tuple", *node.items]
+    if isinstance(node, Assign):
+        return ["=", node.name, node.value]
+    if isinstance(node, IndexAssign):
+        return ["[]=", node.name, *node.index, node.value]
+    if isinstance(node, ExprStmt):
+        return ["expr", node.value]
+    if isinstance(node, Import):
+        return ["import", node.module] + ([node.alias] if node.alias else [])
+    if isinstance(node, Program):
+        return ["program", *node.statements]
+    raise TypeError(f"not a syntax node: {node!r}")
+
+
+_LEAVES = (Number, String, Constant, Name, NoneIndex, EllipsisIndex)
+
+
+def dump(node: Node, positions: bool = False) -> str:
+    """A compact s-expression of the tree, e.g. `(= y (** (- x) 2))`, built without recursion.
+
+    Leaves print as their text; with `positions`, every node is followed by `@line:column`.
+    """
+    out: list[str] = []
+    stack: list[Node | str] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        parts = _parts(item)
+        where = f"@{item.line}:{item.column}" if positions else ""
+        if isinstance(item, _LEAVES):
+            out.append(f"{parts[0]}{where}")
+            continue
+        # Push "(head@pos child child ...)" in reverse so the head comes out first.
+        stack.append(")")
+        for part in reversed(parts[1:]):
+            stack.append(part)
+            if part != ")":
+                stack.append(" ")
+        out.append(f"({parts[0]}{where}")
+    return "".join(out)
