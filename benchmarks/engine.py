@@ -1,0 +1,123 @@
+"""Engine throughput against PyTorch CPU, measured in one run.
+
+    python benchmarks/engine.py [--elements 4000000] [--rounds 3] [--only NAME]
+
+Each program (forward and backward) runs in a fresh worker process per library, so neither pays for
+the other's imports or heap; rounds alternate engine and torch, and the table reports the median over
+rounds of each worker's best time, and the engine/torch ratio (below 1.0: the engine is faster).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+PROGRAMS = {
+    "cube_mean": "((2*x)**3).mean()",
+    "sin_exp_tanh": "(sin(x)*exp(-x*x) + tanh(x)*x).sum()",
+    "sigmoid_matmul": "sigmoid(A @ B).mean()",
+    "outer_sum": "(u * v).sum()  # u (n, 1), v (1, n)",
+    "scalar_chain": "50,000 alternating y*1.0001 and y+0.001 on a 0-d tensor",
+}
+
+
+def _inputs(lib, name: str, elements: int):
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    side = round(elements ** 0.5)
+
+    def leaf(shape: tuple[int, ...]):
+        data = rng.standard_normal(shape).astype(np.float32)
+        return lib.tensor(data, requires_grad=True)
+
+    if name in ("cube_mean", "sin_exp_tanh"):
+        return {"x": leaf((elements,))}
+    if name == "sigmoid_matmul":
+        return {"A": leaf((side, side)), "B": leaf((side, side))}
+    if name == "outer_sum":
+        return {"u": leaf((side, 1)), "v": leaf((1, side))}
+    return {"s": lib.tensor(0.5, requires_grad=True)}
+
+
+def _program(lib, name: str, t: dict):
+    if name == "cube_mean":
+        return ((2 * t["x"]) ** 3).mean()
+    if name == "sin_exp_tanh":
+        x = t["x"]
+        return (lib.sin(x) * lib.exp(-x * x) + lib.tanh(x) * x).sum()
+    if name == "sigmoid_matmul":
+        return lib.sigmoid(t["A"] @ t["B"]).mean()
+    if name == "outer_sum":
+        return (t["u"] * t["v"]).sum()
+    y = t["s"]
+    for i in range(50_000):
+        y = y * 1.0001 if i % 2 else y + 0.001
+    return y
+
+
+def worker(library: str, name: str, elements: int, runs: int) -> float:
+    """Best wall time of `runs` forward+backward passes (after one warm-up), in seconds."""
+    if library == "torch":
+        import torch as lib
+    else:
+        from autodiff import engine as lib
+    tensors = _inputs(lib, name, elements)
+    best = float("inf")
+    for i in range(runs + 1):
+        for leaf in tensors.values():
+            leaf.grad = None
+        start = time.perf_counter()
+        _program(lib, name, tensors).backward()
+        elapsed = time.perf_counter() - start
+        if i:
+            best = min(best, elapsed)
+    return best
+
+
+def measure(library: str, name: str, elements: int, runs: int) -> float:
+    out = subprocess.run(
+        [sys.executable, __file__, "--worker", library, "--only", name, "--elements", str(elements),
+         "--runs", str(runs)],
+        check=True, capture_output=True, text=True,
+    )
+    return json.loads(out.stdout)["seconds"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--elements", type=int, default=4_000_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--only", default="")
+    parser.add_argument("--worker", choices=("engine", "torch"))
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args()
+    if args.worker:
+        print(json.dumps({"seconds": worker(args.worker, args.only, args.elements, args.runs)}))
+        return
+    names = [n for n in PROGRAMS if n.startswith(args.only)]
+    results = []
+    for name in names:
+        times: dict[str, list[float]] = {"engine": [], "torch": []}
+        for _ in range(args.rounds):
+            for library in ("engine", "torch"):
+                times[library].append(measure(library, name, args.elements, args.runs))
+        engine, torch = statistics.median(times["engine"]), statistics.median(times["torch"])
+        results.append({"program": name, "expression": PROGRAMS[name], "engine_ms": engine * 1e3,
+                        "torch_ms": torch * 1e3, "ratio": engine / torch})
+    if args.json:
+        print(json.dumps(results, indent=1))
+        return
+    print(f"float32, {args.elements:,} elements, median of {args.rounds} rounds of best-of-{args.runs}")
+    print(f"{'program':<16}{'engine ms':>12}{'torch ms':>12}{'ratio':>8}")
+    for r in results:
+        print(f"{r['program']:<16}{r['engine_ms']:>12.1f}{r['torch_ms']:>12.1f}{r['ratio']:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()
