@@ -93,6 +93,8 @@ def apply(op: _ops.Op, inputs: Sequence[Any], params: dict | None = None,
         raise LimitError(f"not enough memory for the result of {op.name}", reason="memory") from None
     if type(out) is not np.ndarray:
         out = np.asarray(out)
+    if op.layout and out.ndim > 1:
+        out = _ops.elementwise_layout(out, arrays or values)
     recorded = recording and STATE.grad_enabled
     result = _record(op, inputs, tuple(needs), params, out) if recorded else Tensor._make(out)
     if op.view and isinstance(inputs[0], Tensor):
@@ -741,19 +743,25 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
     where = _numpy_index(x, index)
     src = _operand(value)
     region = x._data[where]
-    src_data = src._data if isinstance(src, Tensor) else src
-    if isinstance(src, Tensor):
-        # numpy (and PyTorch) also accept extra leading 1-sized dims on the value
-        extra = src_data.ndim - region.ndim
-        ok = extra <= 0 or all(n == 1 for n in src_data.shape[:extra])
+    if isinstance(src, Tensor) and src._data.ndim and src._data.shape != region.shape:
+        # As PyTorch's setitem: the value's leading 1-sized dims are dropped by a view, and the rest is
+        # expanded to the written region; both are recorded (ViewBackward0, ExpandBackward0).
+        lead = 0
+        while lead < src._data.ndim and src._data.shape[lead] == 1:
+            lead += 1
+        stripped = src._data.shape[lead:]
         try:
-            np.broadcast_shapes(src_data.shape[extra if extra > 0 else 0:], region.shape)
+            ok = np.broadcast_shapes(stripped, region.shape) == region.shape
         except ValueError:
             ok = False
         if not ok:
             raise ShapeError(
                 f"shape mismatch: value tensor of shape {tuple(src.shape)} cannot be broadcast to indexing "
                 f"result of shape {tuple(region.shape)}", reason="setitem", shapes=(src.shape, region.shape))
+        src = view(src, stripped)
+        if stripped != region.shape:
+            src = expand(src, region.shape)
+    src_data = src._data if isinstance(src, Tensor) else src
     recorded = STATE.grad_enabled and (x._requires_grad or (isinstance(src, Tensor) and src._requires_grad))
     if recorded:
         # x is a non-leaf here (a leaf that requires grad was refused above), so x.grad_fn is its history.
@@ -765,8 +773,6 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
         node = Node(OPS["copy_slices"], (base_node, edge_node(src)), meta, {"outside": outside, "where": where},
                     (), None)
     with np.errstate(all="ignore"):
-        if isinstance(src_data, np.ndarray) and src_data.ndim > region.ndim:
-            src_data = src_data.reshape(src_data.shape[src_data.ndim - region.ndim:])
         x._data[where] = src_data
     x._bump_version()
     if x._view_stamp is not None:
@@ -838,11 +844,14 @@ def tensor(data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     return _new(_array_from(data, as_dtype(dtype) if dtype is not None else None), requires_grad)
 
 
-def _filled(sizes: tuple, fill: float, dtype: Any, requires_grad: bool) -> Tensor:
+def _filled(sizes: tuple, fill: float, dtype: Any, requires_grad: bool, like: np.ndarray | None = None) -> Tensor:
     shape = _sizes(sizes)
     check_elements(shape)
     try:
-        array = np.full(shape, fill, dtype=as_dtype(dtype))
+        if like is None:
+            array = np.full(shape, fill, dtype=as_dtype(dtype))
+        else:  # PyTorch's *_like keep the memory layout of a dense input (preserve_format)
+            array = np.full_like(like, fill, dtype=as_dtype(dtype), order=_ops.memory_order(like))
     except MemoryError:
         raise LimitError(f"not enough memory for a tensor of shape {shape}", reason="memory") from None
     return _new(array, requires_grad)
@@ -865,7 +874,7 @@ def full(size: Any, fill_value: float, dtype: Any = None, requires_grad: bool = 
 
 
 class _Random:
-    generator = np.random.default_rng()
+    generator = None  # made on first use: importing numpy.random costs more than the rest of the engine
 
 
 def manual_seed(seed: int) -> None:
@@ -875,12 +884,18 @@ def manual_seed(seed: int) -> None:
     _Random.generator = np.random.default_rng(int(seed))
 
 
-def _random(sizes: tuple, dtype: Any, requires_grad: bool, normal: bool) -> Tensor:
+def _random(sizes: tuple, dtype: Any, requires_grad: bool, normal: bool, like: np.ndarray | None = None) -> Tensor:
     shape = _sizes(sizes)
     check_elements(shape)
     resolved = as_dtype(dtype)
+    if _Random.generator is None:
+        _Random.generator = np.random.default_rng()
     gen = _Random.generator
     array = gen.standard_normal(shape, dtype=resolved) if normal else gen.random(shape, dtype=resolved)
+    if like is not None:  # the same values, in the memory layout of a dense input (preserve_format)
+        laid_out = np.empty_like(like, dtype=resolved, order=_ops.memory_order(like))
+        laid_out[...] = array
+        array = laid_out
     return _new(np.asarray(array), requires_grad)
 
 
@@ -928,40 +943,40 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, requires_grad: bool 
     return _new(np.eye(rows, cols, dtype=as_dtype(dtype)), requires_grad)
 
 
-def _like(x: Any, dtype: Any) -> tuple[tuple[int, ...], Any]:
+def _like(x: Any, dtype: Any) -> tuple[np.ndarray, Any]:
     t = _tensor_arg(x)
-    return tuple(t._data.shape), (t._data.dtype if dtype is None else dtype)
+    return t._data, (t._data.dtype if dtype is None else dtype)
 
 
 @builtin("ones_like(input, dtype=None, requires_grad=False)", method=False, summary="ones of input's shape")
 def ones_like(input: Any, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    shape, dt = _like(input, dtype)
-    return _filled(shape, 1.0, dt, requires_grad)
+    data, dt = _like(input, dtype)
+    return _filled(data.shape, 1.0, dt, requires_grad, like=data)
 
 
 @builtin("zeros_like(input, dtype=None, requires_grad=False)", method=False, summary="zeros of input's shape")
 def zeros_like(input: Any, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    shape, dt = _like(input, dtype)
-    return _filled(shape, 0.0, dt, requires_grad)
+    data, dt = _like(input, dtype)
+    return _filled(data.shape, 0.0, dt, requires_grad, like=data)
 
 
 @builtin("full_like(input, fill_value, dtype=None, requires_grad=False)", method=False,
          summary="input's shape filled with one value")
 def full_like(input: Any, fill_value: float, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    shape, dt = _like(input, dtype)
-    return _filled(shape, _number(fill_value, "fill_value"), dt, requires_grad)
+    data, dt = _like(input, dtype)
+    return _filled(data.shape, _number(fill_value, "fill_value"), dt, requires_grad, like=data)
 
 
 @builtin("rand_like(input, dtype=None, requires_grad=False)", method=False, summary="uniform random, input's shape")
 def rand_like(input: Any, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    shape, dt = _like(input, dtype)
-    return _random(shape, dt, requires_grad, normal=False)
+    data, dt = _like(input, dtype)
+    return _random(data.shape, dt, requires_grad, normal=False, like=data)
 
 
 @builtin("randn_like(input, dtype=None, requires_grad=False)", method=False, summary="normal random, input's shape")
 def randn_like(input: Any, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    shape, dt = _like(input, dtype)
-    return _random(shape, dt, requires_grad, normal=True)
+    data, dt = _like(input, dtype)
+    return _random(data.shape, dt, requires_grad, normal=True, like=data)
 
 
 # ---------------------------------------------------------------------------- the create_graph vocabulary

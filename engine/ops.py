@@ -31,6 +31,11 @@ NOISY_OPS = frozenset({"div", "pow", "pow_tensor", "pow_scalar_base", "exp", "lo
                        "reciprocal", "softmax", "log_softmax", "mean", "mean_dim", "sin", "cos"})
 
 
+# Elementwise ops of several tensors: their result takes the memory layout PyTorch gives it
+# (see elementwise_layout), which decides whether a later reshape is a view or a copy.
+MULTI_INPUT_ELEMENTWISE_OPS = frozenset({"add", "sub", "mul", "div", "pow_tensor", "maximum", "minimum", "where"})
+
+
 @dataclass(frozen=True)
 class Grad:
     """A backward formula for one input: `fn(F, g, s)`, the saved values it `uses`, and its text."""
@@ -52,11 +57,13 @@ class Op:
     doc: str = ""
     view: bool = field(init=False)  # the result shares the input's memory (see VIEW_OPS)
     noisy: bool = field(init=False)  # numpy would warn on some finite inputs (see NOISY_OPS)
+    layout: bool = field(init=False)  # the result's layout follows PyTorch's rule (MULTI_INPUT_ELEMENTWISE_OPS)
     saved_for: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "view", self.name in VIEW_OPS)
         object.__setattr__(self, "noisy", self.name in NOISY_OPS)
+        object.__setattr__(self, "layout", self.name in MULTI_INPUT_ELEMENTWISE_OPS)
         # For every combination of inputs that require grad: which saved values the formulas need,
         # as (name, slot index or None for `result`) pairs. PyTorch saves only these.
         table = {}
@@ -70,6 +77,76 @@ class Op:
 
 
 # ---------------------------------------------------------------------------- numpy vocabulary
+# Memory layout matters to the graph: reshape records a view when the layout allows and a copy
+# otherwise, so results keep the layout PyTorch gives them. Copies keep a dense input's layout
+# (PyTorch's preserve_format) and are C-ordered otherwise; reductions over dims, softmax and
+# number ** tensor are always C-ordered in PyTorch, where numpy would follow the input's order.
+def _c_order(x: Any) -> np.ndarray:
+    """x as a C-ordered array (a 0-d result stays 0-d, unlike with np.ascontiguousarray)."""
+    return np.asarray(x, order="C")
+
+
+def memory_order(x: np.ndarray) -> str:
+    """'K' when x is dense and non-overlapping (every element once, no gaps), else 'C'."""
+    expected = x.itemsize
+    for stride, size in sorted((abs(st), n) for st, n in zip(x.strides, x.shape) if n != 1):
+        if stride != expected:
+            return "C"
+        expected *= size
+    return "K"
+
+
+def elementwise_layout(out: np.ndarray, inputs: Any) -> np.ndarray:
+    """`out` laid out in memory as PyTorch lays out the result of an elementwise op on `inputs`.
+
+    numpy settles inputs with conflicting layouts (x.T + y) in favour of C order; PyTorch's
+    TensorIterator keeps a layout shared by all inputs, and otherwise orders the dims by the strides
+    of the first input that orders them (broadcast dims have no say).
+    """
+    if out.ndim < 2:
+        return out
+    arrays = [x for x in inputs if isinstance(x, np.ndarray) and x.ndim]
+    if all(x.flags.c_contiguous for x in arrays):
+        return out if out.flags.c_contiguous else _c_order(out)
+    shape, ndim = out.shape, out.ndim
+    first = arrays[0]
+    if all(x.shape == shape and x.strides == first.strides for x in arrays) and memory_order(first) == "K":
+        order = sorted(range(ndim), key=lambda d: -first.strides[d])  # outermost dim first
+    else:
+        strides = []
+        for x in arrays:
+            lead = ndim - x.ndim
+            strides.append([0] * lead + [0 if n == 1 and shape[lead + i] != 1 else abs(st)
+                                         for i, (n, st) in enumerate(zip(x.shape, x.strides))])
+
+        def should_swap(d0: int, d1: int) -> int:
+            for st in strides:
+                if st[d0] == 0 or st[d1] == 0:
+                    continue
+                if st[d0] != st[d1]:
+                    return -1 if st[d0] < st[d1] else 1
+                if shape[d0] > shape[d1]:
+                    return 1
+            return 0
+
+        perm = list(range(ndim - 1, -1, -1))  # innermost dim first; an insertion sort as TensorIterator's
+        for i in range(1, ndim):
+            d1 = i
+            for d0 in range(i - 1, -1, -1):
+                comparison = should_swap(perm[d0], perm[d1])
+                if comparison > 0:
+                    perm[d0], perm[d1] = perm[d1], perm[d0]
+                    d1 = d0
+                elif comparison < 0:
+                    break
+        order = perm[::-1]
+    if out.transpose(order).flags.c_contiguous:
+        return out
+    relaid = np.empty([shape[d] for d in order], dtype=out.dtype).transpose(np.argsort(order))
+    relaid[...] = out
+    return relaid
+
+
 def _power(x: Any, exponent: float) -> Any:
     """x ** exponent with small integer exponents by multiplication (what PyTorch's kernel does)."""
     if exponent == 2:
@@ -77,7 +154,7 @@ def _power(x: Any, exponent: float) -> Any:
     if exponent == 3:
         return x * x * x
     if exponent == 1:
-        return x.copy() if isinstance(x, np.ndarray) else x
+        return x.copy(order=memory_order(x)) if isinstance(x, np.ndarray) else x
     if exponent == 0.5:
         return np.sqrt(x)
     if exponent == -1:
@@ -85,7 +162,7 @@ def _power(x: Any, exponent: float) -> Any:
     if exponent == -2:
         return 1.0 / (x * x)
     if exponent == 0:
-        return np.ones_like(x)
+        return np.ones_like(x, order=memory_order(x)) if isinstance(x, np.ndarray) else np.ones_like(x)
     return np.power(x, exponent)
 
 
@@ -215,12 +292,12 @@ def _softmax(x: np.ndarray, *, dim: int) -> np.ndarray:
     shifted = x - np.max(x, axis=dim, keepdims=True)
     e = np.exp(shifted)
     e /= np.sum(e, axis=dim, keepdims=True)
-    return e
+    return _c_order(e)
 
 
 def _log_softmax(x: np.ndarray, *, dim: int) -> np.ndarray:
     shifted = x - np.max(x, axis=dim, keepdims=True)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+    return _c_order(shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)))
 
 
 def _pow_tensor_grad_self(F: Any, g: Any, s: Any) -> Any:
@@ -266,6 +343,8 @@ def _matmul_nd_self(F: Any, g: Any, s: Any) -> Any:
     other = s.other
     if other.ndim == 1:
         return F.unsqueeze(g, -1) * other
+    if len(s.input_shape) == 1:  # a vector times a batch: g lacks the row dim the vector stood for
+        g = F.unsqueeze(g, -2)
     return F.matmul(g, F.transpose(other, -1, -2))
 
 
@@ -305,7 +384,7 @@ _OPS: list[Op] = [
        (Grad(_pow_tensor_grad_self, "grad * exponent * self**(exponent - 1)", ("self", "exponent")),
         Grad(_pow_tensor_grad_exponent, "grad * result * log(self)", ("self", "exponent", "result"))),
        "self ** exponent, both tensors"),
-    Op("pow_scalar_base", "PowBackward2", ("exponent",), lambda e, *, base: np.power(base, e),
+    Op("pow_scalar_base", "PowBackward2", ("exponent",), lambda e, *, base: _c_order(np.power(base, e)),
        (Grad(_pow_scalar_base_grad, "grad * result * log(base)", ("exponent", "result")),),
        "base ** exponent, for a number base"),
     Op("maximum", "MaximumBackward0", ("self", "other"), np.maximum,
@@ -356,13 +435,14 @@ _OPS: list[Op] = [
     # reductions
     Op("sum", "SumBackward0", ("self",), lambda x: np.sum(x),
        (Grad(lambda F, g, s: F.expand(g, s.input_shape), "grad expanded to self's shape"),), "sum of all elements"),
-    Op("sum_dim", "SumBackward1", ("self",), lambda x, *, dim, keepdim: np.sum(x, axis=dim, keepdims=keepdim),
+    Op("sum_dim", "SumBackward1", ("self",),
+       lambda x, *, dim, keepdim: _c_order(np.sum(x, axis=dim, keepdims=keepdim)),
        (Grad(_expand_reduced, "grad expanded over the summed dims"),), "sum over dims"),
     Op("mean", "MeanBackward0", ("self",), lambda x, *, count: np.mean(x),
        (Grad(lambda F, g, s: F.expand(g / s.count, s.input_shape), "grad / numel expanded to self's shape"),),
        "mean of all elements"),
     Op("mean_dim", "MeanBackward1", ("self",),
-       lambda x, *, dim, keepdim, count: np.mean(x, axis=dim, keepdims=keepdim),
+       lambda x, *, dim, keepdim, count: _c_order(np.mean(x, axis=dim, keepdims=keepdim)),
        (Grad(lambda F, g, s: _expand_reduced(F, g / s.count, s), "grad / count expanded over the averaged dims"),),
        "mean over dims"),
     Op("max", "MaxBackward1", ("self",), lambda x: np.max(x),
@@ -410,10 +490,10 @@ _OPS: list[Op] = [
     Op("unsafe_view", "UnsafeViewBackward0", ("self",), lambda x, *, shape: x.reshape(shape),
        (Grad(lambda F, g, s: F.reshape(g, s.input_shape), "grad.reshape(self.shape)"),),
        "new shape of a fresh copy (reshape of non-contiguous data)"),
-    Op("to", "ToCopyBackward0", ("self",), lambda x, *, dtype: x.astype(dtype),
+    Op("to", "ToCopyBackward0", ("self",), lambda x, *, dtype: x.astype(dtype, order=memory_order(x)),
        (Grad(lambda F, g, s: F.cast(g, s.input_dtype), "grad converted back to self's dtype"),),
        "convert to another dtype"),
-    Op("clone", "CloneBackward0", ("self",), lambda x: np.array(x, copy=True),
+    Op("clone", "CloneBackward0", ("self",), lambda x: np.array(x, copy=True, order=memory_order(x)),
        (Grad(lambda F, g, s: g, "grad"),), "a copy"),
     Op("alias", "AliasBackward0", ("self",), lambda x: x[...],
        (Grad(lambda F, g, s: g, "grad"),), "the same data (x[...], x[:, :])"),
