@@ -1,0 +1,1 @@
+"""autodiff.cli: the `autodiff` command (options in, engine results out through the renderers)."""

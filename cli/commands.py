@@ -1,0 +1,112 @@
+"""The commands' bodies: options to a request, the request to the engine, the result to a renderer."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+
+from autodiff.cli import jsonout
+from autodiff.cli.main import _binding_value, _configure_engine, _format, _split_binding
+from autodiff.cli.text import Doc, tree_lines, write
+from autodiff.engine import Tensor
+from autodiff.engine.errors import UsageError
+from autodiff.grammar.session import Binding, EvalRequest, EvalResult, constant, graph_of, run_eval
+
+
+def bindings_from(assignments: tuple[str, ...], variables: tuple[str, ...], constants: tuple[str, ...],
+                  max_elements: int) -> list[Binding]:
+    """--var, bare NAME=VALUE and --const, in the order given (a later binding of a name wins)."""
+    bindings = []
+    for text, option, requires_grad in ([(a, "NAME=VALUE", True) for a in assignments]
+                                        + [(v, "--var", True) for v in variables]
+                                        + [(c, "--const", False) for c in constants]):
+        name, value = _split_binding(text, option)
+        bindings.append(Binding(name, _binding_value(name, value, max_elements), requires_grad))
+    return bindings
+
+
+def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[str, Any]) -> None:
+    if options["max_elements"] < 1:
+        raise UsageError(f"--max-elements must be positive, got {options['max_elements']}")
+    _configure_engine(options["dtype"], options["seed"], options["max_elements"])
+    output = _format(options["output_format"])
+    with np.errstate(all="ignore"):
+        request = EvalRequest(
+            program=program,
+            bindings=bindings_from(assignments, options["variables"], options["constants"], options["max_elements"]),
+            grad_tensor=None if options["grad_tensor"] is None else constant(options["grad_tensor"], "--grad-tensor"),
+            retain_graph=options["retain_graph"],
+            backward=list(options["backward"]),
+            repeat=options["repeat"],
+            zero_grad=options["zero_grad"],
+            retain_grad=list(options["retain_grad"]),
+            order=options["order"],
+            detect_anomaly=options["detect_anomaly"],
+        )
+        result = run_eval(request)
+    graph = graph_of(result.root, result.evaluation.names) if options["trace"] else None
+    if output == "json":
+        document: dict[str, Any] = {
+            "root": jsonout.tensor_summary(result.evaluation.root_name, result.root),
+            "passes": [{"root": p.root, "grads": {n: jsonout.values(g) for n, g in p.grads.items()}}
+                       for p in result.passes],
+            "grads": {n: jsonout.values(g) for n, g in result.grads.items()},
+        }
+        if graph is not None:
+            document["graph"] = jsonout.graph_document(graph)
+        sys.stdout.write(jsonout.dumps(document) + "\n")
+        return
+    write(eval_doc(result, request, options, graph, pretty=output == "pretty"), pretty=output == "pretty")
+
+
+def _repr(values: np.ndarray | None) -> str:
+    if values is None:
+        return "None"
+    from autodiff.engine.formatting import format_tensor
+
+    return format_tensor(values)
+
+
+def eval_doc(result: EvalResult, request: EvalRequest, options: dict[str, Any], graph: Any, pretty: bool) -> Doc:
+    doc = Doc()
+    root_name = result.evaluation.root_name
+    doc.block([(root_name or "root", "name"), (" = ", "")], repr(result.root))
+    if result.skipped_backward:
+        doc.blank()
+        doc.line(("no backward pass: ", "muted"), (result.skipped_backward, "hint"))
+    gradient = f"gradient={options['grad_tensor']}" if options.get("grad_tensor") else ""
+    for i, p in enumerate(result.passes, 1):
+        doc.blank()
+        if request.order > 1:
+            doc.line((f"derivative {i}", "title"))
+        else:
+            who = p.root or "root"
+            doc.line((f"backward {i}: ", "title"), (f"{who}.backward({gradient})", ""))
+        for name, values in p.grads.items():
+            doc.block([("  ", ""), (f"{name}.grad", "name"), ("  ", "")], _repr(values))
+    if result.grads:
+        doc.blank()
+        doc.line(("gradients", "title"))
+        width = max(len(n) for n in result.grads)
+        tensors = result.evaluation.names
+        for name, values in result.grads.items():
+            label = [("  ", ""), (name.ljust(width), "name"), ("  ", "")]
+            if values is None:
+                doc.line(*label, ("None", "none"), ("  ", ""), (_none_hint(name, tensors[name]), "hint"))
+            else:
+                doc.block(label, _repr(values))
+    if graph is not None:
+        doc.blank()
+        doc.line(("graph", "title"))
+        tree_lines(doc, graph, pretty)
+    return doc
+
+
+def _none_hint(name: str, t: Tensor) -> str:
+    if not t.requires_grad:
+        return "does not require grad"
+    if not t.is_leaf:
+        return f"non-leaf: use --retain-grad {name}"
+    return "no backward pass reached it"

@@ -1,0 +1,88 @@
+"""Turning errors into what the user sees: one line on stderr (plus a caret excerpt for syntax errors),
+a JSON document in JSON mode, and the contract's exit code for each kind. The only place that maps
+kinds to exit codes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from autodiff.engine.errors import AutodiffError
+
+EXIT_CODES = {"syntax": 2, "name": 2, "usage": 2, "io": 2, "shape": 1, "autograd": 1, "value": 1, "limit": 1}
+
+# The engine's hints speak Python (retain_graph=True); on the command line the fix is an option.
+_CLI_HINTS = {
+    "second_backward": "add --retain-graph to keep the graph for another pass",
+    "no_grad": "bind the variables with --var NAME=VALUE (not --const) so the result requires grad",
+    "input_no_grad": "bind the variables with --var NAME=VALUE (not --const) so the result requires grad",
+}
+
+
+def exit_code(error: AutodiffError) -> int:
+    return EXIT_CODES.get(error.kind, 1)
+
+
+def cli_hint(error: AutodiffError) -> str | None:
+    """The hint in the command line's vocabulary (options instead of Python keyword arguments)."""
+    reason = error.reason
+    if reason in _CLI_HINTS:
+        return _CLI_HINTS[reason]
+    if reason == "implicit_nonscalar":
+        shape = error.details.get("shape", ())
+        ones = f"ones({', '.join(str(n) for n in shape)})"
+        return f"pass --grad-tensor '{ones}' (the output's shape) or reduce the output with .sum()"
+    if reason == "grad_shape":
+        shape = error.details.get("shape", ())
+        if len(shape) == 0 or all(n == 1 for n in shape):
+            return "leave out --grad-tensor: a one-element output gets the gradient 1"
+        return f"give --grad-tensor the output's shape {tuple(shape)}"
+    return error.hint
+
+
+def summary(error: AutodiffError) -> str:
+    """The one-line message (a syntax error's message also carries its excerpt lines)."""
+    return str(error.details.get("summary") or error.message.split("\n", 1)[0])
+
+
+def excerpt(error: AutodiffError) -> str | None:
+    text = error.details.get("excerpt")
+    if text:
+        return str(text)
+    parts = error.message.split("\n", 1)
+    return parts[1] if len(parts) > 1 else None
+
+
+def error_line(error: AutodiffError) -> str:
+    where = ""
+    if error.line is not None:
+        where = f" at line {error.line}" + (f", column {error.column}" if error.column is not None else "")
+    hint = cli_hint(error)
+    text = f"autodiff: {error.kind} error{where}: {summary(error)}"
+    return f"{text} ({hint})" if hint else text
+
+
+def error_document(error: AutodiffError) -> dict[str, Any]:
+    body: dict[str, Any] = {"kind": error.kind, "message": summary(error)}
+    hint = cli_hint(error)
+    if hint:
+        body["hint"] = hint
+    if error.line is not None:
+        body["line"] = error.line
+        if error.column is not None:
+            body["column"] = error.column
+    return {"error": body}
+
+
+def report(error: AutodiffError, json_mode: bool) -> int:
+    """Write the error where the user will see it; return the exit code."""
+    lines = [error_line(error)]
+    detail = excerpt(error)
+    if detail:
+        lines.append(detail)
+    sys.stderr.write("\n".join(lines) + "\n")
+    if json_mode:
+        sys.stdout.write(json.dumps(error_document(error)) + "\n")
+    sys.stdout.flush()
+    return exit_code(error)

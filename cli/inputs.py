@@ -1,0 +1,89 @@
+"""Reading `@PATH` values: numeric arrays from .npy (never pickled), .json or .csv files."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+
+import numpy as np
+
+from autodiff.engine.errors import InputError, LimitError
+
+SUFFIXES = (".npy", ".json", ".csv")
+
+
+def load_array(path: str, max_elements: int | None) -> np.ndarray:
+    """The float64 array stored at path; InputError (kind io) when it cannot be read as numbers."""
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix not in SUFFIXES:
+        raise InputError(f"@{path}: unsupported file type {suffix or '(none)'!r}; use .npy, .json or .csv")
+    if not os.path.isfile(path):
+        what = "is a directory, not a file" if os.path.isdir(path) else "does not exist"
+        raise InputError(f"@{path}: the file {what}")
+    try:
+        if suffix == ".npy":
+            return _load_npy(path, max_elements)
+        _check_text_size(path, max_elements)
+        if suffix == ".json":
+            return _load_json(path)
+        return _load_csv(path)
+    except OSError as error:
+        raise InputError(f"@{path}: cannot read the file ({error.strerror or error})") from None
+
+
+def _load_npy(path: str, max_elements: int | None) -> np.ndarray:
+    with open(path, "rb") as f:
+        try:
+            version = np.lib.format.read_magic(f)
+            if version == (1, 0):
+                shape, _, dtype = np.lib.format.read_array_header_1_0(f)
+            else:
+                shape, _, dtype = np.lib.format.read_array_header_2_0(f)
+        except (ValueError, SyntaxError, OSError) as error:
+            raise InputError(f"@{path}: not a valid .npy file ({error})") from None
+    if dtype.hasobject:
+        raise InputError(f"@{path}: the .npy file holds Python objects (a pickle); autodiff never loads pickles")
+    if dtype.kind not in "biuf":
+        raise InputError(f"@{path}: the .npy file holds {dtype} values; numbers are needed")
+    _check_count(path, shape, max_elements)
+    try:
+        array = np.load(path, allow_pickle=False)
+    except ValueError as error:
+        raise InputError(f"@{path}: cannot load the .npy file ({error})") from None
+    return np.asarray(array, dtype=np.float64)
+
+
+def _check_count(path: str, shape: tuple[int, ...], max_elements: int | None) -> None:
+    count = math.prod(shape)
+    if max_elements is not None and count > max_elements:
+        raise LimitError(f"@{path}: {count:,} elements is over the limit of {max_elements:,}",
+                         hint="raise --max-elements", reason="elements")
+
+
+def _check_text_size(path: str, max_elements: int | None) -> None:
+    # A number takes at least two characters in a text file ("1,"), so this bounds the element count
+    # before anything is read.
+    if max_elements is not None and os.path.getsize(path) > 2 * max_elements + 1024:
+        raise LimitError(f"@{path}: the file is too large for the element limit of {max_elements:,}",
+                         hint="raise --max-elements", reason="elements")
+
+
+def _load_json(path: str) -> np.ndarray:
+    with open(path, encoding="utf-8") as f:
+        try:
+            data = json.load(f)
+        except (ValueError, RecursionError) as error:
+            raise InputError(f"@{path}: not valid JSON ({error})") from None
+    try:
+        array = np.array(data, dtype=np.float64)
+    except (ValueError, TypeError):
+        raise InputError(f"@{path}: the JSON must be a number or rectangular nested lists of numbers") from None
+    return array
+
+
+def _load_csv(path: str) -> np.ndarray:
+    try:
+        return np.loadtxt(path, delimiter=",", dtype=np.float64, ndmin=2, comments="#")
+    except ValueError as error:
+        raise InputError(f"@{path}: not a rectangular CSV of numbers ({error})") from None

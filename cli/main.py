@@ -1,0 +1,218 @@
+"""The `autodiff` command: options in, an engine run through autodiff.grammar, renderers out.
+
+Start-up matters (a one-shot command should cost little more than importing numpy), so the heavy
+parts (the engine, the grammar, Rich) are imported inside the commands that use them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import click
+
+EPILOG_EVAL = """\b
+Examples:
+  autodiff eval '(2*x)**3' x=1.5
+  autodiff eval 'y = x**2; z = x**3' --var x=[1.0] --backward y --backward z
+  autodiff eval 'y = 2*x; z = y**3' --var 'x=[[1, 2], [3, 4]]' --grad-tensor 'ones(2, 2)'
+  autodiff eval 'out = ((2*x)**3).mean()' --var 'x=randn(2, 2)' --seed 0 --retain-graph --repeat 2
+  autodiff eval 'c = a + b; e = c * d' a=2 b=3 d=4 --trace
+  autodiff eval 'sin(x)' x=0.6 --order 3 --format json
+"""
+
+
+def _settings() -> dict[str, Any]:
+    return {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+@click.group(context_settings=_settings())
+@click.version_option(package_name="autodiff-cli", prog_name="autodiff")
+@click.option("--debug", is_flag=True, hidden=True, help="Show Python tracebacks (for autodiff's developers).")
+@click.pass_context
+def cli(ctx: click.Context, debug: bool) -> None:
+    """Differentiate expressions with PyTorch's autograd semantics, on numpy.
+
+    Run `autodiff COMMAND --help` for the options and examples of each command.
+    """
+    ctx.ensure_object(dict)["debug"] = debug
+
+
+def _read_program(program: str | None, file: str | None) -> str:
+    from autodiff.engine.errors import InputError, UsageError
+
+    if file is not None:
+        try:
+            with open(file, encoding="utf-8") as f:
+                return f.read()
+        except OSError as error:
+            raise InputError(f"--file {file}: cannot read it ({error.strerror or error})") from None
+        except UnicodeDecodeError:
+            raise InputError(f"--file {file}: not UTF-8 text") from None
+    if program is None:
+        raise UsageError("no PROGRAM given: pass it as the first argument, '-' for standard input, or --file PATH")
+    if program == "-":
+        return sys.stdin.read()
+    return program
+
+
+def _split_binding(text: str, option: str) -> tuple[str, str]:
+    from autodiff.engine.errors import UsageError
+
+    name, sep, value = text.partition("=")
+    name = name.strip()
+    if not sep or not name or not value.strip():
+        raise UsageError(f"{option} {text!r}: expected NAME=VALUE, e.g. x=1.5 or 'x=[1, 2]'")
+    if not name.isidentifier() or name.startswith("_"):
+        raise UsageError(f"{option} {text!r}: {name!r} is not a valid name")
+    return name, value.strip()
+
+
+def _binding_value(name: str, text: str, max_elements: int | None) -> Any:
+    """A VALUE: `@PATH` to a .npy/.json/.csv file, or a constant expression of the language."""
+    if text.startswith("@"):
+        from autodiff.cli.inputs import load_array
+
+        return load_array(text[1:], max_elements)
+    from autodiff.grammar.session import constant
+
+    return constant(text, f"the value of {name}")
+
+
+def _configure_engine(dtype: str, seed: int | None, max_elements: int) -> None:
+    from autodiff import engine
+
+    engine.set_default_dtype(dtype)
+    engine.set_max_elements(max_elements)
+    if seed is not None:
+        engine.manual_seed(seed)
+
+
+def _format(choice: str | None) -> str:
+    if choice:
+        return choice
+    return "pretty" if sys.stdout.isatty() else "plain"
+
+
+@cli.command("eval", epilog=EPILOG_EVAL, context_settings=_settings())
+@click.argument("program", required=False)
+@click.argument("assignments", nargs=-1)
+@click.option("-f", "--file", "file", metavar="PATH", help="Read the program from a file.")
+@click.option("--var", "variables", multiple=True, metavar="NAME=VALUE",
+              help="Bind a leaf tensor that requires grad (VALUE: 3, [1, 2], randn(2, 2), @data.npy).")
+@click.option("--const", "constants", multiple=True, metavar="NAME=VALUE", help="Bind a tensor that needs no grad.")
+@click.option("--grad-tensor", "--gradient", "grad_tensor", metavar="VALUE",
+              help="The gradient argument of backward (for a non-scalar output).")
+@click.option("--retain-graph", is_flag=True, help="Keep the graph's saved values so backward can run again.")
+@click.option("--backward", "backward", multiple=True, metavar="NAME",
+              help="Run backward from this named tensor (repeatable, in order; default: the root).")
+@click.option("--repeat", type=int, default=1, show_default=True, help="Run the backward sequence N times.")
+@click.option("--zero-grad", is_flag=True, help="Zero every leaf's .grad before each backward call.")
+@click.option("--retain-grad", "retain_grad", multiple=True, metavar="NAME", help="Keep .grad on a non-leaf.")
+@click.option("--order", type=int, default=1, show_default=True, help="N-th derivative (one leaf).")
+@click.option("--detect-anomaly", is_flag=True, help="Stop at the first backward node that returns nan.")
+@click.option("--trace", is_flag=True, help="Show the backward graph.")
+@click.option("--explain", is_flag=True, help="Replay the backward pass step by step.")
+@click.option("--format", "output_format", type=click.Choice(["pretty", "plain", "json"]),
+              help="Output format (default: pretty on a terminal, plain when piped).")
+@click.option("--dtype", type=click.Choice(["float32", "float64"]), default="float32", show_default=True)
+@click.option("--seed", type=int, help="Seed for rand/randn.")
+@click.option("--max-elements", type=int, default=50_000_000, show_default=True,
+              help="Refuse tensors with more elements.")
+def eval_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> None:
+    """Evaluate PROGRAM, run backward, and show the gradients.
+
+    PROGRAM is the program text ('-' reads it from standard input); NAME=VALUE arguments after it bind
+    variables like --var.
+    """
+    from autodiff.cli import commands
+
+    if file is not None and program is not None:
+        assignments = (program, *assignments)
+        program = None
+    commands.run_eval_command(_read_program(program, file), assignments, options)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the command; map every failure to its message and exit code, never a traceback."""
+    args = sys.argv[1:] if argv is None else argv
+    debug = "--debug" in args
+    json_mode = _json_requested(args)
+    try:
+        code = cli.main(args=args, prog_name="autodiff", standalone_mode=False)
+        code = code if isinstance(code, int) else 0
+    except click.exceptions.Exit as done:
+        code = done.exit_code
+    except click.ClickException as error:
+        code = _report_click(error, json_mode)
+    except click.exceptions.Abort:
+        sys.stderr.write("autodiff: interrupted\n")
+        code = 130
+    except KeyboardInterrupt:
+        sys.stderr.write("autodiff: interrupted\n")
+        code = 130
+    except BrokenPipeError:
+        code = _closed_pipe()
+    except Exception as error:
+        code = _report_unexpected(error, json_mode, debug)
+    _exit(code)
+
+
+def _json_requested(args: list[str]) -> bool:
+    for i, arg in enumerate(args):
+        if arg == "--format" and i + 1 < len(args):
+            return args[i + 1] == "json"
+        if arg == "--format=json":
+            return True
+    return False
+
+
+def _report_click(error: click.ClickException, json_mode: bool) -> int:
+    from autodiff.cli.errors import report
+    from autodiff.engine.errors import UsageError
+
+    message = error.format_message()
+    if isinstance(error, click.UsageError) and error.ctx is not None:
+        message += f" (see '{error.ctx.command_path} --help')"
+    return report(UsageError(message), json_mode)
+
+
+def _report_unexpected(error: Exception, json_mode: bool, debug: bool) -> int:
+    from autodiff.cli.errors import report
+    from autodiff.engine.errors import AutodiffError, LimitError
+
+    if isinstance(error, AutodiffError):
+        return report(error, json_mode)
+    if debug:
+        import traceback
+
+        traceback.print_exc()
+    if isinstance(error, MemoryError):
+        return report(LimitError("out of memory (lower the sizes, or --max-elements)"), json_mode)
+    if isinstance(error, RecursionError):
+        return report(LimitError("the program is nested too deeply"), json_mode)
+    from autodiff.engine.errors import BadValueError
+
+    return report(BadValueError(f"internal error ({type(error).__name__}: {error}); please report it, with "
+                                "the command that caused it"), json_mode)
+
+
+def _closed_pipe() -> int:
+    # The reader went away (`autodiff ... | head`): stop quietly, without a second error at exit.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass
+    return 0
+
+
+def _exit(code: int) -> None:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = _closed_pipe() if code == 0 else code
+    except (OSError, ValueError):
+        pass
+    sys.exit(code)

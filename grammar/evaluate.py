@@ -1,0 +1,563 @@
+"""Evaluate a parsed program: every operation becomes an engine call, so the graph builds as it runs.
+
+Nothing here evaluates Python. Names resolve to bound values, to the engine's built-ins (read from
+`autodiff.engine.BUILTINS`, never a second list) or to the few script helpers (`print`, `torch.Tensor`,
+...). Attributes and methods come from explicit allow-lists per kind of value, so no Python object is
+reachable through `.`. The tree is walked with an explicit stack: a 20,000-term sum needs no recursion.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from autodiff import engine
+from autodiff.engine import BUILTINS, AccumulateGrad, Node, Tensor
+from autodiff.engine.errors import AutodiffError, BadValueError, UnknownNameError
+from autodiff.grammar import syntax as S
+
+# Integers stay exact only while they are this small; beyond, arithmetic on numbers is in floats.
+_MAX_EXACT_INT = 2**63
+
+
+@dataclass
+class Evaluation:
+    """What running a program produced: its names in binding order and the root (last statement)."""
+
+    program: S.Program
+    names: dict[str, Any] = field(default_factory=dict)
+    root: Any = None
+    root_name: str | None = None
+    root_statement: S.Node | None = None
+
+
+class DType(str):
+    """A dtype as the language shows it (torch.float32); as a string it is the engine's name for it."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"torch.{str.__str__(self)}"
+
+    __str__ = __repr__
+
+
+class Namespace:
+    """`torch`, `torch.autograd` or an unsupported module (`np`): a fixed table of names."""
+
+    __slots__ = ("members", "name")
+
+    def __init__(self, name: str, members: dict[str, Any]) -> None:
+        self.name, self.members = name, members
+
+    def __repr__(self) -> str:
+        return f"<module '{self.name}'>"
+
+
+class Function:
+    """A callable of the language (a built-in, a method bound to its object, or a script helper)."""
+
+    __slots__ = ("fn", "name", "signature")
+
+    def __init__(self, name: str, fn: Callable[..., Any], signature: str | None = None) -> None:
+        self.name, self.fn, self.signature = name, fn, signature
+
+    def __repr__(self) -> str:
+        return f"<function {self.name}>"
+
+
+# ---------------------------------------------------------------------------- what `.` can reach
+TENSOR_ATTRIBUTES = {
+    "T": lambda t: t.T,
+    "mT": lambda t: t.mT,
+    "shape": lambda t: t.shape,
+    "grad": lambda t: t.grad,
+    "data": lambda t: t.detach(),  # PyTorch's .data: the same memory, outside the graph
+    "requires_grad": lambda t: t.requires_grad,
+    "is_leaf": lambda t: t.is_leaf,
+    "grad_fn": lambda t: t.grad_fn,
+    "dtype": lambda t: DType(t.dtype.name),
+    "ndim": lambda t: t.ndim,
+    "retains_grad": lambda t: t.retains_grad,
+}
+TENSOR_METHODS = {name for name, b in BUILTINS.items() if b.method} | {
+    "backward", "retain_grad", "zero_", "fill_", "item", "tolist", "size", "dim", "numel", "detach_",
+    "requires_grad_", "float", "double",
+}
+NODE_ATTRIBUTES = {
+    "next_functions": lambda n: n.next_functions,
+    "variable": lambda n: n.variable if isinstance(n, AccumulateGrad) else _no_attribute(n, "variable"),
+    "metadata": lambda n: n.metadata,
+}
+NODE_METHODS = {"name"}
+
+
+def _no_attribute(value: Any, attr: str) -> Any:
+    raise BadValueError(f"'{_kind(value)}' object has no attribute '{attr}'", reason="attribute")
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, (Node, AccumulateGrad)):
+        return value.name()
+    if value is None:
+        return "NoneType"
+    return type(value).__name__
+
+
+# ---------------------------------------------------------------------------- script helpers
+def _legacy_tensor(dtype: str) -> Callable[..., Tensor]:
+    """torch.Tensor / torch.FloatTensor / torch.DoubleTensor: from data, or zeros of the given sizes."""
+
+    def construct(*args: Any) -> Tensor:
+        if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+            return engine.zeros(*args, dtype=dtype)
+        if len(args) != 1:
+            raise BadValueError("Tensor() takes the data (a number or nested lists), or sizes")
+        return engine.tensor(_as_data(args[0]), dtype=dtype)
+
+    return construct
+
+
+def _as_data(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _unsupported_module(name: str) -> Namespace:
+    return Namespace(name, {})
+
+
+def _autograd_members() -> dict[str, Any]:
+    return {
+        "grad": Function("torch.autograd.grad", engine.grad,
+                         "grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False)"),
+        "backward": Function("torch.autograd.backward", engine.backward,
+                             "backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False)"),
+    }
+
+
+def _torch_members() -> dict[str, Any]:
+    members: dict[str, Any] = {name: Function(name, b.fn, b.signature) for name, b in BUILTINS.items()}
+    members.update({
+        "Tensor": Function("torch.Tensor", _legacy_tensor(None), "Tensor(data)"),
+        "FloatTensor": Function("torch.FloatTensor", _legacy_tensor("float32"), "FloatTensor(data)"),
+        "DoubleTensor": Function("torch.DoubleTensor", _legacy_tensor("float64"), "DoubleTensor(data)"),
+        "manual_seed": Function("manual_seed", engine.manual_seed, "manual_seed(seed)"),
+        "is_grad_enabled": Function("is_grad_enabled", engine.is_grad_enabled, "is_grad_enabled()"),
+        "set_grad_enabled": Function("set_grad_enabled", lambda mode: engine.set_grad_enabled(mode) and None,
+                                     "set_grad_enabled(mode)"),
+        "float32": DType("float32"),
+        "float64": DType("float64"),
+        "float": DType("float32"),
+        "double": DType("float64"),
+        "autograd": Namespace("torch.autograd", _autograd_members()),
+    })
+    return members
+
+
+class Evaluator:
+    """Runs statements against one environment of names.
+
+    mode "eval" is `autodiff eval` (no printing); mode "script" is `autodiff run`, where `print` exists
+    and writes through `write`. `on_statement` (optional) is called before each statement runs.
+    """
+
+    def __init__(self, *, mode: str = "eval", write: Callable[[str], None] | None = None) -> None:
+        self.mode = mode
+        self.write = write
+        self.names: dict[str, Any] = {}
+        self.torch = Namespace("torch", _torch_members())
+        self.modules: dict[str, Namespace] = {"torch": self.torch}
+
+    # ------------------------------------------------------------------ statements
+    def run(self, program: S.Program, evaluation: Evaluation | None = None) -> Evaluation:
+        """Run every statement in order; errors carry the line and column of the failing part."""
+        result = evaluation or Evaluation(program)
+        for statement in program.statements:
+            self.statement(statement, result)
+        result.names = self.names
+        return result
+
+    def statement(self, stmt: S.Node, result: Evaluation) -> None:
+        """Run one statement and record it as the root so far."""
+        with engine.forward_context(_Origin(stmt, result.program.source)) if engine.STATE.anomaly else _nothing:
+            if isinstance(stmt, S.Assign):
+                value = self.expression(stmt.value)
+                if isinstance(value, list):
+                    value = self._tensor(value, stmt.value)
+                self.names[stmt.name] = value
+                result.root, result.root_name = value, stmt.name
+            elif isinstance(stmt, S.IndexAssign):
+                target = self.names.get(stmt.name)
+                if target is None and stmt.name not in self.names:
+                    raise self._unknown(stmt.name, stmt)
+                if not isinstance(target, Tensor):
+                    raise BadValueError(f"{stmt.name}[...] = ... needs {stmt.name} to be a tensor, "
+                                        f"not {_kind(target)}").at(stmt.line, stmt.column)
+                index = self._index(self._items(stmt.index))
+                value = self.expression(stmt.value)
+                self._guard(lambda: engine.setitem(target, index, value), stmt)
+                result.root, result.root_name = target, stmt.name
+            elif isinstance(stmt, S.ExprStmt):
+                value = self.expression(stmt.value)
+                result.root, result.root_name = value, None
+            elif isinstance(stmt, S.Import):
+                self._import(stmt)
+                result.root, result.root_name = None, None
+            result.root_statement = stmt
+
+    def _import(self, stmt: S.Import) -> None:
+        parts = stmt.module.split(".")
+        if parts[0] == "torch":
+            if parts[1:] not in ([], ["autograd"]):
+                raise UnknownNameError(f"module '{stmt.module}' is not available: autodiff provides torch and "
+                                       "torch.autograd").at(stmt.line, stmt.column)
+            target = self.torch if stmt.alias is None or len(parts) == 1 else self.torch.members["autograd"]
+            self.modules[stmt.alias or "torch"] = target
+        else:
+            # Tutorials import numpy and friends; the import is accepted, and any use says why it fails.
+            self.modules[stmt.alias or parts[0]] = _unsupported_module(stmt.module)
+
+    # ------------------------------------------------------------------ expressions
+    def expression(self, root: S.Node) -> Any:
+        """The value of an expression, computed with an explicit stack (post-order)."""
+        stack: list[tuple[S.Node, bool]] = [(root, False)]
+        values: list[Any] = []
+        while stack:
+            node, ready = stack.pop()
+            kind = type(node)
+            if kind is S.Number:
+                values.append(node.value)
+            elif kind is S.Name:
+                values.append(self._lookup(node))
+            elif kind is S.String or kind is S.Constant:
+                values.append(node.value)
+            elif not ready:
+                stack.append((node, True))
+                stack.extend((child, False) for child in reversed(_children(node)))
+            else:
+                count = len(_children(node))
+                args = values[len(values) - count:] if count else []
+                if count:
+                    del values[len(values) - count:]
+                values.append(self._combine(node, args))
+        return values[0]
+
+    def _combine(self, node: S.Node, args: list[Any]) -> Any:
+        kind = type(node)
+        try:
+            if kind is S.BinOp:
+                return _binary(node.op, args[0], args[1])
+            if kind is S.UnaryOp:
+                return _unary(node.op, args[0])
+            if kind is S.Attribute:
+                return self._attribute(args[0], node.attr)
+            if kind is S.Call:
+                return self._call(node, args)
+            if kind is S.Subscript:
+                return self._subscript(args[0], args[1:], node)
+            if kind is S.ListExpr:
+                return list(args)
+            if kind is S.TupleExpr:
+                return tuple(args)
+            if kind is S.Slice:
+                return _slice_of(node, args)
+            if kind is S.NoneIndex:
+                return None
+            if kind is S.EllipsisIndex:
+                return Ellipsis
+        except AutodiffError as error:
+            raise error.at(node.line, node.column) from None
+        except RecursionError:  # a pathological value (e.g. a huge nested list) inside numpy
+            raise engine.LimitError("the value is nested too deeply", reason="nesting").at(node.line, node.column) \
+                from None
+        raise BadValueError(f"cannot evaluate {kind.__name__}").at(node.line, node.column)
+
+    def _guard(self, action: Callable[[], Any], node: S.Node) -> Any:
+        try:
+            return action()
+        except AutodiffError as error:
+            raise error.at(node.line, node.column) from None
+
+    def _lookup(self, node: S.Name) -> Any:
+        name = node.id
+        if name in self.names:
+            return self.names[name]
+        if name in self.modules:
+            return self.modules[name]
+        builtin = BUILTINS.get(name)
+        if builtin is not None:
+            return Function(name, builtin.fn, builtin.signature)
+        if name == "print" and self.mode == "script":
+            return Function("print", self._print, "print(*values)")
+        raise self._unknown(name, node)
+
+    def _unknown(self, name: str, node: S.Node) -> UnknownNameError:
+        import difflib
+
+        known = [*self.names, *BUILTINS]
+        close = difflib.get_close_matches(name, known, n=1)
+        suggestion = f"; did you mean '{close[0]}'?" if close else ""
+        bind = "" if close and close[0] in BUILTINS else f" bind it with --var {name}=VALUE (or assign it first)"
+        if name == "print":
+            return UnknownNameError("print is only available in scripts (autodiff run)",
+                                    line=node.line, column=node.column)
+        hint = f"{bind.strip()}" if bind else None
+        return UnknownNameError(f"unknown name '{name}'{suggestion}", hint=hint or None, reason="unknown_name",
+                                name=name, line=node.line, column=node.column)
+
+    def _attribute(self, value: Any, attr: str) -> Any:
+        if attr.startswith("_"):
+            raise UnknownNameError(f"'{attr}': names starting with '_' are not part of the language",
+                                   reason="private")
+        if isinstance(value, Tensor):
+            getter = TENSOR_ATTRIBUTES.get(attr)
+            if getter is not None:
+                return getter(value)
+            if attr in TENSOR_METHODS:
+                return Function(attr, getattr(value, attr), _method_signature(attr))
+            raise _unknown_member("tensor", attr, [*TENSOR_ATTRIBUTES, *TENSOR_METHODS])
+        if isinstance(value, Namespace):
+            member = value.members.get(attr)
+            if member is None:
+                if not value.members:
+                    raise UnknownNameError(f"{value.name}.{attr}: the module {value.name} is not available in "
+                                           "autodiff (use the torch functions instead)", reason="module")
+                raise _unknown_member(value.name, attr, list(value.members))
+            return member
+        if isinstance(value, (Node, AccumulateGrad)):
+            getter = NODE_ATTRIBUTES.get(attr)
+            if getter is not None:
+                return getter(value)
+            if attr in NODE_METHODS:
+                return Function(attr, getattr(value, attr), f"{attr}()")
+            raise _unknown_member(value.name(), attr, [*NODE_ATTRIBUTES, *NODE_METHODS])
+        if isinstance(value, engine.MinMax) and attr in ("values", "indices"):
+            return getattr(value, attr)
+        if isinstance(value, engine.Size) and attr == "numel":
+            return Function("numel", value.numel, "numel()")
+        if isinstance(value, list):  # a list literal used as a tensor: [1, 2].sum()
+            return self._attribute(engine.tensor(value), attr)
+        if value is None:
+            raise BadValueError(f"None has no attribute '{attr}' (a .grad is None until a backward pass reaches "
+                                "it; a non-leaf's .grad needs retain_grad())", reason="none_attribute")
+        raise BadValueError(f"'{_kind(value)}' object has no attribute '{attr}'", reason="attribute")
+
+    def _call(self, node: S.Call, args: list[Any]) -> Any:
+        function, positional = args[0], args[1:1 + len(node.args)]
+        keywords = dict(zip((k for k, _ in node.kwargs), args[1 + len(node.args):]))
+        if not isinstance(function, Function):
+            raise BadValueError(f"'{_kind(function)}' object is not callable", reason="not_callable")
+        try:
+            bound = _signature(function.fn).bind(*positional, **keywords)
+        except TypeError as error:
+            usage = f" (usage: {function.signature})" if function.signature else ""
+            raise BadValueError(f"{function.name}(): {error}{usage}", reason="arguments") from None
+        return function.fn(*bound.args, **bound.kwargs)
+
+    def _subscript(self, value: Any, items: list[Any], node: S.Subscript) -> Any:
+        index = self._index(items)
+        if isinstance(value, Tensor):
+            return engine.getitem(value, index)
+        if isinstance(value, list):
+            return engine.getitem(engine.tensor(value), index)
+        if isinstance(value, tuple) and isinstance(index, int) and not isinstance(index, bool):
+            if not -len(value) <= index < len(value):
+                raise BadValueError(f"index {index} is out of range for a tuple of {len(value)} items",
+                                    reason="index")
+            return value[index]
+        raise BadValueError(f"'{_kind(value)}' object is not subscriptable", reason="subscript")
+
+    def _items(self, index: tuple) -> list[Any]:
+        return [self.expression(item) for item in index]
+
+    @staticmethod
+    def _index(items: list[Any]) -> Any:
+        cleaned = []
+        for item in items:
+            if isinstance(item, float) and item.is_integer():
+                raise BadValueError(f"an index must be an integer, got {item!r}", reason="index")
+            cleaned.append(item)
+        return cleaned[0] if len(cleaned) == 1 else tuple(cleaned)
+
+    def _tensor(self, value: list, node: S.Node) -> Tensor:
+        return self._guard(lambda: engine.tensor(value), node)
+
+    def _print(self, *values: Any, sep: str = " ", end: str = "\n") -> None:
+        text = sep.join(_display(v) for v in values) + end
+        if self.write is not None:
+            self.write(text)
+
+
+class _Nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+_nothing = _Nothing()
+
+
+class _Origin:
+    """The statement a node was recorded in, for anomaly reports: 'line 2: y = sqrt(x)'."""
+
+    __slots__ = ("line", "text")
+
+    def __init__(self, stmt: S.Node, source: str) -> None:
+        self.line = stmt.line
+        lines = source.split("\n")
+        self.text = lines[stmt.line - 1].strip() if 0 < stmt.line <= len(lines) else ""
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.text}"
+
+
+def _children(node: S.Node) -> tuple:
+    kind = type(node)
+    if kind is S.BinOp:
+        return (node.left, node.right)
+    if kind is S.UnaryOp:
+        return (node.operand,)
+    if kind is S.Attribute:
+        return (node.value,)
+    if kind is S.Call:
+        return (node.func, *node.args, *(v for _, v in node.kwargs))
+    if kind is S.Subscript:
+        return (node.value, *node.index)
+    if kind is S.ListExpr or kind is S.TupleExpr:
+        return node.items
+    if kind is S.Slice:
+        return tuple(part for part in (node.start, node.stop, node.step) if part is not None)
+    return ()
+
+
+def _slice_of(node: S.Slice, args: list[Any]) -> slice:
+    parts = iter(args)
+    start = next(parts) if node.start is not None else None
+    stop = next(parts) if node.stop is not None else None
+    step = next(parts) if node.step is not None else None
+    for part in (start, stop, step):
+        if part is not None and (isinstance(part, bool) or not isinstance(part, int)):
+            raise BadValueError(f"slice indices must be integers, got {_display(part)}", reason="index")
+    return slice(start, stop, step)
+
+
+_SIGNATURES: dict[Any, inspect.Signature] = {}
+
+
+def _signature(fn: Callable[..., Any]) -> inspect.Signature:
+    """The signature to check a call against (for a method, without the object it is bound to)."""
+    function = getattr(fn, "__func__", fn)
+    signature = _SIGNATURES.get(function)
+    if signature is None:
+        signature = _SIGNATURES[function] = inspect.signature(function)
+    if function is not fn:
+        return signature.replace(parameters=list(signature.parameters.values())[1:])
+    return signature
+
+
+def _method_signature(name: str) -> str | None:
+    builtin = BUILTINS.get(name)
+    if builtin is None:
+        return None
+    inside = builtin.signature.split("(", 1)[1].rstrip(")")
+    rest = [p.strip() for p in inside.split(",")][1:]
+    return f"{name}({', '.join(rest)})"
+
+
+def _unknown_member(owner: str, attr: str, known: list[str]) -> UnknownNameError:
+    import difflib
+
+    close = difflib.get_close_matches(attr, known, n=1)
+    suggestion = f"; did you mean '{close[0]}'?" if close else ""
+    return UnknownNameError(f"{owner} has no attribute or method '{attr}'{suggestion}", reason="unknown_member")
+
+
+# ---------------------------------------------------------------------------- arithmetic
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _binary(op: str, left: Any, right: Any) -> Any:
+    if _is_number(left) and _is_number(right):
+        return _number_arithmetic(op, left, right)
+    if isinstance(left, list):
+        left = engine.tensor(left)
+    if isinstance(right, list):
+        right = engine.tensor(right)
+    if not isinstance(left, Tensor) and not isinstance(right, Tensor):
+        raise BadValueError(f"unsupported operand types for {op}: {_kind(left)} and {_kind(right)}",
+                            reason="operands")
+    for side in (left, right):
+        if not isinstance(side, Tensor) and not _is_number(side):
+            raise BadValueError(f"unsupported operand types for {op}: {_kind(left)} and {_kind(right)}",
+                                reason="operands")
+    if op == "+":
+        return left + right
+    if op == "-":
+        return left - right
+    if op == "*":
+        return left * right
+    if op == "/":
+        return left / right
+    if op == "**":
+        return left ** right
+    if op == "@":
+        return engine.matmul(left, right)
+    raise BadValueError(f"unknown operator {op}")
+
+
+def _number_arithmetic(op: str, a: float, b: float) -> float | int:
+    """Python numbers combined as Python would, kept finite-time: no gigantic integers."""
+    exact = isinstance(a, int) and isinstance(b, int)
+    try:
+        if op == "+":
+            result = a + b
+        elif op == "-":
+            result = a - b
+        elif op == "*":
+            result = a * b if not exact or abs(a).bit_length() + abs(b).bit_length() < 128 else float(a) * float(b)
+        elif op == "/":
+            return a / b if b != 0 else (math.copysign(math.inf, a) * math.copysign(1, b) if a else math.nan)
+        elif op == "**":
+            if exact and 0 <= b <= 64 and abs(a) < 2**32:
+                result = a**b
+            else:
+                result = float(a) ** float(b)
+                if isinstance(result, complex):
+                    return math.nan
+        else:
+            raise BadValueError(f"{op} needs at least one tensor operand (matrices): both sides are numbers",
+                                reason="operands")
+    except OverflowError:
+        return math.inf
+    except ZeroDivisionError:
+        return math.inf
+    if isinstance(result, int) and abs(result) >= _MAX_EXACT_INT:
+        return float(result)
+    return result
+
+
+def _unary(op: str, value: Any) -> Any:
+    if isinstance(value, list):
+        value = engine.tensor(value)
+    if _is_number(value) or isinstance(value, Tensor):
+        return -value if op == "-" else value
+    raise BadValueError(f"bad operand type for unary {op}: {_kind(value)}", reason="operands")
+
+
+def _display(value: Any) -> str:
+    """How print shows a value (PyTorch's repr for tensors and nodes, Python's for the rest)."""
+    if isinstance(value, str) and not isinstance(value, DType):
+        return value
+    if isinstance(value, list):
+        return repr(engine.tensor(value))
+    return repr(value)

@@ -1,0 +1,292 @@
+"""One `autodiff eval` run, as data: bind values, evaluate the program, run the backward passes.
+
+The CLI turns options into an `EvalRequest`, calls `run_eval`, and renders the `EvalResult`; it does no
+arithmetic of its own. The graph of a result is exported here too, iteratively, as plain records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from autodiff import engine
+from autodiff.engine import AccumulateGrad, Tensor
+from autodiff.engine.errors import AutodiffError, BadValueError, ParseError, UnknownNameError, UsageError
+from autodiff.grammar import syntax as S
+from autodiff.grammar.evaluate import Evaluation, Evaluator
+from autodiff.grammar.parser import parse
+
+
+def constant(text: str, what: str) -> Any:
+    """The value of a constant expression (a VALUE of --var/--const/--grad-tensor): a number, a list
+    literal or a call of the built-ins, never a variable. `what` names it in error messages."""
+    try:
+        program = parse(text)
+    except ParseError as error:
+        error.message = f"{what}: {error.message}"
+        error.details["summary"] = f"{what}: {error.details.get('summary', '')}"
+        raise
+    statements = program.statements
+    if len(statements) != 1 or not isinstance(statements[0], S.ExprStmt):
+        raise ParseError(f"{what}: expected one expression, e.g. 3, [1, 2] or randn(2, 2), got {text!r}",
+                         line=1, column=1)
+    try:
+        return Evaluator().expression(statements[0].value)
+    except UnknownNameError as error:
+        error.message = f"{what}: {error.message} (a value cannot refer to variables)"
+        error.hint = None
+        raise
+
+
+def as_tensor(value: Any, what: str) -> Tensor:
+    """A value as a fresh tensor of the default dtype (numbers and lists are floats)."""
+    if isinstance(value, Tensor):
+        return engine.tensor(value.data, dtype=engine.get_default_dtype())
+    if isinstance(value, np.ndarray):
+        return engine.tensor(value, dtype=engine.get_default_dtype())
+    if isinstance(value, (int, float, list, tuple)) and not isinstance(value, bool):
+        return engine.tensor(value)
+    raise BadValueError(f"{what} must be a number, a list of numbers or a tensor, not {type(value).__name__}")
+
+
+@dataclass
+class Binding:
+    """A name bound before the program runs: a leaf that requires grad (--var) or not (--const)."""
+
+    name: str
+    value: Any  # a Tensor, a numpy array, a number or a list
+    requires_grad: bool
+
+
+@dataclass
+class EvalRequest:
+    program: str
+    bindings: list[Binding] = field(default_factory=list)
+    grad_tensor: Any = None
+    retain_graph: bool = False
+    backward: list[str] = field(default_factory=list)
+    repeat: int = 1
+    zero_grad: bool = False
+    retain_grad: list[str] = field(default_factory=list)
+    order: int = 1
+    detect_anomaly: bool = False
+    observe: Callable[[Any], None] | None = None  # receives each backward step (for --explain)
+
+
+@dataclass
+class Pass:
+    """One backward call: which tensor it started from and every named leaf's .grad after it."""
+
+    root: str | None
+    grads: dict[str, np.ndarray | None]
+
+
+@dataclass
+class EvalResult:
+    evaluation: Evaluation
+    root: Tensor
+    passes: list[Pass]
+    grads: dict[str, np.ndarray | None]
+    skipped_backward: str | None = None  # why no backward ran (the root needs no grad)
+
+
+def bind(bindings: list[Binding]) -> dict[str, Tensor]:
+    """Tensors for the bindings: fresh leaves of the default dtype, requiring grad for --var."""
+    names: dict[str, Tensor] = {}
+    for b in bindings:
+        t = as_tensor(b.value, f"the value of {b.name}")
+        if b.requires_grad:
+            t.requires_grad_(True)
+        names[b.name] = t
+    return names
+
+
+def evaluate(request: EvalRequest) -> tuple[Evaluator, Evaluation]:
+    """Parse and run the program with the bindings in place."""
+    program = parse(request.program)
+    evaluator = Evaluator()
+    evaluator.names.update(bind(request.bindings))
+    evaluation = evaluator.run(program, Evaluation(program))
+    return evaluator, evaluation
+
+
+def named_tensors(evaluation: Evaluation) -> dict[str, Tensor]:
+    return {name: v for name, v in evaluation.names.items() if isinstance(v, Tensor)}
+
+
+def leaves(evaluation: Evaluation) -> dict[str, Tensor]:
+    """The named tensors whose .grad backward fills: leaves that require grad, and retained non-leaves."""
+    return {name: t for name, t in named_tensors(evaluation).items()
+            if t.requires_grad and (t.is_leaf or t.retains_grad)}
+
+
+def grads_of(tensors: dict[str, Tensor]) -> dict[str, np.ndarray | None]:
+    """A copy of each tensor's .grad values (None where it has none)."""
+    return {name: None if t.grad is None else np.array(t.grad.data, copy=True) for name, t in tensors.items()}
+
+
+def _root_tensor(evaluation: Evaluation) -> Tensor:
+    root = evaluation.root
+    if isinstance(root, list) or (isinstance(root, (int, float)) and not isinstance(root, bool)):
+        root = engine.tensor(root)
+    if not isinstance(root, Tensor):
+        stmt = evaluation.root_statement
+        what = "nothing" if root is None else f"a {type(root).__name__}"
+        raise BadValueError(
+            f"the program's last statement gives {what}, not a tensor: end the program with the expression "
+            "to differentiate", line=stmt.line if stmt else None, column=stmt.column if stmt else None,
+            reason="root")
+    return root
+
+
+def run_eval(request: EvalRequest) -> EvalResult:
+    """Evaluate the program and run the requested backward passes."""
+    if request.repeat < 1:
+        raise UsageError(f"--repeat must be at least 1, got {request.repeat}")
+    if request.order < 1:
+        raise UsageError(f"--order must be at least 1, got {request.order}")
+    if request.order > 1 and (request.backward or request.repeat > 1):
+        raise UsageError("--order cannot be combined with --backward or --repeat")
+    with engine.detect_anomaly(request.detect_anomaly):
+        _, evaluation = evaluate(request)
+        root = _root_tensor(evaluation)
+        names = named_tensors(evaluation)
+        for name in request.retain_grad:
+            _named(names, name, "--retain-grad").retain_grad()
+        gradient = None if request.grad_tensor is None else as_tensor(request.grad_tensor, "--grad-tensor")
+        if request.order > 1:
+            return _higher_order(request, evaluation, root, gradient)
+        if not request.backward and not root.requires_grad:
+            reason = ("the root does not require grad: bind a variable with --var NAME=VALUE "
+                      "(or requires_grad=True) to differentiate")
+            return EvalResult(evaluation, root, [], grads_of(names), skipped_backward=reason)
+        targets = [(name, _named(names, name, "--backward")) for name in request.backward] or \
+            [(evaluation.root_name, root)]
+        passes = []
+        with _observing(request.observe):
+            for _ in range(request.repeat):
+                for name, target in targets:
+                    if request.zero_grad:
+                        for leaf in leaves(evaluation).values():
+                            if leaf.grad is not None:
+                                leaf.grad.zero_()
+                    target.backward(gradient, retain_graph=request.retain_graph or None)
+                    passes.append(Pass(name, grads_of(leaves(evaluation))))
+        return EvalResult(evaluation, root, passes, grads_of(named_tensors(evaluation)))
+
+
+def _named(names: dict[str, Tensor], name: str, option: str) -> Tensor:
+    tensor = names.get(name)
+    if tensor is None:
+        import difflib
+
+        close = difflib.get_close_matches(name, list(names), n=1)
+        known = ", ".join(names) or "none"
+        raise UnknownNameError(f"{option} {name}: no tensor named {name!r} in the program"
+                               + (f"; did you mean {close[0]!r}?" if close else f" (named tensors: {known})"),
+                               reason="unknown_name", name=name)
+    return tensor
+
+
+def _higher_order(request: EvalRequest, evaluation: Evaluation, root: Tensor, gradient: Tensor | None
+                  ) -> EvalResult:
+    """d^N root / dx^N: differentiate with create_graph, then the sum of the gradient again, N-1 times."""
+    candidates = {name: t for name, t in named_tensors(evaluation).items() if t.is_leaf and t.requires_grad}
+    if len(candidates) != 1:
+        listed = ", ".join(candidates) or "none"
+        raise UsageError(f"--order needs exactly one leaf that requires grad; the program has {len(candidates)} "
+                         f"({listed})")
+    (name, x), = candidates.items()
+    passes = []
+    current, grad_output = root, gradient
+    derivative: Tensor | None = None
+    for order in range(1, request.order + 1):
+        if current.requires_grad:
+            (derivative,) = engine.grad(current, x, grad_outputs=grad_output, create_graph=True,
+                                        allow_unused=True)
+        else:
+            derivative = None
+        if derivative is None:  # no longer depends on x: every further derivative is zero
+            derivative = engine.zeros_like(x)
+        passes.append(Pass(f"d{order}", {name: np.array(derivative.data, copy=True)}))
+        current, grad_output = derivative.sum(), None
+    x.grad = derivative.detach()
+    grads = grads_of(named_tensors(evaluation))
+    return EvalResult(evaluation, root, passes, grads)
+
+
+class _observing:
+    """Route the engine's backward steps to a callback for the duration of the passes."""
+
+    def __init__(self, observe: Callable[[Any], None] | None) -> None:
+        self.observe = observe
+
+    def __enter__(self) -> None:
+        if self.observe is not None:
+            engine.STATE.observer = self.observe
+
+    def __exit__(self, *exc: object) -> None:
+        if self.observe is not None:
+            engine.STATE.observer = None
+
+
+# ---------------------------------------------------------------------------- the graph as records
+@dataclass
+class GraphNode:
+    id: int
+    name: str
+    next: list[tuple[int, int] | None]
+    variable: str | None = None  # AccumulateGrad: the leaf's name
+    tensor: str | None = None  # the named tensor this node produced, if any
+    node: Any = None  # the engine node itself
+
+
+@dataclass
+class Graph:
+    root: int | None
+    nodes: list[GraphNode]
+
+
+def graph_of(root: Tensor, names: dict[str, Any]) -> Graph:
+    """The backward graph below root, each node once (depth-first, first visit order), iteratively."""
+    start = root.grad_fn
+    if start is None and root.requires_grad:
+        start = engine.autograd.accumulator(root)
+    if start is None:
+        return Graph(None, [])
+    leaf_names = {id(t): n for n, t in names.items() if isinstance(t, Tensor) and t.is_leaf}
+    node_names = {id(t.grad_fn): n for n, t in names.items() if isinstance(t, Tensor) and t.grad_fn is not None}
+    ids: dict[int, int] = {}
+    order: list[Any] = []
+    stack = [start]
+    while stack:
+        node = stack.pop()
+        if id(node) in ids:
+            continue
+        ids[id(node)] = len(order)
+        order.append(node)
+        stack.extend(n for n in reversed(node._next) if n is not None)
+    records = []
+    for i, node in enumerate(order):
+        is_leaf = isinstance(node, AccumulateGrad)
+        records.append(GraphNode(
+            id=i, name=node.name(),
+            next=[(ids[id(n)], 0) if n is not None else None for n in node._next],
+            variable=leaf_names.get(id(node.variable)) if is_leaf else None,
+            tensor=None if is_leaf else node_names.get(id(node)),
+            node=node,
+        ))
+    return Graph(0, records)
+
+
+def check_names(names: list[str], what: str) -> None:
+    for name in names:
+        if not name.isidentifier() or name.startswith("_"):
+            raise UsageError(f"{what}: {name!r} is not a valid name (letters, digits and _, not starting with _)")
+
+
+__all__ = ["AutodiffError", "Binding", "EvalRequest", "EvalResult", "Graph", "GraphNode", "Pass", "as_tensor",
+           "constant", "graph_of", "run_eval"]
