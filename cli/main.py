@@ -120,18 +120,36 @@ def _format(choice: str | None) -> str:
 @click.option("--seed", type=int, help="Seed for rand/randn.")
 @click.option("--max-elements", type=int, default=50_000_000, show_default=True,
               help="Refuse tensors with more elements.")
-def eval_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> None:
+@click.option("--batch", metavar="FILE", help="Parse once, evaluate once per JSON line of bindings ('-': stdin).")
+def eval_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int | None:
     """Evaluate PROGRAM, run backward, and show the gradients.
 
     PROGRAM is the program text ('-' reads it from standard input); NAME=VALUE arguments after it bind
     variables like --var.
     """
-    from autodiff.cli import commands
-
     if file is not None and program is not None:
         assignments = (program, *assignments)
         program = None
-    commands.run_eval_command(_read_program(program, file), assignments, options)
+    text = _read_program(program, file)
+    if options["batch"] is not None:
+        from autodiff.cli.batch import run_batch
+
+        return run_batch(text, assignments, options)
+    from autodiff.cli import commands
+
+    commands.run_eval_command(text, assignments, options)
+
+
+# The other commands live in their own modules (each imports its heavy parts only when it runs).
+def _register() -> None:
+    from autodiff.cli import check_cmd, graph_cmd, ops_cmd, run_cmd
+
+    for module in (graph_cmd, check_cmd, ops_cmd, run_cmd):
+        for command in module.COMMANDS:
+            cli.add_command(command)
+
+
+_register()
 
 
 def main(argv: list[str] | None = None) -> None:
