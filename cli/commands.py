@@ -45,8 +45,21 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
             order=options["order"],
             detect_anomaly=options["detect_anomaly"],
         )
+        explainer = None
+        if options["explain"]:
+            from autodiff.grammar.explain import Explainer
+
+            explainer = request.observe = Explainer()
         result = run_eval(request)
-    graph = graph_of(result.root, result.evaluation.names) if options["trace"] else None
+    graph = None
+    if options["trace"] or explainer is not None:
+        extra = [t for t in result.targets if t is not result.root]
+        graph = graph_of(result.root, result.evaluation.names, extra)
+    steps = None
+    if explainer is not None:
+        from autodiff.grammar.explain import explain
+
+        steps = explain(explainer, graph)
     if output == "json":
         document: dict[str, Any] = {
             "root": jsonout.tensor_summary(result.evaluation.root_name, result.root),
@@ -54,11 +67,18 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
                        for p in result.passes],
             "grads": {n: jsonout.values(g) for n, g in result.grads.items()},
         }
-        if graph is not None:
+        if options["trace"]:
             document["graph"] = jsonout.graph_document(graph)
+        if steps is not None:
+            document["steps"] = [jsonout.step_document(step) for step in steps]
         sys.stdout.write(jsonout.dumps(document) + "\n")
         return
-    write(eval_doc(result, request, options, graph, pretty=output == "pretty"), pretty=output == "pretty")
+    pretty = output == "pretty"
+    write(eval_doc(result, request, options, graph if options["trace"] else None, pretty), pretty=pretty)
+    if steps is not None:
+        from autodiff.cli.explain_text import write_steps
+
+        write_steps(steps, result, options, pretty)
 
 
 def _repr(values: np.ndarray | None) -> str:

@@ -60,5 +60,26 @@ def graph_document(graph: Any) -> dict[str, Any]:
     return {"root": graph.root, "nodes": nodes}
 
 
+def step_document(step: Any) -> dict[str, Any]:
+    """One --explain step: the node (id as in `graph`), what it received, what each input got and why."""
+    document: dict[str, Any] = {
+        "step": step.index + 1,
+        "pass": step.pass_number,
+        "node": step.node_id,
+        "name": step.name,
+        "grad_in": values(step.grad_in),
+        "received": [{"from_step": c.from_step + 1, "from_node": c.from_node, "values": values(c.values)}
+                     for c in step.received],
+        "grads_out": [values(r.result) for r in step.rules],
+        "rules": [{"input": r.input, "rule": r.rule, "worked": r.worked or None,
+                   "reduced_from": list(r.reduced_from) if r.reduced_from else None} for r in step.rules],
+    }
+    if step.name == "AccumulateGrad":
+        document["variable"] = step.tensor
+        document["grad_before"] = values(step.leaf_before)
+        document["grad_after"] = values(step.leaf_after)
+    return document
+
+
 def dumps(document: Any) -> str:
     return json.dumps(document, allow_nan=False)

@@ -73,7 +73,9 @@ class EvalRequest:
     retain_grad: list[str] = field(default_factory=list)
     order: int = 1
     detect_anomaly: bool = False
-    observe: Callable[[Any], None] | None = None  # receives each backward step (for --explain)
+    # Receives every backward step (engine.STATE.observer); its start_pass(), if any, is called before
+    # each backward call (--explain uses both).
+    observe: Callable[..., None] | None = None
 
 
 @dataclass
@@ -91,6 +93,7 @@ class EvalResult:
     passes: list[Pass]
     grads: dict[str, np.ndarray | None]
     skipped_backward: str | None = None  # why no backward ran (the root needs no grad)
+    targets: list[Tensor] = field(default_factory=list)  # the tensors backward started from
 
 
 def bind(bindings: list[Binding]) -> dict[str, Tensor]:
@@ -173,9 +176,13 @@ def run_eval(request: EvalRequest) -> EvalResult:
                         for leaf in leaves(evaluation).values():
                             if leaf.grad is not None:
                                 leaf.grad.zero_()
+                    start_pass = getattr(request.observe, "start_pass", None)
+                    if start_pass is not None:
+                        start_pass()
                     target.backward(gradient, retain_graph=request.retain_graph or None)
                     passes.append(Pass(name, grads_of(leaves(evaluation))))
-        return EvalResult(evaluation, root, passes, grads_of(named_tensors(evaluation)))
+        return EvalResult(evaluation, root, passes, grads_of(named_tensors(evaluation)),
+                          targets=[t for _, t in targets])
 
 
 def _named(names: dict[str, Tensor], name: str, option: str) -> Tensor:
@@ -250,25 +257,33 @@ class Graph:
     nodes: list[GraphNode]
 
 
-def graph_of(root: Tensor, names: dict[str, Any]) -> Graph:
-    """The backward graph below root, each node once (depth-first, first visit order), iteratively."""
-    start = root.grad_fn
-    if start is None and root.requires_grad:
-        start = engine.autograd.accumulator(root)
-    if start is None:
+def graph_of(root: Tensor, names: dict[str, Any], extra: list[Tensor] | None = None) -> Graph:
+    """The backward graph below root, each node once (depth-first, first visit order), iteratively.
+
+    Nodes reachable only from the `extra` tensors (other --backward targets) follow, numbered after them.
+    """
+    starts = []
+    for t in [root, *(extra or [])]:
+        start = t.grad_fn
+        if start is None and t.requires_grad:
+            start = engine.autograd.accumulator(t)
+        if start is not None:
+            starts.append(start)
+    if not starts:
         return Graph(None, [])
     leaf_names = {id(t): n for n, t in names.items() if isinstance(t, Tensor) and t.is_leaf}
     node_names = {id(t.grad_fn): n for n, t in names.items() if isinstance(t, Tensor) and t.grad_fn is not None}
     ids: dict[int, int] = {}
     order: list[Any] = []
-    stack = [start]
-    while stack:
-        node = stack.pop()
-        if id(node) in ids:
-            continue
-        ids[id(node)] = len(order)
-        order.append(node)
-        stack.extend(n for n in reversed(node._next) if n is not None)
+    for start in starts:
+        stack = [start]
+        while stack:
+            node = stack.pop()
+            if id(node) in ids:
+                continue
+            ids[id(node)] = len(order)
+            order.append(node)
+            stack.extend(n for n in reversed(node._next) if n is not None)
     records = []
     for i, node in enumerate(order):
         is_leaf = isinstance(node, AccumulateGrad)
@@ -279,7 +294,7 @@ def graph_of(root: Tensor, names: dict[str, Any]) -> Graph:
             tensor=None if is_leaf else node_names.get(id(node)),
             node=node,
         ))
-    return Graph(0, records)
+    return Graph(0 if root.requires_grad else None, records)
 
 
 def check_names(names: list[str], what: str) -> None:

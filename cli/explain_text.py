@@ -1,0 +1,93 @@
+"""--explain as text: plain lines, or a Rich table when pretty."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from autodiff.cli.text import Doc, write
+from autodiff.grammar.explain import Step, short
+
+
+def _node_label(step: Step) -> str:
+    if step.name == "AccumulateGrad":
+        return f"AccumulateGrad {step.tensor or '(unnamed leaf)'}"
+    return step.name + (f" -> {step.tensor}" if step.tensor else "")
+
+
+def _received(step: Step, steps: list[Step], starting: str) -> str:
+    if not step.received:
+        return f"{short(step.grad_in)} ({starting})"
+    parts = [f"{short(c.values)} from [{c.from_step + 1}] {steps[c.from_step].name} ({c.via})"
+             for c in step.received]
+    if len(parts) == 1:
+        return parts[0]
+    return " + ".join(parts) + f" = {short(step.grad_in)}"
+
+
+def _outcomes(step: Step) -> list[str]:
+    if step.name == "AccumulateGrad":
+        name = step.tensor or "leaf"
+        before = "None" if step.leaf_before is None else short(step.leaf_before)
+        return [f"{name}.grad = {before} + {short(step.grad_in)} = {short(step.leaf_after)}"]
+    lines = []
+    for rule in step.rules:
+        if rule.worked:
+            lines.append(f"to {rule.input}: {rule.worked}")
+        else:
+            reduced = f", summed from shape {rule.reduced_from}" if rule.reduced_from else ""
+            lines.append(f"to {rule.input}: {rule.rule}{reduced} -> {short(rule.result)}")
+    return lines
+
+
+def _pass_title(step: Step, result: Any, options: dict[str, Any]) -> str:
+    targets = result.passes
+    who = targets[step.pass_number - 1].root if step.pass_number - 1 < len(targets) else None
+    gradient = f"gradient={options['grad_tensor']}" if options.get("grad_tensor") else ""
+    return f"backward {step.pass_number}: {who or 'root'}.backward({gradient})"
+
+
+def write_steps(steps: list[Step], result: Any, options: dict[str, Any], pretty: bool) -> None:
+    starting = "--grad-tensor" if options.get("grad_tensor") else "the starting gradient, d root/d root = 1"
+    if pretty:
+        _write_table(steps, result, options, starting)
+        return
+    doc = Doc()
+    doc.line()
+    doc.line(("explain", "title"))
+    current = 0
+    for step in steps:
+        if step.pass_number != current:
+            current = step.pass_number
+            doc.line(("  ", ""), (_pass_title(step, result, options), "title"))
+        where = f"  (node {step.node_id})" if step.node_id is not None else ""
+        doc.line((f"  [{step.index + 1}] ", ""), (_node_label(step), "node"), (where, "muted"))
+        doc.line(("      received ", "muted"), (_received(step, steps, starting), ""))
+        for line in _outcomes(step):
+            doc.line(("      ", ""), (line, ""))
+    sys.stdout.write(doc.plain())
+
+
+def _write_table(steps: list[Step], result: Any, options: dict[str, Any], starting: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from autodiff.cli.text import use_color
+
+    console = Console(markup=False, highlight=False, emoji=False, no_color=use_color() is False)
+    current = 0
+    table = None
+    for step in steps:
+        if step.pass_number != current:
+            if table is not None:
+                console.print(table)
+            current = step.pass_number
+            table = Table(title=Text(_pass_title(step, result, options), style="bold"), show_lines=True,
+                          title_justify="left")
+            for column in ("step", "node", "received", "what it passed on"):
+                table.add_column(column, overflow="fold")
+        table.add_row(Text(str(step.index + 1)), Text(_node_label(step), style="magenta"),
+                      Text(_received(step, steps, starting)), Text("\n".join(_outcomes(step))))
+    if table is not None:
+        console.print(table)
