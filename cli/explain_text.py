@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from autodiff.cli.text import Doc, write
+from autodiff.cli.text import Doc
 from autodiff.grammar.explain import Step, short
 
 
