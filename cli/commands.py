@@ -63,8 +63,8 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
     if output == "json":
         document: dict[str, Any] = {
             "root": jsonout.tensor_summary(result.evaluation.root_name, result.root),
-            "passes": [{"root": p.root, "grads": {n: jsonout.values(g) for n, g in p.grads.items()}}
-                       for p in result.passes],
+            "passes": [{"root": p.root, "grads": {n: jsonout.values(g) for n, g in p.grads.items()},
+                        **({"order": p.order} if p.order else {})} for p in result.passes],
             "grads": {n: jsonout.values(g) for n, g in result.grads.items()},
         }
         if options["trace"]:
@@ -99,8 +99,10 @@ def eval_doc(result: EvalResult, request: EvalRequest, options: dict[str, Any], 
     gradient = f"gradient={options['grad_tensor']}" if options.get("grad_tensor") else ""
     for i, p in enumerate(result.passes, 1):
         doc.blank()
-        if request.order > 1:
-            doc.line((f"derivative {i}", "title"))
+        if p.order:
+            (leaf,) = p.grads
+            power = "" if p.order == 1 else str(p.order)
+            doc.line((f"derivative {p.order}: ", "title"), (f"d{power} {p.root or 'root'} / d{leaf}{power}", ""))
         else:
             who = p.root or "root"
             doc.line((f"backward {i}: ", "title"), (f"{who}.backward({gradient})", ""))

@@ -67,12 +67,12 @@ def write(doc: Doc, pretty: bool, file: Any = None) -> None:
     from rich.console import Console
     from rich.text import Text
 
-    console = Console(file=out, markup=False, highlight=False, emoji=False, soft_wrap=True,
-                      no_color=use_color() is False)
+    styled = use_color() is not False  # NO_COLOR: no colour, and no bold or dim either
+    console = Console(file=out, markup=False, highlight=False, emoji=False, soft_wrap=True, no_color=not styled)
     for line in doc.lines:
         text = Text()
         for piece, style in line:
-            text.append(piece, style=STYLES.get(style, style) or None)
+            text.append(piece, style=(STYLES.get(style, style) or None) if styled else None)
         console.print(text)
 
 

@@ -84,6 +84,7 @@ class Pass:
 
     root: str | None
     grads: dict[str, np.ndarray | None]
+    order: int | None = None  # --order: which derivative this pass computed
 
 
 @dataclass
@@ -218,7 +219,7 @@ def _higher_order(request: EvalRequest, evaluation: Evaluation, root: Tensor, gr
             derivative = None
         if derivative is None:  # no longer depends on x: every further derivative is zero
             derivative = engine.zeros_like(x)
-        passes.append(Pass(f"d{order}", {name: np.array(derivative.data, copy=True)}))
+        passes.append(Pass(evaluation.root_name, {name: np.array(derivative.data, copy=True)}, order))
         current, grad_output = derivative.sum(), None
     x.grad = derivative.detach()
     grads = grads_of(named_tensors(evaluation))
