@@ -10,7 +10,6 @@ import sys
 import numpy as np
 import pytest
 
-
 # ---------------------------------------------------------------------------- plain output
 
 def test_plain_output_of_the_readme_example(cli):
