@@ -96,7 +96,9 @@ NODE_METHODS = {"name"}
 
 
 def _no_attribute(value: Any, attr: str) -> Any:
-    raise BadValueError(f"'{_kind(value)}' object has no attribute '{attr}'", reason="attribute")
+    # PyTorch raises AttributeError here: an unknown name for this kind of node, like any unknown member.
+    raise UnknownNameError(f"'{_kind(value)}' object has no attribute '{attr}' (only AccumulateGrad nodes, the "
+                           "leaves of the graph, have a variable)", reason="attribute")
 
 
 def _kind(value: Any) -> str:
@@ -206,7 +208,9 @@ class Evaluator:
                 result.root, result.root_name = target, stmt.name
             elif isinstance(stmt, S.ExprStmt):
                 value = self.expression(stmt.value)
-                result.root, result.root_name = value, None
+                # A program that ends with a bare name (`...; y`) has that named tensor as its root.
+                named = isinstance(stmt.value, S.Name) and stmt.value.id in self.names
+                result.root, result.root_name = value, stmt.value.id if named else None
             elif isinstance(stmt, S.Import):
                 self._import(stmt)
                 result.root, result.root_name = None, None
@@ -390,7 +394,7 @@ class Evaluator:
         return self._guard(lambda: engine.tensor(value), node)
 
     def _print(self, *values: Any, sep: str = " ", end: str = "\n") -> None:
-        text = sep.join(_display(v) for v in values) + end
+        text = sep.join(display(v) for v in values) + end
         if self.write is not None:
             self.write(text)
 
@@ -446,7 +450,7 @@ def _slice_of(node: S.Slice, args: list[Any]) -> slice:
     step = next(parts) if node.step is not None else None
     for part in (start, stop, step):
         if part is not None and (isinstance(part, bool) or not isinstance(part, int)):
-            raise BadValueError(f"slice indices must be integers, got {_display(part)}", reason="index")
+            raise BadValueError(f"slice indices must be integers, got {display(part)}", reason="index")
     return slice(start, stop, step)
 
 
@@ -554,10 +558,14 @@ def _unary(op: str, value: Any) -> Any:
     raise BadValueError(f"bad operand type for unary {op}: {_kind(value)}", reason="operands")
 
 
-def _display(value: Any) -> str:
-    """How print shows a value (PyTorch's repr for tensors and nodes, Python's for the rest)."""
+def display(value: Any) -> str:
+    """How print shows a value, as Python's print would: PyTorch's repr for tensors and nodes, str for
+    strings, repr for the rest (a list prints as a list, [1, 2], as it does in Python)."""
     if isinstance(value, str) and not isinstance(value, DType):
         return value
-    if isinstance(value, list):
-        return repr(engine.tensor(value))
     return repr(value)
+
+
+def echo(value: Any) -> str | None:
+    """How the REPL shows a bare expression's value, as Python's REPL does: its repr, nothing for None."""
+    return None if value is None else repr(value)
