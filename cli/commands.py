@@ -28,29 +28,54 @@ def bindings_from(assignments: tuple[str, ...], variables: tuple[str, ...], cons
 
 
 def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[str, Any]) -> None:
+    configure(options)
+    output = _format(options["output_format"])
+    with np.errstate(all="ignore"):
+        request = eval_request(program, assignments, options)
+        result, graph, steps = evaluate(request, options)
+    if output == "json":
+        document = json_document(result, graph if options["trace"] else None, steps)
+        sys.stdout.write(jsonout.dumps(document) + "\n")
+        return
+    pretty = output == "pretty"
+    write(eval_doc(result, request, options, graph if options["trace"] else None, pretty), pretty=pretty)
+    if steps is not None:
+        from autodiff.cli.explain_text import write_steps
+
+        write_steps(steps, result, options, pretty)
+
+
+def configure(options: dict[str, Any]) -> None:
+    """Set the engine up for a run: dtype, seed and element limit."""
     if options["max_elements"] < 1:
         raise UsageError(f"--max-elements must be positive, got {options['max_elements']}")
     _configure_engine(options["dtype"], options["seed"], options["max_elements"])
-    output = _format(options["output_format"])
-    with np.errstate(all="ignore"):
-        request = EvalRequest(
-            program=program,
-            bindings=bindings_from(assignments, options["variables"], options["constants"], options["max_elements"]),
-            grad_tensor=None if options["grad_tensor"] is None else constant(options["grad_tensor"], "--grad-tensor"),
-            retain_graph=options["retain_graph"],
-            backward=list(options["backward"]),
-            repeat=options["repeat"],
-            zero_grad=options["zero_grad"],
-            retain_grad=list(options["retain_grad"]),
-            order=options["order"],
-            detect_anomaly=options["detect_anomaly"],
-        )
-        explainer = None
-        if options["explain"]:
-            from autodiff.grammar.explain import Explainer
 
-            explainer = request.observe = Explainer()
-        result = run_eval(request)
+
+def eval_request(program: str, assignments: tuple[str, ...], options: dict[str, Any]) -> EvalRequest:
+    """The eval options as a request (bindings and --grad-tensor evaluated)."""
+    return EvalRequest(
+        program=program,
+        bindings=bindings_from(assignments, options["variables"], options["constants"], options["max_elements"]),
+        grad_tensor=None if options["grad_tensor"] is None else constant(options["grad_tensor"], "--grad-tensor"),
+        retain_graph=options["retain_graph"],
+        backward=list(options["backward"]),
+        repeat=options["repeat"],
+        zero_grad=options["zero_grad"],
+        retain_grad=list(options["retain_grad"]),
+        order=options["order"],
+        detect_anomaly=options["detect_anomaly"],
+    )
+
+
+def evaluate(request: EvalRequest, options: dict[str, Any]) -> tuple[EvalResult, Any, list[Any] | None]:
+    """Run the request; the graph when --trace or --explain needs it, and the --explain steps."""
+    explainer = None
+    if options["explain"]:
+        from autodiff.grammar.explain import Explainer
+
+        explainer = request.observe = Explainer()
+    result = run_eval(request)
     graph = None
     if options["trace"] or explainer is not None:
         extra = [t for t in result.targets if t is not result.root]
@@ -60,25 +85,22 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
         from autodiff.grammar.explain import explain
 
         steps = explain(explainer, graph)
-    if output == "json":
-        document: dict[str, Any] = {
-            "root": jsonout.tensor_summary(result.evaluation.root_name, result.root),
-            "passes": [{"root": p.root, "grads": {n: jsonout.values(g) for n, g in p.grads.items()},
-                        **({"order": p.order} if p.order else {})} for p in result.passes],
-            "grads": {n: jsonout.values(g) for n, g in result.grads.items()},
-        }
-        if options["trace"]:
-            document["graph"] = jsonout.graph_document(graph)
-        if steps is not None:
-            document["steps"] = [jsonout.step_document(step) for step in steps]
-        sys.stdout.write(jsonout.dumps(document) + "\n")
-        return
-    pretty = output == "pretty"
-    write(eval_doc(result, request, options, graph if options["trace"] else None, pretty), pretty=pretty)
-    if steps is not None:
-        from autodiff.cli.explain_text import write_steps
+    return result, graph, steps
 
-        write_steps(steps, result, options, pretty)
+
+def json_document(result: EvalResult, graph: Any, steps: list[Any] | None) -> dict[str, Any]:
+    """The eval JSON document (contract section 3); `graph` (--trace) and `steps` (--explain) when given."""
+    document: dict[str, Any] = {
+        "root": jsonout.tensor_summary(result.evaluation.root_name, result.root),
+        "passes": [{"root": p.root, "grads": {n: jsonout.values(g) for n, g in p.grads.items()},
+                    **({"order": p.order} if p.order else {})} for p in result.passes],
+        "grads": {n: jsonout.values(g) for n, g in result.grads.items()},
+    }
+    if graph is not None:
+        document["graph"] = jsonout.graph_document(graph)
+    if steps is not None:
+        document["steps"] = [jsonout.step_document(step) for step in steps]
+    return document
 
 
 def _repr(values: np.ndarray | None) -> str:

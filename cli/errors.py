@@ -54,11 +54,13 @@ def excerpt(error: AutodiffError) -> str | None:
     return parts[1] if len(parts) > 1 else None
 
 
-def error_line(error: AutodiffError) -> str:
+def error_line(error: AutodiffError, python_hints: bool = False) -> str:
+    """`autodiff: KIND error at line L, column C: message (hint)`. Scripts (`autodiff run`, the REPL) pass
+    python_hints: their fix is Python's (retain_graph=True), not an option (--retain-graph)."""
     where = ""
     if error.line is not None:
         where = f" at line {error.line}" + (f", column {error.column}" if error.column is not None else "")
-    hint = cli_hint(error)
+    hint = error.hint if python_hints else cli_hint(error)
     text = f"autodiff: {error.kind} error{where}: {summary(error)}"
     return f"{text} ({hint})" if hint else text
 
@@ -75,9 +77,9 @@ def error_document(error: AutodiffError) -> dict[str, Any]:
     return {"error": body}
 
 
-def report(error: AutodiffError, json_mode: bool) -> int:
+def report(error: AutodiffError, json_mode: bool, python_hints: bool = False) -> int:
     """Write the error where the user will see it; return the exit code."""
-    lines = [error_line(error)]
+    lines = [error_line(error, python_hints)]
     detail = excerpt(error)
     if detail:
         lines.append(detail)

@@ -20,6 +20,7 @@ Examples:
   autodiff eval 'out = ((2*x)**3).mean()' --var 'x=randn(2, 2)' --seed 0 --retain-graph --repeat 2
   autodiff eval 'c = a + b; e = c * d' a=2 b=3 d=4 --trace
   autodiff eval 'sin(x)' x=0.6 --order 3 --format json
+  printf '{"x": 1}\\n{"x": 2}\\n' | autodiff eval '(2*x)**3' --batch -
 """
 
 
@@ -130,6 +131,11 @@ def eval_command(program: str | None, assignments: tuple[str, ...], file: str | 
     if file is not None and program is not None:
         assignments = (program, *assignments)
         program = None
+    if program == "-" and options["batch"] == "-":
+        from autodiff.engine.errors import UsageError
+
+        raise UsageError("the program and --batch cannot both read standard input: give the program as an "
+                         "argument or with --file")
     text = _read_program(program, file)
     if options["batch"] is not None:
         from autodiff.cli.batch import run_batch

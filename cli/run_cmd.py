@@ -1,3 +1,263 @@
-"""(being written)"""
+"""`autodiff run FILE|-` and `autodiff repl`: the language as PyTorch-style scripts, and interactively.
 
-COMMANDS: list = []
+Both evaluate in the Evaluator's "script" mode: `import torch` / `import torch as T`, `print(...)` with
+PyTorch's reprs, `out.backward(...)`, `x.grad.zero_()`, `e.grad_fn.next_functions[0][0].variable`, ...
+A script's bare expression statement prints nothing (it is a script, not a notebook); the REPL shows a
+bare expression's value as Python's REPL does. Start-up stays cheap: the engine and the grammar are
+imported inside the commands.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+EPILOG_RUN = """\b
+Examples:
+  autodiff run examples/05_backward_chain.autodiff
+  printf 'import torch\\nx = torch.ones(2, requires_grad=True)\\nx.sum().backward()\\nprint(x.grad)\\n' | autodiff run -
+"""
+
+EPILOG_REPL = """\b
+Example session:
+  >>> import torch
+  >>> x = torch.tensor(2.0, requires_grad=True)
+  >>> y = x ** 3
+  >>> y.backward()
+  >>> x.grad
+  tensor(12.)
+"""
+
+
+def _settings() -> dict[str, Any]:
+    return {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def _engine_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--dtype, --seed and --max-elements, as `autodiff eval` has them."""
+    command = click.option("--max-elements", type=int, default=50_000_000, show_default=True,
+                           help="Refuse tensors with more elements.")(command)
+    command = click.option("--seed", type=int, help="Seed for rand/randn.")(command)
+    return click.option("--dtype", type=click.Choice(["float32", "float64"]), default="float32",
+                        show_default=True, help="The default dtype of new tensors.")(command)
+
+
+def _configure(dtype: str, seed: int | None, max_elements: int) -> None:
+    from autodiff.cli.main import _configure_engine
+    from autodiff.engine.errors import UsageError
+
+    if max_elements < 1:
+        raise UsageError(f"--max-elements must be positive, got {max_elements}")
+    _configure_engine(dtype, seed, max_elements)
+
+
+# ---------------------------------------------------------------------------- autodiff run
+@click.command("run", epilog=EPILOG_RUN, context_settings=_settings())
+@click.argument("file", metavar="FILE|-")
+@_engine_options
+def run_command(file: str, dtype: str, seed: int | None, max_elements: int) -> int:
+    """Run a script of the language (FILE, or '-' for standard input), PyTorch-style.
+
+    The script may `import torch` (or `import torch as T`), print tensors in PyTorch's repr and call
+    backward, zero_, retain_grad, ... as a PyTorch script does. A bare expression statement prints
+    nothing. The first error stops the script: its kind, line and column go to stderr and the exit code
+    is the kind's (1: shape, autograd, value, limit; 2: syntax, name, usage, io).
+    """
+    source = _read_script(file)
+    _configure(dtype, seed, max_elements)
+    return run_script(source, sys.stdout.write)
+
+
+def _read_script(file: str) -> str:
+    from autodiff.engine.errors import InputError
+
+    if file == "-":
+        return sys.stdin.read()
+    try:
+        with open(file, encoding="utf-8") as f:
+            return f.read()
+    except OSError as error:
+        raise InputError(f"{file}: cannot read the script ({error.strerror or error})") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{file}: the script is not UTF-8 text") from None
+
+
+def run_script(source: str, write: Callable[[str], Any]) -> int:
+    """Run a whole script, printing through `write`; the exit code (0, or the first error's)."""
+    import numpy as np
+
+    from autodiff.cli.errors import report
+    from autodiff.engine.errors import AutodiffError
+    from autodiff.grammar.evaluate import Evaluator
+    from autodiff.grammar.parser import parse
+
+    evaluator = Evaluator(mode="script", write=write)
+    try:
+        program = parse(source)
+        with np.errstate(all="ignore"):  # log(0) is -inf and sqrt(-1) nan, as in PyTorch, without warnings
+            evaluator.run(program)
+    except AutodiffError as error:
+        sys.stdout.flush()  # what the script printed comes before the error
+        return report(with_excerpt(error, source), json_mode=False, python_hints=True)
+    return 0
+
+
+def with_excerpt(error: Any, source: str) -> Any:
+    """The error, with the source line and a caret under its column when it has a location (a syntax
+    error carries its own)."""
+    from autodiff.grammar.parser import source_excerpt
+
+    if error.line is not None and not error.details.get("excerpt") and "\n" not in error.message:
+        error.details["excerpt"] = source_excerpt(source, error.line, error.column or 1)
+    return error
+
+
+# ---------------------------------------------------------------------------- autodiff repl
+@click.command("repl", epilog=EPILOG_REPL, context_settings=_settings())
+@_engine_options
+def repl_command(dtype: str, seed: int | None, max_elements: int) -> int:
+    """An interactive session of the language (script mode), like Python's REPL.
+
+    A bare expression shows its value's repr. Input continues on a '...' line while a bracket or a
+    triple-quoted string is open, or after a line that ends with a backslash. Errors print their message
+    and the session goes on. Ctrl-C cancels the current input; Ctrl-D (or exit) ends the session.
+    """
+    _configure(dtype, seed, max_elements)
+    interactive = sys.stdin.isatty()
+    if interactive:
+        import contextlib
+
+        with contextlib.suppress(ImportError):  # not on every platform; input() works without it
+            import readline  # noqa: F401 - line editing and history for input()
+    return Repl(interactive).loop()
+
+
+class Repl:
+    """Read an entry (one or more lines), run it, show its values; one environment for the session."""
+
+    PROMPT, CONTINUE = ">>> ", "... "
+
+    def __init__(self, interactive: bool) -> None:
+        from autodiff.grammar.evaluate import Evaluator
+
+        self.interactive = interactive
+        self.evaluator = Evaluator(mode="script", write=self._write)
+
+    @staticmethod
+    def _write(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    def loop(self) -> int:
+        if self.interactive:
+            from importlib.metadata import version
+
+            self._write(f"autodiff {version('autodiff-cli')}: the autodiff language, PyTorch-style "
+                        "(import torch, print, backward, ...).\nCtrl-D or exit ends the session; Ctrl-C "
+                        "cancels the input.\n")
+        while True:
+            try:
+                entry = self.read_entry()
+            except KeyboardInterrupt:
+                self._write("\nKeyboardInterrupt\n")
+                continue
+            if entry is None or entry.strip() in ("exit", "exit()", "quit", "quit()"):
+                if entry is None and self.interactive:
+                    self._write("\n")
+                return 0
+            try:
+                self.run_entry(entry)
+            except KeyboardInterrupt:
+                self._write("KeyboardInterrupt\n")
+
+    def read_entry(self) -> str | None:
+        """The next entry's text, None at the end of the input (Ctrl-D)."""
+        lines: list[str] = []
+        while True:
+            line = self._read_line(self.CONTINUE if lines else self.PROMPT)
+            if line is None:
+                return None
+            lines.append(line)
+            text = "\n".join(lines)
+            if not lines[0].strip() and len(lines) == 1:
+                lines.clear()  # an empty line at the prompt: prompt again
+                continue
+            if not needs_more(text):
+                return text
+
+    def _read_line(self, prompt: str) -> str | None:
+        if self.interactive:
+            try:
+                return input(prompt)
+            except EOFError:
+                return None
+        line = sys.stdin.readline()
+        return line.rstrip("\n") if line else None
+
+    def run_entry(self, text: str) -> None:
+        """Run the entry's statements in order, showing each bare expression's value (None shows nothing)."""
+        import numpy as np
+
+        from autodiff.cli.errors import error_line, excerpt
+        from autodiff.engine.errors import AutodiffError
+        from autodiff.grammar import syntax as S
+        from autodiff.grammar.evaluate import Evaluation, echo
+        from autodiff.grammar.parser import parse
+
+        try:
+            program = parse(text)
+            evaluation = Evaluation(program)
+            with np.errstate(all="ignore"):
+                for statement in program.statements:
+                    self.evaluator.statement(statement, evaluation)
+                    if isinstance(statement, S.ExprStmt):
+                        shown = echo(evaluation.root)
+                        if shown is not None:
+                            self._write(shown + "\n")
+        except AutodiffError as error:
+            error = with_excerpt(error, text)
+            lines = [error_line(error, python_hints=True)]
+            detail = excerpt(error)
+            if detail:
+                lines.append(detail)
+            sys.stdout.flush()
+            sys.stderr.write("\n".join(lines) + "\n")
+            sys.stderr.flush()
+
+
+def needs_more(text: str) -> bool:
+    """Whether an entry continues on another line: a bracket or a triple-quoted string is still open, or
+    the last line ends with a backslash. Strings and comments are skipped, so `'('` opens nothing."""
+    depth = 0
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        if ch in "'\"":
+            quote = text[i:i + 3] if text[i:i + 3] in ("'''", '"""') else ch
+            i += len(quote)
+            while i < n and not text.startswith(quote, i):
+                if text[i] == "\\":
+                    i += 1
+                elif text[i] == "\n" and len(quote) == 1:
+                    break  # an unterminated one-line string: the parser will say so
+                i += 1
+            if i >= n:
+                return len(quote) == 3  # a triple-quoted string is still open
+            i += len(quote) if text.startswith(quote, i) else 0
+            continue
+        if ch in "([":
+            depth += 1
+        elif ch in ")]" and depth > 0:
+            depth -= 1
+        i += 1
+    return depth > 0 or text.endswith("\\")
+
+
+COMMANDS: list[click.Command] = [run_command, repl_command]

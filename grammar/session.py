@@ -76,6 +76,7 @@ class EvalRequest:
     # Receives every backward step (engine.STATE.observer); its start_pass(), if any, is called before
     # each backward call (--explain uses both).
     observe: Callable[..., None] | None = None
+    parsed: S.Program | None = None  # the program already parsed (--batch parses it once for every line)
 
 
 @dataclass
@@ -110,7 +111,7 @@ def bind(bindings: list[Binding]) -> dict[str, Tensor]:
 
 def evaluate(request: EvalRequest) -> tuple[Evaluator, Evaluation]:
     """Parse and run the program with the bindings in place."""
-    program = parse(request.program)
+    program = request.parsed if request.parsed is not None else parse(request.program)
     evaluator = Evaluator()
     evaluator.names.update(bind(request.bindings))
     evaluation = evaluator.run(program, Evaluation(program))
