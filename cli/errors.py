@@ -62,7 +62,7 @@ def error_line(error: AutodiffError, python_hints: bool = False) -> str:
         where = f" at line {error.line}" + (f", column {error.column}" if error.column is not None else "")
     hint = error.hint if python_hints else cli_hint(error)
     text = f"autodiff: {error.kind} error{where}: {summary(error)}"
-    return f"{text} ({hint})" if hint else text
+    return f"{text} (hint: {hint})" if hint else text
 
 
 def error_document(error: AutodiffError) -> dict[str, Any]:

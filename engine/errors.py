@@ -38,7 +38,7 @@ class AutodiffError(Exception):
         self.details = details
 
     def __str__(self) -> str:
-        return f"{self.message} ({self.hint})" if self.hint else self.message
+        return f"{self.message} (hint: {self.hint})" if self.hint else self.message
 
     def at(self, line: int | None, column: int | None = None) -> AutodiffError:
         """Attach a program location unless one is already known; returns self for `raise e.at(...)`."""

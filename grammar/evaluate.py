@@ -324,7 +324,7 @@ class Evaluator:
         elif self.mode == "script":  # a script has no --var: the name must be assigned before its use
             bind = f"assign {name} = ... before this line"
         else:
-            bind = f"bind it with --var {name}=VALUE (or assign it first)"
+            bind = f"bind it with --var {name}=VALUE, or assign it first"
         if name == "print":
             return UnknownNameError("print is only available in scripts (autodiff run)",
                                     line=node.line, column=node.column)

@@ -28,7 +28,7 @@ def test_each_line_gets_the_eval_json_document_with_its_line_number(cli):
     )
     assert answers(out.stdout)[1] == {"line": 2, "error": {
         "kind": "autograd",
-        "message": "grad can be implicitly created only for scalar outputs: this output has shape (2,) (2 elements)",
+        "message": "grad can be implicitly created only for scalar outputs: this output has shape (2,), 2 elements",
         "hint": "pass --grad-tensor 'ones(2)' (the output's shape) or reduce the output with .sum()"}}
 
 
@@ -155,7 +155,7 @@ BAD_LINES = [
     ('{"__class__": 1}', {"kind": "usage", "message": "'__class__' is not a valid name to bind (letters, digits and "
                                                       "_, not starting with _)"}),
     ('{"y": 1}', {"kind": "name", "message": "unknown name 'x'",
-                  "hint": "bind it with --var x=VALUE (or assign it first)", "line": 1, "column": 4}),
+                  "hint": "bind it with --var x=VALUE, or assign it first", "line": 1, "column": 4}),
 ]
 
 
@@ -191,7 +191,7 @@ def test_a_line_whose_backward_fails_and_a_shape_error(cli):
     backward, shape, fine = answers(out.stdout)
     assert backward == {"line": 1, "error": {
         "kind": "autograd",
-        "message": "grad can be implicitly created only for scalar outputs: this output has shape (2, 1) (2 elements)",
+        "message": "grad can be implicitly created only for scalar outputs: this output has shape (2, 1), 2 elements",
         "hint": "pass --grad-tensor 'ones(2, 1)' (the output's shape) or reduce the output with .sum()"}}
     assert shape["line"] == 2 and shape["error"]["kind"] == "shape"
     assert (shape["error"]["line"], shape["error"]["column"]) == (1, 1)

@@ -116,7 +116,7 @@ def test_an_interactive_session(terminal):
     assert enter("  10") == ""
     assert enter("z") == "tensor(20., grad_fn=<MulBackward0>)\n"
     # errors print their message and the session goes on, names intact
-    assert enter("foo + 1") == ("autodiff: name error at line 1, column 1: unknown name 'foo' (assign foo = ... "
+    assert enter("foo + 1") == ("autodiff: name error at line 1, column 1: unknown name 'foo' (hint: assign foo = ... "
                                 "before this line)\nfoo + 1\n^\n")
     assert enter("y.backward()").startswith("autodiff: autograd error at line 1, column 1: Trying to backward "
                                             "through the graph a second time")
@@ -150,7 +150,7 @@ def test_piped_input_shows_values_without_prompts():
                  "[x.grad,\n x.grad.sum()]\nqqq(\n)\nx.grad.sum()\n")
     assert done.returncode == 0
     assert done.stdout == "tensor([3., 3.])\n[tensor([3., 3.]), tensor(6.)]\ntensor(6.)\n"
-    assert done.stderr == ("autodiff: name error at line 1, column 1: unknown name 'qqq' (assign qqq = ... before this "
+    assert done.stderr == ("autodiff: name error at line 1, column 1: unknown name 'qqq' (hint: assign qqq = ... before this "
                            "line)\nqqq(\n^\n")
 
 

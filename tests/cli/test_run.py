@@ -184,7 +184,7 @@ def test_an_unknown_name_stops_the_script_at_its_line(cli, tmp_path):
     assert out.code == 2
     assert out.stdout == "tensor([1., 1.])\n"  # what ran before the error stays printed
     assert out.stderr == (
-        "autodiff: name error at line 4, column 5: unknown name 'z' (assign z = ... before this line)\n"
+        "autodiff: name error at line 4, column 5: unknown name 'z' (hint: assign z = ... before this line)\n"
         "y = z * 2\n"
         "    ^\n"
     )
@@ -203,7 +203,7 @@ def test_a_second_backward_is_an_autograd_error_with_pythons_fix(cli, tmp_path):
     assert out.stderr == (
         "autodiff: autograd error at line 5, column 1: Trying to backward through the graph a second time (or "
         "directly access saved tensors after they have already been freed). Saved intermediate values of the graph "
-        "are freed when you call .backward() or autograd.grad(). (Specify retain_graph=True on the first backward if "
+        "are freed when you call .backward() or autograd.grad(). (hint: Specify retain_graph=True on the first backward if "
         "you need to backward through the graph a second time.)\n"
         "out.backward()\n"
         "^\n"
@@ -215,8 +215,8 @@ def test_backward_of_a_non_scalar_without_gradient_is_an_autograd_error(cli, tmp
     assert out.code == 1
     assert out.stderr.splitlines()[0] == (
         "autodiff: autograd error at line 3, column 1: grad can be implicitly created only for scalar outputs: this "
-        "output has shape (2, 3) (6 elements) (pass a gradient of shape (2, 3) (e.g. ones(2, 3)) or reduce the "
-        "output to a scalar first, e.g. with .sum())")
+        "output has shape (2, 3), 6 elements (hint: pass a gradient of shape (2, 3) (e.g. ones(2, 3)) or reduce "
+        "the output to a scalar first, e.g. with .sum())")
 
 
 def test_a_shape_mismatch_is_a_shape_error(cli, tmp_path):
