@@ -268,6 +268,7 @@ def _execute(roots: list[tuple[Any, Any, bool]], keep_graph: bool, create_graph:
             heapq.heappush(ready, (-node._seq, next(tie), node))
 
     anomaly = STATE.anomaly
+    observer = STATE.observer
     while ready:
         _, _, node = heapq.heappop(ready)
         grad, owned = buffers.pop(node, (None, False))
@@ -286,9 +287,13 @@ def _execute(roots: list[tuple[Any, Any, bool]], keep_graph: bool, create_graph:
                 continue
         if is_leaf_node:
             if grad is not None:
+                if observer is not None:  # before accumulating, so it can still see the old .grad
+                    observer(node, grad, ())
                 node.accumulate(grad, owned, create_graph)
             continue
         outputs = node.apply(grad, create_graph) if grad is not None else [None] * len(node._next)
+        if observer is not None:
+            observer(node, grad, outputs)
         if anomaly:
             _check_nan(node, outputs)
         emitted: list = []
@@ -319,7 +324,7 @@ def _add_to_buffer(buffers: dict, node: Any, grad: Any, owned: bool, create_grap
     elif entry[1]:
         np.add(entry[0], grad, out=entry[0])
     else:
-        entry[0] = entry[0] + grad
+        entry[0] = np.asarray(entry[0] + grad)  # numpy gives a scalar for 0-d operands: keep an array
         entry[1] = True
 
 
@@ -349,6 +354,7 @@ def _check_nan(node: Node, outputs: list) -> None:
             raise AutogradError(
                 f"Function '{node.name()}' returned nan values in its {i}th output{where}.",
                 reason="anomaly", node=node.name(), context=node._context,
+                line=getattr(node._context, "line", None),
             )
 
 
@@ -359,8 +365,8 @@ def _root_grad(t: Tensor, gradient: Any, index: int, create_graph: bool) -> tupl
         if t._data.size != 1:
             shape = tuple(t.shape)
             raise AutogradError(
-                f"grad can be implicitly created only for scalar outputs: this output has shape {shape} "
-                f"({t._data.size} elements)",
+                f"grad can be implicitly created only for scalar outputs: this output has shape {shape}, "
+                f"{t._data.size} elements",
                 hint=f"pass a gradient of shape {shape} (e.g. ones({', '.join(map(str, shape))})) or reduce "
                 "the output to a scalar first, e.g. with .sum()",
                 reason="implicit_nonscalar", shape=shape,

@@ -117,10 +117,12 @@ def _record(op: _ops.Op, inputs: Sequence[Any], needs: tuple, params: dict | Non
     save_result = False
     if plan:
         values: list = []
-        for _, slot in plan:
-            if slot is None:
+        for name, slot in plan:
+            if name == "result":
                 save_result = True
                 values += (None, None, 0)
+            elif slot is None:  # a parameter PyTorch saves as a tensor (max's indices): freed like one
+                values += (params[name], None, 0)
             else:
                 x = inputs[slot]
                 if isinstance(x, Tensor):
@@ -322,6 +324,8 @@ def _dims(dim: Any, ndim: int) -> tuple[int, ...]:
     dims = [_check_dim(d, ndim) for d in items]
     if len(set(dims)) != len(dims):
         raise BadValueError(f"dim {items} names a dimension more than once")
+    if ndim == 0:  # dim 0 or -1 of a 0-d tensor: nothing to reduce over (PyTorch allows it)
+        return ()
     return tuple(sorted(dims)) if dims else tuple(range(ndim))
 
 
@@ -381,12 +385,14 @@ def min(input: Any, dim: Any = None, keepdim: bool = False, *, other: Any = None
     return _extreme("min", input, dim, keepdim, other)
 
 
-def _softmax_dim(x: Tensor, dim: Any, name: str) -> int:
+def _softmax_dim(x: Tensor, dim: Any, name: str) -> tuple[int, ...]:
+    """The axes to normalize over, as a tuple: empty for a 0-d tensor (whose softmax is 1)."""
     if dim is None:
         if x.ndim > 1:
             raise BadValueError(f"{name}() needs dim= for a tensor of {x.ndim} dimensions, e.g. {name}(x, dim=-1)")
         dim = 0
-    return _check_dim(dim, x.ndim)
+    d = _check_dim(dim, x.ndim)
+    return (d,) if x.ndim else ()
 
 
 @builtin("softmax(input, dim)", ("softmax",))
@@ -515,14 +521,20 @@ def _viewable(data: np.ndarray, shape: tuple[int, ...]) -> bool:
     return True
 
 
-@builtin("reshape(input, *shape)", ("view", "clone", "unsafe_view"))
+@builtin("reshape(input, *shape)", ("view", "reshape_alias", "clone", "unsafe_view"))
 def reshape(input: Any, *shape: Any) -> Tensor:
-    """Same elements, new shape: a view when the memory layout allows, else a copy (as PyTorch)."""
+    """Same elements, new shape: a view when the memory layout allows, else a copy (as PyTorch).
+
+    PyTorch records a view of contiguous data as ViewBackward0, of other data as ReshapeAliasBackward0,
+    and a copy as UnsafeViewBackward0 over a C-ordered CloneBackward0.
+    """
     x = _tensor_arg(input)
     target = _infer_shape(_sizes(shape, "shape", allow_minus_one=True), x.numel())
-    if _viewable(x._data, target):
+    if x._data.flags.c_contiguous:
         return apply(OPS["view"], (x,), {"shape": target})
-    return apply(OPS["unsafe_view"], (clone(x),), {"shape": target})
+    if _viewable(x._data, target):
+        return apply(OPS["reshape_alias"], (x,), {"shape": target})
+    return apply(OPS["unsafe_view"], (apply(OPS["clone"], (x,), {"contiguous": True}),), {"shape": target})
 
 
 @builtin("view(input, *shape)", ("view",))
@@ -538,7 +550,7 @@ def view(input: Any, *shape: Any) -> Tensor:
     return apply(OPS["view"], (x,), {"shape": target})
 
 
-@builtin("flatten(input, start_dim=0, end_dim=-1)", ("view",))
+@builtin("flatten(input, start_dim=0, end_dim=-1)", ("view", "reshape_alias", "clone", "unsafe_view"))
 def flatten(input: Any, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     x = _tensor_arg(input)
     if x.ndim == 0:
@@ -588,9 +600,6 @@ def unsqueeze(input: Any, dim: int) -> Tensor:
 def squeeze(input: Any, dim: int | None = None) -> Tensor:
     x = _tensor_arg(input)
     if dim is None:
-        return apply(OPS["squeeze"], (x,))
-    if x.ndim == 0:
-        _check_dim(dim, 0)
         return apply(OPS["squeeze"], (x,))
     return apply(OPS["squeeze_dim"], (x,), {"dim": _check_dim(dim, x.ndim)})
 
@@ -663,7 +672,7 @@ def _normalize_index(x: Tensor, index: Any) -> list[tuple]:
         at = items.index(Ellipsis)
         items[at:at + 1] = [slice(None)] * (x.ndim - consumed)
     steps, dim, shape = [], 0, list(x._data.shape)
-    single = not isinstance(index, tuple)
+    single = isinstance(index, slice)  # x[:] alone is recorded (SliceBackward0); x[...] is an alias
     for item in items:
         if item is None:
             steps.append(("unsqueeze", dim))
@@ -770,8 +779,12 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
         outside[where] = False
         meta = (x._data.shape, x._data.dtype) + (
             (src._data.shape, src._data.dtype) if isinstance(src, Tensor) else (None, None))
-        node = Node(OPS["copy_slices"], (base_node, edge_node(src)), meta, {"outside": outside, "where": where},
-                    (), None)
+        nexts = (base_node, edge_node(src))
+        op, params = OPS["copy_slices"], {"outside": outside, "where": where}
+        # PyTorch frees CopySlices after a backward pass like a node with saved tensors: so does the plan
+        plan = op.saved_for[tuple(n is not None for n in nexts)]
+        saved = tuple(v for name, _ in plan for v in (params[name], None, 0))
+        node = Node(op, nexts, meta, params, plan, saved)
     with np.errstate(all="ignore"):
         x._data[where] = src_data
     x._bump_version()

@@ -5,7 +5,9 @@ the name of the node PyTorch records for it. Formulas are written in one vocabul
 twice: `NumpyMath` (plain arrays, for an ordinary backward pass) and the engine's own functions (for
 `create_graph=True`, so that the backward pass is itself recorded and can be differentiated again).
 Inside a formula, `g` is the gradient of the op's output and `s` holds the saved values: the inputs by
-their slot names (`self`, `other`, ...), `result`, and the op's parameters.
+their slot names (`self`, `other`, ...), `result`, and the op's parameters. A Grad's `uses` names what
+it needs saved (inputs, `result`, or a parameter PyTorch saves as a tensor, like max's `indices`); a
+node that saved something cannot run a second time once backward has freed it.
 
 Formulas return the gradient for the input's *broadcast* shape; the executor reduces it to the
 input's own shape in one place (`sum_to`), as PyTorch's engine does.
@@ -21,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-VIEW_OPS = frozenset({"t", "transpose", "permute", "view", "alias", "unsqueeze", "squeeze", "squeeze_dim",
-                      "squeeze_vm", "expand", "select", "slice"})
+VIEW_OPS = frozenset({"t", "transpose", "permute", "view", "reshape_alias", "alias", "unsqueeze", "squeeze",
+                      "squeeze_dim", "squeeze_vm", "expand", "select", "slice"})
 
 # Ops whose forward can meet a domain error or overflow on finite input (log(0), 1/0, exp(100)): they
 # run with numpy's warnings off, as PyTorch gives inf/nan silently. The others skip that cost (about a
@@ -103,11 +105,12 @@ def elementwise_layout(out: np.ndarray, inputs: Any) -> np.ndarray:
     TensorIterator keeps a layout shared by all inputs, and otherwise orders the dims by the strides
     of the first input that orders them (broadcast dims have no say).
     """
-    if out.ndim < 2:
+    for x in inputs:  # the common case first: C-ordered inputs give a C-ordered result in both
+        if type(x) is np.ndarray and not x.flags.c_contiguous:
+            break
+    else:
         return out
     arrays = [x for x in inputs if isinstance(x, np.ndarray) and x.ndim]
-    if all(x.flags.c_contiguous for x in arrays):
-        return out if out.flags.c_contiguous else _c_order(out)
     shape, ndim = out.shape, out.ndim
     first = arrays[0]
     if all(x.shape == shape and x.strides == first.strides for x in arrays) and memory_order(first) == "K":
@@ -164,6 +167,11 @@ def _power(x: Any, exponent: float) -> Any:
     if exponent == 0:
         return np.ones_like(x, order=memory_order(x)) if isinstance(x, np.ndarray) else np.ones_like(x)
     return np.power(x, exponent)
+
+
+def _swapaxes(x: np.ndarray, dim0: int, dim1: int) -> np.ndarray:
+    """np.swapaxes, also for a 0-d array (PyTorch transposes it to itself)."""
+    return np.swapaxes(x, dim0, dim1) if x.ndim else x[...]
 
 
 def _sum_to(g: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -240,7 +248,7 @@ class NumpyMath:
 
     @staticmethod
     def transpose(x: np.ndarray, dim0: int, dim1: int) -> np.ndarray:
-        return np.swapaxes(x, dim0, dim1)
+        return _swapaxes(x, dim0, dim1)
 
     @staticmethod
     def permute(x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
@@ -275,6 +283,8 @@ def _max_all_grad(F: Any, g: Any, s: Any) -> Any:
 
 def _indices_grad(F: Any, g: Any, s: Any) -> Any:
     """Gradient of a max/min over `dim`: all of it to the selected element (PyTorch's choice)."""
+    if not s.input_shape:  # a 0-d input is its own max
+        return g
     indices = s.indices if s.keepdim else np.expand_dims(s.indices, s.dim)
     mask = np.zeros(s.input_shape, dtype=bool)
     np.put_along_axis(mask, indices, True, axis=s.dim)
@@ -284,6 +294,8 @@ def _indices_grad(F: Any, g: Any, s: Any) -> Any:
 
 def _take_dim(x: np.ndarray, *, dim: int, keepdim: bool, indices: np.ndarray) -> np.ndarray:
     """The values at `indices` along `dim` (indices as argmax/argmin return them)."""
+    if x.ndim == 0:
+        return x.copy()
     values = np.take_along_axis(x, indices if keepdim else np.expand_dims(indices, dim), axis=dim)
     return values if keepdim else np.squeeze(values, axis=dim)
 
@@ -452,14 +464,16 @@ _OPS: list[Op] = [
        (Grad(_max_all_grad, "grad shared evenly by the elements equal to the min", ("self", "result")),),
        "smallest element"),
     Op("max_dim", "MaxBackward0", ("self",),
-       _take_dim, (Grad(_indices_grad, "grad to the position of the max along dim"),), "max over a dim"),
+       _take_dim, (Grad(_indices_grad, "grad to the position of the max along dim", ("indices",)),),
+       "max over a dim"),
     Op("min_dim", "MinBackward0", ("self",),
-       _take_dim, (Grad(_indices_grad, "grad to the position of the min along dim"),), "min over a dim"),
+       _take_dim, (Grad(_indices_grad, "grad to the position of the min along dim", ("indices",)),),
+       "min over a dim"),
     Op("softmax", "SoftmaxBackward0", ("self",), _softmax,
-       (Grad(lambda F, g, s: s.result * (g - F.sum(g * s.result, (s.dim,), True)),
+       (Grad(lambda F, g, s: s.result * (g - F.sum(g * s.result, s.dim, True)),
              "result * (grad - sum(grad * result, dim))", ("result",)),), "exp(self) / sum(exp(self), dim)"),
     Op("log_softmax", "LogSoftmaxBackward0", ("self",), _log_softmax,
-       (Grad(lambda F, g, s: g - F.exp(s.result) * F.sum(g, (s.dim,), True),
+       (Grad(lambda F, g, s: g - F.exp(s.result) * F.sum(g, s.dim, True),
              "grad - exp(result) * sum(grad, dim)", ("result",)),), "self - log(sum(exp(self), dim))"),
     # linear algebra
     Op("mm", "MmBackward0", ("self", "mat2"), np.matmul,
@@ -480,20 +494,24 @@ _OPS: list[Op] = [
     # shape and view operations (they save no tensors)
     Op("t", "TBackward0", ("self",), lambda x: x.T,
        (Grad(lambda F, g, s: F.transpose(g, 0, 1) if g.ndim == 2 else g, "grad.t()"),), "transpose of a matrix"),
-    Op("transpose", "TransposeBackward0", ("self",), lambda x, *, dim0, dim1: np.swapaxes(x, dim0, dim1),
+    Op("transpose", "TransposeBackward0", ("self",), lambda x, *, dim0, dim1: _swapaxes(x, dim0, dim1),
        (Grad(lambda F, g, s: F.transpose(g, s.dim0, s.dim1), "grad.transpose(dim0, dim1)"),), "swap two dims"),
     Op("permute", "PermuteBackward0", ("self",), lambda x, *, dims: np.transpose(x, dims),
        (Grad(lambda F, g, s: F.permute(g, tuple(int(i) for i in np.argsort(s.dims))), "grad permuted back"),),
        "reorder dims"),
     Op("view", "ViewBackward0", ("self",), lambda x, *, shape: x.reshape(shape),
        (Grad(lambda F, g, s: F.reshape(g, s.input_shape), "grad.reshape(self.shape)"),), "same data, new shape"),
+    Op("reshape_alias", "ReshapeAliasBackward0", ("self",), lambda x, *, shape: x.reshape(shape),
+       (Grad(lambda F, g, s: F.reshape(g, s.input_shape), "grad.reshape(self.shape)"),),
+       "same data, new shape (reshape of non-contiguous data that a view can still express)"),
     Op("unsafe_view", "UnsafeViewBackward0", ("self",), lambda x, *, shape: x.reshape(shape),
        (Grad(lambda F, g, s: F.reshape(g, s.input_shape), "grad.reshape(self.shape)"),),
        "new shape of a fresh copy (reshape of non-contiguous data)"),
     Op("to", "ToCopyBackward0", ("self",), lambda x, *, dtype: x.astype(dtype, order=memory_order(x)),
        (Grad(lambda F, g, s: F.cast(g, s.input_dtype), "grad converted back to self's dtype"),),
        "convert to another dtype"),
-    Op("clone", "CloneBackward0", ("self",), lambda x: np.array(x, copy=True, order=memory_order(x)),
+    Op("clone", "CloneBackward0", ("self",),
+       lambda x, *, contiguous=False: np.array(x, copy=True, order="C" if contiguous else memory_order(x)),
        (Grad(lambda F, g, s: g, "grad"),), "a copy"),
     Op("alias", "AliasBackward0", ("self",), lambda x: x[...],
        (Grad(lambda F, g, s: g, "grad"),), "the same data (x[...], x[:, :])"),
@@ -501,7 +519,8 @@ _OPS: list[Op] = [
        (Grad(lambda F, g, s: F.reshape(g, s.input_shape), "grad.squeeze(dim)"),), "insert a dim of size 1"),
     Op("squeeze", "SqueezeBackward0", ("self",), lambda x: x.reshape([n for n in x.shape if n != 1]),
        (Grad(lambda F, g, s: F.reshape(g, s.input_shape), "grad.reshape(self.shape)"),), "remove dims of size 1"),
-    Op("squeeze_dim", "SqueezeBackward1", ("self",), lambda x, *, dim: np.squeeze(x, dim) if x.shape[dim] == 1 else x,
+    Op("squeeze_dim", "SqueezeBackward1", ("self",),
+       lambda x, *, dim: np.squeeze(x, dim) if x.ndim and x.shape[dim] == 1 else x[...],
        (Grad(lambda F, g, s: F.reshape(g, s.input_shape), "grad.unsqueeze(dim)"),), "remove one dim of size 1"),
     Op("squeeze_vm", "SqueezeBackward4", ("self",), lambda x, *, dim: np.squeeze(x, dim),
        (Grad(lambda F, g, s: F.reshape(g, s.input_shape), "grad.unsqueeze(dim)"),),
@@ -525,8 +544,8 @@ _OPS: list[Op] = [
        (Grad(lambda F, g, s: F.index(g, (slice(None),) * s.dim + (slice(s.start, s.stop, s.step),)),
              "grad[start:stop:step] along dim"),), "scatter into zeros (the backward of a slice)"),
     Op("copy_slices", "CopySlices", ("self", "src"), None,  # recorded by setitem, never applied directly
-       (Grad(lambda F, g, s: F.where(s.outside, g, 0.0), "grad with the written region zeroed"),
-        Grad(lambda F, g, s: F.index(g, s.where), "grad[index] (summed to the value's shape)")),
+       (Grad(lambda F, g, s: F.where(s.outside, g, 0.0), "grad with the written region zeroed", ("outside",)),
+        Grad(lambda F, g, s: F.index(g, s.where), "grad[index] (summed to the value's shape)", ("where",))),
        "self[index] = src"),
 ]
 

@@ -22,6 +22,10 @@ class _State:
     max_elements: int | None = None
     anomaly = False
     forward_context: object = None
+    # Called as observer(node, grad_in, grads_out) for every node a backward pass runs, in order
+    # (for AccumulateGrad: grads_out is (), and the call comes before .grad is updated); autodiff's
+    # --explain reads the pass through it.
+    observer = None
 
 
 STATE = _State()

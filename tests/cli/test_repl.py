@@ -150,8 +150,8 @@ def test_piped_input_shows_values_without_prompts():
                  "[x.grad,\n x.grad.sum()]\nqqq(\n)\nx.grad.sum()\n")
     assert done.returncode == 0
     assert done.stdout == "tensor([3., 3.])\n[tensor([3., 3.]), tensor(6.)]\ntensor(6.)\n"
-    assert done.stderr == ("autodiff: name error at line 1, column 1: unknown name 'qqq' (hint: assign qqq = ... before this "
-                           "line)\nqqq(\n^\n")
+    assert done.stderr == ("autodiff: name error at line 1, column 1: unknown name 'qqq' (hint: assign qqq = ... "
+                           "before this line)\nqqq(\n^\n")
 
 
 def test_empty_input_ends_at_once():

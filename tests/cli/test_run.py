@@ -203,8 +203,8 @@ def test_a_second_backward_is_an_autograd_error_with_pythons_fix(cli, tmp_path):
     assert out.stderr == (
         "autodiff: autograd error at line 5, column 1: Trying to backward through the graph a second time (or "
         "directly access saved tensors after they have already been freed). Saved intermediate values of the graph "
-        "are freed when you call .backward() or autograd.grad(). (hint: Specify retain_graph=True on the first backward if "
-        "you need to backward through the graph a second time.)\n"
+        "are freed when you call .backward() or autograd.grad(). (hint: Specify retain_graph=True on the first "
+        "backward if you need to backward through the graph a second time.)\n"
         "out.backward()\n"
         "^\n"
     )

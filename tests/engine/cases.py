@@ -1,0 +1,558 @@
+"""The op cases shared by tests/make_golden.py (which runs them with PyTorch) and test_ops_golden.py.
+
+A case is a function `fn(lib, *inputs)` written only with API that torch and autodiff.engine both
+have (module functions, methods, operators, indexing, keyword arguments), its inputs (float64 numpy
+arrays, made by formulas here so that no random generator can drift), the dtype of each input tensor
+and which inputs require grad. `run_case` runs a case with either library and describes the result
+in a form both can produce: value, dtype, every input's .grad and the backward graph.
+
+Input values are distinct and nonzero (no accidental ties or kinks) unless the case is about the tie
+or the kink, which its id then says.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+F32, F64 = "float32", "float64"
+
+
+# ---------------------------------------------------------------------------- input values
+def values(*shape: int, offset: int = 0, scale: float = 1.0) -> np.ndarray:
+    """Distinct nonzero multiples of 1/32 in [-1.5, 1.5] (times scale), exact in float32."""
+    n = math.prod(shape)
+    if n > 97:
+        raise ValueError("values() makes at most 97 distinct numbers")
+    k = (np.arange(n) * 37 + offset * 11) % 97 - 48  # a permutation of -48..48
+    k = np.where(k == 0, 49, k)
+    return (k / 32.0 * scale).reshape(shape)
+
+
+def positive(*shape: int, offset: int = 0) -> np.ndarray:
+    """Distinct multiples of 1/40 in [0.2, 2.6]: for log, sqrt, reciprocal, fractional powers."""
+    n = math.prod(shape)
+    if n > 97:
+        raise ValueError("positive() makes at most 97 distinct numbers")
+    k = (np.arange(n) * 37 + offset * 11) % 97
+    return ((k + 8) / 40.0).reshape(shape)
+
+
+def array(data: Any) -> np.ndarray:
+    return np.array(data, dtype=np.float64)
+
+
+def output_gradient(case_id: str, shape: tuple[int, ...]) -> np.ndarray:
+    """The `gradient` given to backward for a case whose output has more than one element."""
+    n = math.prod(shape)
+    k = (np.arange(n) * 29 + zlib.crc32(case_id.encode())) % 17 - 8
+    k = np.where(k == 0, 9, k)
+    return (k / 4.0).reshape(shape)
+
+
+# ---------------------------------------------------------------------------- the case type
+@dataclass(frozen=True)
+class Case:
+    id: str
+    fn: Callable[..., Any]
+    inputs: tuple[np.ndarray, ...]
+    requires_grad: tuple[bool, ...]
+    dtypes: tuple[str, ...]
+    # The engine's graph where it differs from PyTorch's by a documented design choice (see `note`).
+    engine_graph: tuple[dict, ...] | None = None
+    note: str = ""
+
+
+CASES: list[Case] = []
+
+
+def case(case_id: str, fn: Callable[..., Any], *inputs: Any, grad: tuple[bool, ...] | None = None,
+         dtype: str | tuple[str, ...] = F64, engine_graph: list[dict] | None = None, note: str = "") -> None:
+    arrays = tuple(array(x) for x in inputs)
+    dtypes = (dtype,) * len(arrays) if isinstance(dtype, str) else tuple(dtype)
+    flags = (True,) * len(arrays) if grad is None else tuple(grad)
+    if len(dtypes) != len(arrays) or len(flags) != len(arrays):
+        raise ValueError(f"case {case_id}: one dtype and one requires_grad flag per input")
+    if any(c.id == case_id for c in CASES):
+        raise ValueError(f"duplicate case id {case_id}")
+    CASES.append(Case(case_id, fn, arrays, flags, dtypes,
+                      None if engine_graph is None else tuple(engine_graph), note))
+
+
+# ---------------------------------------------------------------------------- running a case
+def strip_prefix(name: str) -> str:
+    """torch names two nodes 'torch::autograd::AccumulateGrad' / '...::CopySlices'; the engine does not."""
+    return name.removeprefix("torch::autograd::")
+
+
+def canonical_graph(root: Any, leaves: list[Any]) -> list[dict]:
+    """The backward graph from `root` as a depth-first preorder list (a shared node appears once).
+
+    Each node: its name, its next_functions as [index in this list, input_nr] (None for (None, 0)),
+    and for AccumulateGrad the position in `leaves` of its variable (None if it is not one of them).
+    """
+    order: dict[Any, int] = {}
+    nodes: list[Any] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node in order:
+            continue
+        order[node] = len(nodes)
+        nodes.append(node)
+        stack.extend(reversed([nxt for nxt, _ in node.next_functions if nxt is not None]))
+    described = []
+    for node in nodes:
+        entry: dict[str, Any] = {
+            "name": strip_prefix(node.name()),
+            "next": [None if nxt is None else [order[nxt], nr] for nxt, nr in node.next_functions],
+        }
+        if entry["name"] == "AccumulateGrad":
+            entry["variable"] = next((i for i, leaf in enumerate(leaves) if leaf is node.variable), None)
+        described.append(entry)
+    return described
+
+
+def make_inputs(lib: Any, c: Case) -> list[Any]:
+    return [lib.tensor(x, dtype=getattr(lib, dt), requires_grad=rg)
+            for x, dt, rg in zip(c.inputs, c.dtypes, c.requires_grad)]
+
+
+def to_numpy(t: Any) -> np.ndarray:
+    return np.asarray(t.detach().numpy())
+
+
+def dtype_name(t: Any) -> str:
+    return str(t.dtype).removeprefix("torch.")
+
+
+def run_case(lib: Any, c: Case) -> dict:
+    """Run a case (forward, then backward with its gradient) and describe what happened."""
+    leaves = make_inputs(lib, c)
+    out = c.fn(lib, *leaves)
+    graph = canonical_graph(out.grad_fn, leaves) if out.grad_fn is not None else []
+    value = to_numpy(out).copy()
+    shape = tuple(out.shape)
+    if math.prod(shape) == 1:
+        out.backward()
+    else:
+        out.backward(lib.tensor(output_gradient(c.id, shape), dtype=out.dtype))
+    grads = [None if t.grad is None else to_numpy(t.grad) for t in leaves]
+    return {"value": value, "dtype": dtype_name(out), "grads": grads,
+            "grad_dtypes": [None if t.grad is None else dtype_name(t.grad) for t in leaves], "graph": graph}
+
+
+def single_node_graph(name: str, n_inputs: int) -> list[dict]:
+    """One node over the AccumulateGrad nodes of inputs 0..n-1 (the engine's N-D matmul)."""
+    return [{"name": name, "next": [[i + 1, 0] for i in range(n_inputs)]}] + [
+        {"name": "AccumulateGrad", "next": [], "variable": i} for i in range(n_inputs)]
+
+
+# ---------------------------------------------------------------------------- the cases
+A23, B23 = values(2, 3), values(2, 3, offset=1)
+P23, Q23 = positive(2, 3), positive(2, 3, offset=1)
+V4, W4 = values(4), values(4, offset=2)
+A234 = values(2, 3, 4, offset=3)
+
+# add, sub, mul, div: tensor with tensor, with Python numbers on either side, module function, method
+case("add", lambda L, x, y: x + y, A23, B23)
+case("add_function", lambda L, x, y: L.add(x, y), A23, B23)
+case("add_method", lambda L, x, y: x.add(y), A23, B23)
+case("add_number_right", lambda L, x: x + 2.5, A23)
+case("add_number_left", lambda L, x: 2 + x, A23)
+case("add_function_number", lambda L, x: L.add(x, 3), A23)
+case("add_other_no_grad", lambda L, x, y: x + y, A23, B23, grad=(True, False))
+case("add_self_no_grad", lambda L, x, y: x + y, A23, B23, grad=(False, True))
+case("sub", lambda L, x, y: x - y, A23, B23)
+case("sub_function", lambda L, x, y: L.sub(x, y), A23, B23)
+case("sub_method", lambda L, x, y: x.sub(y), A23, B23)
+case("sub_number_right", lambda L, x: x - 2, A23)
+case("rsub_number_left", lambda L, x: 2 - x, A23)
+case("rsub_float_left", lambda L, x: 0.25 - x, A23)
+case("sub_function_number", lambda L, x: L.sub(x, 1.5), A23)
+case("mul", lambda L, x, y: x * y, A23, B23)
+case("mul_function", lambda L, x, y: L.mul(x, y), A23, B23)
+case("mul_method_number", lambda L, x: x.mul(2), A23)
+case("mul_number_right", lambda L, x: x * 3, A23)
+case("mul_number_left", lambda L, x: 3.5 * x, A23)
+case("mul_other_no_grad", lambda L, x, y: x * y, A23, B23, grad=(True, False))
+case("div", lambda L, x, y: x / y, A23, P23)
+case("div_function", lambda L, x, y: L.div(x, y), A23, P23)
+case("div_method", lambda L, x, y: x.div(y), A23, P23)
+case("div_number_right", lambda L, x: x / 4, A23)
+case("div_number_left", lambda L, x: 2 / x, P23)
+case("div_function_number", lambda L, x: L.div(x, 0.5), A23)
+case("div_self_no_grad", lambda L, x, y: x / y, A23, P23, grad=(False, True))
+
+# pow: number exponent (PowBackward0), tensor exponent (PowBackward1), number base (PowBackward2)
+for exponent, label in [(0, "0"), (1, "1"), (2, "2"), (3, "3"), (0.5, "0_5"), (-1, "minus1"), (-2, "minus2"),
+                        (2.5, "2_5")]:
+    case(f"pow_{label}", lambda L, x, e=exponent: x ** e, P23)
+case("pow_2_negative_base", lambda L, x: x ** 2, A23)
+case("pow_3_negative_base", lambda L, x: x ** 3.0, A23)
+case("pow_function", lambda L, x: L.pow(x, 2), A23)
+case("pow_method", lambda L, x: x.pow(3), A23)
+case("square", lambda L, x: L.square(x), A23)
+case("square_method", lambda L, x: x.square(), A23)
+case("pow_tensor", lambda L, x, y: x ** y, P23, A23)
+case("pow_tensor_function", lambda L, x, y: L.pow(x, y), P23, A23)
+case("pow_tensor_exponent_no_grad", lambda L, x, y: x ** y, P23, A23, grad=(True, False))
+case("pow_number_base", lambda L, x: 2 ** x, A23)
+case("pow_number_base_float", lambda L, x: 0.5 ** x, A23)
+case("pow_function_number_base", lambda L, x: L.pow(3, x), A23)
+
+# maximum / minimum (ties share the gradient half and half)
+TIE_X, TIE_Y = [[1.0, -2.0, 0.5], [3.0, 0.25, -1.0]], [[1.0, 2.0, 0.5], [-3.0, 0.25, -4.0]]
+case("maximum", lambda L, x, y: L.maximum(x, y), A23, B23)
+case("minimum", lambda L, x, y: L.minimum(x, y), A23, B23)
+case("maximum_ties", lambda L, x, y: L.maximum(x, y), TIE_X, TIE_Y)
+case("minimum_ties", lambda L, x, y: L.minimum(x, y), TIE_X, TIE_Y)
+case("maximum_method", lambda L, x, y: x.maximum(y), A23, B23)
+case("minimum_method", lambda L, x, y: x.minimum(y), A23, B23)
+case("max_of_two_tensors", lambda L, x, y: L.max(x, y), A23, B23)
+case("min_of_two_tensors", lambda L, x, y: L.min(x, y), A23, B23)
+
+# elementwise with one input
+case("neg_operator", lambda L, x: -x, A23)
+case("neg_function", lambda L, x: L.neg(x), A23)
+case("neg_method", lambda L, x: x.neg(), A23)
+case("pos_operator", lambda L, x: +x * 1, A23)
+case("exp", lambda L, x: L.exp(x), A23)
+case("exp_method", lambda L, x: x.exp(), A23)
+case("log", lambda L, x: L.log(x), P23)
+case("log_method", lambda L, x: x.log(), P23)
+case("sin", lambda L, x: L.sin(x), A23)
+case("sin_method", lambda L, x: x.sin(), A23)
+case("cos", lambda L, x: L.cos(x), A23)
+case("cos_method", lambda L, x: x.cos(), A23)
+case("tan", lambda L, x: L.tan(x), values(2, 3, scale=0.8))
+case("tan_method", lambda L, x: x.tan(), values(2, 3, scale=0.8))
+case("tanh", lambda L, x: L.tanh(x), A23)
+case("tanh_method", lambda L, x: x.tanh(), A23)
+case("sigmoid", lambda L, x: L.sigmoid(x), A23)
+case("sigmoid_method", lambda L, x: x.sigmoid(), A23)
+case("relu", lambda L, x: L.relu(x), A23)
+case("relu_method", lambda L, x: x.relu(), A23)
+case("relu_kink_at_zero", lambda L, x: L.relu(x), [-1.0, 0.0, 2.0])
+case("sqrt", lambda L, x: L.sqrt(x), P23)
+case("sqrt_method", lambda L, x: x.sqrt(), P23)
+case("abs", lambda L, x: L.abs(x), A23)
+case("abs_method", lambda L, x: x.abs(), A23)
+case("abs_operator", lambda L, x: abs(x), A23)
+case("abs_kink_at_zero", lambda L, x: L.abs(x), [-1.0, 0.0, 2.0])
+case("sign", lambda L, x: L.sign(x) * x, [-1.0, 0.0, 2.0])
+case("sign_method", lambda L, x: x.sign(), A23)
+case("reciprocal", lambda L, x: L.reciprocal(x), P23)
+case("reciprocal_method", lambda L, x: x.reciprocal(), A23)
+case("clone", lambda L, x: L.clone(x), A23)
+case("clone_method", lambda L, x: x.clone() * x, A23)
+
+# clamp: min only, max only, both; values exactly at a bound get the gradient (PyTorch's choice)
+CLAMP_X = [[-1.0, -0.5, 0.0], [0.25, 0.5, 1.0]]
+case("clamp_min", lambda L, x: L.clamp(x, min=-0.5), CLAMP_X)
+case("clamp_max", lambda L, x: L.clamp(x, max=0.5), CLAMP_X)
+case("clamp_both", lambda L, x: L.clamp(x, -0.5, 0.5), CLAMP_X)
+case("clamp_method_min", lambda L, x: x.clamp(min=0.1), A23)
+case("clamp_method_both", lambda L, x: x.clamp(min=-0.2, max=0.3), A23)
+
+# reductions
+case("sum_all", lambda L, x: x.sum(), A23)
+case("sum_function", lambda L, x: L.sum(x), A23)
+case("sum_dim0", lambda L, x: x.sum(0), A23)
+case("sum_dim_negative", lambda L, x: x.sum(dim=-1), A23)
+case("sum_dim_tuple", lambda L, x: x.sum(dim=(0, 2)), A234)
+case("sum_dim_tuple_negative_keepdim", lambda L, x: L.sum(x, dim=(-1, 0), keepdim=True), A234)
+case("sum_keepdim", lambda L, x: x.sum(1, keepdim=True), A23)
+case("sum_0d", lambda L, x: x.sum(), 1.5)
+case("sum_0d_dim", lambda L, x: x.sum(0) * x.sum(dim=[-1], keepdim=True), 1.5)
+case("sum_empty_dim_list_reduces_all", lambda L, x: x.sum(dim=()), A23)
+case("mean_0d_dim", lambda L, x: x.mean(-1), 1.5)
+case("max_0d_dim", lambda L, x: x.max(0).values * x.min(dim=-1, keepdim=True)[0], 1.5)
+case("squeeze_0d_dim", lambda L, x: x.squeeze(0), 1.5)
+case("transpose_0d", lambda L, x: x.transpose(0, -1), 1.5)
+case("mean_all", lambda L, x: x.mean(), A23)
+case("mean_function", lambda L, x: L.mean(x), A234)
+case("mean_dim0", lambda L, x: x.mean(0), A23)
+case("mean_dim_negative", lambda L, x: x.mean(dim=-1), A23)
+case("mean_dim_tuple", lambda L, x: L.mean(x, dim=(0, 2)), A234)
+case("mean_keepdim", lambda L, x: x.mean(dim=1, keepdim=True), A234)
+MAX_TIES = [[1.0, 3.0, -2.0], [3.0, 0.0, 3.0]]
+case("max_all", lambda L, x: x.max(), A23)
+case("max_all_function", lambda L, x: L.max(x), A23)
+case("max_all_ties", lambda L, x: x.max(), MAX_TIES)
+case("min_all", lambda L, x: x.min(), A23)
+case("min_all_function", lambda L, x: L.min(x), A23)
+case("min_all_ties", lambda L, x: x.min(), [[1.0, -3.0, 2.0], [-3.0, 0.0, 5.0]])
+case("max_dim", lambda L, x: x.max(dim=1).values, A23)
+case("max_dim_function_index0", lambda L, x: L.max(x, 0)[0], A23)
+case("max_dim_keepdim", lambda L, x: x.max(1, keepdim=True)[0], A234)
+case("max_dim_ties", lambda L, x: x.max(dim=1).values, MAX_TIES)
+case("min_dim", lambda L, x: x.min(dim=-1).values, A23)
+case("min_dim_function", lambda L, x: L.min(x, dim=0).values, A234)
+case("min_dim_keepdim_ties", lambda L, x: x.min(0, keepdim=True).values, [[1.0, 2.0], [1.0, 0.0]])
+case("softmax_dim0", lambda L, x: L.softmax(x, dim=0), A23)
+case("softmax_dim1", lambda L, x: L.softmax(x, 1), A23)
+case("softmax_method_negative_dim", lambda L, x: x.softmax(-1), A234)
+case("softmax_3d_middle", lambda L, x: x.softmax(dim=1), A234)
+case("log_softmax_dim0", lambda L, x: L.log_softmax(x, dim=0), A23)
+case("log_softmax_dim1", lambda L, x: L.log_softmax(x, 1), A23)
+case("log_softmax_method", lambda L, x: x.log_softmax(dim=-1), A234)
+case("log_softmax_3d_first", lambda L, x: x.log_softmax(0), A234)
+
+# matrix products; N-D matmul is one MatmulBackward0 node in the engine (documented in ops.py),
+# where PyTorch folds the batch into an mm with views around it
+MATMUL_NOTE = "engine: N-D matmul is one MatmulBackward0 node (documented design choice)"
+M34, N45 = values(3, 4, offset=4), values(4, 5, offset=5)
+case("matmul_dot", lambda L, a, b: a @ b, V4, W4)
+case("matmul_function_dot", lambda L, a, b: L.matmul(a, b), V4, W4)
+case("dot", lambda L, a, b: L.dot(a, b), V4, W4)
+case("dot_method", lambda L, a, b: a.dot(b), V4, W4)
+case("matmul_mv", lambda L, m, v: m @ v, M34, V4)
+case("mv", lambda L, m, v: L.mv(m, v), M34, V4)
+case("mv_method", lambda L, m, v: m.mv(v), M34, V4)
+case("matmul_vm", lambda L, v, m: v @ m, V4, N45)
+case("matmul_mm", lambda L, a, b: a @ b, M34, N45)
+case("matmul_method", lambda L, a, b: a.matmul(b), M34, N45)
+case("mm", lambda L, a, b: L.mm(a, b), M34, N45)
+case("mm_method", lambda L, a, b: a.mm(b), M34, N45)
+case("mm_second_no_grad", lambda L, a, b: a @ b, M34, N45, grad=(True, False))
+case("mm_first_no_grad", lambda L, a, b: a @ b, M34, N45, grad=(False, True))
+case("matmul_batched_3d_2d", lambda L, a, b: a @ b, A234, N45,
+     engine_graph=single_node_graph("MatmulBackward0", 2), note=MATMUL_NOTE)
+case("matmul_batched_3d_3d", lambda L, a, b: L.matmul(a, b), A234, values(2, 4, 2, offset=6),
+     engine_graph=single_node_graph("MatmulBackward0", 2), note=MATMUL_NOTE)
+case("matmul_batched_broadcast", lambda L, a, b: a @ b, values(2, 1, 2, 3), values(3, 3, 2, offset=7),
+     engine_graph=single_node_graph("MatmulBackward0", 2), note=MATMUL_NOTE)
+case("matmul_batched_3d_1d", lambda L, a, v: a @ v, A234, V4,
+     engine_graph=single_node_graph("MatmulBackward0", 2), note=MATMUL_NOTE)
+case("matmul_batched_1d_3d", lambda L, v, b: v @ b, values(3), A234,
+     engine_graph=single_node_graph("MatmulBackward0", 2), note=MATMUL_NOTE)
+case("matmul_batched_2d_3d", lambda L, a, b: a @ b, values(5, 3), A234,
+     engine_graph=single_node_graph("MatmulBackward0", 2), note=MATMUL_NOTE)
+
+# shapes and views
+case("t", lambda L, x: L.t(x), A23)
+case("t_method", lambda L, x: x.t() * 2, A23)
+case("t_1d", lambda L, x: x.t(), V4)
+case("transpose", lambda L, x: x.transpose(0, 1), A23)
+case("transpose_function_negative", lambda L, x: L.transpose(x, -1, 0), A234)
+case("T_property", lambda L, x: x.T, A23)
+case("mT_property", lambda L, x: x.mT, A234)
+case("permute", lambda L, x: x.permute(2, 0, 1), A234)
+case("permute_tuple", lambda L, x: L.permute(x, (1, 0, 2)), A234)
+case("reshape_view", lambda L, x: x.reshape(6), A23)
+case("reshape_infer", lambda L, x: x.reshape(-1, 2), A23)
+case("reshape_tuple_function", lambda L, x: L.reshape(x, (3, 2)), A23)
+case("reshape_copy_of_transposed", lambda L, x: x.t().reshape(6), A23)
+case("reshape_copy_of_permuted", lambda L, x: x.permute(2, 1, 0).reshape(4, 6), A234)
+case("reshape_alias_of_stepped", lambda L, x: x[::2].reshape(-1), values(5))
+case("reshape_alias_same_shape", lambda L, x: x.t().reshape(3, 2), A23)
+case("reshape_alias_add_dim", lambda L, x: L.reshape(x[:, 1:], (2, 2, 1)), A23)
+case("flatten_alias_of_sliced", lambda L, x: x[:, :, 1:].flatten(0, 1), A234)
+case("flatten_copy_of_sliced", lambda L, x: x[..., 1:].flatten(), A23)
+case("view_of_transposed_same_shape", lambda L, x: x.t().view(3, 2), A23)
+case("view", lambda L, x: x.view(3, 2), A23)
+case("view_infer", lambda L, x: x.view(-1), A234)
+case("flatten", lambda L, x: x.flatten(), A234)
+case("flatten_function_start", lambda L, x: L.flatten(x, 1), A234)
+case("unsqueeze0", lambda L, x: x.unsqueeze(0), A23)
+case("unsqueeze_function_negative", lambda L, x: L.unsqueeze(x, -1), A23)
+case("squeeze_all", lambda L, x: x.squeeze(), values(2, 1, 3, 1))
+case("squeeze_function", lambda L, x: L.squeeze(x), values(1, 3))
+case("squeeze_dim", lambda L, x: x.squeeze(1), values(2, 1, 3))
+case("squeeze_dim_not_one", lambda L, x: x.squeeze(0), values(2, 1, 3))
+case("expand", lambda L, x: x.expand(3, 4), values(3, 1))
+case("expand_new_dims", lambda L, x: x.expand(2, -1, -1), values(3, 1))
+case("expand_tuple", lambda L, x: x.expand((2, 3)), values(3))
+case("detach_in_expression", lambda L, x: x * x.detach(), A23)
+case("detach_function", lambda L, x: L.detach(x) * L.sin(x), A23)
+case("to_float32", lambda L, x: x.float(), A23)
+case("to_float64", lambda L, x: x.double() * 2, A23, dtype=F32)
+case("to_method_dtype", lambda L, x: x.to(L.float32) * x.to(L.float32), A23)
+
+# indexing: SelectBackward0 / SliceBackward0 / UnsqueezeBackward0 / AliasBackward0 chains
+case("index_int", lambda L, x: x[0], A23)
+case("index_negative_int", lambda L, x: x[-1], A23)
+case("index_column", lambda L, x: x[:, 0], A23)
+case("index_int_and_slice", lambda L, x: x[-1, 1:], A23)
+case("index_slice_prefix", lambda L, x: x[0:1], A23)
+case("index_full_slice", lambda L, x: x[:], A23)
+case("index_step", lambda L, x: x[::2], values(5, 2))
+case("index_two_slices", lambda L, x: x[1:, :1], values(3, 3))
+case("index_none", lambda L, x: x[None], A23)
+case("index_ellipsis", lambda L, x: x[..., 0], A234)
+case("index_full_slices_alias", lambda L, x: x[:, :], A23)
+case("index_ellipsis_alias", lambda L, x: x[...], A23)
+case("index_ellipsis_none", lambda L, x: x[..., None], A23)
+case("index_scalar_element", lambda L, x: x[1, 2], A23)
+case("index_3d_mixed", lambda L, x: x[1, :, 1:3], A234)
+case("index_used_twice", lambda L, x: x[0] * x[1], A23)
+
+# index writes: CopySlices
+case("setitem_tutorial_vector", lambda L, x: _tutorial_vector(L, x), [[0.3725], [0.4378]])
+case("setitem_into_result", lambda L, x: _write_number(L, x), A23)
+case("setitem_tensor_with_grad", lambda L, x, v: _write_row(L, x, v), A23, [0.5, -1.0, 2.0])
+case("setitem_value_no_grad", lambda L, x, v: _write_row(L, x, v), A23, [0.5, -1.0, 2.0], grad=(True, False))
+case("setitem_broadcast_value", lambda L, x, s: _write_column(L, x, s), A23, 0.75)
+case("setitem_leading_one_dims", lambda L, x: _write_leading_ones(L, x), values(1, 3))
+case("setitem_value_broadcast_rows", lambda L, v: _write_rows(L, v), values(1, 3))
+case("setitem_value_broadcast_columns", lambda L, x, c: _write_columns(L, x, c), A23, values(2, 1, offset=3))
+FULL_WRITE_NOTE = ("engine: every index write is CopySlices (the contract's wording); PyTorch records a write "
+                   "to the whole tensor (y[:, :] = v, y[...] = 5) as CopyBackwards / FillBackward3")
+case("setitem_whole_tensor", lambda L, x, v: _write_whole(L, x, v), A23, B23,
+     engine_graph=[{"name": "CopySlices", "next": [[1, 0], [3, 0]]},
+                   {"name": "MulBackward0", "next": [[2, 0], None]},
+                   {"name": "AccumulateGrad", "next": [], "variable": 0},
+                   {"name": "MulBackward0", "next": [[4, 0], None]},
+                   {"name": "AccumulateGrad", "next": [], "variable": 1}], note=FULL_WRITE_NOTE)
+case("setitem_whole_tensor_number", lambda L, x: _write_whole_number(L, x), A23,
+     engine_graph=[{"name": "CopySlices", "next": [[1, 0], None]},
+                   {"name": "MulBackward0", "next": [[2, 0], None]},
+                   {"name": "AccumulateGrad", "next": [], "variable": 0}], note=FULL_WRITE_NOTE)
+
+
+def _tutorial_vector(L: Any, x: Any) -> Any:
+    y = L.zeros(3, 1, dtype=x.dtype)
+    y[0] = x[0] ** 2
+    y[1] = x[1] ** 3
+    y[2] = x[1] ** 4
+    return y
+
+
+def _write_number(L: Any, x: Any) -> Any:
+    y = x * 2
+    y[0, 1] = 5.0
+    return y
+
+
+def _write_row(L: Any, x: Any, v: Any) -> Any:
+    y = x.clone()
+    y[1] = v * 3
+    return y.exp()
+
+
+def _write_column(L: Any, x: Any, s: Any) -> Any:
+    y = x * 2
+    y[:, 0] = s
+    return y
+
+
+def _write_leading_ones(L: Any, x: Any) -> Any:
+    y = L.zeros(2, 3, dtype=x.dtype)
+    y[1] = x
+    return y
+
+
+def _write_rows(L: Any, v: Any) -> Any:
+    y = L.zeros(3, 3, dtype=v.dtype)
+    y[0:2] = v
+    return y
+
+
+def _write_columns(L: Any, x: Any, c: Any) -> Any:
+    y = x * 2
+    y[:, 1:] = c
+    return y
+
+
+def _write_whole(L: Any, x: Any, v: Any) -> Any:
+    y = x * 2
+    y[:, :] = v * 3
+    return y
+
+
+def _write_whole_number(L: Any, x: Any) -> Any:
+    y = x * 2
+    y[...] = 5.0
+    return y
+
+
+# memory layout: reshape records a view (ViewBackward0) when the layout allows, else a copy
+# (UnsafeViewBackward0 over CloneBackward0), so every op must leave its result in PyTorch's layout
+case("layout_sum_of_permuted", lambda L, x: x.permute(2, 1, 0).sum(0).reshape(-1), A234)
+case("layout_mean_keepdim_of_permuted", lambda L, x: x.permute(2, 1, 0).mean(1, keepdim=True).reshape(-1), A234)
+case("layout_softmax_of_transposed", lambda L, x: L.softmax(x.t(), dim=0).reshape(-1), A23)
+case("layout_log_softmax_of_transposed", lambda L, x: L.log_softmax(x.t(), dim=1).reshape(-1), A23)
+case("layout_number_base_of_transposed", lambda L, x: (2 ** x.t()).reshape(-1), A23)
+case("layout_pow_1_of_transposed", lambda L, x: (x.t() ** 1).reshape(-1), A23)
+case("layout_pow_0_of_expanded", lambda L, x: (x.expand(3, 4) ** 0).reshape(-1), values(1, 4))
+case("layout_exp_of_transposed", lambda L, x: L.exp(x.t()).reshape(-1), A23)
+case("layout_clone_of_transposed", lambda L, x: x.t().clone().reshape(-1), A23)
+case("layout_clone_of_expanded", lambda L, x: x.expand(3, 4).clone().reshape(-1), values(1, 4))
+case("layout_float_of_expanded", lambda L, x: x.expand(3, 4).float().reshape(-1), values(1, 4))
+case("layout_max_dim_of_permuted", lambda L, x: x.permute(2, 1, 0).max(0)[0].reshape(-1), A234)
+case("layout_matmul_of_transposed", lambda L, a, b: (a.t() @ b.t()).reshape(-1), M34, values(5, 3))
+case("layout_slice_of_transposed", lambda L, x: x.t()[1:].reshape(-1), A23)
+case("layout_mixed_binary", lambda L, x, y: (x.t() + y).reshape(-1), A23, values(3, 2))
+case("layout_mixed_binary_broadcast", lambda L, x, y: (y * x.permute(2, 1, 0)).reshape(-1), A234, values(3, 1))
+case("layout_zeros_like_of_transposed", lambda L, x: (L.zeros_like(x.t()) * x.t()).reshape(-1), A23)
+
+# broadcasting in every binary op
+BINARY = {
+    "add": lambda L, a, b: a + b,
+    "sub": lambda L, a, b: a - b,
+    "mul": lambda L, a, b: a * b,
+    "div": lambda L, a, b: a / b,
+    "pow": lambda L, a, b: a ** b,
+    "maximum": lambda L, a, b: L.maximum(a, b),
+    "minimum": lambda L, a, b: L.minimum(a, b),
+}
+SHAPE_PAIRS = {"3x1_1x4": ((3, 1), (1, 4)), "0d_2x3": ((), (2, 3)), "4_2x4": ((4,), (2, 4))}
+for op_name, fn in BINARY.items():
+    for pair_name, (sa, sb) in SHAPE_PAIRS.items():
+        first = positive(*sa, offset=8) if op_name == "pow" else values(*sa, offset=8)
+        second = positive(*sb, offset=9) if op_name == "div" else values(*sb, offset=9)
+        case(f"broadcast_{op_name}_{pair_name}", fn, first, second)
+        case(f"broadcast_{op_name}_{pair_name}_swapped", fn,
+             positive(*sb, offset=9) if op_name == "pow" else values(*sb, offset=9),
+             positive(*sa, offset=8) if op_name == "div" else values(*sa, offset=8))
+
+# float32, and PyTorch's promotion rules between float32 and float64
+case("f32_mul_broadcast", lambda L, a, b: a * b, values(3, 1), values(1, 4), dtype=F32)
+case("f32_sin_exp", lambda L, x: L.sin(x) * L.exp(x), A23, dtype=F32)
+case("f32_number_ops", lambda L, x: (2.5 - x) / 3 + 0.1 * x ** 2, A23, dtype=F32)
+case("f32_pow_number_base", lambda L, x: 1.5 ** x, A23, dtype=F32)
+case("f32_matmul", lambda L, a, b: a @ b, M34, N45, dtype=F32)
+case("f32_softmax_mean", lambda L, x: L.softmax(x, dim=1).mean(0), A23, dtype=F32)
+case("f32_log_sqrt", lambda L, x: L.log(x) + L.sqrt(x), P23, dtype=F32)
+case("f32_tuple_reduction", lambda L, x: x.sum(dim=(0, 2)), A234, dtype=F32)
+case("f32_pow_tensor", lambda L, a, b: a ** b, P23, B23, dtype=F32)
+case("f32_tanh_sigmoid", lambda L, x: L.tanh(x) + L.sigmoid(x), A23, dtype=F32)
+case("f32_implicit_scalar", lambda L, x: ((2 * x) ** 3).mean(), A23, dtype=F32)
+case("mixed_0d_f64_times_f32", lambda L, s, x: s * x, 1.25, A23, dtype=(F64, F32))
+case("mixed_f32_plus_0d_f64", lambda L, x, s: x + s, A23, 1.25, dtype=(F32, F64))
+case("mixed_0d_f32_times_f64", lambda L, s, x: s * x, 1.25, A23, dtype=(F32, F64))
+case("mixed_f32_times_f64_same_rank", lambda L, a, b: a * b, A23, B23, dtype=(F32, F64))
+case("mixed_0d_f32_times_0d_f64", lambda L, a, b: a * b, 1.25, -0.5, dtype=(F32, F64))
+case("mixed_0d_f64_max_f32", lambda L, s, x: L.maximum(s, x), 0.25, A23, dtype=(F64, F32))
+
+# composite expressions (diamonds: a value used more than once)
+case("diamond_square_plus_self", lambda L, x: _diamond(x), A23)
+case("diamond_deep", lambda L, x: _deep_diamond(L, x), A23)
+case("tutorial_2x_cubed_mean", lambda L, x: ((2 * x) ** 3).mean(), [[-0.7452, 1.5727], [0.1702, 0.7374]])
+case("graph_article", lambda L, a, b, d: (a + b) * d, 2.0, 3.0, 4.0)
+case("mlp", lambda L, X, W1, b1, W2: (L.relu(X @ W1 + b1) @ W2).sum(), values(5, 3), values(3, 4, offset=2),
+     values(4, offset=3), values(4, 2, offset=4))
+case("cross_entropy", lambda L, z, t: -(L.log_softmax(z, dim=1) * t).sum(1).mean(), values(3, 4),
+     [[0.0, 1.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]], grad=(True, False))
+case("normalize", lambda L, x: (x - x.mean(1, keepdim=True)) / (x * x).sum(1, keepdim=True).sqrt(), A234)
+case("same_leaf_both_operands", lambda L, x: x * x + x / (1 + x * x), A23)
+case("chain_of_views", lambda L, x: x.t().unsqueeze(0).expand(2, 3, 2).sum(0).reshape(-1)[1:4], A23)
+
+
+def _diamond(x: Any) -> Any:
+    y = x * x
+    return y + y
+
+
+def _deep_diamond(L: Any, x: Any) -> Any:
+    a = x * 2
+    b = L.exp(a)
+    c = L.sin(a)
+    d = b * c + a
+    return (d * b).sum(0)
