@@ -1,0 +1,295 @@
+"""The evaluator: programs become engine calls with Python's precedence, every statement form, every
+built-in reachable by name, method and `torch.` prefix, errors located, and random programs agreeing
+with PyTorch (when it is installed)."""
+
+from __future__ import annotations
+
+import math
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from autodiff import engine as E
+from autodiff.engine.errors import AutodiffError
+from autodiff.grammar.evaluate import Evaluator
+from autodiff.grammar.parser import parse
+
+
+def run(source: str, **names):
+    """Evaluate `source` with the given names bound (numbers and lists become leaves needing grad)."""
+    evaluator = Evaluator()
+    for name, value in names.items():
+        evaluator.names[name] = value if isinstance(value, E.Tensor) else E.tensor(value, requires_grad=True)
+    evaluation = evaluator.run(parse(source))
+    return evaluation
+
+
+def value(source: str, **names):
+    root = run(source, **names).root
+    return root.item() if isinstance(root, E.Tensor) else root
+
+
+# ---------------------------------------------------------------------------- precedence
+
+@pytest.mark.parametrize(("source", "expected"), [
+    ("-x**2", -9.0),
+    ("(-x)**2", 9.0),
+    ("2**3**2", 512),
+    ("2**-1", 0.5),
+    ("x - 1 - 1", 1.0),
+    ("x / 3 / 2", 0.5),
+    ("x + 2 * x ** 2", 21.0),
+    ("--x", 3.0),
+    ("-+-x", 3.0),
+    ("2 * x ** 2 / 3", 6.0),
+    ("(x + 1) * (x - 1)", 8.0),
+    ("x ** 0.5 ** 2", 3 ** 0.25),
+])
+def test_python_precedence_and_associativity(source, expected):
+    assert value(source, x=3.0) == pytest.approx(expected)
+
+
+def test_matmul_binds_like_multiplication():
+    a = E.tensor([[1.0, 2.0], [3.0, 4.0]])
+    assert run("a @ a + a", a=a).root.tolist() == [[8.0, 12.0], [18.0, 26.0]]
+    assert run("2 * a @ a", a=a).root.tolist() == [[14.0, 20.0], [30.0, 44.0]]
+
+
+def test_numbers_stay_python_numbers_until_they_meet_a_tensor():
+    assert value("2**10") == 1024
+    assert isinstance(value("2**10"), int)
+    assert value("1 / 4") == 0.25
+    assert value("2**10**10") == math.inf  # no gigantic integer is ever built
+    assert math.isnan(value("(-8) ** 0.5"))
+
+
+# ---------------------------------------------------------------------------- statements and the root
+
+def test_every_statement_form_and_the_root():
+    evaluation = run("import torch\ny = x * 2; z = y + 1\nw = zeros(3)\nw[1] = z\nw", x=1.5)
+    assert evaluation.root_name == "w"
+    assert evaluation.root.tolist() == [0.0, 4.0, 0.0]
+    assert evaluation.root.grad_fn.name() == "CopySlices"
+    assert list(evaluation.names) == ["x", "y", "z", "w"]
+    assert run("y = x * 2", x=1.0).root_name == "y"
+    assert run("x * 2", x=1.0).root_name is None
+    assert run("y = x * 2; import torch", x=1.0).root is None
+
+
+def test_index_write_records_copy_slices_as_pytorch():
+    evaluation = run("y = zeros(3, 1); y[0] = x[0]**2; y[1] = x[1]**3; y[2] = x[1]**4; y",
+                     x=[[0.3725], [0.4378]])
+    y = evaluation.root
+    names = [n.name() if n else None for n, _ in y.grad_fn.next_functions]
+    assert names == ["CopySlices", "PowBackward0"]
+    y.backward(E.ones(3, 1))
+    x = evaluation.names["x"].grad.data
+    assert x[0, 0] == pytest.approx(2 * 0.3725, rel=1e-6)
+    assert x[1, 0] == pytest.approx(3 * 0.4378**2 + 4 * 0.4378**3, rel=1e-6)
+
+
+def test_list_literals_are_float_tensors_and_integers_stay_sizes():
+    evaluation = run("a = [1, 2]; b = ones([2, 3]); c = zeros(2, 3).sum(dim=1)")
+    assert evaluation.names["a"].dtype == np.float32
+    assert evaluation.names["a"].tolist() == [1.0, 2.0]
+    assert tuple(evaluation.names["b"].shape) == (2, 3)
+    assert tuple(evaluation.names["c"].shape) == (2,)
+
+
+def test_attributes_and_methods():
+    evaluation = run("y = (x * x).sum(); g = y.grad_fn; s = x.shape; t = x.T; d = x.data; r = x.requires_grad",
+                     x=[[1.0, 2.0]])
+    names = evaluation.names
+    assert names["g"].name() == "SumBackward0"
+    assert tuple(names["s"]) == (1, 2)
+    assert tuple(names["t"].shape) == (2, 1)
+    assert names["d"].requires_grad is False
+    assert names["r"] is True
+
+
+def test_torch_prefix_and_import_alias():
+    assert value("torch.sin(x)", x=0.5) == pytest.approx(math.sin(0.5), rel=1e-6)
+    assert value("import torch as T\nT.exp(x)", x=0.5) == pytest.approx(math.exp(0.5), rel=1e-6)
+
+
+def test_every_builtin_is_reachable_by_name_and_as_a_method():
+    methods = [name for name, b in E.BUILTINS.items() if b.method]
+    for name in E.BUILTINS:
+        assert run(f"f = {name}").names["f"].name == name
+        assert run(f"f = torch.{name}").names["f"].name == name
+    x = E.tensor([[0.5, 1.0], [1.5, 2.0]])
+    for name in methods:
+        assert run(f"f = x.{name}", x=x).names["f"].name == name
+
+
+BUILTIN_CALLS = {
+    "add": "add(x, 2)", "sub": "sub(x, 2)", "mul": "mul(x, x)", "div": "div(x, 2)", "pow": "pow(x, 3)",
+    "maximum": "maximum(x, x * 0.5)", "minimum": "minimum(x, x * 2)", "neg": "neg(x)", "exp": "exp(x)",
+    "log": "log(x)", "sin": "sin(x)", "cos": "cos(x)", "tan": "tan(x)", "tanh": "tanh(x)",
+    "sigmoid": "sigmoid(x)", "relu": "relu(x - 1)", "sqrt": "sqrt(x)", "abs": "abs(x - 1)", "sign": "sign(x - 1)",
+    "reciprocal": "reciprocal(x)", "clone": "clone(x)", "square": "square(x)", "clamp": "clamp(x, min=0.7, max=1.6)",
+    "sum": "sum(x, dim=0)", "mean": "mean(x, dim=1, keepdim=True)", "max": "max(x)", "min": "min(x, dim=0).values",
+    "softmax": "softmax(x, dim=1)", "log_softmax": "log_softmax(x, dim=0)", "matmul": "matmul(x, x)",
+    "mm": "mm(x, x.t())", "mv": "mv(x, x[0])", "dot": "dot(x[0], x[1])", "reshape": "reshape(x, 4)",
+    "view": "view(x, 4, 1)", "flatten": "flatten(x)", "t": "t(x)", "transpose": "transpose(x, 0, 1)",
+    "permute": "permute(x, 1, 0)", "unsqueeze": "unsqueeze(x, 0)", "squeeze": "squeeze(unsqueeze(x, 0))",
+    "expand": "expand(x[0], 3, 2)", "to": "to(x, dtype='float64')", "detach": "detach(x) * x",
+}
+
+
+def test_every_differentiable_builtin_through_the_grammar_matches_the_engine_api():
+    for name, b in E.BUILTINS.items():
+        if b.method and name not in BUILTIN_CALLS:
+            pytest.fail(f"no grammar case for the built-in {name}")
+    for name, source in BUILTIN_CALLS.items():
+        data = [[0.5, 1.0], [1.5, 2.0]]
+        x = E.tensor(data, requires_grad=True)
+        root = run(source, x=x).root
+        reference = E.tensor(data, requires_grad=True)
+        expected = _ENGINE_CALLS[name](reference)
+        np.testing.assert_allclose(root.data, expected.data, rtol=1e-6, err_msg=name)
+        assert (root.grad_fn.name() if root.grad_fn else None) == \
+            (expected.grad_fn.name() if expected.grad_fn else None), name
+        root.sum().backward()
+        expected.sum().backward()
+        np.testing.assert_allclose(x.grad.data, reference.grad.data, rtol=1e-6, err_msg=name)
+
+
+_ENGINE_CALLS = {
+    "add": lambda x: E.add(x, 2), "sub": lambda x: E.sub(x, 2), "mul": lambda x: E.mul(x, x),
+    "div": lambda x: E.div(x, 2), "pow": lambda x: E.pow(x, 3), "maximum": lambda x: E.maximum(x, x * 0.5),
+    "minimum": lambda x: E.minimum(x, x * 2), "neg": E.neg, "exp": E.exp, "log": E.log, "sin": E.sin, "cos": E.cos,
+    "tan": E.tan, "tanh": E.tanh, "sigmoid": E.sigmoid, "relu": lambda x: E.relu(x - 1), "sqrt": E.sqrt,
+    "abs": lambda x: E.abs(x - 1), "sign": lambda x: E.sign(x - 1), "reciprocal": E.reciprocal, "clone": E.clone,
+    "square": E.square, "clamp": lambda x: E.clamp(x, min=0.7, max=1.6), "sum": lambda x: E.sum(x, dim=0),
+    "mean": lambda x: E.mean(x, dim=1, keepdim=True), "max": E.max, "min": lambda x: E.min(x, dim=0).values,
+    "softmax": lambda x: E.softmax(x, dim=1), "log_softmax": lambda x: E.log_softmax(x, dim=0),
+    "matmul": lambda x: E.matmul(x, x), "mm": lambda x: E.mm(x, x.t()), "mv": lambda x: E.mv(x, x[0]),
+    "dot": lambda x: E.dot(x[0], x[1]), "reshape": lambda x: E.reshape(x, 4), "view": lambda x: E.view(x, 4, 1),
+    "flatten": E.flatten, "t": E.t, "transpose": lambda x: E.transpose(x, 0, 1),
+    "permute": lambda x: E.permute(x, 1, 0),
+    "unsqueeze": lambda x: E.unsqueeze(x, 0), "squeeze": lambda x: E.squeeze(E.unsqueeze(x, 0)),
+    "expand": lambda x: E.expand(x[0], 3, 2), "to": lambda x: E.to(x, "float64"),
+    "detach": lambda x: E.detach(x) * x,
+}
+
+
+# ---------------------------------------------------------------------------- errors
+
+@pytest.mark.parametrize(("source", "kind", "line", "column", "words"), [
+    ("y = x + q", "name", 1, 9, ["unknown name 'q'"]),
+    ("y = x\nz = sine(y)", "name", 2, 5, ["did you mean 'sin'"]),
+    ("a = ones(2)\nb = ones(3)\nc = a + b", "shape", 3, 5, ["(2,)", "(3,)"]),
+    ("x.foo()", "name", 1, 1, ["has no attribute or method 'foo'"]),
+    ("x.__class__", "name", 1, 1, ["'_'"]),
+    ("__import__('os')", "name", 1, 1, ["unknown name '__import__'"]),
+    ("sin(x, 3)", "value", 1, 1, ["sin()", "usage: sin(input)"]),
+    ("ones(2)[5]", "value", 1, 1, ["out of bounds"]),
+    ("x.grad.zero_()", "value", 1, 1, ["None"]),
+    ("lambda: x", "syntax", 1, 1, ["lambda"]),
+    ("[i for i in x]", "syntax", 1, 4, []),
+])
+def test_errors_have_a_kind_a_place_and_words(source, kind, line, column, words):
+    with pytest.raises(AutodiffError) as caught:
+        run(source, x=[1.0, 2.0])
+    error = caught.value
+    assert (error.kind, error.line, error.column) == (kind, line, column), error.message
+    for word in words:
+        assert word in error.message
+
+
+def test_deep_and_long_programs_at_the_default_recursion_limit():
+    assert sys.getrecursionlimit() <= 1000
+    assert value("+".join(["x"] * 20_000), x=1.0) == 20_000
+    assert value("(" * 400 + "x" + ")" * 400, x=2.0) == 2.0
+    lines = ["y0 = x"] + [f"y{i} = y{i - 1} + 1" for i in range(1, 3000)]
+    assert value("\n".join(lines), x=0.0) == 2999
+
+
+# ---------------------------------------------------------------------------- random programs vs PyTorch
+
+UNARY = ["exp", "sin", "cos", "tanh", "sigmoid", "neg", "abs", "relu"]
+BINARY = ["+", "-", "*"]
+
+
+@st.composite
+def expressions(draw, depth=4):
+    """(source text, builder(lib, leaves) -> tensor) pairs over leaves a and b."""
+    if depth == 0 or draw(st.booleans()):
+        choice = draw(st.sampled_from(["a", "b", "number"]))
+        if choice == "number":
+            number = draw(st.sampled_from([0.5, 1, 2, 3.25]))
+            return str(number), lambda lib, env: number
+        return choice, lambda lib, env, name=choice: env[name]
+    kind = draw(st.sampled_from(["unary", "binary", "method", "pow"]))
+    if kind == "unary":
+        fn = draw(st.sampled_from(UNARY))
+        text, build = draw(expressions(depth=depth - 1))
+        return f"{fn}({text})", lambda lib, env: _as(lib, getattr(lib, fn), build(lib, env))
+    if kind == "method":
+        text, build = draw(expressions(depth=depth - 1))
+        return f"sum({text})", lambda lib, env: _as(lib, lambda t: t.sum(), build(lib, env))
+    if kind == "pow":
+        text, build = draw(expressions(depth=depth - 1))
+        exponent = draw(st.sampled_from([2, 3]))
+        return f"({text}) ** {exponent}", lambda lib, env: _as(lib, lambda t: t ** exponent, build(lib, env))
+    op = draw(st.sampled_from(BINARY))
+    left, build_left = draw(expressions(depth=depth - 1))
+    right, build_right = draw(expressions(depth=depth - 1))
+    ops = {"+": lambda p, q: p + q, "-": lambda p, q: p - q, "*": lambda p, q: p * q}
+    return f"({left}) {op} ({right})", lambda lib, env: ops[op](build_left(lib, env), build_right(lib, env))
+
+
+def _as(lib, fn, x):
+    return fn(x if not isinstance(x, (int, float)) else lib.tensor(float(x), dtype=lib.float64))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expressions(), st.lists(st.floats(-2, 2), min_size=3, max_size=3),
+       st.lists(st.floats(-2, 2), min_size=3, max_size=3))
+def test_random_programs_agree_with_pytorch(program, a_values, b_values):
+    torch = pytest.importorskip("torch")
+    text, build = program
+    E.set_default_dtype("float64")
+    try:
+        a = E.tensor(a_values, requires_grad=True)
+        b = E.tensor(b_values, requires_grad=True)
+        ours = run(f"out = ({text}) * 1.0", a=a, b=b).root
+        if isinstance(ours, (int, float)):
+            ours = E.tensor(float(ours))
+    finally:
+        E.set_default_dtype("float32")
+    ta = torch.tensor(a_values, dtype=torch.float64, requires_grad=True)
+    tb = torch.tensor(b_values, dtype=torch.float64, requires_grad=True)
+    theirs = build(torch, {"a": ta, "b": tb})
+    if isinstance(theirs, (int, float)):
+        theirs = torch.tensor(float(theirs), dtype=torch.float64)
+    theirs = theirs * 1.0
+    np.testing.assert_allclose(ours.data, theirs.detach().numpy(), rtol=1e-10, atol=1e-12)
+    if theirs.requires_grad:
+        assert ours.requires_grad
+        theirs.sum().backward()
+        ours.sum().backward()
+        for mine, reference in ((a, ta), (b, tb)):
+            expected = reference.grad.numpy() if reference.grad is not None else None
+            got = mine.grad.data if mine.grad is not None else None
+            if expected is None:
+                assert got is None or not np.any(got)
+            else:
+                np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["x", "y", "1", "2.5", "+", "-", "*", "/", "**", "@", "(", ")", "[", "]", ",",
+                                 ":", "=", ";", "\n", "sin", "sum", ".", "dim", "None", "'s'", "ones", "[1, 2]"]),
+                max_size=25))
+def test_random_token_soup_raises_only_the_projects_errors(tokens):
+    source = " ".join(tokens)
+    try:
+        run(source, x=[1.0, 2.0], y=[[1.0], [2.0]])
+    except AutodiffError as error:
+        assert error.kind in E.KINDS
+        assert error.message
