@@ -1,3 +1,347 @@
-"""(being written)"""
+"""`autodiff check` (your derivative against autograd) and `autodiff gradcheck` (autograd against finite
+differences). The numerics are autodiff.grammar.checking's; this module reads options and renders."""
 
-COMMANDS: list = []
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import click
+
+from autodiff.cli.graph_cmd import SETTINGS, engine_options, program_options, read_program
+
+EPILOG_CHECK = """\b
+Examples:
+  autodiff check 'x**3 * sin(x)' x=1.2 --expect 'x=3*x**2*sin(x) + x**3*cos(x)'
+  autodiff check 'x**2' x='randn()' --expect 'x=2*x' --samples 20 --seed 0
+  autodiff check 'x * y**2' x=2 y=3 --expect 'x=y**2' --expect 'y=2*x*y'
+  autodiff check '(x**2).sum()' x='rand(3)*4-2' --expect 'x=2*x' --samples 5 --format json
+"""
+
+EPILOG_GRADCHECK = """\b
+Examples:
+  autodiff gradcheck 'sin(x) * y' x=0.5 y='[1, 2]'
+  autodiff gradcheck '(x @ w).tanh().sum()' x='randn(2, 3)' w='randn(3, 4)' --seed 0
+  autodiff gradcheck 'softmax(x, dim=0)' x='randn(5)' --seed 1 --format json
+"""
+
+
+def _variables(assignments: tuple[str, ...], variables: tuple[str, ...], constants: tuple[str, ...],
+               max_elements: int) -> list[Any]:
+    """The bindings as VALUE texts (evaluated by the check, again for every sample), @PATH loaded once;
+    a later binding of a name replaces an earlier one, as with eval."""
+    from autodiff.cli.main import _split_binding
+    from autodiff.grammar.checking import Variable
+
+    bound: dict[str, Variable] = {}
+    for text, option, requires_grad in ([(a, "NAME=VALUE", True) for a in assignments]
+                                        + [(v, "--var", True) for v in variables]
+                                        + [(c, "--const", False) for c in constants]):
+        name, value = _split_binding(text, option)
+        bound.pop(name, None)
+        if value.startswith("@"):
+            from autodiff.cli.inputs import load_array
+
+            bound[name] = Variable(name, values=load_array(value[1:], max_elements), requires_grad=requires_grad)
+        else:
+            bound[name] = Variable(name, text=value, requires_grad=requires_grad)
+    return list(bound.values())
+
+
+def _setup(program: str | None, assignments: tuple[str, ...], file: str | None, options: dict[str, Any],
+           dtype: str) -> tuple[str, list[Any], str]:
+    from autodiff.cli.main import _configure_engine, _format
+    from autodiff.engine.errors import UsageError
+
+    if options["max_elements"] < 1:
+        raise UsageError(f"--max-elements must be positive, got {options['max_elements']}")
+    text, assignments = read_program(program, file, assignments)
+    # the seed is applied by the check itself, right before it draws the values
+    _configure_engine(dtype, None, options["max_elements"])
+    variables = _variables(assignments, options["variables"], options["constants"], options["max_elements"])
+    return text, variables, _format(options["output_format"])
+
+
+# ---------------------------------------------------------------------------- check
+@click.command("check", epilog=EPILOG_CHECK, context_settings=SETTINGS,
+               short_help="Check your own derivatives against autograd.")
+@program_options
+@click.option("--expect", "expectations", multiple=True, metavar="NAME=EXPR",
+              help="Your derivative of the program with respect to NAME, in the language (repeatable).")
+@click.option("--samples", type=int, metavar="N",
+              help="Check at N random points: every VALUE is evaluated again for each (e.g. x='randn()').")
+@click.option("--rtol", type=float, help="Relative tolerance (default 1e-5 for float64, 1e-4 for float32).")
+@click.option("--atol", type=float, help="Absolute tolerance (default 1e-8 for float64, 1e-5 for float32).")
+@click.option("--format", "output_format", type=click.Choice(["pretty", "plain", "json"]),
+              help="Output format (default: pretty on a terminal, plain when piped).")
+@engine_options()
+def check_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
+    """Check your derivatives of PROGRAM against autograd.
+
+    Each --expect NAME=EXPR is your derivative of the program's result with respect to the bound
+    variable NAME, written in the language and evaluated (in float64) with the same bindings. It is
+    compared elementwise with autograd's gradient, like torch.allclose: |yours - autograd| <= atol +
+    rtol * |autograd|. Exit status 0 when every derivative matches, 1 when one does not.
+    """
+    import numpy as np
+
+    from autodiff.cli.main import _split_binding
+    from autodiff.grammar.checking import CheckRequest, Expectation, check_derivatives
+
+    text, variables, output = _setup(program, assignments, file, options, options["dtype"])
+    expectations = [Expectation(*_split_binding(e, "--expect")) for e in options["expectations"]]
+    with np.errstate(all="ignore"):
+        report = check_derivatives(CheckRequest(
+            program=text, variables=variables, expectations=expectations, dtype=options["dtype"],
+            samples=options["samples"], seed=options["seed"], rtol=options["rtol"], atol=options["atol"]))
+    if output == "json":
+        import sys
+
+        sys.stdout.write(check_json(report) + "\n")
+    else:
+        from autodiff.cli.text import write
+
+        write(check_doc(report), pretty=output == "pretty")
+    return 0 if report.ok else 1
+
+
+def number(value: float) -> str:
+    """A number for a sentence: 6 significant digits, nan/inf spelled as Python does."""
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return f"{value:.6g}"
+
+
+def _values_text(values: Any, limit: int = 8) -> str:
+    """A bound value for a sentence: a number, or a short list (long ones summarised by their shape)."""
+    import numpy as np
+
+    array = np.asarray(values)
+    if array.ndim == 0:
+        return number(float(array))
+    if array.size > limit:
+        return f"<a tensor of shape {tuple(array.shape)}>"
+    text = np.array2string(array.astype(np.float64), separator=", ", formatter={"float": number},
+                           max_line_width=1_000_000)
+    return " ".join(text.split())
+
+
+def _point_text(point: dict[str, Any]) -> str:
+    return ", ".join(f"{name} = {_values_text(v)}" for name, v in point.items()) or "(no variables)"
+
+
+def _element(index: tuple[int, ...]) -> str:
+    return f"[{', '.join(str(i) for i in index)}]" if index else ""
+
+
+def check_sentence(result: Any) -> str:
+    """The verdict as a student reads it: where, both values, and by how much."""
+    import numpy as np
+
+    worst = result.worst
+    flat = int(np.ravel_multi_index(worst.index, result.shape)) if worst.index else 0
+    expected = float(worst.expected.reshape(-1)[flat])
+    autograd = float(worst.autograd.reshape(-1)[flat])
+    derivative = f"d/d{result.name}{_element(worst.index)}"
+    where = _point_text(worst.point)
+    if result.ok:
+        return (f"d/d{result.name} matches autograd; the largest difference is {number(worst.abs_error)}, "
+                f"for {derivative} at {where}")
+    return (f"{derivative} is wrong at {where}: you gave {number(expected)}, autograd says {number(autograd)} "
+            f"(off by {number(worst.abs_error)})")
+
+
+def check_doc(report: Any) -> Any:
+    """Plain/pretty text of a check report."""
+    from autodiff.cli.text import Doc
+
+    doc = Doc()
+    where = "at the bound values" if report.samples == 1 and report.seed is None else \
+        f"at {report.samples} random point{'s' if report.samples != 1 else ''}" + \
+        (f" (seed {report.seed})" if report.seed is not None else "")
+    count = len(report.checks)
+    doc.line((f"checking {count} derivative{'s' if count != 1 else ''} {where}", "title"))
+    doc.line((f"{report.dtype}; passes when |yours - autograd| <= {number(report.atol)} + "
+              f"{number(report.rtol)} * |autograd|", "muted"))
+    for note in report.notes:
+        doc.line(("note: ", "hint"), (note, "hint"))
+    width = max(len(f"d/d{c.name}") for c in report.checks)
+    for result in report.checks:
+        doc.blank()
+        verdict = ("ok", "bold green") if result.ok else ("WRONG", "bold red")
+        doc.line((f"d/d{result.name}".ljust(width), "name"), ("  ", ""), verdict, ("  ", ""),
+                 (f"yours: {result.text}", "muted"))
+        doc.line(("  ", ""), (check_sentence(result), "" if result.ok else "error"))
+        worst = result.worst
+        if worst.autograd.ndim:  # the sentence names one element; show the whole tensors at that point
+            doc.block([("  ", ""), ("you gave  ", "muted")], _tensor_text(worst.expected))
+            doc.block([("  ", ""), ("autograd  ", "muted")], _tensor_text(worst.autograd))
+        doc.line(("  ", ""), ("max abs error ", "muted"), (number(result.max_abs_error), ""),
+                 ("  max rel error ", "muted"), (number(result.max_rel_error), ""))
+    doc.blank()
+    wrong = [f"d/d{c.name}" for c in report.checks if not c.ok]
+    if wrong:
+        doc.line((f"wrong: {', '.join(wrong)} ({len(wrong)} of {count})", "error"))
+    elif count == 1:
+        doc.line(("the derivative matches autograd", "bold green"))
+    else:
+        doc.line((f"all {count} derivatives match autograd", "bold green"))
+    return doc
+
+
+def _tensor_text(values: Any) -> str:
+    from autodiff.engine.formatting import format_tensor
+
+    return format_tensor(values, default_dtype=values.dtype)
+
+
+def check_json(report: Any) -> str:
+    """The contract's document: {"ok", "checks": [{"name", "ok", "max_abs_error", "worst": {...}}]}."""
+    from autodiff.cli import jsonout
+
+    checks = []
+    for result in report.checks:
+        worst = result.worst
+        checks.append({
+            "name": result.name,
+            "ok": result.ok,
+            "expect": result.text,
+            "max_abs_error": _float(result.max_abs_error),
+            "max_rel_error": _float(result.max_rel_error),
+            "worst": {
+                "point": {name: jsonout.values(v) for name, v in worst.point.items()},
+                "expected": jsonout.values(worst.expected),
+                "autograd": jsonout.values(worst.autograd),
+                "index": list(worst.index),
+                "sample": worst.sample,
+                "abs_error": _float(worst.abs_error),
+                "rel_error": _float(worst.rel_error),
+            },
+            "message": check_sentence(result),
+        })
+    document = {"ok": report.ok, "checks": checks, "samples": report.samples, "seed": report.seed,
+                "dtype": report.dtype, "rtol": report.rtol, "atol": report.atol, "notes": report.notes}
+    return jsonout.dumps(document)
+
+
+def _float(value: float) -> float | str:
+    """A number for strict JSON: nan and the infinities as strings, as everywhere in autodiff's JSON."""
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return value
+
+
+# ---------------------------------------------------------------------------- gradcheck
+@click.command("gradcheck", epilog=EPILOG_GRADCHECK, context_settings=SETTINGS,
+               short_help="Compare autograd with central finite differences, in float64.")
+@program_options
+@click.option("--eps", type=float, default=1e-6, show_default=True, help="The finite-difference step.")
+@click.option("--atol", type=float, default=1e-5, show_default=True, help="Absolute tolerance.")
+@click.option("--rtol", type=float, default=1e-3, show_default=True, help="Relative tolerance.")
+@click.option("--max-perturbations", type=int, default=10_000, show_default=True,
+              help="Refuse to perturb more leaf elements than this (each costs two evaluations).")
+@click.option("--dtype", type=click.Choice(["float32", "float64"]),
+              help="Ignored: gradcheck always evaluates in float64.")
+@click.option("--format", "output_format", type=click.Choice(["pretty", "plain", "json"]),
+              help="Output format (default: pretty on a terminal, plain when piped).")
+@engine_options(dtype=False)
+def gradcheck_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
+    """Compare autograd's gradient of PROGRAM with central finite differences, in float64.
+
+    Every element of every bound variable is moved by +eps and -eps and the program evaluated again
+    (PyTorch's gradcheck idea). A scalar result compares the gradient; a result of up to 32 elements
+    compares the full Jacobian; a larger one compares the product with a fixed random vector.
+    Passes when |autograd - numerical| <= atol + rtol * |numerical| everywhere; exit status 1 otherwise.
+    """
+    import numpy as np
+
+    from autodiff.grammar.checking import GradcheckRequest, gradcheck
+
+    text, variables, output = _setup(program, assignments, file, options, "float64")
+    with np.errstate(all="ignore"):
+        report = gradcheck(GradcheckRequest(
+            program=text, variables=variables, eps=options["eps"], atol=options["atol"], rtol=options["rtol"],
+            max_perturbations=options["max_perturbations"], seed=options["seed"]))
+    if output == "json":
+        import sys
+
+        sys.stdout.write(gradcheck_json(report) + "\n")
+    else:
+        from autodiff.cli.text import write
+
+        write(gradcheck_doc(report), pretty=output == "pretty")
+    return 0 if report.ok else 1
+
+
+_METHODS = {
+    "gradient": "the gradient (the result is a scalar)",
+    "jacobian": "the full Jacobian ({n} outputs)",
+    "projection": "the Jacobian times a fixed random vector ({n} outputs)",
+}
+
+
+def _leaf_sentence(leaf: Any, method: str) -> str:
+    where = f"{leaf.name}{_element(leaf.index)}"
+    if leaf.output is not None:
+        where += f" (output element {_element(leaf.output) or '[]'})"
+    if leaf.ok:
+        return f"largest difference at {where}: autograd {number(leaf.autograd)}, numerical {number(leaf.numerical)}"
+    return (f"wrong at {where}: autograd says {number(leaf.autograd)}, finite differences say "
+            f"{number(leaf.numerical)} (off by {number(abs(leaf.autograd - leaf.numerical))})")
+
+
+def gradcheck_doc(report: Any) -> Any:
+    from autodiff.cli.text import Doc
+
+    doc = Doc()
+    outputs = math.prod(report.root_shape)
+    doc.line(("gradcheck in float64", "title"), (f": central differences with eps {number(report.eps)}, comparing "
+                                                 f"{_METHODS[report.method].format(n=outputs)}", ""))
+    doc.line((f"passes when |autograd - numerical| <= {number(report.atol)} + {number(report.rtol)} * |numerical|; "
+              f"{report.evaluations} evaluations of the program", "muted"))
+    for note in report.notes:
+        doc.line(("note: ", "hint"), (note, "hint"))
+    doc.blank()
+    width = max(len(leaf.name) for leaf in report.leaves)
+    for leaf in report.leaves:
+        verdict = ("ok   ", "bold green") if leaf.ok else ("WRONG", "bold red")
+        size = math.prod(leaf.shape)
+        doc.line(("  ", ""), (leaf.name.ljust(width), "name"), ("  ", ""), verdict,
+                 ("  max abs error ", "muted"), (number(leaf.max_abs_error), ""),
+                 ("  max rel error ", "muted"), (number(leaf.max_rel_error), ""),
+                 (f"  ({size} element{'s' if size != 1 else ''})", "muted"))
+        doc.line(("  " + " " * width + "  ", ""), (_leaf_sentence(leaf, report.method), "" if leaf.ok else "error"))
+    doc.blank()
+    wrong = [leaf.name for leaf in report.leaves if not leaf.ok]
+    if wrong:
+        doc.line((f"failed: autograd disagrees with finite differences for {', '.join(wrong)}", "error"))
+        doc.line(("a point where the program is not smooth (relu or abs at 0, max at a tie, clamp at a bound) "
+                  "also disagrees: there, try another point", "muted"))
+    else:
+        doc.line(("passed: autograd agrees with finite differences", "bold green"))
+    return doc
+
+
+def gradcheck_json(report: Any) -> str:
+    from autodiff.cli import jsonout
+
+    leaves = [{
+        "name": leaf.name,
+        "ok": leaf.ok,
+        "shape": list(leaf.shape),
+        "max_abs_error": _float(leaf.max_abs_error),
+        "max_rel_error": _float(leaf.max_rel_error),
+        "worst": {"index": list(leaf.index), "output": None if leaf.output is None else list(leaf.output),
+                  "autograd": _float(leaf.autograd), "numerical": _float(leaf.numerical)},
+    } for leaf in report.leaves]
+    document = {"ok": report.ok, "dtype": "float64", "method": report.method, "root_shape": list(report.root_shape),
+                "eps": report.eps, "atol": report.atol, "rtol": report.rtol, "evaluations": report.evaluations,
+                "leaves": leaves, "notes": report.notes}
+    return jsonout.dumps(document)
+
+
+COMMANDS: list = [check_command, gradcheck_command]

@@ -115,8 +115,8 @@ def tree_lines(doc: Doc, graph: Any, pretty: bool, indent: int = 2, labels: dict
         doc.line(lead, *pieces)
         children = node.next
         child_prefix = prefix + ("" if depth == 0 else (space if is_last else pipe))
-        if depth >= MAX_TREE_DEPTH and len(children) == 1:
-            child_prefix = prefix  # a long chain: stop indenting
+        if depth >= MAX_TREE_DEPTH and sum(1 for edge in children if edge) == 1:
+            child_prefix = prefix  # a long chain (x + 1 + 1 ...: one node and a None each): stop indenting
         for i in reversed(range(len(children))):
             edge = children[i]
             stack.append((edge[0] if edge else None, child_prefix, i == len(children) - 1, depth + 1))

@@ -1,0 +1,283 @@
+"""autodiff.grammar.checking: the comparison rule, derivative checks, gradcheck over every differentiable
+built-in (a second oracle for the engine, next to PyTorch), and the observed backward graph."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from autodiff import engine
+from autodiff.engine import BUILTINS
+from autodiff.engine.errors import LimitError, ParseError, ShapeError, UnknownNameError, UsageError
+from autodiff.engine.ops import NumpyMath
+from autodiff.grammar.checking import (
+    CheckRequest,
+    Expectation,
+    GradcheckRequest,
+    Variable,
+    check_derivatives,
+    compare,
+    default_tolerances,
+    gradcheck,
+    observed_graph,
+)
+from autodiff.grammar.session import Binding, EvalRequest
+
+
+@pytest.fixture(autouse=True)
+def _engine_state():
+    dtype = engine.get_default_dtype()
+    yield
+    engine.set_default_dtype(dtype)
+
+
+def variables(**values: str) -> list[Variable]:
+    return [Variable(name, text) for name, text in values.items()]
+
+
+# ---------------------------------------------------------------------------- compare
+def test_compare_follows_allclose():
+    result = compare(np.array([1.0, 2.0 + 1e-6, 3.5]), np.array([1.0, 2.0, 3.0]), rtol=1e-5, atol=1e-8)
+    assert not result.ok
+    assert result.worst == 2
+    assert result.worst_error == 0.5
+    assert result.max_abs_error == 0.5
+    assert result.max_rel_error == pytest.approx(0.5 / 3)
+    assert compare(np.array([2.0 + 1e-6]), np.array([2.0]), rtol=1e-5, atol=1e-8).ok
+
+
+def test_compare_non_finite_values():
+    nan, inf = math.nan, math.inf
+    assert compare(np.array([nan, inf, -inf]), np.array([nan, inf, -inf]), 1e-5, 1e-8).ok
+    result = compare(np.array([1.0, inf]), np.array([nan, 1.0]), 1e-5, 1e-8)
+    assert not result.ok and result.max_abs_error == inf and result.max_rel_error == inf
+
+
+def test_compare_relative_error_ignores_references_below_atol():
+    result = compare(np.array([1e-9, 10.1]), np.array([0.0, 10.0]), rtol=1e-5, atol=1e-8)
+    assert result.max_rel_error == pytest.approx(0.01)  # 1e-9 against 0 counts for atol only
+    assert result.worst == 1
+
+
+def test_default_tolerances():
+    assert default_tolerances("float64") == (1e-5, 1e-8)
+    assert default_tolerances("float32") == (1e-4, 1e-5)
+
+
+# ---------------------------------------------------------------------------- check
+def check(program: str, expect: dict[str, str], **options) -> object:
+    bound = options.pop("bound")
+    return check_derivatives(CheckRequest(program, bound, [Expectation(n, e) for n, e in expect.items()], **options))
+
+
+def test_check_right_and_wrong():
+    report = check("x**3 * sin(x)", {"x": "3*x**2*sin(x) + x**3*cos(x)"}, bound=variables(x="1.2"))
+    assert report.ok and report.samples == 1 and report.seed is None
+    report = check("x**3 * sin(x)", {"x": "3*x**2*sin(x)"}, bound=variables(x="1.2"))
+    (result,) = report.checks
+    assert not report.ok and not result.ok
+    x = np.float32(1.2)
+    assert float(result.worst.expected) == pytest.approx(3 * float(x) ** 2 * math.sin(float(x)), rel=1e-12)
+    assert float(result.worst.autograd) == pytest.approx(3 * x**2 * math.sin(x) + x**3 * math.cos(x), rel=1e-6)
+    assert result.worst.point["x"] == x
+
+
+def test_check_samples_catch_agreement_at_one_point():
+    assert check("x**2", {"x": "2*x + (x-1)"}, bound=variables(x="1")).ok
+    report = check("x**2", {"x": "2*x + (x-1)"}, bound=variables(x="randn()"), samples=10, seed=0)
+    assert not report.ok
+    worst = report.checks[0].worst
+    assert 1 <= worst.sample <= 10
+    x = float(worst.point["x"])
+    assert report.checks[0].worst.abs_error == pytest.approx(abs(x - 1), rel=1e-6)
+
+
+def test_check_several_variables_and_tensors():
+    report = check("(x * y**2).sum()", {"x": "y**2 + 0*x", "y": "2 * x.sum() * y"},
+                   bound=variables(x="rand(2, 3)", y="randn()"), samples=5, seed=1, dtype="float64")
+    assert report.ok
+    assert [c.shape for c in report.checks] == [(2, 3), ()]
+    assert (report.rtol, report.atol) == (1e-5, 1e-8)
+
+
+def test_check_expectations_see_constants_but_differentiate_variables_only():
+    bound = [Variable("x", "2"), Variable("w", "3", requires_grad=False)]
+    assert check("w * x**2", {"x": "2 * w * x"}, bound=bound).ok
+    with pytest.raises(UsageError, match="bound with --const"):
+        check("w * x**2", {"w": "x**2"}, bound=bound)
+
+
+def test_check_a_rebound_name_still_differentiates_the_bound_leaf():
+    # the program reassigns x; the derivative is with respect to the value bound to x
+    assert check("x = x * 3; x**2", {"x": "18 * x"}, bound=variables(x="1.5")).ok
+
+
+def test_check_errors():
+    with pytest.raises(UnknownNameError, match="'y' is not a bound variable"):
+        check("x**2", {"y": "2*x"}, bound=variables(x="1"))
+    with pytest.raises(ParseError) as error:
+        check("x**2", {"x": "2*"}, bound=variables(x="1"))
+    assert error.value.kind == "syntax" and error.value.message.startswith("--expect x=2*: ")
+    with pytest.raises(ShapeError, match=r"has shape \(3,\), but x"):
+        check("(x**2).sum()", {"x": "[1, 2, 3]"}, bound=variables(x="[1, 2]"))
+    with pytest.raises(UnknownNameError) as error:
+        check("x**2", {"x": "2*z"}, bound=variables(x="1"))
+    assert error.value.hint == "a derivative can use the bound variables (x), numbers and the built-ins"
+
+
+def test_check_of_a_result_that_does_not_depend_on_the_variable():
+    assert check("y * 2", {"x": "0"}, bound=variables(x="1", y="2")).ok
+    assert check("x.detach() * 2", {"x": "0"}, bound=variables(x="1")).ok
+
+
+# ---------------------------------------------------------------------------- gradcheck: every built-in
+# One small program per differentiable built-in (and per operator), at points away from kinks and ties.
+# The `coverage` test below fails when a built-in with a backward has no case here.
+CASES: dict[str, tuple[str, dict[str, str]]] = {
+    "abs": ("abs(x)", {"x": "[0.5, -1.5, 2]"}),
+    "add": ("add(x, y)", {"x": "[1, 2]", "y": "[[3], [4]]"}),
+    "clamp": ("clamp(x, min=-0.5, max=0.5)", {"x": "[-1, 0.2, 0.9, -0.3]"}),
+    "clone": ("clone(x) * x", {"x": "[1, 2]"}),
+    "cos": ("cos(x)", {"x": "[0.3, -1.2]"}),
+    "div": ("div(x, y)", {"x": "[1, -2]", "y": "[0.5, 3]"}),
+    "dot": ("dot(x, y)", {"x": "[1, 2, 3]", "y": "[0.5, -1, 2]"}),
+    "exp": ("exp(x)", {"x": "[0.3, -1.2]"}),
+    "expand": ("expand(x, 2, 3) * [[1, 2, 3], [4, 5, 6]]", {"x": "[[1, 2, 3]]"}),
+    "flatten": ("flatten(x) * [1, 2, 3, 4, 5, 6]", {"x": "[[1, 2, 3], [4, 5, 6]]"}),
+    "log": ("log(x)", {"x": "[0.3, 2]"}),
+    "log_softmax": ("log_softmax(x, dim=1)", {"x": "[[0.1, 0.5, -0.3], [1, 2, 3]]"}),
+    "matmul": ("matmul(a, b).sum() + matmul(v, b).sum() + matmul(a, w).sum() + matmul(v, w) + "
+               "matmul(c, b).sum()", {"a": "[[1, 2, 3], [4, 5, 6]]", "b": "[[1, 0.5], [2, 1], [0, 3]]",
+                                      "v": "[1, -1, 2]", "w": "[0.5, 1, 1.5]", "c": "randn(2, 2, 3)"}),
+    "max": ("max(x) + max(x, dim=1).values.sum() + max(x, y).sum()",
+            {"x": "[[1, 5, 3], [7, 2, 4]]", "y": "[[2, 4, 4], [6, 3, 3]]"}),
+    "maximum": ("maximum(x, y)", {"x": "[1, 5, 3]", "y": "[2, 4, 4]"}),
+    "mean": ("mean(x) + mean(x, dim=0).sum() * 2", {"x": "[[1, 5, 3], [7, 2, 4]]"}),
+    "min": ("min(x) + min(x, dim=0).values.sum() + min(x, y).sum()",
+            {"x": "[[1, 5, 3], [7, 2, 4]]", "y": "[[2, 4, 4], [6, 3, 3]]"}),
+    "minimum": ("minimum(x, y)", {"x": "[1, 5, 3]", "y": "[2, 4, 4]"}),
+    "mm": ("mm(a, b)", {"a": "[[1, 2, 3], [4, 5, 6]]", "b": "[[1, 0.5], [2, 1], [0, 3]]"}),
+    "mul": ("mul(x, y) * 3", {"x": "[1, 2]", "y": "[[3], [4]]"}),
+    "mv": ("mv(a, v)", {"a": "[[1, 2, 3], [4, 5, 6]]", "v": "[1, -1, 2]"}),
+    "neg": ("neg(x)", {"x": "[1, -2]"}),
+    "permute": ("permute(x, 2, 0, 1) * arange(24).reshape(4, 2, 3)", {"x": "randn(2, 3, 4)"}),
+    "pow": ("pow(x, 3) + pow(x, y) + pow(2, y) + square(x)", {"x": "[0.5, 2]", "y": "[1.5, -0.5]"}),
+    "reciprocal": ("reciprocal(x)", {"x": "[0.5, -2]"}),
+    "relu": ("relu(x)", {"x": "[-1, 0.5, 2]"}),
+    "reshape": ("(reshape(x, 3, 2) * [[1, 2], [3, 4], [5, 6]]).sum() + (reshape(x.t(), 6) * arange(6)).sum()",
+                {"x": "[[1, 2, 3], [4, 5, 6]]"}),
+    "sigmoid": ("sigmoid(x)", {"x": "[0.3, -1.2]"}),
+    "sign": ("sign(x) * x", {"x": "[0.3, -1.2]"}),
+    "sin": ("sin(x)", {"x": "[0.3, -1.2]"}),
+    "softmax": ("softmax(x, dim=0)", {"x": "[[0.1, 0.5, -0.3], [1, 2, 3]]"}),
+    "sqrt": ("sqrt(x)", {"x": "[0.3, 2]"}),
+    "square": ("square(x)", {"x": "[0.3, -2]"}),
+    "squeeze": ("squeeze(x) * [1, 2, 3] + squeeze(x, 0).sum()", {"x": "[[1, 2, 3]]"}),
+    "sub": ("sub(x, y) + sub(1, x)", {"x": "[1, 2]", "y": "[[3], [4]]"}),
+    "sum": ("sum(x) + sum(x, dim=1).pow(2).sum() + sum(x, dim=0, keepdim=True).pow(2).sum()",
+            {"x": "[[1, 2, 3], [4, 5, 6]]"}),
+    "t": ("t(x) * [[1, 2], [3, 4], [5, 6]]", {"x": "[[1, 2, 3], [4, 5, 6]]"}),
+    "tan": ("tan(x)", {"x": "[0.3, -1.2]"}),
+    "tanh": ("tanh(x)", {"x": "[0.3, -1.2]"}),
+    "transpose": ("transpose(x, 0, 2) * arange(24).reshape(4, 3, 2)", {"x": "randn(2, 3, 4)"}),
+    "unsqueeze": ("unsqueeze(x, 1) * [[1], [2]]", {"x": "[3, 4]"}),
+    "view": ("view(x, 6) * arange(6)", {"x": "[[1, 2, 3], [4, 5, 6]]"}),
+    # operators, indexing and index writes
+    "operators": ("(-x + y - x * y / (y + 3) ** 2) @ (x.T @ y) + 2 / y[0, 0] + (+x).sum()",
+                  {"x": "[[1, 2], [3, 4]]", "y": "[[0.5, 1], [1.5, 2]]"}),
+    "indexing": ("(x[0, 1:] * 2).sum() + (x[-1, ::2] ** 2).sum() + x[..., 1].sum() + x[None, 1, 0].sum()",
+                 {"x": "randn(3, 4)"}),
+    "index write": ("y = x * 1; y[0, 1:] = z * 2; y[1] = w ** 2; y.exp()",
+                    {"x": "randn(2, 3)", "z": "randn(2)", "w": "randn(3)"}),
+    "mT": ("x.mT.sum(dim=0) * [[1, 2], [3, 4]]", {"x": "randn(2, 2, 2)"}),
+}
+
+# `to` changes dtype: its float32 leg rounds the perturbations, so it gets a larger step.
+CASES_WITH_OPTIONS = {"to": ("to(x, 'float32') * 2", {"x": "[0.5, 1.25]"}, {"eps": 1e-2})}
+
+
+def test_every_differentiable_builtin_has_a_case():
+    differentiable = {name for name, b in BUILTINS.items() if b.ops}
+    assert differentiable - set(CASES) - set(CASES_WITH_OPTIONS) == set()
+
+
+@pytest.mark.parametrize("name", [*CASES, *CASES_WITH_OPTIONS])
+def test_gradcheck_passes_for_builtin(name):
+    if name in CASES:
+        (program, values), options = CASES[name], {}
+    else:
+        program, values, options = CASES_WITH_OPTIONS[name]
+    report = gradcheck(GradcheckRequest(program, variables(**values), seed=0, **options))
+    failures = [(leaf.name, leaf.max_abs_error, leaf.autograd, leaf.numerical) for leaf in report.leaves
+                if not leaf.ok]
+    assert report.ok, failures
+    assert report.root_dtype == ("float32" if name == "to" else "float64")
+
+
+def test_gradcheck_methods():
+    scalar = gradcheck(GradcheckRequest("(x * x).sum()", variables(x="[1, 2, 3]")))
+    assert (scalar.method, scalar.root_shape, scalar.evaluations) == ("gradient", (), 7)
+    small = gradcheck(GradcheckRequest("x * x", variables(x="[1, 2, 3]")))
+    assert (small.method, small.root_shape) == ("jacobian", (3,))
+    assert small.leaves[0].output is not None
+    large = gradcheck(GradcheckRequest("x.exp()", variables(x="randn(40)"), seed=0))
+    assert (large.method, large.root_shape) == ("projection", (40,))
+    assert large.ok and large.leaves[0].output is None
+
+
+def test_gradcheck_catches_a_wrong_formula(monkeypatch):
+    monkeypatch.setattr(NumpyMath, "cos", staticmethod(np.sin))  # SinBackward0: grad * cos(self)
+    report = gradcheck(GradcheckRequest("sin(x)", variables(x="[0.5, 1]")))
+    (leaf,) = report.leaves
+    assert not report.ok
+    assert leaf.index == (0,) and leaf.output == (0,)
+    assert leaf.autograd == pytest.approx(math.sin(0.5))
+    assert leaf.numerical == pytest.approx(math.cos(0.5), rel=1e-8)
+
+
+def test_gradcheck_sees_through_detach():
+    # autograd treats x.detach() as a constant, finite differences do not: gradcheck says so, as PyTorch's does
+    assert not gradcheck(GradcheckRequest("x.detach() * x", variables(x="1.5"))).ok
+
+
+def test_gradcheck_reseeds_random_numbers_in_the_program():
+    assert gradcheck(GradcheckRequest("(x * randn(3)).sum()", variables(x="[1, 2, 3]"))).ok
+
+
+def test_gradcheck_limit_and_options():
+    with pytest.raises(LimitError, match="would perturb 12 elements"):
+        gradcheck(GradcheckRequest("x.sum()", variables(x="ones(3, 4)"), max_perturbations=11))
+    with pytest.raises(UsageError, match="--eps"):
+        gradcheck(GradcheckRequest("x.sum()", variables(x="1"), eps=0))
+    with pytest.raises(UsageError, match="at least one variable"):
+        gradcheck(GradcheckRequest("2", []))
+
+
+def test_gradcheck_leaves_the_default_dtype_alone():
+    engine.set_default_dtype("float32")
+    gradcheck(GradcheckRequest("x * 2", variables(x="1")))
+    assert engine.get_default_dtype() == np.float32
+
+
+# ---------------------------------------------------------------------------- observed graph
+def tutorial3() -> EvalRequest:
+    return EvalRequest("c = a + b; e = c * d", [Binding("a", 2, True), Binding("b", 3, True), Binding("d", 4, True)])
+
+
+def test_observed_graph_records_what_each_node_received_and_passed():
+    observed = observed_graph(tutorial3(), backward=True)
+    names = [(n.name, n.variable or n.tensor) for n in observed.graph.nodes]
+    assert names == [("MulBackward0", "e"), ("AddBackward0", "c"), ("AccumulateGrad", "a"),
+                     ("AccumulateGrad", "b"), ("AccumulateGrad", "d")]
+    assert {i: float(g) for i, g in observed.received.items()} == {0: 1.0, 1: 4.0, 2: 4.0, 3: 4.0, 4: 5.0}
+    assert [float(g) for g in observed.passed[0]] == [4.0, 5.0]
+    assert observed.passed[2] == []
+    assert engine.STATE.observer is None
+
+
+def test_observed_graph_without_backward():
+    observed = observed_graph(tutorial3(), backward=False)
+    assert not observed.backward and observed.received == {} and len(observed.graph.nodes) == 5
+    assert observed.root_name == "e"
