@@ -106,9 +106,10 @@ def json_document(result: EvalResult, graph: Any, steps: list[Any] | None) -> di
 def _repr(values: np.ndarray | None) -> str:
     if values is None:
         return "None"
+    from autodiff import engine
     from autodiff.engine.formatting import format_tensor
 
-    return format_tensor(values)
+    return format_tensor(values, default_dtype=engine.get_default_dtype())
 
 
 def eval_doc(result: EvalResult, request: EvalRequest, options: dict[str, Any], graph: Any, pretty: bool) -> Doc:

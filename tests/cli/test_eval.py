@@ -340,3 +340,17 @@ def test_a_closed_pipe_exits_quietly():
     assert done.stdout.startswith("root = tensor(")
     assert "Traceback" not in done.stderr
     assert "Error" not in done.stderr
+
+
+def test_float64_tensors_print_without_a_dtype_suffix_when_float64_is_the_default(cli):
+    out = cli("eval", "y = x * 2", "x=1", "--dtype", "float64")
+    assert out.stdout == (
+        "y = tensor(2., grad_fn=<MulBackward0>)\n"
+        "\n"
+        "backward 1: y.backward()\n"
+        "  x.grad  tensor(2.)\n"
+        "\n"
+        "gradients\n"
+        "  x  tensor(2.)\n"
+        "  y  None  non-leaf: use --retain-grad y\n"
+    )
