@@ -314,6 +314,9 @@ def _execute(roots: list[tuple[Any, Any, bool]], keep_graph: bool, create_graph:
                 heapq.heappush(ready, (-nxt._seq, next(tie), nxt))
         if not keep_graph:
             node.release()
+        # Drop this step's arrays now, not when the next step rebinds the names: the next node's
+        # gradients would otherwise be computed while these are still alive (a higher memory peak).
+        grad = outputs = emitted = g = None
     return capture or {}
 
 
