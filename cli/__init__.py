@@ -1,1 +1,18 @@
 """autodiff.cli: the `autodiff` command (options in, engine results out through the renderers)."""
+
+import os as _os
+import signal as _signal
+import sys as _sys
+
+
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    # Ctrl-C before main() runs (while Python imports the command) would end in a KeyboardInterrupt
+    # traceback: exit as main() does on Ctrl-C instead. main() puts Python's own handler back.
+    _os.write(2, b"autodiff: interrupted\n")
+    _os._exit(130)
+
+
+# Only when this process is the command itself: the console script, or `python -m autodiff.cli` (whose
+# argv[0] is still "-m" while the package is imported); never in a program that imports autodiff.
+if _os.path.basename(_sys.argv[0]) == "autodiff" or _sys.argv[:1] == ["-m"]:
+    _signal.signal(_signal.SIGINT, _interrupted_while_starting)

@@ -77,8 +77,8 @@ class _Batch:
 
         failed = 0
         write, flush, dumps = out.write, out.flush, jsonout.dumps
-        for number, raw in enumerate(stream, 1):
-            if not raw.strip():
+        for number, raw in enumerate(_lines(stream, line_limit(self.options["max_elements"])), 1):
+            if raw is not None and not raw.strip():
                 continue
             document, ok = self.answer(number, raw)
             if not ok:
@@ -90,13 +90,17 @@ class _Batch:
             flush()  # a co-process waits for this line before it sends the next
         return failed
 
-    def answer(self, number: int, raw: bytes) -> tuple[dict[str, Any], bool]:
-        """The document for one input line, and whether it succeeded."""
+    def answer(self, number: int, raw: bytes | None) -> tuple[dict[str, Any], bool]:
+        """The document for one input line (None: a line too long to read), and whether it succeeded."""
         from autodiff.cli import commands
         from autodiff.cli.errors import error_document
-        from autodiff.engine.errors import AutodiffError
+        from autodiff.engine.errors import AutodiffError, LimitError
 
         try:
+            if raw is None:
+                limit = line_limit(self.options["max_elements"])
+                raise LimitError(f"the line is longer than {limit:,} bytes, too long for the element limit",
+                                 hint="raise --max-elements", reason="elements")
             bindings = line_bindings(raw, self.options["max_elements"])
             if self.seed is not None:
                 from autodiff import engine
@@ -119,6 +123,27 @@ class _Batch:
 
             bug = BadValueError(f"internal error ({type(error).__name__}: {error}); please report it, with the line")
             return {"line": number, **error_document(bug)}, False
+
+
+def line_limit(max_elements: int) -> int:
+    """The longest input line read: room for max_elements numbers of 24 characters each, and a megabyte."""
+    return 24 * max_elements + (1 << 20)
+
+
+def _lines(stream: IO[bytes], limit: int):  # -> Iterator[bytes | None]
+    """The stream's lines; None in place of a line over `limit` bytes, whose rest is skipped unread into
+    memory (a 10 GB line must not be loaded to be refused)."""
+    while True:
+        raw = stream.readline(limit + 1)
+        if not raw:
+            return
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            rest = raw
+            while rest and not rest.endswith(b"\n"):
+                rest = stream.readline(1 << 20)
+            yield None
+        else:
+            yield raw
 
 
 def line_bindings(raw: bytes, max_elements: int | None) -> list[Any]:
@@ -207,3 +232,5 @@ def _open_input(path: str) -> tuple[IO[bytes], bool]:
         return open(path, "rb"), True  # closed by run_batch
     except OSError as error:
         raise InputError(f"--batch {path}: cannot read it ({error.strerror or error})") from None
+    except ValueError:  # a NUL character in the path
+        raise InputError(f"--batch {path!r}: cannot read it (the path contains a NUL character)") from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import warnings
 
 import numpy as np
 
@@ -19,7 +20,8 @@ def load_array(path: str, max_elements: int | None) -> np.ndarray:
     if suffix not in SUFFIXES:
         raise InputError(f"@{path}: unsupported file type {suffix or '(none)'!r}; use .npy, .json or .csv")
     if not os.path.isfile(path):
-        what = "is a directory, not a file" if os.path.isdir(path) else "does not exist"
+        what = ("is a directory, not a file" if os.path.isdir(path) else
+                "is not a regular file" if os.path.exists(path) else "does not exist")
         raise InputError(f"@{path}: the file {what}")
     try:
         if suffix == ".npy":
@@ -42,11 +44,15 @@ def _load_npy(path: str, max_elements: int | None) -> np.ndarray:
                 shape, _, dtype = np.lib.format.read_array_header_2_0(f)
         except (ValueError, SyntaxError, OSError) as error:
             raise InputError(f"@{path}: not a valid .npy file ({error})") from None
+        data_bytes = os.fstat(f.fileno()).st_size - f.tell()
     if dtype.hasobject:
         raise InputError(f"@{path}: the .npy file holds Python objects (a pickle); autodiff never loads pickles")
     if dtype.kind not in "biuf":
         raise InputError(f"@{path}: the .npy file holds {dtype} values; numbers are needed")
     _check_count(path, shape, max_elements)
+    if data_bytes < math.prod(shape) * dtype.itemsize:  # before numpy allocates for what is not there
+        raise InputError(f"@{path}: the .npy file is truncated: its header promises {math.prod(shape):,} values of "
+                         f"{dtype.itemsize} bytes, the file holds {max(data_bytes, 0):,} bytes of data")
     try:
         array = np.load(path, allow_pickle=False)
     except ValueError as error:
@@ -84,6 +90,11 @@ def _load_json(path: str) -> np.ndarray:
 
 def _load_csv(path: str) -> np.ndarray:
     try:
-        return np.loadtxt(path, delimiter=",", dtype=np.float64, ndmin=2, comments="#")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # numpy warns about a file without data: refused below instead
+            array = np.loadtxt(path, delimiter=",", dtype=np.float64, ndmin=2, comments="#")
     except ValueError as error:
         raise InputError(f"@{path}: not a rectangular CSV of numbers ({error})") from None
+    if array.size == 0:
+        raise InputError(f"@{path}: the CSV file holds no numbers")
+    return array

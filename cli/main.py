@@ -7,10 +7,13 @@ parts (the engine, the grammar, Rich) are imported inside the commands that use 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from typing import Any
 
 import click
+
+from autodiff.cli import _interrupted_while_starting
 
 EPILOG_EVAL = """\b
 Examples:
@@ -41,21 +44,53 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 
 def _read_program(program: str | None, file: str | None) -> str:
-    from autodiff.engine.errors import InputError, UsageError
+    from autodiff.engine.errors import UsageError
 
     if file is not None:
-        try:
-            with open(file, encoding="utf-8") as f:
-                return f.read()
-        except OSError as error:
-            raise InputError(f"--file {file}: cannot read it ({error.strerror or error})") from None
-        except UnicodeDecodeError:
-            raise InputError(f"--file {file}: not UTF-8 text") from None
+        return read_file(file, f"--file {file}")
     if program is None:
         raise UsageError("no PROGRAM given: pass it as the first argument, '-' for standard input, or --file PATH")
     if program == "-":
-        return sys.stdin.read()
+        return read_stdin("the program on standard input")
     return program
+
+
+def read_file(path: str, what: str, it: str = "it") -> str:
+    """A program's or script's text from a file (see read_source)."""
+    from autodiff.engine.errors import InputError
+
+    try:
+        with open(path, "rb") as f:
+            return read_source(f, what)
+    except OSError as error:
+        raise InputError(f"{what}: cannot read {it} ({error.strerror or error})") from None
+    except ValueError:  # a NUL character in the path
+        raise InputError(f"{what}: cannot read {it} (the path contains a NUL character)") from None
+
+
+def read_stdin(what: str) -> str:
+    """A program's or script's text from standard input (see read_source)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # already text (a test harness's stream)
+        return sys.stdin.read()
+    return read_source(stream, what)
+
+
+def read_source(stream: Any, what: str) -> str:
+    """Text from a binary stream, decoded here as UTF-8 whatever the locale (Python's own decoding of stdin
+    depends on it). No more is read than the parser accepts: a 10 GB file or an endless pipe is refused,
+    not loaded."""
+    from autodiff.engine.errors import InputError, LimitError
+    from autodiff.grammar.parser import MAX_SOURCE_CHARS
+
+    most = 4 * MAX_SOURCE_CHARS  # UTF-8 takes at most 4 bytes a character
+    data = stream.read(most + 1)
+    if len(data) > most:
+        raise LimitError(f"{what}: the text is over the limit of {MAX_SOURCE_CHARS:,} characters", reason="source")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{what}: not UTF-8 text (byte {error.start + 1} is 0x{data[error.start]:02x})") from None
 
 
 def _split_binding(text: str, option: str) -> tuple[str, str]:
@@ -83,6 +118,10 @@ def _binding_value(name: str, text: str, max_elements: int | None) -> Any:
 
 def _configure_engine(dtype: str, seed: int | None, max_elements: int) -> None:
     from autodiff import engine
+    from autodiff.engine.errors import UsageError
+
+    if seed is not None and seed < 0:
+        raise UsageError(f"--seed must be a non-negative integer, got {seed}")
 
     engine.set_default_dtype(dtype)
     engine.set_max_elements(max_elements)
@@ -161,6 +200,11 @@ _register()
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the command; map every failure to its message and exit code, never a traceback."""
     args = sys.argv[1:] if argv is None else argv
+    if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl-C is a KeyboardInterrupt
+    _standard_streams()
+    if argv is None:  # the process is ours (not a test calling main in its own process)
+        _cap_memory()
     debug = "--debug" in args
     json_mode = _json_requested(args)
     try:
@@ -183,7 +227,44 @@ def main(argv: list[str] | None = None) -> None:
     _exit(code)
 
 
+def _standard_streams() -> None:
+    """A standard stream the caller closed (`autodiff ... >&-`) is None in Python: make it an empty input or
+    a sink, so that nothing fails on it (and no file opened later takes its descriptor)."""
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115 - lives as long as the process
+
+
+def _cap_memory() -> None:
+    """Cap the process's data memory at what the machine can give it (Linux; AUTODIFF_MAX_MEMORY=BYTES sets
+    the cap). --max-elements bounds each tensor; this bounds them all together, so that a program holding
+    many large tensors gets a `limit` error (numpy's MemoryError) instead of the kernel's out-of-memory
+    killer. Best effort: where the numbers cannot be read or the limit set, nothing changes."""
+    try:
+        import resource
+
+        cap = int(os.environ.get("AUTODIFF_MAX_MEMORY") or _free_memory())
+        soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        if hard != resource.RLIM_INFINITY:
+            cap = min(cap, hard)
+        if soft == resource.RLIM_INFINITY or soft > cap:
+            resource.setrlimit(resource.RLIMIT_DATA, (cap, hard))
+    except (ImportError, OSError, ValueError, KeyError):
+        pass
+
+
+def _free_memory() -> int:
+    """Bytes this process may hold: what it holds now, plus the machine's available memory and swap."""
+    with open("/proc/meminfo") as f:
+        info = {key: int(rest.split()[0]) * 1024 for key, _, rest in (line.partition(":") for line in f)}
+    with open("/proc/self/status") as f:
+        held = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmData:"))
+    return held + info["MemAvailable"] + info.get("SwapFree", 0)
+
+
 def _json_requested(args: list[str]) -> bool:
+    if "eval" in args and any(arg == "--batch" or arg.startswith("--batch=") for arg in args):
+        return True  # --batch answers in JSON lines, its errors too
     for i, arg in enumerate(args):
         if arg == "--format" and i + 1 < len(args):
             return args[i + 1] == "json"

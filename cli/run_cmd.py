@@ -68,21 +68,25 @@ def run_command(file: str, dtype: str, seed: int | None, max_elements: int) -> i
     """
     source = _read_script(file)
     _configure(dtype, seed, max_elements)
-    return run_script(source, sys.stdout.write)
+    return run_script(source, write_output)
+
+
+def write_output(text: str) -> None:
+    """Write what a script prints. A character the output's encoding cannot take (a lone surrogate from a
+    '\\ud800' escape) is written as its escape, as Python does on stderr, instead of failing."""
+    try:
+        sys.stdout.write(text)
+    except UnicodeEncodeError:
+        encoding = sys.stdout.encoding or "utf-8"
+        sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
 def _read_script(file: str) -> str:
-    from autodiff.engine.errors import InputError
+    from autodiff.cli.main import read_file, read_stdin
 
     if file == "-":
-        return sys.stdin.read()
-    try:
-        with open(file, encoding="utf-8") as f:
-            return f.read()
-    except OSError as error:
-        raise InputError(f"{file}: cannot read the script ({error.strerror or error})") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{file}: the script is not UTF-8 text") from None
+        return read_stdin("the script on standard input")
+    return read_file(file, file, "the script")
 
 
 def run_script(source: str, write: Callable[[str], Any]) -> int:
@@ -148,7 +152,7 @@ class Repl:
 
     @staticmethod
     def _write(text: str) -> None:
-        sys.stdout.write(text)
+        write_output(text)
         sys.stdout.flush()
 
     def loop(self) -> int:
@@ -194,8 +198,23 @@ class Repl:
                 return input(prompt)
             except EOFError:
                 return None
-        line = sys.stdin.readline()
+            except UnicodeDecodeError:
+                return self._not_utf8()
+        stream = getattr(sys.stdin, "buffer", None)  # bytes: decoded here, whatever the locale
+        line = stream.readline() if stream is not None else sys.stdin.readline()
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError:
+                return self._not_utf8()
         return line.rstrip("\n") if line else None
+
+    def _not_utf8(self) -> str:
+        """An input line that is not UTF-8: say so, and go on with the session (as after any error)."""
+        sys.stdout.flush()
+        sys.stderr.write("autodiff: io error: the input line is not UTF-8 text\n")
+        sys.stderr.flush()
+        return ""
 
     def run_entry(self, text: str) -> None:
         """Run the entry's statements in order, showing each bare expression's value (None shows nothing)."""

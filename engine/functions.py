@@ -21,7 +21,7 @@ from . import ops as _ops
 from .autograd import Node, accumulator, edge_node
 from .errors import AutogradError, BadValueError, LimitError, ShapeError
 from .ops import OPS
-from .tensor import STATE, Tensor, _check_dim, as_dtype, check_elements
+from .tensor import STATE, Tensor, _check_dim, as_dtype, check_dims, check_elements
 
 Number = (int, float)
 # This module defines torch's sum, max, min, abs and pow; Python's built-ins of those names are not used here.
@@ -331,12 +331,23 @@ def _dims(dim: Any, ndim: int) -> tuple[int, ...]:
     return tuple(sorted(dims)) if dims else tuple(range(ndim))
 
 
+def _check_reduced(x: Tensor, dims: tuple[int, ...], keepdim: Any) -> None:
+    """A reduction's result is no larger than its input, except over an empty dim: ones(10**9, 0).sum(1)
+    has 10**9 elements. Checked against the element limit before numpy allocates them."""
+    if x._data.size == 0:
+        shape = x._data.shape
+        check_elements(tuple(1 if d in dims else n for d, n in enumerate(shape)) if keepdim
+                       else tuple(n for d, n in enumerate(shape) if d not in dims), "the reduction's result")
+
+
 @builtin("sum(input, dim=None, keepdim=False)", ("sum", "sum_dim"))
 def sum(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
     x = _tensor_arg(input)
     if dim is None:
         return apply(OPS["sum"], (x,))
-    return apply(OPS["sum_dim"], (x,), {"dim": _dims(dim, x.ndim), "keepdim": bool(keepdim)})
+    dims = _dims(dim, x.ndim)
+    _check_reduced(x, dims, keepdim)
+    return apply(OPS["sum_dim"], (x,), {"dim": dims, "keepdim": bool(keepdim)})
 
 
 @builtin("mean(input, dim=None, keepdim=False)", ("mean", "mean_dim"))
@@ -345,6 +356,7 @@ def mean(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
     if dim is None:
         return apply(OPS["mean"], (x,), {"count": x.numel()})
     dims = _dims(dim, x.ndim)
+    _check_reduced(x, dims, keepdim)
     count = math.prod(x._data.shape[d] for d in dims) if x.ndim else 1
     return apply(OPS["mean_dim"], (x,), {"dim": dims, "keepdim": bool(keepdim), "count": count})
 
@@ -487,18 +499,21 @@ def dot(input: Any, other: Any) -> Tensor:
 def _sizes(args: tuple, what: str = "size", allow_minus_one: bool = False) -> tuple[int, ...]:
     """Sizes given as ints or as one sequence (ones(2, 3), ones((2, 3)), ones(x.size()))."""
     if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor)):
-        args = tuple(args[0].tolist()) if isinstance(args[0], Tensor) else tuple(args[0])
+        values = args[0].tolist() if isinstance(args[0], Tensor) else args[0]
+        args = tuple(values) if isinstance(values, (list, tuple)) else (values,)  # a 0-d tensor: one size
     sizes = []
     for n in args:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-            if isinstance(n, float) and n.is_integer() and False:
-                n = int(n)
-            raise BadValueError(f"{what} must be whole numbers, got {n!r}", reason="size")
+            huge = isinstance(n, float) and math.fabs(n) >= 2**63  # 10**20 is a float in the language
+            raise BadValueError(f"{what} must be whole numbers, got {n!r}"
+                                + (" (far too large for a tensor: numbers past 2**63 are floats)" if huge else ""),
+                                reason="size")
         n = int(n)
         if n < 0 and not (allow_minus_one and n == -1):
             raise BadValueError(f"Trying to create tensor with negative dimension {n}: {list(args)}",
                                 reason="size")
         sizes.append(n)
+    check_dims(len(sizes))
     return tuple(sizes)
 
 
@@ -595,6 +610,7 @@ def permute(input: Any, *dims: Any) -> Tensor:
 @builtin("unsqueeze(input, dim)", ("unsqueeze",))
 def unsqueeze(input: Any, dim: int) -> Tensor:
     x = _tensor_arg(input)
+    check_dims(x.ndim + 1, "unsqueeze's result")
     return apply(OPS["unsqueeze"], (x,), {"dim": _check_dim(dim, x.ndim + 1)})
 
 
@@ -670,6 +686,8 @@ def _normalize_index(x: Tensor, index: Any) -> list[tuple]:
         raise BadValueError("an index can only have a single ellipsis ('...')", reason="index")
     if consumed > x.ndim:
         raise BadValueError(f"too many indices for tensor of dimension {x.ndim}", reason="index")
+    selected = len([i for i in items if not (i is None or i is Ellipsis or isinstance(i, slice))])
+    check_dims(x.ndim - selected + items.count(None), "the indexing result")
     if Ellipsis in items:
         at = items.index(Ellipsis)
         items[at:at + 1] = [slice(None)] * (x.ndim - consumed)
@@ -822,16 +840,23 @@ def _array_from(data: Any, dtype: np.dtype | None) -> np.ndarray:
 
 
 def _plain(data: Any) -> Any:
-    """Nested lists with one-element tensors replaced by their numbers, checked iteratively."""
+    """Nested lists with tensors replaced by their arrays (numpy stacks them without making a Python float
+    of every value), checked iteratively and counted against the element limit before numpy allocates."""
     if not any(isinstance(x, (Tensor, list, tuple)) for x in data):
         return data
     out: list = []
     stack = [(data, out)]
+    numbers, limit = 0, STATE.max_elements
     while stack:
         source, target = stack.pop()
         for item in source:
             if isinstance(item, Tensor):
-                target.append(item._data.tolist())
+                numbers += item._data.size
+                if limit is not None and numbers > limit:
+                    raise LimitError(f"the tensors in these lists hold more than {limit:,} numbers, over the "
+                                     "element limit", hint="raise the limit (--max-elements) or use smaller sizes",
+                                     reason="elements")
+                target.append(item._data)
             elif isinstance(item, (list, tuple)):
                 child: list = []
                 target.append(child)
@@ -937,7 +962,11 @@ def arange(start: float, end: float | None = None, step: float = 1, *, dtype: An
         raise BadValueError("arange: start, end and step must be finite")
     if (end - start) * step < 0:
         raise BadValueError("arange: upper bound and larger bound inconsistent with step sign")
-    count = math.ceil((end - start) / step)
+    span = (end - start) / step
+    if not span < 2**63:  # inf for arange(0, 1e300, 1e-300): no int to round it to
+        raise LimitError(f"arange: {start:g} to {end:g} in steps of {step:g} is more than 2**63 elements",
+                         hint="raise step, or narrow start and end", reason="elements")
+    count = math.ceil(span)
     check_elements((count,))
     return _new((start + step * np.arange(count, dtype=np.float64)).astype(as_dtype(dtype)), requires_grad)
 

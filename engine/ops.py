@@ -300,15 +300,20 @@ def _take_dim(x: np.ndarray, *, dim: int, keepdim: bool, indices: np.ndarray) ->
     return values if keepdim else np.squeeze(values, axis=dim)
 
 
+def _shifted(x: np.ndarray, dim: int) -> np.ndarray:
+    """x minus its max along dim (for a stable exp); an empty x has no max and needs no shift."""
+    return x - np.max(x, axis=dim, keepdims=True) if x.size else x
+
+
 def _softmax(x: np.ndarray, *, dim: int) -> np.ndarray:
-    shifted = x - np.max(x, axis=dim, keepdims=True)
+    shifted = _shifted(x, dim)
     e = np.exp(shifted)
     e /= np.sum(e, axis=dim, keepdims=True)
     return _c_order(e)
 
 
 def _log_softmax(x: np.ndarray, *, dim: int) -> np.ndarray:
-    shifted = x - np.max(x, axis=dim, keepdims=True)
+    shifted = _shifted(x, dim)
     return _c_order(shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)))
 
 
@@ -450,11 +455,12 @@ _OPS: list[Op] = [
     Op("sum_dim", "SumBackward1", ("self",),
        lambda x, *, dim, keepdim: _c_order(np.sum(x, axis=dim, keepdims=keepdim)),
        (Grad(_expand_reduced, "grad expanded over the summed dims"),), "sum over dims"),
-    Op("mean", "MeanBackward0", ("self",), lambda x, *, count: np.mean(x),
+    # sum / count is what np.mean computes, without its warning for an empty input (0/0 is nan, as in PyTorch)
+    Op("mean", "MeanBackward0", ("self",), lambda x, *, count: np.sum(x) / count,
        (Grad(lambda F, g, s: F.expand(g / s.count, s.input_shape), "grad / numel expanded to self's shape"),),
        "mean of all elements"),
     Op("mean_dim", "MeanBackward1", ("self",),
-       lambda x, *, dim, keepdim, count: _c_order(np.mean(x, axis=dim, keepdims=keepdim)),
+       lambda x, *, dim, keepdim, count: _c_order(np.sum(x, axis=dim, keepdims=keepdim) / count),
        (Grad(lambda F, g, s: _expand_reduced(F, g / s.count, s), "grad / count expanded over the averaged dims"),),
        "mean over dims"),
     Op("max", "MaxBackward1", ("self",), lambda x: np.max(x),

@@ -67,6 +67,17 @@ def check_elements(shape: tuple[int, ...], what: str = "tensor") -> None:
         )
 
 
+MAX_DIMS = 64  # numpy's limit on an array's dimensions
+
+
+def check_dims(ndim: int, what: str = "the tensor") -> None:
+    """Refuse, before numpy does with an internal error, a result with more dimensions than numpy allows."""
+    if ndim > MAX_DIMS:
+        from .errors import LimitError
+
+        raise LimitError(f"{what} would have {ndim} dimensions; a tensor has at most {MAX_DIMS}", reason="dims")
+
+
 class Size(tuple):
     """A shape, printed as PyTorch prints it: torch.Size([2, 3])."""
 

@@ -302,6 +302,8 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
             first = first or {name: values.astype(np.float64) for name, values in point.items()}
             ones = None if root.data.size == 1 else np.ones(root.shape)
             targets = [leaves[d.name] for d in derivatives]
+            _nothing_to_compare([(d.name, t.numel()) for d, t in zip(derivatives, targets)] +
+                                [("the result", root.numel())])
             grads = _gradients(root, targets, ones)
             for derivative, grad, state in zip(derivatives, grads, states):
                 expected = derivative.value(point)
@@ -359,6 +361,14 @@ def _shaped(expected: np.ndarray, shape: tuple[int, ...], derivative: _Derivativ
         f"gradient with respect to it) has shape {shape}",
         hint="the derivative must give one value per element of the variable (or one number for all of them)",
         reason="expectation_shape", shapes=(expected.shape, shape))
+
+
+def _nothing_to_compare(sizes: list[tuple[str, int]]) -> None:
+    """An empty tensor has no derivative to compare: say so rather than report a vacuous success."""
+    for name, size in sizes:
+        if size == 0:
+            raise BadValueError(f"{name} has no elements, so there is no derivative to compare",
+                                hint="bind a value with at least one element", reason="empty")
 
 
 def _record(state: dict[str, Any], sample: int, point: dict[str, np.ndarray], expected: np.ndarray,
@@ -466,6 +476,7 @@ def gradcheck(request: GradcheckRequest) -> GradcheckReport:
 
         root, leaves = run()
         root_shape, outputs = tuple(root.shape), int(root.data.size)
+        _nothing_to_compare([(v.name, arrays[v.name].size) for v in variables] + [("the result", outputs)])
         targets = [leaves[v.name] for v in variables]
         if outputs == 1:
             method, directions = "gradient", [None]

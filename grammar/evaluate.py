@@ -248,7 +248,8 @@ class Evaluator:
             node, ready = stack.pop()
             kind = type(node)
             if kind is S.Number:
-                values.append(node.value)
+                value = node.value
+                values.append(value if value < _MAX_EXACT_INT else _big_integer(value))
             elif kind is S.Name:
                 values.append(self._lookup(node))
             elif kind is S.String or kind is S.Constant:
@@ -319,17 +320,17 @@ class Evaluator:
         known = [*self.names, *BUILTINS]
         close = difflib.get_close_matches(name, known, n=1)
         suggestion = f"; did you mean '{close[0]}'?" if close else ""
-        if close and close[0] in BUILTINS:
+        if (close and close[0] in BUILTINS) or name.startswith("_"):  # (--var refuses names starting with _)
             bind = ""
         elif self.mode == "script":  # a script has no --var: the name must be assigned before its use
-            bind = f"assign {name} = ... before this line"
+            bind = f"assign {_shown(name)} = ... before this line"
         else:
-            bind = f"bind it with --var {name}=VALUE, or assign it first"
+            bind = f"bind it with --var {_shown(name)}=VALUE, or assign it first"
         if name == "print":
             return UnknownNameError("print is only available in scripts (autodiff run)",
                                     line=node.line, column=node.column)
         hint = f"{bind.strip()}" if bind else None
-        return UnknownNameError(f"unknown name '{name}'{suggestion}", hint=hint or None, reason="unknown_name",
+        return UnknownNameError(f"unknown name '{_shown(name)}'{suggestion}", hint=hint or None, reason="unknown_name",
                                 name=name, line=node.line, column=node.column)
 
     def _attribute(self, value: Any, attr: str) -> Any:
@@ -498,7 +499,13 @@ def _unknown_member(owner: str, attr: str, known: list[str]) -> UnknownNameError
 
     close = difflib.get_close_matches(attr, known, n=1)
     suggestion = f"; did you mean '{close[0]}'?" if close else ""
-    return UnknownNameError(f"{owner} has no attribute or method '{attr}'{suggestion}", reason="unknown_member")
+    return UnknownNameError(f"{owner} has no attribute or method '{_shown(attr)}'{suggestion}",
+                            reason="unknown_member")
+
+
+def _shown(name: str, width: int = 60) -> str:
+    """A name as an error message quotes it: a very long one is cut (the message stays one line)."""
+    return name if len(name) <= width else f"{name[:width - 3]}..."
 
 
 # ---------------------------------------------------------------------------- arithmetic
@@ -533,6 +540,14 @@ def _binary(op: str, left: Any, right: Any) -> Any:
     if op == "@":
         return engine.matmul(left, right)
     raise BadValueError(f"unknown operator {op}")
+
+
+def _big_integer(value: int | float) -> float:
+    """An integer literal past _MAX_EXACT_INT, as a float (inf past float's range, as 1e999 is)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
 
 
 def _number_arithmetic(op: str, a: float, b: float) -> float | int:

@@ -14,7 +14,7 @@ import numpy as np
 
 from autodiff import engine
 from autodiff.engine import AccumulateGrad, Tensor
-from autodiff.engine.errors import AutodiffError, BadValueError, ParseError, UnknownNameError, UsageError
+from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, ParseError, UnknownNameError, UsageError
 from autodiff.grammar import syntax as S
 from autodiff.grammar.evaluate import Evaluation, Evaluator
 from autodiff.grammar.parser import parse
@@ -139,6 +139,9 @@ def _root_tensor(evaluation: Evaluation) -> Tensor:
         root = engine.tensor(root)
     if not isinstance(root, Tensor):
         stmt = evaluation.root_statement
+        if stmt is None:
+            raise BadValueError("the program is empty (no statements, only blanks or comments): give the "
+                                "expression to differentiate, e.g. 'x**2'", reason="root")
         what = "nothing" if root is None else f"a {type(root).__name__}"
         raise BadValueError(
             f"the program's last statement gives {what}, not a tensor: end the program with the expression "
@@ -153,9 +156,14 @@ def run_eval(request: EvalRequest) -> EvalResult:
         raise UsageError(f"--repeat must be at least 1, got {request.repeat}")
     if request.order < 1:
         raise UsageError(f"--order must be at least 1, got {request.order}")
+    for option, value in (("--repeat", request.repeat), ("--order", request.order)):
+        if value > MAX_LOOP:  # every pass is run and reported: 10**9 of them is a hang, not an answer
+            raise UsageError(f"{option} must be at most {MAX_LOOP:,}, got {value:,}")
     if request.order > 1 and (request.backward or request.repeat > 1):
         raise UsageError("--order cannot be combined with --backward or --repeat")
-    with engine.detect_anomaly(request.detect_anomaly):
+    # Every run starts with recording on, as a fresh process does, whatever an earlier run in this process
+    # (an earlier --batch line) switched off with torch.set_grad_enabled(False).
+    with engine.detect_anomaly(request.detect_anomaly), engine.enable_grad():
         _, evaluation = evaluate(request)
         root = _root_tensor(evaluation)
         names = named_tensors(evaluation)
@@ -212,6 +220,10 @@ def _higher_order(request: EvalRequest, evaluation: Evaluation, root: Tensor, gr
     passes = []
     current, grad_output = root, gradient
     derivative: Tensor | None = None
+    # Each order can multiply the graph (x**x: by 3.5): refuse to go on when the next one would be too large,
+    # not hours later.
+    size = graph_size(root)
+    budget = max(MAX_DERIVATIVE_NODES, 4 * size)
     for order in range(1, request.order + 1):
         if current.requires_grad:
             (derivative,) = engine.grad(current, x, grad_outputs=grad_output, create_graph=True,
@@ -222,9 +234,31 @@ def _higher_order(request: EvalRequest, evaluation: Evaluation, root: Tensor, gr
             derivative = engine.zeros_like(x)
         passes.append(Pass(evaluation.root_name, {name: np.array(derivative.data, copy=True)}, order))
         current, grad_output = derivative.sum(), None
+        previous, size = size, graph_size(current, budget)
+        if order < request.order and size * max(1.0, size / max(previous, 1)) > budget:
+            raise LimitError(f"--order {request.order}: the graph grows too fast with the order (derivative {order} "
+                             f"has {size:,} nodes; the limit for the next is {budget:,})",
+                             hint=f"ask for --order {order} or less", reason="order")
     x.grad = derivative.detach()
     grads = grads_of(named_tensors(evaluation))
     return EvalResult(evaluation, root, passes, grads)
+
+
+MAX_LOOP = 10_000  # --repeat and --order
+MAX_DERIVATIVE_NODES = 200_000  # the graph --order differentiates next (at least 4 times the program's)
+
+
+def graph_size(t: Tensor, most: int | None = None) -> int:
+    """The number of nodes in t's backward graph (counting stops past `most`)."""
+    start = t.grad_fn
+    seen: set[int] = set()
+    stack = [start] if start is not None else []
+    while stack and (most is None or len(seen) <= most):
+        node = stack.pop()
+        if id(node) not in seen:
+            seen.add(id(node))
+            stack.extend(n for n in node._next if n is not None)
+    return len(seen)
 
 
 class _observing:

@@ -293,3 +293,12 @@ def test_gradcheck_needs_a_variable(capsys):
     code, out, _ = run(capsys, "gradcheck", "w * 2", "--const", "w=1", "--format", "json")
     assert code == 2
     assert json.loads(out)["error"]["kind"] == "usage"
+
+
+def test_empty_tensors_have_nothing_to_compare(capsys):
+    for args in (("check", "x.sum()", "x=[]", "--expect", "x=ones_like(x)"), ("gradcheck", "cos(x)", "x=randn(0)")):
+        code, out, _ = run(capsys, *args, "--format", "json")
+        assert code == 1
+        error = json.loads(out)["error"]
+        assert error["kind"] == "value"
+        assert error["message"] == "x has no elements, so there is no derivative to compare"
