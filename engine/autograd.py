@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from . import kernels, ops
+from . import ops
 from .errors import AutogradError
 from .tensor import STATE, Tensor
 
@@ -112,13 +112,13 @@ class Node:
                     reason="modified_inplace",
                 )
             if isinstance(value, Tensor):
-                values[name] = value if create_graph else kernels.wrap(value._data)
+                values[name] = value if create_graph else value._data
             elif name == "result" and create_graph:
                 result = Tensor._make(value, self)
                 result._version = version
                 values[name] = result
             else:
-                values[name] = value if create_graph else kernels.wrap(value)
+                values[name] = value
         return SimpleNamespace(**values)
 
     def apply(self, grad: Any, create_graph: bool) -> list:
@@ -127,8 +127,6 @@ class Node:
             raise _second_time_error()
         F = ops.TensorMath if create_graph else ops.NumpyMath
         ctx = self._context_of(create_graph)
-        if not create_graph:
-            grad = kernels.wrap(grad)
         outputs = []
         meta = self._meta
         for i, (nxt, formula) in enumerate(zip(self._next, self.op.grads)):
@@ -182,7 +180,7 @@ class AccumulateGrad:
         if create_graph:
             variable._grad = grad if current is None else current + grad
         elif current is None:
-            data = kernels.unwrap(grad) if owned and grad.flags.writeable else np.array(grad, copy=True)
+            data = grad if owned and grad.flags.writeable else np.array(grad, copy=True)
             variable._grad = Tensor._make(data)
         else:
             np.add(current._data, grad, out=current._data)
@@ -210,7 +208,7 @@ def _run_hooks(hooks: list | None, grad: Any, owned: bool, create_graph: bool) -
     if not hooks:
         return grad, owned
     for hook in list(hooks):
-        wrapped = grad if create_graph else Tensor._make(kernels.unwrap(grad))
+        wrapped = grad if create_graph else Tensor._make(grad)
         replaced = hook(wrapped)
         if replaced is not None:
             if not isinstance(replaced, Tensor):
@@ -228,7 +226,7 @@ def _retain_grads(node: Node, grad: Any, create_graph: bool) -> None:
         if tensor._grad is None:
             tensor._grad = grad if create_graph else Tensor._make(np.array(grad, copy=True))
         else:
-            tensor._grad = tensor._grad + (grad if create_graph else Tensor._make(kernels.unwrap(grad)))
+            tensor._grad = tensor._grad + (grad if create_graph else Tensor._make(grad))
 
 
 def _is_fresh(g: Any, grad_in: Any, earlier: list) -> bool:
@@ -475,7 +473,7 @@ def _target_node(t: Tensor) -> Any:
 def _as_tensor(grad: Any, owned: bool, create_graph: bool) -> Tensor:
     if create_graph:
         return grad
-    return Tensor._make(kernels.unwrap(grad) if owned else np.array(grad, copy=True))
+    return Tensor._make(grad if owned else np.array(grad, copy=True))
 
 
 def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool | None = None,

@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from . import kernels
 from . import ops as _ops
 from .autograd import Node, accumulator, edge_node
 from .errors import AutogradError, BadValueError, LimitError, ShapeError
@@ -78,8 +77,7 @@ def apply(op: _ops.Op, inputs: Sequence[Any], params: dict | None = None,
         if isinstance(x, Tensor):
             if x._view_stamp is not None and x._view_stamp != x._version.value:
                 raise _stale_view(x)
-            data = x._data
-            values.append(data if data.size < kernels.THRESHOLD else kernels.wrap(data))
+            values.append(x._data)
             needs.append(x._requires_grad)
             recording = recording or x._requires_grad
         else:
