@@ -1043,6 +1043,22 @@ class _TensorMath:
     cast = staticmethod(to)
 
     @staticmethod
+    def tanh_backward(g: Tensor, result: Tensor) -> Tensor:
+        return g * (1 - result * result)
+
+    @staticmethod
+    def sigmoid_backward(g: Tensor, result: Tensor) -> Tensor:
+        return g * (1 - result) * result
+
+    @staticmethod
+    def pow_backward(g: Tensor, x: Tensor, exponent: float) -> Tensor:
+        return g * (exponent * pow(x, exponent - 1))
+
+    @staticmethod
+    def sqrt_backward(g: Tensor, result: Tensor) -> Tensor:
+        return g / (2 * result)
+
+    @staticmethod
     def values(x: Any) -> Any:
         return x._data if isinstance(x, Tensor) else x
 

@@ -204,8 +204,45 @@ def _slice_scatter(g: np.ndarray, shape: tuple[int, ...], where: tuple) -> np.nd
     return out
 
 
+def _fresh(x: Any) -> np.ndarray:
+    """x itself if it is an array this formula just made (so it may be overwritten), else a copy."""
+    return x if isinstance(x, np.ndarray) and x.base is None and x.flags.writeable else np.array(x)
+
+
 class NumpyMath:
-    """The formula vocabulary on plain numpy arrays (no graph is recorded)."""
+    """The formula vocabulary on plain numpy arrays (no graph is recorded).
+
+    The *_backward helpers are PyTorch's backward formulas of the same names computed in place on one
+    fresh array: numpy does not reuse a temporary combined with a Python number (`1 - r*r` allocates
+    twice), and on large tensors every fresh array costs its page faults.
+    """
+
+    @staticmethod
+    def tanh_backward(g: Any, result: Any) -> np.ndarray:
+        """g * (1 - result**2)."""
+        t = _fresh(result * result)
+        np.subtract(1, t, out=t)
+        return np.multiply(g, t, out=t)
+
+    @staticmethod
+    def sigmoid_backward(g: Any, result: Any) -> np.ndarray:
+        """g * (1 - result) * result."""
+        t = _fresh(np.subtract(1, result))
+        np.multiply(g, t, out=t)
+        return np.multiply(t, result, out=t)
+
+    @staticmethod
+    def pow_backward(g: Any, x: Any, exponent: float) -> np.ndarray:
+        """g * (exponent * x**(exponent - 1))."""
+        t = _fresh(_power(x, exponent - 1))
+        np.multiply(exponent, t, out=t)
+        return np.multiply(g, t, out=t)
+
+    @staticmethod
+    def sqrt_backward(g: Any, result: Any) -> np.ndarray:
+        """g / (2 * result)."""
+        t = _fresh(np.multiply(2, result))
+        return np.divide(g, t, out=t)
 
     exp = staticmethod(np.exp)
     log = staticmethod(np.log)
@@ -379,6 +416,10 @@ def _no_grad(text: str) -> Grad:
 
 
 # ---------------------------------------------------------------------------- the table
+# The formulas are written so numpy can reuse its temporaries (it does for `temp op array`, and for
+# `array op temp` when op commutes, but not with a Python number): `-(((self / other) / other) * g)`
+# allocates one array where `-g * ((self / other) / other)` allocates two. Each is bit-for-bit the
+# PyTorch formula its text gives (negation is exact, products commute).
 _OPS: list[Op] = [
     # elementwise with two inputs (Python numbers allowed in either slot)
     Op("add", "AddBackward0", ("self", "other"), np.add,
@@ -392,10 +433,10 @@ _OPS: list[Op] = [
         Grad(lambda F, g, s: g * s.self, "grad * self", ("self",))), "self * other"),
     Op("div", "DivBackward0", ("self", "other"), np.divide,
        (Grad(lambda F, g, s: g / s.other, "grad / other", ("other",)),
-        Grad(lambda F, g, s: -g * ((s.self / s.other) / s.other), "-grad * self / other**2",
+        Grad(lambda F, g, s: -(((s.self / s.other) / s.other) * g), "-grad * self / other**2",
              ("self", "other"))), "self / other"),
     Op("pow", "PowBackward0", ("self",), lambda x, *, exponent: _power(x, exponent),
-       (Grad(lambda F, g, s: g * 0.0 if s.exponent == 0 else g * (s.exponent * F.pow(s.self, s.exponent - 1)),
+       (Grad(lambda F, g, s: g * 0.0 if s.exponent == 0 else F.pow_backward(g, s.self, s.exponent),
              "grad * exponent * self**(exponent - 1)", ("self",)),), "self ** exponent, for a number exponent"),
     Op("pow_tensor", "PowBackward1", ("self", "exponent"), np.power,
        (Grad(_pow_tensor_grad_self, "grad * exponent * self**(exponent - 1)", ("self", "exponent")),
@@ -427,22 +468,22 @@ _OPS: list[Op] = [
     Op("tan", "TanBackward0", ("self",), np.tan,
        (Grad(lambda F, g, s: g * (1 + s.result * s.result), "grad * (1 + result**2)", ("result",)),), "tangent"),
     Op("tanh", "TanhBackward0", ("self",), np.tanh,
-       (Grad(lambda F, g, s: g * (1 - s.result * s.result), "grad * (1 - result**2)", ("result",)),),
+       (Grad(lambda F, g, s: F.tanh_backward(g, s.result), "grad * (1 - result**2)", ("result",)),),
        "hyperbolic tangent"),
     Op("sigmoid", "SigmoidBackward0", ("self",), lambda x: 1 / (1 + np.exp(-x)),
-       (Grad(lambda F, g, s: g * (1 - s.result) * s.result, "grad * (1 - result) * result", ("result",)),),
+       (Grad(lambda F, g, s: F.sigmoid_backward(g, s.result), "grad * (1 - result) * result", ("result",)),),
        "1 / (1 + e ** -self)"),
     Op("relu", "ReluBackward0", ("self",), lambda x: np.maximum(x, 0),
        (Grad(lambda F, g, s: F.where(F.values(s.result) > 0, g, 0.0), "grad where result > 0", ("result",)),),
        "max(self, 0)"),
     Op("sqrt", "SqrtBackward0", ("self",), np.sqrt,
-       (Grad(lambda F, g, s: g / (2 * s.result), "grad / (2 * result)", ("result",)),), "square root"),
+       (Grad(lambda F, g, s: F.sqrt_backward(g, s.result), "grad / (2 * result)", ("result",)),), "square root"),
     Op("abs", "AbsBackward0", ("self",), np.abs,
        (Grad(lambda F, g, s: g * F.sign(s.self), "grad * sign(self)", ("self",)),), "absolute value"),
     Op("sign", "SignBackward0", ("self",), np.sign,
        (Grad(lambda F, g, s: g * 0.0, "0"),), "-1, 0 or 1"),
     Op("reciprocal", "ReciprocalBackward0", ("self",), lambda x: 1 / x,
-       (Grad(lambda F, g, s: -g * (s.result * s.result), "-grad * result**2", ("result",)),), "1 / self"),
+       (Grad(lambda F, g, s: -((s.result * s.result) * g), "-grad * result**2", ("result",)),), "1 / self"),
     Op("clamp", "ClampBackward1", ("self",), _clamp_forward,
        (Grad(_clamp_grad, "grad where min <= self <= max", ("self",)),), "self limited to [min, max]"),
     Op("where", "WhereBackward0", ("self", "other"), lambda a, b, *, condition: np.where(condition, a, b),
