@@ -60,8 +60,16 @@ def _program(lib, name: str, t: dict):
     return y
 
 
-def worker(library: str, name: str, elements: int, runs: int) -> float:
-    """Best wall time of `runs` forward+backward passes (after one warm-up), in seconds."""
+def worker(library: str, name: str, elements: int, runs: int, cached: bool = False) -> float:
+    """Best wall time of `runs` forward+backward passes (after one warm-up), in seconds.
+
+    With `cached`, malloc keeps freed memory (autodiff.engine.allocator, as the autodiff command runs):
+    applied to both libraries alike, so the comparison stays fair.
+    """
+    if cached:
+        from autodiff.engine.allocator import cache_freed_memory
+
+        cache_freed_memory()
     if library == "torch":
         import torch as lib
     else:
@@ -79,10 +87,10 @@ def worker(library: str, name: str, elements: int, runs: int) -> float:
     return best
 
 
-def measure(library: str, name: str, elements: int, runs: int) -> float:
+def measure(library: str, name: str, elements: int, runs: int, cached: bool = False) -> float:
     out = subprocess.run(
         [sys.executable, __file__, "--worker", library, "--only", name, "--elements", str(elements),
-         "--runs", str(runs)],
+         "--runs", str(runs), *(["--cached"] if cached else [])],
         check=True, capture_output=True, text=True,
     )
     return json.loads(out.stdout)["seconds"]
@@ -95,10 +103,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--only", default="")
     parser.add_argument("--worker", choices=("engine", "torch"))
+    parser.add_argument("--cached", action="store_true",
+                        help="both libraries with malloc keeping freed memory (as the autodiff command runs)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps({"seconds": worker(args.worker, args.only, args.elements, args.runs)}))
+        print(json.dumps({"seconds": worker(args.worker, args.only, args.elements, args.runs, args.cached)}))
         return
     names = [n for n in PROGRAMS if n.startswith(args.only)]
     results = []
@@ -106,14 +116,15 @@ def main() -> None:
         times: dict[str, list[float]] = {"engine": [], "torch": []}
         for _ in range(args.rounds):
             for library in ("engine", "torch"):
-                times[library].append(measure(library, name, args.elements, args.runs))
+                times[library].append(measure(library, name, args.elements, args.runs, args.cached))
         engine, torch = statistics.median(times["engine"]), statistics.median(times["torch"])
         results.append({"program": name, "expression": PROGRAMS[name], "engine_ms": engine * 1e3,
                         "torch_ms": torch * 1e3, "ratio": engine / torch})
     if args.json:
         print(json.dumps(results, indent=1))
         return
-    print(f"float32, {args.elements:,} elements, median of {args.rounds} rounds of best-of-{args.runs}")
+    allocator = "malloc keeping freed memory" if args.cached else "default malloc"
+    print(f"float32, {args.elements:,} elements, median of {args.rounds} rounds of best-of-{args.runs}, {allocator}")
     print(f"{'program':<16}{'engine ms':>12}{'torch ms':>12}{'ratio':>8}")
     for r in results:
         print(f"{r['program']:<16}{r['engine_ms']:>12.1f}{r['torch_ms']:>12.1f}{r['ratio']:>8.2f}")

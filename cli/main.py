@@ -205,6 +205,9 @@ def main(argv: list[str] | None = None) -> None:
     _standard_streams()
     if argv is None:  # the process is ours (not a test calling main in its own process)
         _cap_memory()
+        from autodiff.engine.allocator import cache_freed_memory
+
+        cache_freed_memory()  # large arrays reuse freed memory instead of faulting in fresh pages
     debug = "--debug" in args
     json_mode = _json_requested(args)
     try:
