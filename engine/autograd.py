@@ -100,6 +100,7 @@ class Node:
     def _context_of(self, create_graph: bool) -> SimpleNamespace:
         values: dict[str, Any] = dict(self._params) if self._params else {}
         values["input_shape"], values["input_dtype"] = self._meta[0], self._meta[1]
+        values["input_shapes"] = self._meta[::2]
         saved = self._saved
         for i, (name, _) in enumerate(self._plan):
             value, version, expected = saved[3 * i], saved[3 * i + 1], saved[3 * i + 2]

@@ -1043,6 +1043,10 @@ class _TensorMath:
     cast = staticmethod(to)
 
     @staticmethod
+    def mul_sum_to(a: Tensor, b: Any, shape: tuple[int, ...]) -> Tensor:
+        return _TensorMath.sum_to(a * b, shape)
+
+    @staticmethod
     def tanh_backward(g: Tensor, result: Tensor) -> Tensor:
         return g * (1 - result * result)
 

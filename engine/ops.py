@@ -204,6 +204,33 @@ def _slice_scatter(g: np.ndarray, shape: tuple[int, ...], where: tuple) -> np.nd
     return out
 
 
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+CONTRACT_AT = 1 << 16  # elements of the broadcast product from which a contraction beats building it
+
+
+def _mul_sum_to(a: Any, b: Any, shape: tuple[int, ...] | None) -> Any:
+    product_shape = np.broadcast_shapes(np.shape(a), np.shape(b))
+    if shape is None or product_shape == tuple(shape):
+        return a * b
+    full, target = math.prod(product_shape), math.prod(shape)
+    if full < CONTRACT_AT or full < 4 * target or len(product_shape) > len(_LETTERS):
+        return _sum_to(a * b, tuple(shape))
+    n, lead = len(product_shape), len(product_shape) - len(shape)
+    kept = [k for k in range(n) if k >= lead and (shape[k - lead] != 1 or product_shape[k] == 1)]
+
+    def operand(x: Any) -> tuple[str, Any]:
+        x = np.asarray(x)
+        offset = n - x.ndim
+        axes = [k for k in range(x.ndim) if x.shape[k] != 1 or product_shape[offset + k] == 1]
+        squeezed = x.reshape([x.shape[k] for k in axes])
+        return "".join(_LETTERS[offset + k] for k in axes), squeezed
+
+    (sa, xa), (sb, xb) = operand(a), operand(b)
+    out = "".join(_LETTERS[k] for k in kept)
+    reduced = np.einsum(f"{sa},{sb}->{out}", xa, xb, optimize=True)
+    return np.asarray(reduced).reshape(shape)
+
+
 def _fresh(x: Any) -> np.ndarray:
     """x itself if it is an array this formula just made (so it may be overwritten), else a copy."""
     return x if isinstance(x, np.ndarray) and x.base is None and x.flags.writeable else np.array(x)
@@ -216,6 +243,12 @@ class NumpyMath:
     fresh array: numpy does not reuse a temporary combined with a Python number (`1 - r*r` allocates
     twice), and on large tensors every fresh array costs its page faults.
     """
+
+    @staticmethod
+    def mul_sum_to(a: Any, b: Any, shape: tuple[int, ...]) -> Any:
+        """sum_to(a * b, shape): when broadcasting made a * b much larger than shape, a contraction
+        (einsum, BLAS) that never builds the product; the gradient of a broadcast multiplication."""
+        return _mul_sum_to(a, b, shape)
 
     @staticmethod
     def tanh_backward(g: Any, result: Any) -> np.ndarray:
@@ -429,8 +462,9 @@ _OPS: list[Op] = [
     Op("rsub", "RsubBackward1", ("self",), lambda x, *, other: np.subtract(other, x),
        (Grad(lambda F, g, s: -g, "-grad"),), "other - self, for a number `other`"),
     Op("mul", "MulBackward0", ("self", "other"), np.multiply,
-       (Grad(lambda F, g, s: g * s.other, "grad * other", ("other",)),
-        Grad(lambda F, g, s: g * s.self, "grad * self", ("self",))), "self * other"),
+       (Grad(lambda F, g, s: F.mul_sum_to(g, s.other, s.input_shapes[0]), "grad * other", ("other",)),
+        Grad(lambda F, g, s: F.mul_sum_to(g, s.self, s.input_shapes[1]), "grad * self", ("self",))),
+       "self * other"),
     Op("div", "DivBackward0", ("self", "other"), np.divide,
        (Grad(lambda F, g, s: g / s.other, "grad / other", ("other",)),
         Grad(lambda F, g, s: -(((s.self / s.other) / s.other) * g), "-grad * self / other**2",
