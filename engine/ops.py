@@ -218,17 +218,28 @@ def _mul_sum_to(a: Any, b: Any, shape: tuple[int, ...] | None) -> Any:
     n, lead = len(product_shape), len(product_shape) - len(shape)
     kept = [k for k in range(n) if k >= lead and (shape[k - lead] != 1 or product_shape[k] == 1)]
 
-    def operand(x: Any) -> tuple[str, Any]:
+    def operand(x: Any) -> tuple[str, np.ndarray]:
+        # Axes that broadcast (size 1, or stride 0 as in an expanded gradient) carry no letter: the
+        # contraction then works on the real data, never on a materialized broadcast.
         x = np.asarray(x)
         offset = n - x.ndim
-        axes = [k for k in range(x.ndim) if x.shape[k] != 1 or product_shape[offset + k] == 1]
-        squeezed = x.reshape([x.shape[k] for k in axes])
-        return "".join(_LETTERS[offset + k] for k in axes), squeezed
+        axes = [k for k in range(x.ndim) if x.shape[k] != 1 and x.strides[k] != 0]
+        index = tuple(slice(None) if k in axes else 0 for k in range(x.ndim))
+        return "".join(_LETTERS[offset + k] for k in axes), x[index]
 
     (sa, xa), (sb, xb) = operand(a), operand(b)
-    out = "".join(_LETTERS[k] for k in kept)
-    reduced = np.einsum(f"{sa},{sb}->{out}", xa, xb, optimize=True)
-    return np.asarray(reduced).reshape(shape)
+    present = [k for k in kept if _LETTERS[k] in sa or _LETTERS[k] in sb]
+    reduced = np.einsum(f"{sa},{sb}->{''.join(_LETTERS[k] for k in present)}", xa, xb, optimize=True)
+    # A summed axis along which neither operand varies adds up equal terms: multiply by its length.
+    repeats = math.prod(product_shape[k] for k in range(n)
+                        if k not in kept and _LETTERS[k] not in sa and _LETTERS[k] not in sb)
+    if repeats != 1:
+        reduced = reduced * repeats
+    # Kept axes that no operand varies along: the sum is the same for every position on them.
+    kept_shape = [product_shape[k] if k in present else 1 for k in kept]
+    reduced = np.asarray(reduced).reshape(kept_shape)
+    full_kept = [product_shape[k] for k in kept]
+    return np.array(np.broadcast_to(reduced, full_kept)).reshape(shape)
 
 
 def _fresh(x: Any) -> np.ndarray:

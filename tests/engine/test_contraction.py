@@ -17,6 +17,8 @@ def test_contraction_matches_building_the_product(shapes, seed):
     rng = np.random.default_rng(seed)
     a = rng.standard_normal(shapes.result_shape if rng.random() < 0.5 else shapes.input_shapes[0])
     b = rng.standard_normal(shapes.input_shapes[1])
+    if rng.random() < 0.3:  # an expanded gradient: stride 0 along its broadcast axes
+        a = np.broadcast_to(rng.standard_normal(()), shapes.result_shape)
     product = np.broadcast_shapes(a.shape, b.shape)
     for target in (np.shape(b), np.shape(a)):
         if np.broadcast_shapes(target, product) != product:
