@@ -95,16 +95,21 @@ def main() -> None:
         print(f"  {row}: {ours:.4g} vs {reference:.4g} {unit}", file=sys.stderr)
 
     sizes = [4_000_000] if args.quick else [4_000_000, 16_000_000]
-    for elements in sizes:
-        for name in engine.PROGRAMS:
-            if name == "scalar_chain" or (name == "sigmoid_matmul" and elements > 4_000_000 and args.quick):
-                continue
-            times = {"engine": [], "torch": []}
-            for _ in range(rounds):
-                for library in ("engine", "torch"):
-                    times[library].append(engine.measure(library, name, elements, runs if elements < 10**7 else 2))
-            add(f"{name}, {elements // 1_000_000}M elements", _median(times["engine"]) * 1e3,
-                _median(times["torch"]) * 1e3, "ms", 1.0)
+    # Both libraries run with the same malloc settings: glibc's default, and keeping freed memory (as the
+    # autodiff command runs; see engine/allocator.py).
+    modes = [(True, "cached malloc")] if args.quick else [(False, "default malloc"), (True, "cached malloc")]
+    for cached, label in modes:
+        for elements in sizes:
+            for name in engine.PROGRAMS:
+                if name == "scalar_chain":
+                    continue
+                repeat = runs if elements < 10**7 else 2
+                times = {"engine": [], "torch": []}
+                for _ in range(rounds):
+                    for library in ("engine", "torch"):
+                        times[library].append(engine.measure(library, name, elements, repeat, cached))
+                add(f"{name}, {elements // 1_000_000}M, {label}", _median(times["engine"]) * 1e3,
+                    _median(times["torch"]) * 1e3, "ms", 1.0)
     chain = {"engine": [], "torch": []}
     for _ in range(rounds):
         for library in ("engine", "torch"):
@@ -113,7 +118,8 @@ def main() -> None:
         "us", 1.0)
     grown = {library: _median([memory(library) for _ in range(rounds)]) for library in ("engine", "torch")}
     add(f"peak memory growth, {MEMORY_ELEMENTS // 1_000_000}M elements", grown["engine"], grown["torch"], "MiB", 1.0)
-    command = latency.shutil.which("autodiff") or os.path.join(os.path.dirname(sys.executable), "autodiff")
+    beside = os.path.join(os.path.dirname(sys.executable), "autodiff")
+    command = beside if os.path.exists(beside) else (latency.shutil.which("autodiff") or "autodiff")
     medians = latency.measure(latency.commands(command, sys.executable, False), 11 if args.quick else 21)
     floor = medians["python -c 'import numpy'"]
     add("CLI latency, eval --format json", medians["eval --format json"] * 1e3, floor * 1e3, "ms", 1.5)
@@ -128,11 +134,11 @@ def main() -> None:
     if args.json:
         print(json.dumps(rows, indent=1))
         return
-    print(f"\n{'measurement':<44}{'autodiff':>12}{'reference':>12}{'ratio':>8}{'target':>8}  unit")
+    print(f"\n{'measurement':<52}{'autodiff':>12}{'reference':>12}{'ratio':>8}{'target':>8}  unit")
     for r in rows:
         ratio = f"{r['ratio']:.2f}" if r["ratio"] is not None else ""
         target = f"{r['target']:.1f}" if r["target"] else ""
-        print(f"{r['row']:<44}{r['autodiff']:>12.4g}{r['reference']:>12.4g}{ratio:>8}{target:>8}  {r['unit']}")
+        print(f"{r['row']:<52}{r['autodiff']:>12.4g}{r['reference']:>12.4g}{ratio:>8}{target:>8}  {r['unit']}")
 
 
 def _median(values: list[float]) -> float:
