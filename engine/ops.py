@@ -209,8 +209,13 @@ CONTRACT_AT = 1 << 16  # elements of the broadcast product from which a contract
 
 
 def _mul_sum_to(a: Any, b: Any, shape: tuple[int, ...] | None) -> Any:
-    product_shape = np.broadcast_shapes(np.shape(a), np.shape(b))
-    if shape is None or product_shape == tuple(shape):
+    if type(b) is not np.ndarray:  # a Python number: nothing broadcasts (the common scalar case, kept cheap)
+        return a * b
+    sa, sb = a.shape, b.shape
+    if sa == shape and (sb == sa or sb == ()):
+        return a * b
+    product_shape = sa if sb == sa or sb == () else np.broadcast_shapes(sa, sb)
+    if product_shape == tuple(shape):
         return a * b
     full, target = math.prod(product_shape), math.prod(shape)
     if full < CONTRACT_AT or full < 4 * target or len(product_shape) > len(_LETTERS):
@@ -255,11 +260,9 @@ class NumpyMath:
     twice), and on large tensors every fresh array costs its page faults.
     """
 
-    @staticmethod
-    def mul_sum_to(a: Any, b: Any, shape: tuple[int, ...]) -> Any:
-        """sum_to(a * b, shape): when broadcasting made a * b much larger than shape, a contraction
-        (einsum, BLAS) that never builds the product; the gradient of a broadcast multiplication."""
-        return _mul_sum_to(a, b, shape)
+    # sum_to(a * b, shape): when broadcasting made a * b much larger than shape, a contraction (einsum,
+    # BLAS) that never builds the product; the gradient of a broadcast multiplication.
+    mul_sum_to = staticmethod(_mul_sum_to)
 
     @staticmethod
     def tanh_backward(g: Any, result: Any) -> np.ndarray:
