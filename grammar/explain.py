@@ -36,12 +36,9 @@ def short(values: Any) -> str:
     array = np.asarray(values)
     if array.ndim == 0:
         return _number(float(array))
-    if array.size > _MAX_SHOWN:
-        return np.array2string(array, precision=4, separator=", ", threshold=_MAX_SHOWN, edgeitems=2,
-                               floatmode="maxprec", suppress_small=False).replace("\n", "") + \
-            f" (shape {tuple(array.shape)})"
-    return np.array2string(array, precision=4, separator=", ", floatmode="maxprec",
-                           max_line_width=10_000).replace("\n", "")
+    text = np.array2string(array, separator=", ", formatter={"float_kind": _number}, threshold=_MAX_SHOWN,
+                           edgeitems=2, max_line_width=10_000).replace("\n", "")
+    return text + (f" (shape {tuple(array.shape)})" if array.size > _MAX_SHOWN else "")
 
 
 def _number(x: float) -> str:

@@ -354,3 +354,29 @@ def test_float64_tensors_print_without_a_dtype_suffix_when_float64_is_the_defaul
         "  x  tensor(2.)\n"
         "  y  None  non-leaf: use --retain-grad y\n"
     )
+
+
+def test_version_and_help_with_worked_examples(cli):
+    out = cli("--version")
+    assert out.code == 0
+    assert out.stdout.startswith("autodiff, version ")
+    help_text = cli("eval", "--help").stdout
+    assert "Examples:" in help_text
+    assert "autodiff eval '(2*x)**3' x=1.5" in help_text
+    for option in ("--var", "--const", "--grad-tensor", "--retain-graph", "--backward", "--repeat", "--zero-grad",
+                   "--retain-grad", "--order", "--detect-anomaly", "--trace", "--explain", "--format", "--dtype",
+                   "--seed", "--max-elements", "--file", "--batch"):
+        assert option in help_text
+    top = cli("--help").stdout
+    for command in ("eval", "graph", "check", "gradcheck", "ops", "run", "repl"):
+        assert f"  {command} " in top
+
+
+def test_json_output_never_imports_rich():
+    code = ("import sys; from autodiff.cli.main import main\n"
+            "try:\n    main(['eval', 'y = (2*x)**3', 'x=1.5', '--trace', '--explain', '--format', 'json'])\n"
+            "except SystemExit as done:\n    assert done.code == 0, done.code\n"
+            "assert not any(m == 'rich' or m.startswith('rich.') for m in sys.modules), 'rich was imported'\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["grads"]["x"] == 54.0
