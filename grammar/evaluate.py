@@ -219,9 +219,7 @@ class Evaluator:
                 result.root, result.root_name = target, stmt.name
             elif isinstance(stmt, S.ExprStmt):
                 value = self.expression(stmt.value)
-                # A program that ends with a bare name (`...; y`) has that named tensor as its root.
-                named = isinstance(stmt.value, S.Name) and stmt.value.id in self.names
-                result.root, result.root_name = value, stmt.value.id if named else None
+                result.root, result.root_name = value, None  # the contract: null for a bare expression
             elif isinstance(stmt, S.Import):
                 self._import(stmt)
                 result.root, result.root_name = None, None
