@@ -9,6 +9,11 @@ from autodiff.cli.text import Doc
 from autodiff.grammar.explain import Step, short
 
 
+# Rich lays a table out as a whole: past this many steps the pretty output is the plain listing, which
+# streams (a 100,000-step table takes most of a minute to lay out).
+MAX_TABLE_STEPS = 500
+
+
 def _node_label(step: Step) -> str:
     if step.name == "AccumulateGrad":
         return f"AccumulateGrad {step.tensor or '(unnamed leaf)'}"
@@ -49,7 +54,7 @@ def _pass_title(step: Step, result: Any, options: dict[str, Any]) -> str:
 
 def write_steps(steps: list[Step], result: Any, options: dict[str, Any], pretty: bool) -> None:
     starting = "--grad-tensor" if options.get("grad_tensor") else "the starting gradient, d root/d root = 1"
-    if pretty:
+    if pretty and len(steps) <= MAX_TABLE_STEPS:
         _write_table(steps, result, options, starting)
         return
     doc = Doc()
