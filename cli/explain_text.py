@@ -12,6 +12,7 @@ from autodiff.grammar.explain import Step, short
 # Rich lays a table out as a whole: past this many steps the pretty output is the plain listing, which
 # streams (a 100,000-step table takes most of a minute to lay out).
 MAX_TABLE_STEPS = 500
+MAX_CONTRIBUTIONS = 8  # a value used more often than this lists its first three and last contributions
 
 
 def _node_label(step: Step) -> str:
@@ -23,8 +24,10 @@ def _node_label(step: Step) -> str:
 def _received(step: Step, steps: list[Step], starting: str) -> str:
     if not step.received:
         return f"{short(step.grad_in)} ({starting})"
-    parts = [f"{short(c.values)} from [{c.from_step + 1}] {steps[c.from_step].name} ({c.via})"
-             for c in step.received]
+    shown = step.received if len(step.received) <= MAX_CONTRIBUTIONS else \
+        [*step.received[:3], None, step.received[-1]]
+    parts = [f"... {len(step.received) - 4} more" if c is None else
+             f"{short(c.values)} from [{c.from_step + 1}] {steps[c.from_step].name} ({c.via})" for c in shown]
     if len(parts) == 1:
         return parts[0]
     return " + ".join(parts) + f" = {short(step.grad_in)}"

@@ -109,3 +109,10 @@ def test_pretty_explain_is_a_table(cli):
     table = out.stdout[out.stdout.index("┏"):]
     assert table.splitlines()[1] == "┃ step ┃ node             ┃ received                ┃ what it passed on        ┃"
     assert "│ 2    │ AccumulateGrad x │ 2.0 from [1]            │ x.grad = None + 2.0 =    │" in table.splitlines()
+
+
+def test_a_value_used_many_times_lists_a_few_contributions(cli):
+    out = cli("eval", "+".join(["x"] * 10), "x=1", "--explain")
+    assert explained(out)[-2] == ("      received 1.0 from [1] AddBackward0 (other) + 1.0 from [2] AddBackward0 (other) "
+                                  "+ 1.0 from [3] AddBackward0 (other) + ... 6 more + 1.0 from [9] AddBackward0 (other) "
+                                  "= 10.0")
