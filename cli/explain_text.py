@@ -8,7 +8,6 @@ from typing import Any
 from autodiff.cli.text import Doc
 from autodiff.grammar.explain import Step, short
 
-
 # Rich lays a table out as a whole: past this many steps the pretty output is the plain listing, which
 # streams (a 100,000-step table takes most of a minute to lay out).
 MAX_TABLE_STEPS = 500

@@ -113,6 +113,6 @@ def test_pretty_explain_is_a_table(cli):
 
 def test_a_value_used_many_times_lists_a_few_contributions(cli):
     out = cli("eval", "+".join(["x"] * 10), "x=1", "--explain")
-    assert explained(out)[-2] == ("      received 1.0 from [1] AddBackward0 (other) + 1.0 from [2] AddBackward0 (other) "
-                                  "+ 1.0 from [3] AddBackward0 (other) + ... 6 more + 1.0 from [9] AddBackward0 (other) "
-                                  "= 10.0")
+    assert explained(out)[-2] == (
+        "      received 1.0 from [1] AddBackward0 (other) + 1.0 from [2] AddBackward0 (other) + 1.0 from [3] "
+        "AddBackward0 (other) + ... 6 more + 1.0 from [9] AddBackward0 (other) = 10.0")
