@@ -62,20 +62,19 @@ def enable_grad() -> _GradMode:
     return _GradMode(True)
 
 
-def set_grad_enabled(mode: bool) -> _GradMode:
+def set_grad_enabled(mode: bool) -> _Restore:
     """Switch recording on or off; also usable as a context manager that restores the previous mode."""
-    switch = _GradMode(bool(mode))
-    switch.previous = STATE.grad_enabled
+    previous = STATE.grad_enabled
     STATE.grad_enabled = bool(mode)
-    return _Restore(switch)
+    return _Restore(previous)
 
 
 class _Restore(contextlib.AbstractContextManager):
-    def __init__(self, switch: _GradMode) -> None:
-        self.switch = switch
+    def __init__(self, previous: bool) -> None:
+        self.previous = previous
 
     def __exit__(self, *exc: object) -> None:
-        STATE.grad_enabled = self.switch.previous
+        STATE.grad_enabled = self.previous
 
 
 def is_grad_enabled() -> bool:

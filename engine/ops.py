@@ -458,10 +458,6 @@ def _matmul_nd_other(F: Any, g: Any, s: Any) -> Any:
     return F.matmul(F.transpose(this, -1, -2), g)
 
 
-def _no_grad(text: str) -> Grad:
-    return Grad(lambda F, g, s: None, text)
-
-
 # ---------------------------------------------------------------------------- the table
 # The formulas are written so numpy can reuse its temporaries (it does for `temp op array`, and for
 # `array op temp` when op commutes, but not with a Python number): `-(((self / other) / other) * g)`

@@ -333,11 +333,5 @@ def graph_of(root: Tensor, names: dict[str, Any], extra: list[Tensor] | None = N
     return Graph(0 if root.requires_grad else None, records)
 
 
-def check_names(names: list[str], what: str) -> None:
-    for name in names:
-        if not name.isidentifier() or name.startswith("_"):
-            raise UsageError(f"{what}: {name!r} is not a valid name (letters, digits and _, not starting with _)")
-
-
 __all__ = ["AutodiffError", "Binding", "EvalRequest", "EvalResult", "Graph", "GraphNode", "Pass", "as_tensor",
            "constant", "graph_of", "run_eval"]
