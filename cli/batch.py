@@ -56,7 +56,7 @@ class _Batch:
     """The parts of a run that every line shares: the parsed program, the options, the default bindings."""
 
     def __init__(self, program: str, assignments: tuple[str, ...], options: dict[str, Any]) -> None:
-        from autodiff.cli import commands
+        from autodiff.cli import eval_run as commands
         from autodiff.engine.errors import UsageError
         from autodiff.grammar.parser import parse
 
@@ -92,7 +92,7 @@ class _Batch:
 
     def answer(self, number: int, raw: bytes | None) -> tuple[dict[str, Any], bool]:
         """The document for one input line (None: a line too long to read), and whether it succeeded."""
-        from autodiff.cli import commands
+        from autodiff.cli import eval_run as commands
         from autodiff.cli.errors import error_document
         from autodiff.engine.errors import AutodiffError, LimitError
 
@@ -150,8 +150,8 @@ def line_bindings(raw: bytes, max_elements: int | None) -> list[Any]:
     """The bindings of one input line: a JSON object whose values are numbers or nested lists of numbers."""
     import json
 
+    from autodiff.app.session import Binding
     from autodiff.engine.errors import BadValueError, InputError, LimitError, ParseError, UsageError
-    from autodiff.grammar.session import Binding
 
     try:
         text = raw.decode("utf-8")

@@ -1,5 +1,5 @@
 """`autodiff check` (your derivative against autograd) and `autodiff gradcheck` (autograd against finite
-differences). The numerics are autodiff.grammar.checking's; this module reads options and renders."""
+differences). The numerics are autodiff.app.checking's; this module reads options and renders."""
 
 from __future__ import annotations
 
@@ -8,7 +8,16 @@ from typing import Any
 
 import click
 
-from autodiff.cli.graph_cmd import SETTINGS, engine_options, program_options, read_program
+from autodiff.cli.options import (
+    SETTINGS,
+    binding_texts,
+    configure_engine,
+    engine_options,
+    output_format,
+    program_options,
+    read_program,
+    split_binding,
+)
 
 EPILOG_CHECK = """\b
 Examples:
@@ -30,14 +39,10 @@ def _variables(assignments: tuple[str, ...], variables: tuple[str, ...], constan
                max_elements: int) -> list[Any]:
     """The bindings as VALUE texts (evaluated by the check, again for every sample), @PATH loaded once;
     a later binding of a name replaces an earlier one, as with eval."""
-    from autodiff.cli.main import _split_binding
-    from autodiff.grammar.checking import Variable
+    from autodiff.app.checking import Variable
 
     bound: dict[str, Variable] = {}
-    for text, option, requires_grad in ([(a, "NAME=VALUE", True) for a in assignments]
-                                        + [(v, "--var", True) for v in variables]
-                                        + [(c, "--const", False) for c in constants]):
-        name, value = _split_binding(text, option)
+    for name, value, _, requires_grad in binding_texts(assignments, variables, constants):
         bound.pop(name, None)
         if value.startswith("@"):
             from autodiff.cli.inputs import load_array
@@ -50,16 +55,15 @@ def _variables(assignments: tuple[str, ...], variables: tuple[str, ...], constan
 
 def _setup(program: str | None, assignments: tuple[str, ...], file: str | None, options: dict[str, Any],
            dtype: str) -> tuple[str, list[Any], str]:
-    from autodiff.cli.main import _configure_engine, _format
     from autodiff.engine.errors import UsageError
 
     if options["max_elements"] < 1:
         raise UsageError(f"--max-elements must be positive, got {options['max_elements']}")
     text, assignments = read_program(program, file, assignments)
     # the seed is applied by the check itself, right before it draws the values
-    _configure_engine(dtype, None, options["max_elements"])
+    configure_engine(dtype, None, options["max_elements"])
     variables = _variables(assignments, options["variables"], options["constants"], options["max_elements"])
-    return text, variables, _format(options["output_format"])
+    return text, variables, output_format(options["output_format"])
 
 
 # ---------------------------------------------------------------------------- check
@@ -85,11 +89,10 @@ def check_command(program: str | None, assignments: tuple[str, ...], file: str |
     """
     import numpy as np
 
-    from autodiff.cli.main import _split_binding
-    from autodiff.grammar.checking import CheckRequest, Expectation, check_derivatives
+    from autodiff.app.checking import CheckRequest, Expectation, check_derivatives
 
     text, variables, output = _setup(program, assignments, file, options, options["dtype"])
-    expectations = [Expectation(*_split_binding(e, "--expect")) for e in options["expectations"]]
+    expectations = [Expectation(*split_binding(e, "--expect")) for e in options["expectations"]]
     with np.errstate(all="ignore"):
         report = check_derivatives(CheckRequest(
             program=text, variables=variables, expectations=expectations, dtype=options["dtype"],
@@ -259,7 +262,7 @@ def gradcheck_command(program: str | None, assignments: tuple[str, ...], file: s
     """
     import numpy as np
 
-    from autodiff.grammar.checking import GradcheckRequest, gradcheck
+    from autodiff.app.checking import GradcheckRequest, gradcheck
 
     text, variables, output = _setup(program, assignments, file, options, "float64")
     with np.errstate(all="ignore"):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from autodiff.app.explain import Step, short
 from autodiff.cli.text import Doc
-from autodiff.grammar.explain import Step, short
 
 # Rich lays a table out as a whole: past this many steps the pretty output is the plain listing, which
 # streams (a 100,000-step table takes most of a minute to lay out).

@@ -7,12 +7,19 @@ target language, so a name can never inject DOT or Mermaid syntax.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import click
 
-SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+from autodiff.cli.options import (
+    SETTINGS,
+    bindings_from,
+    configure_engine,
+    engine_options,
+    output_format,
+    program_options,
+    read_program,
+)
 
 EPILOG = """\b
 Examples:
@@ -21,50 +28,6 @@ Examples:
   autodiff graph 'y = x * w; y.sum()' --var 'x=[1, 2]' --const w=3 --to mermaid
   autodiff graph '(x ** 2).exp()' x=0.5 --backward --to json
 """
-
-
-def program_options(fn: Callable) -> Callable:
-    """PROGRAM, NAME=VALUE arguments, -f/--file, --var and --const (shared with check and gradcheck)."""
-    for decorator in reversed((
-        click.argument("program", required=False),
-        click.argument("assignments", nargs=-1),
-        click.option("-f", "--file", "file", metavar="PATH", help="Read the program from a file."),
-        click.option("--var", "variables", multiple=True, metavar="NAME=VALUE",
-                     help="Bind a leaf tensor that requires grad (VALUE: 3, [1, 2], randn(2, 2), @data.npy)."),
-        click.option("--const", "constants", multiple=True, metavar="NAME=VALUE",
-                     help="Bind a tensor that needs no grad."),
-    )):
-        fn = decorator(fn)
-    return fn
-
-
-def engine_options(dtype: bool = True) -> Callable[[Callable], Callable]:
-    """--dtype (unless dtype=False), --seed and --max-elements, as eval has them."""
-    options = [
-        click.option("--seed", type=int, help="Seed for rand/randn."),
-        click.option("--max-elements", type=int, default=50_000_000, show_default=True,
-                     help="Refuse tensors with more elements."),
-    ]
-    if dtype:
-        options.insert(0, click.option("--dtype", type=click.Choice(["float32", "float64"]), default="float32",
-                                       show_default=True))
-
-    def decorate(fn: Callable) -> Callable:
-        for decorator in reversed(options):
-            fn = decorator(fn)
-        return fn
-
-    return decorate
-
-
-def read_program(program: str | None, file: str | None, assignments: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
-    """The program text and the NAME=VALUE arguments (with --file, PROGRAM is one of them)."""
-    from autodiff.cli.main import _read_program
-
-    if file is not None and program is not None:
-        assignments = (program, *assignments)
-        program = None
-    return _read_program(program, file), assignments
 
 
 @click.command("graph", epilog=EPILOG, context_settings=SETTINGS,
@@ -86,8 +49,8 @@ def graph_command(program: str | None, assignments: tuple[str, ...], file: str |
     With --backward, backward runs from the root first and every node shows the gradient it received
     (DOT and Mermaid also label each edge with the gradient passed along it).
     """
-    target, output_format = options["target"], options["output_format"]
-    if output_format == "json":
+    target = options["target"]
+    if options["output_format"] == "json":
         if target not in ("tree", "json"):
             from autodiff.engine.errors import UsageError
 
@@ -104,10 +67,9 @@ def graph_command(program: str | None, assignments: tuple[str, ...], file: str |
             return report(error, json_mode=True)
         raise
     if target == "tree":
-        from autodiff.cli.main import _format
         from autodiff.cli.text import write
 
-        pretty = _format(output_format) == "pretty"
+        pretty = output_format(options["output_format"]) == "pretty"
         write(tree_doc(observed, pretty), pretty=pretty)
     else:
         import sys
@@ -120,11 +82,9 @@ def graph_command(program: str | None, assignments: tuple[str, ...], file: str |
 def _observe(program: str | None, assignments: tuple[str, ...], file: str | None, options: dict[str, Any]) -> Any:
     import numpy as np
 
-    from autodiff.cli.commands import bindings_from
-    from autodiff.cli.main import _configure_engine
+    from autodiff.app.graph import observed_graph
+    from autodiff.app.session import EvalRequest, constant
     from autodiff.engine.errors import UsageError
-    from autodiff.grammar.checking import observed_graph
-    from autodiff.grammar.session import EvalRequest, constant
 
     if options["max_elements"] < 1:
         raise UsageError(f"--max-elements must be positive, got {options['max_elements']}")
@@ -133,7 +93,7 @@ def _observe(program: str | None, assignments: tuple[str, ...], file: str | None
             if options[name]:
                 raise UsageError(f"--{name.replace('_', '-')} needs --backward (it is an option of the backward pass)")
     text, assignments = read_program(program, file, assignments)
-    _configure_engine(options["dtype"], options["seed"], options["max_elements"])
+    configure_engine(options["dtype"], options["seed"], options["max_elements"])
     with np.errstate(all="ignore"):
         request = EvalRequest(
             program=text,

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from autodiff.cli.graph_cmd import SETTINGS
+from autodiff.cli.options import SETTINGS, output_format
 
 # The language's operators and attribute shortcuts: (syntax, the built-in it calls, or its ops directly).
 OPERATORS: tuple[tuple[str, str | None, tuple[str, ...], str], ...] = (
@@ -110,18 +110,16 @@ def _op_record(op: Any) -> dict[str, Any]:
 
 @click.command("ops", context_settings=SETTINGS,
                short_help="List every function and operator with its backward formulas.")
-@click.option("--format", "output_format", type=click.Choice(["pretty", "plain", "json"]),
+@click.option("--format", "choice", type=click.Choice(["pretty", "plain", "json"]),
               help="Output format (default: pretty on a terminal, plain when piped).")
-def ops_command(output_format: str | None) -> int:
+def ops_command(choice: str | None) -> int:
     """List every function and operator: signature, grad_fn name(s) and backward formula(s).
 
     A formula gives the gradient sent to one input, in terms of `grad` (the gradient of the result),
     the inputs (`self`, `other`, ...), `result` and the function's parameters. Read from the engine's
     op table, so it is always what backward actually runs.
     """
-    from autodiff.cli.main import _format
-
-    output = _format(output_format)
+    output = output_format(choice)
     groups = catalogue()
     if output == "json":
         from autodiff.cli import jsonout

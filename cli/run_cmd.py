@@ -15,6 +15,8 @@ from typing import Any
 
 import click
 
+from autodiff.cli.options import configure_engine, engine_options, read_file, read_stdin, settings
+
 EPILOG_RUN = """\b
 Examples:
   autodiff run examples/05_backward_chain.autodiff
@@ -32,32 +34,10 @@ Example session:
 """
 
 
-def _settings() -> dict[str, Any]:
-    return {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-def _engine_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """--dtype, --seed and --max-elements, as `autodiff eval` has them."""
-    command = click.option("--max-elements", type=int, default=50_000_000, show_default=True,
-                           help="Refuse tensors with more elements.")(command)
-    command = click.option("--seed", type=int, help="Seed for rand/randn.")(command)
-    return click.option("--dtype", type=click.Choice(["float32", "float64"]), default="float32",
-                        show_default=True, help="The default dtype of new tensors.")(command)
-
-
-def _configure(dtype: str, seed: int | None, max_elements: int) -> None:
-    from autodiff.cli.main import _configure_engine
-    from autodiff.engine.errors import UsageError
-
-    if max_elements < 1:
-        raise UsageError(f"--max-elements must be positive, got {max_elements}")
-    _configure_engine(dtype, seed, max_elements)
-
-
 # ---------------------------------------------------------------------------- autodiff run
-@click.command("run", epilog=EPILOG_RUN, context_settings=_settings())
+@click.command("run", epilog=EPILOG_RUN, context_settings=settings())
 @click.argument("file", metavar="FILE|-")
-@_engine_options
+@engine_options()
 def run_command(file: str, dtype: str, seed: int | None, max_elements: int) -> int:
     """Run a script of the language (FILE, or '-' for standard input), PyTorch-style.
 
@@ -67,7 +47,7 @@ def run_command(file: str, dtype: str, seed: int | None, max_elements: int) -> i
     is the kind's (1: shape, autograd, value, limit; 2: syntax, name, usage, io).
     """
     source = _read_script(file)
-    _configure(dtype, seed, max_elements)
+    configure_engine(dtype, seed, max_elements)
     return run_script(source, write_output)
 
 
@@ -82,8 +62,6 @@ def write_output(text: str) -> None:
 
 
 def _read_script(file: str) -> str:
-    from autodiff.cli.main import read_file, read_stdin
-
     if file == "-":
         return read_stdin("the script on standard input")
     return read_file(file, file, "the script")
@@ -120,8 +98,8 @@ def with_excerpt(error: Any, source: str) -> Any:
 
 
 # ---------------------------------------------------------------------------- autodiff repl
-@click.command("repl", epilog=EPILOG_REPL, context_settings=_settings())
-@_engine_options
+@click.command("repl", epilog=EPILOG_REPL, context_settings=settings())
+@engine_options()
 def repl_command(dtype: str, seed: int | None, max_elements: int) -> int:
     """An interactive session of the language (script mode), like Python's REPL.
 
@@ -129,7 +107,7 @@ def repl_command(dtype: str, seed: int | None, max_elements: int) -> int:
     triple-quoted string is open, or after a line that ends with a backslash. Errors print their message
     and the session goes on. Ctrl-C cancels the current input; Ctrl-D (or exit) ends the session.
     """
-    _configure(dtype, seed, max_elements)
+    configure_engine(dtype, seed, max_elements)
     interactive = sys.stdin.isatty()
     if interactive:
         import contextlib

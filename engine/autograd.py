@@ -12,7 +12,7 @@ import heapq
 import itertools
 import math
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import Any
 
@@ -20,6 +20,7 @@ import numpy as np
 
 from . import ops
 from .errors import AutogradError
+from .modes import GradMode
 from .tensor import STATE, Tensor
 
 _sequence = itertools.count()
@@ -74,10 +75,28 @@ class Node:
         """Where the node was created (set in anomaly mode), as PyTorch's node.metadata."""
         return {} if self._context is None else {"context": self._context}
 
-    def register_prehook(self, hook: Callable) -> None:
-        if self._pre_hooks is None:
-            self._pre_hooks = []
-        self._pre_hooks.append(hook)
+    # ------------------------------------------------------------ inspection (public, read-only)
+    @property
+    def next_nodes(self) -> tuple:
+        """The node of each input, None where the input needs no grad."""
+        return self._next
+
+    @property
+    def input_shapes(self) -> tuple:
+        """The shape of each input, as recorded in the forward pass."""
+        return self._meta[::2]
+
+    @property
+    def is_freed(self) -> bool:
+        """True once a backward pass without retain_graph has freed the saved values."""
+        return self._freed
+
+    def saved_values(self) -> dict[str, Any] | None:
+        """The values the backward formulas read (saved arrays, parameters, input shapes and dtypes), as
+        numpy arrays and plain values; None once they are freed."""
+        if self._freed:
+            return None
+        return dict(vars(self._context_of(False)))
 
     def _retain(self, tensor: Tensor) -> None:
         if self._retained is None:
@@ -158,6 +177,9 @@ class AccumulateGrad:
     __slots__ = ("__weakref__", "variable")
     op = None
     next_functions = ()
+    next_nodes = ()
+    input_shapes = ()
+    is_freed = False
     _next = ()
     _seq = _ACCUMULATE_PRIORITY
 
@@ -172,6 +194,10 @@ class AccumulateGrad:
 
     @property
     def metadata(self) -> dict:
+        return {}
+
+    def saved_values(self) -> dict[str, Any]:
+        """An AccumulateGrad saves nothing."""
         return {}
 
     def accumulate(self, grad: Any, owned: bool, create_graph: bool) -> None:
@@ -196,6 +222,24 @@ def accumulator(t: Tensor) -> AccumulateGrad:
         node = AccumulateGrad(t)
         t._accumulator = weakref.ref(node)
     return node
+
+
+def grad_node(t: Tensor) -> Any:
+    """Where backward enters t: its grad_fn, or for a leaf that requires grad its AccumulateGrad node."""
+    return t.grad_fn if t.grad_fn is not None else accumulator(t)
+
+
+def graph_size(t: Tensor, most: int | None = None) -> int:
+    """The number of nodes in t's backward graph (counting stops past `most`)."""
+    start = t.grad_fn
+    seen: set[int] = set()
+    stack = [start] if start is not None else []
+    while stack and (most is None or len(seen) <= most):
+        node = stack.pop()
+        if id(node) not in seen:
+            seen.add(id(node))
+            stack.extend(n for n in node._next if n is not None)
+    return len(seen)
 
 
 def edge_node(x: Any) -> Any:
@@ -421,23 +465,6 @@ def _as_list(x: Any) -> list:
     return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
-class _Mode:
-    """Sets grad mode and silences numpy's floating-point warnings for the duration of a pass."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-
-    def __enter__(self) -> None:
-        self.previous = STATE.grad_enabled
-        STATE.grad_enabled = self.enabled
-        self.errstate = np.errstate(all="ignore")
-        self.errstate.__enter__()
-
-    def __exit__(self, *exc: object) -> None:
-        self.errstate.__exit__(*exc)
-        STATE.grad_enabled = self.previous
-
-
 def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None = None,
              create_graph: bool = False, inputs: Any = None) -> None:
     """Accumulate the gradients of `tensors` into the .grad of the leaves (torch.autograd.backward)."""
@@ -446,7 +473,7 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
     if len(gradients) != len(tensors):
         raise AutogradError(f"got {len(gradients)} gradients for {len(tensors)} tensors")
     keep_graph = create_graph if retain_graph is None else bool(retain_graph)
-    with _Mode(create_graph):
+    with GradMode(create_graph), np.errstate(all="ignore"):
         roots = _roots(tensors, gradients, create_graph)
         if inputs is None:
             _execute(roots, keep_graph, create_graph)
@@ -484,7 +511,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     gradients = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outputs)
     inputs_list = _as_list(inputs)
     keep_graph = create_graph if retain_graph is None else bool(retain_graph)
-    with _Mode(create_graph):
+    with GradMode(create_graph), np.errstate(all="ignore"):
         roots = _roots(outputs, gradients, create_graph)
         nodes = [_target_node(t) for t in inputs_list]
         captured = _execute(roots, keep_graph, create_graph, dict.fromkeys(nodes))

@@ -199,7 +199,7 @@ class Evaluator:
 
     def statement(self, stmt: S.Node, result: Evaluation) -> None:
         """Run one statement and record it as the root so far."""
-        with engine.forward_context(_Origin(stmt, result.program.source)) if engine.STATE.anomaly else _nothing:
+        with engine.forward_context(_Origin(stmt, result.program.source)) if engine.is_anomaly_enabled() else _nothing:
             if isinstance(stmt, S.Assign):
                 value = self.expression(stmt.value)
                 if isinstance(value, list):

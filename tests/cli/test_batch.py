@@ -252,7 +252,8 @@ def test_an_unreadable_batch_file_is_an_io_error(cli, tmp_path):
 
 # ---------------------------------------------------------------------------- the program is parsed once
 def test_the_program_is_parsed_once_whatever_the_number_of_lines(cli, monkeypatch):
-    from autodiff.grammar import parser, session
+    from autodiff.app import session
+    from autodiff.grammar import parser
 
     seen: list[str] = []
     real = parser.parse

@@ -6,6 +6,7 @@ arithmetic of its own. The graph of a result is exported here too, iteratively, 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from autodiff import engine
-from autodiff.engine import AccumulateGrad, Tensor
+from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, ParseError, UnknownNameError, UsageError
 from autodiff.grammar import syntax as S
 from autodiff.grammar.evaluate import Evaluation, Evaluator
@@ -73,7 +74,7 @@ class EvalRequest:
     retain_grad: list[str] = field(default_factory=list)
     order: int = 1
     detect_anomaly: bool = False
-    # Receives every backward step (engine.STATE.observer); its start_pass(), if any, is called before
+    # Receives every backward step (engine.observe); its start_pass(), if any, is called before
     # each backward call (--explain uses both).
     observe: Callable[..., None] | None = None
     parsed: S.Program | None = None  # the program already parsed (--batch parses it once for every line)
@@ -133,7 +134,7 @@ def grads_of(tensors: dict[str, Tensor]) -> dict[str, np.ndarray | None]:
     return {name: None if t.grad is None else np.array(t.grad.data, copy=True) for name, t in tensors.items()}
 
 
-def _root_tensor(evaluation: Evaluation) -> Tensor:
+def root_tensor(evaluation: Evaluation) -> Tensor:
     root = evaluation.root
     if isinstance(root, list) or (isinstance(root, (int, float)) and not isinstance(root, bool)):
         root = engine.tensor(root)
@@ -165,7 +166,7 @@ def run_eval(request: EvalRequest) -> EvalResult:
     # (an earlier --batch line) switched off with torch.set_grad_enabled(False).
     with engine.detect_anomaly(request.detect_anomaly), engine.enable_grad():
         _, evaluation = evaluate(request)
-        root = _root_tensor(evaluation)
+        root = root_tensor(evaluation)
         names = named_tensors(evaluation)
         for name in request.retain_grad:
             _named(names, name, "--retain-grad").retain_grad()
@@ -179,7 +180,7 @@ def run_eval(request: EvalRequest) -> EvalResult:
         targets = [(name, _named(names, name, "--backward")) for name in request.backward] or \
             [(evaluation.root_name, root)]
         passes = []
-        with _observing(request.observe):
+        with engine.observe(request.observe) if request.observe is not None else contextlib.nullcontext():
             for _ in range(request.repeat):
                 for name, target in targets:
                     if request.zero_grad:
@@ -222,7 +223,7 @@ def _higher_order(request: EvalRequest, evaluation: Evaluation, root: Tensor, gr
     derivative: Tensor | None = None
     # Each order can multiply the graph (x**x: by 3.5): refuse to go on when the next one would be too large,
     # not hours later.
-    size = graph_size(root)
+    size = engine.graph_size(root)
     budget = max(MAX_DERIVATIVE_NODES, 4 * size)
     for order in range(1, request.order + 1):
         if current.requires_grad:
@@ -234,7 +235,7 @@ def _higher_order(request: EvalRequest, evaluation: Evaluation, root: Tensor, gr
             derivative = engine.zeros_like(x)
         passes.append(Pass(evaluation.root_name, {name: np.array(derivative.data, copy=True)}, order))
         current, grad_output = derivative.sum(), None
-        previous, size = size, graph_size(current, budget)
+        previous, size = size, engine.graph_size(current, budget)
         if order < request.order and size * max(1.0, size / max(previous, 1)) > budget:
             raise LimitError(f"--order {request.order}: the graph grows too fast with the order (derivative {order} "
                              f"has {size:,} nodes; the limit for the next is {budget:,})",
@@ -248,90 +249,5 @@ MAX_LOOP = 10_000  # --repeat and --order
 MAX_DERIVATIVE_NODES = 200_000  # the graph --order differentiates next (at least 4 times the program's)
 
 
-def graph_size(t: Tensor, most: int | None = None) -> int:
-    """The number of nodes in t's backward graph (counting stops past `most`)."""
-    start = t.grad_fn
-    seen: set[int] = set()
-    stack = [start] if start is not None else []
-    while stack and (most is None or len(seen) <= most):
-        node = stack.pop()
-        if id(node) not in seen:
-            seen.add(id(node))
-            stack.extend(n for n in node._next if n is not None)
-    return len(seen)
-
-
-class _observing:
-    """Route the engine's backward steps to a callback for the duration of the passes."""
-
-    def __init__(self, observe: Callable[[Any], None] | None) -> None:
-        self.observe = observe
-
-    def __enter__(self) -> None:
-        if self.observe is not None:
-            engine.STATE.observer = self.observe
-
-    def __exit__(self, *exc: object) -> None:
-        if self.observe is not None:
-            engine.STATE.observer = None
-
-
-# ---------------------------------------------------------------------------- the graph as records
-@dataclass
-class GraphNode:
-    id: int
-    name: str
-    next: list[tuple[int, int] | None]
-    variable: str | None = None  # AccumulateGrad: the leaf's name
-    tensor: str | None = None  # the named tensor this node produced, if any
-    node: Any = None  # the engine node itself
-
-
-@dataclass
-class Graph:
-    root: int | None
-    nodes: list[GraphNode]
-
-
-def graph_of(root: Tensor, names: dict[str, Any], extra: list[Tensor] | None = None) -> Graph:
-    """The backward graph below root, each node once (depth-first, first visit order), iteratively.
-
-    Nodes reachable only from the `extra` tensors (other --backward targets) follow, numbered after them.
-    """
-    starts = []
-    for t in [root, *(extra or [])]:
-        start = t.grad_fn
-        if start is None and t.requires_grad:
-            start = engine.autograd.accumulator(t)
-        if start is not None:
-            starts.append(start)
-    if not starts:
-        return Graph(None, [])
-    leaf_names = {id(t): n for n, t in names.items() if isinstance(t, Tensor) and t.is_leaf}
-    node_names = {id(t.grad_fn): n for n, t in names.items() if isinstance(t, Tensor) and t.grad_fn is not None}
-    ids: dict[int, int] = {}
-    order: list[Any] = []
-    for start in starts:
-        stack = [start]
-        while stack:
-            node = stack.pop()
-            if id(node) in ids:
-                continue
-            ids[id(node)] = len(order)
-            order.append(node)
-            stack.extend(n for n in reversed(node._next) if n is not None)
-    records = []
-    for i, node in enumerate(order):
-        is_leaf = isinstance(node, AccumulateGrad)
-        records.append(GraphNode(
-            id=i, name=node.name(),
-            next=[(ids[id(n)], 0) if n is not None else None for n in node._next],
-            variable=leaf_names.get(id(node.variable)) if is_leaf else None,
-            tensor=None if is_leaf else node_names.get(id(node)),
-            node=node,
-        ))
-    return Graph(0 if root.requires_grad else None, records)
-
-
-__all__ = ["AutodiffError", "Binding", "EvalRequest", "EvalResult", "Graph", "GraphNode", "Pass", "as_tensor",
-           "constant", "graph_of", "run_eval"]
+__all__ = ["AutodiffError", "Binding", "EvalRequest", "EvalResult", "Pass", "as_tensor", "constant", "root_tensor",
+           "run_eval"]

@@ -1,6 +1,6 @@
 """--explain: the backward pass replayed step by step, in the order the engine ran it.
 
-`Explainer` is the engine's backward observer (engine.STATE.observer): for every node it copies the
+`Explainer` is the engine's backward observer (engine.observe): for every node it copies the
 gradient the node received, what it sent to each input and the saved values its rule used, while they
 still exist. `explain()` then turns the record into `Step`s: each names the node (with its id in the
 graph export), where its gradient came from (several contributions, summed, for a value used twice),
@@ -98,9 +98,10 @@ class Explainer:
         if isinstance(node, AccumulateGrad):
             grad = node.variable.grad
             context["before"] = None if grad is None else np.array(grad.data, copy=True)
-        elif node._saved is not None or not node._freed:
-            context = {k: (np.array(v, copy=True) if isinstance(v, np.ndarray) else v)
-                       for k, v in vars(node._context_of(False)).items()}
+        else:
+            saved = node.saved_values()
+            if saved is not None:
+                context = {k: (np.array(v, copy=True) if isinstance(v, np.ndarray) else v) for k, v in saved.items()}
         self.raw.append((self.pass_number, node, np.array(grad_in, copy=True), copied_out, context))
 
 
@@ -119,12 +120,12 @@ def explain(explainer: Explainer, graph: Any) -> list[Step]:
             step.leaf_before = context.get("before")
             step.leaf_after = grad_in if step.leaf_before is None else step.leaf_before + grad_in
         else:
-            meta = node._meta
-            for i, (nxt, formula, result) in enumerate(zip(node._next, node.op.grads, grads_out)):
+            shapes = node.input_shapes
+            for i, (nxt, formula, result) in enumerate(zip(node.next_nodes, node.op.grads, grads_out)):
                 if nxt is None:
                     continue
                 input_name = node.op.inputs[i]
-                shape = meta[2 * i]
+                shape = shapes[i]
                 broadcast = _broadcast_shape(node, grad_in, shape)
                 step.rules.append(Rule(input_name, formula.text, _worked(formula.text, grad_in, context, result,
                                                                          broadcast), result, broadcast))

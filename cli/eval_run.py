@@ -1,4 +1,5 @@
-"""The commands' bodies: options to a request, the request to the engine, the result to a renderer."""
+"""The body of `autodiff eval`: options to an EvalRequest, the request to autodiff.app.session, the result
+to text or JSON. `--batch` (cli/batch.py) reuses the request and the JSON document built here."""
 
 from __future__ import annotations
 
@@ -7,29 +8,17 @@ from typing import Any
 
 import numpy as np
 
+from autodiff.app.graph import graph_of
+from autodiff.app.session import EvalRequest, EvalResult, constant, run_eval
 from autodiff.cli import jsonout
-from autodiff.cli.main import _binding_value, _configure_engine, _format, _split_binding
+from autodiff.cli.options import bindings_from, configure_engine, output_format
 from autodiff.cli.text import Doc, tree_lines, write
 from autodiff.engine import Tensor
-from autodiff.engine.errors import UsageError
-from autodiff.grammar.session import Binding, EvalRequest, EvalResult, constant, graph_of, run_eval
-
-
-def bindings_from(assignments: tuple[str, ...], variables: tuple[str, ...], constants: tuple[str, ...],
-                  max_elements: int) -> list[Binding]:
-    """--var, bare NAME=VALUE and --const, in the order given (a later binding of a name wins)."""
-    bindings = []
-    for text, option, requires_grad in ([(a, "NAME=VALUE", True) for a in assignments]
-                                        + [(v, "--var", True) for v in variables]
-                                        + [(c, "--const", False) for c in constants]):
-        name, value = _split_binding(text, option)
-        bindings.append(Binding(name, _binding_value(name, value, max_elements), requires_grad))
-    return bindings
 
 
 def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[str, Any]) -> None:
     configure(options)
-    output = _format(options["output_format"])
+    output = output_format(options["output_format"])
     with np.errstate(all="ignore"):
         request = eval_request(program, assignments, options)
         result, graph, steps = evaluate(request, options)
@@ -47,9 +36,7 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
 
 def configure(options: dict[str, Any]) -> None:
     """Set the engine up for a run: dtype, seed and element limit."""
-    if options["max_elements"] < 1:
-        raise UsageError(f"--max-elements must be positive, got {options['max_elements']}")
-    _configure_engine(options["dtype"], options["seed"], options["max_elements"])
+    configure_engine(options["dtype"], options["seed"], options["max_elements"])
 
 
 def eval_request(program: str, assignments: tuple[str, ...], options: dict[str, Any]) -> EvalRequest:
@@ -72,7 +59,7 @@ def evaluate(request: EvalRequest, options: dict[str, Any]) -> tuple[EvalResult,
     """Run the request; the graph when --trace or --explain needs it, and the --explain steps."""
     explainer = None
     if options["explain"]:
-        from autodiff.grammar.explain import Explainer
+        from autodiff.app.explain import Explainer
 
         explainer = request.observe = Explainer()
     result = run_eval(request)
@@ -82,7 +69,7 @@ def evaluate(request: EvalRequest, options: dict[str, Any]) -> tuple[EvalResult,
         graph = graph_of(result.root, result.evaluation.names, extra)
     steps = None
     if explainer is not None:
-        from autodiff.grammar.explain import explain
+        from autodiff.app.explain import explain
 
         steps = explain(explainer, graph)
     return result, graph, steps

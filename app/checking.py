@@ -1,6 +1,5 @@
 """Checking gradients: a user's own derivative against autograd (`autodiff check`), autograd against
-central finite differences (`autodiff gradcheck`), and the graph of one run with the gradient each
-node received (`autodiff graph --backward`).
+central finite differences (`autodiff gradcheck`).
 
 All the arithmetic of those commands lives here; the CLI only renders the reports. Every comparison
 is in float64 and follows torch.allclose: a value passes when |value - reference| <= atol + rtol *
@@ -11,7 +10,7 @@ from __future__ import annotations
 
 import math
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +18,13 @@ from typing import Any
 import numpy as np
 
 from autodiff import engine
+from autodiff.app.session import (
+    Binding,
+    as_tensor,
+    bind,
+    constant,
+    root_tensor,
+)
 from autodiff.engine import Tensor
 from autodiff.engine.errors import (
     AutodiffError,
@@ -31,18 +37,6 @@ from autodiff.engine.errors import (
 )
 from autodiff.grammar.evaluate import Evaluation, Evaluator
 from autodiff.grammar.parser import parse
-from autodiff.grammar.session import (
-    Binding,
-    EvalRequest,
-    Graph,
-    _root_tensor,
-    as_tensor,
-    bind,
-    constant,
-    evaluate,
-    graph_of,
-    run_eval,
-)
 
 # torch.allclose's defaults, for float64; float32 rounds at about 6e-8, so its defaults are looser
 # (the atol of torch.testing.assert_close for float32, and a relative tolerance that float32 arithmetic
@@ -102,7 +96,7 @@ class _Program:
         leaves = bind(bindings)
         self.evaluator.names = dict(leaves)
         evaluation = self.evaluator.run(self.tree, Evaluation(self.tree))
-        return _root_tensor(evaluation), leaves, evaluation
+        return root_tensor(evaluation), leaves, evaluation
 
 
 def _gradients(root: Tensor, inputs: list[Tensor], grad_output: np.ndarray | None,
@@ -538,59 +532,6 @@ def _leaf_check(name: str, shape: tuple[int, ...], analytical: np.ndarray, numer
                      float(analytical[row, column]), float(numerical[row, column]))
 
 
-# ---------------------------------------------------------------------------- autodiff graph
-@dataclass
-class ObservedGraph:
-    """The backward graph of one program run and, after a backward pass, what flowed through it."""
-
-    graph: Graph
-    root: Tensor
-    root_name: str | None
-    backward: bool
-    received: dict[int, np.ndarray] = field(default_factory=dict)  # node id -> the gradient it received
-    passed: dict[int, list[np.ndarray | None]] = field(default_factory=dict)  # node id -> per next entry
-    skipped_backward: str | None = None
-
-
-def observed_graph(request: EvalRequest, backward: bool) -> ObservedGraph:
-    """Evaluate the program; with `backward`, run backward from the root, watching every node it runs."""
-    if not backward:
-        _, evaluation = evaluate(request)
-        root = _root_tensor(evaluation)
-        return ObservedGraph(graph_of(root, evaluation.names), root, evaluation.root_name, False)
-    seen: dict[Any, tuple[np.ndarray, list[np.ndarray | None]]] = {}
-
-    def observe(node: Any, grad_in: Any, grads_out: Any) -> None:
-        received = None if grad_in is None else np.array(grad_in, copy=True)
-        passed = [None if g is None else np.array(g, copy=True) for g in grads_out]
-        if node in seen and received is not None and seen[node][0] is not None:  # a later pass adds up
-            received = seen[node][0] + received
-        seen[node] = (received, passed)
-
-    with _observer(observe):
-        result = run_eval(request)
-    graph = graph_of(result.root, result.evaluation.names)
-    observed = ObservedGraph(graph, result.root, result.evaluation.root_name, True,
-                             skipped_backward=result.skipped_backward)
-    for record in graph.nodes:
-        entry = seen.get(record.node)
-        if entry is not None:
-            if entry[0] is not None:
-                observed.received[record.id] = entry[0]
-            observed.passed[record.id] = entry[1]
-    return observed
-
-
-@contextmanager
-def _observer(observe: Callable[[Any, Any, Any], None]) -> Iterator[None]:
-    previous = engine.STATE.observer
-    engine.STATE.observer = observe
-    try:
-        yield
-    finally:
-        engine.STATE.observer = previous
-
-
 __all__ = ["CheckReport", "CheckRequest", "CheckResult", "Comparison", "Expectation", "GradcheckReport",
-           "GradcheckRequest", "LeafCheck", "ObservedGraph", "Variable", "Worst", "check_derivatives", "compare",
-           "default_tolerances", "gradcheck", "observed_graph"]
+           "GradcheckRequest", "LeafCheck", "Variable", "Worst", "check_derivatives", "compare",
+           "default_tolerances", "gradcheck"]

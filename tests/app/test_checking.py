@@ -1,5 +1,5 @@
-"""autodiff.grammar.checking: the comparison rule, derivative checks, gradcheck over every differentiable
-built-in (a second oracle for the engine, next to PyTorch), and the observed backward graph."""
+"""autodiff.app.checking: the comparison rule, derivative checks, gradcheck over every differentiable
+built-in (a second oracle for the engine, next to PyTorch)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,7 @@ import numpy as np
 import pytest
 
 from autodiff import engine
-from autodiff.engine import BUILTINS
-from autodiff.engine.errors import LimitError, ParseError, ShapeError, UnknownNameError, UsageError
-from autodiff.engine.ops import NumpyMath
-from autodiff.grammar.checking import (
+from autodiff.app.checking import (
     CheckRequest,
     Expectation,
     GradcheckRequest,
@@ -21,9 +18,10 @@ from autodiff.grammar.checking import (
     compare,
     default_tolerances,
     gradcheck,
-    observed_graph,
 )
-from autodiff.grammar.session import Binding, EvalRequest
+from autodiff.engine import BUILTINS
+from autodiff.engine.errors import LimitError, ParseError, ShapeError, UnknownNameError, UsageError
+from autodiff.engine.ops import NumpyMath
 
 
 @pytest.fixture(autouse=True)
@@ -259,25 +257,3 @@ def test_gradcheck_leaves_the_default_dtype_alone():
     engine.set_default_dtype("float32")
     gradcheck(GradcheckRequest("x * 2", variables(x="1")))
     assert engine.get_default_dtype() == np.float32
-
-
-# ---------------------------------------------------------------------------- observed graph
-def tutorial3() -> EvalRequest:
-    return EvalRequest("c = a + b; e = c * d", [Binding("a", 2, True), Binding("b", 3, True), Binding("d", 4, True)])
-
-
-def test_observed_graph_records_what_each_node_received_and_passed():
-    observed = observed_graph(tutorial3(), backward=True)
-    names = [(n.name, n.variable or n.tensor) for n in observed.graph.nodes]
-    assert names == [("MulBackward0", "e"), ("AddBackward0", "c"), ("AccumulateGrad", "a"),
-                     ("AccumulateGrad", "b"), ("AccumulateGrad", "d")]
-    assert {i: float(g) for i, g in observed.received.items()} == {0: 1.0, 1: 4.0, 2: 4.0, 3: 4.0, 4: 5.0}
-    assert [float(g) for g in observed.passed[0]] == [4.0, 5.0]
-    assert observed.passed[2] == []
-    assert engine.STATE.observer is None
-
-
-def test_observed_graph_without_backward():
-    observed = observed_graph(tutorial3(), backward=False)
-    assert not observed.backward and observed.received == {} and len(observed.graph.nodes) == 5
-    assert observed.root_name == "e"

@@ -1,0 +1,65 @@
+"""`autodiff eval`: the command and its options; the run itself is cli/eval_run.py (imported when it runs)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from autodiff.cli.options import engine_options, format_option, program_options, program_text, settings
+
+EPILOG_EVAL = """\b
+Examples:
+  autodiff eval '(2*x)**3' x=1.5
+  autodiff eval 'y = x**2; z = x**3' --var x=[1.0] --backward y --backward z
+  autodiff eval 'y = 2*x; z = y**3' --var 'x=[[1, 2], [3, 4]]' --grad-tensor 'ones(2, 2)'
+  autodiff eval 'out = ((2*x)**3).mean()' --var 'x=randn(2, 2)' --seed 0 --retain-graph --repeat 2
+  autodiff eval 'c = a + b; e = c * d' a=2 b=3 d=4 --trace
+  autodiff eval 'sin(x)' x=0.6 --order 3 --format json
+  printf '{"x": 1}\\n{"x": 2}\\n' | autodiff eval '(2*x)**3' --batch -
+"""
+
+
+@click.command("eval", epilog=EPILOG_EVAL, context_settings=settings())
+@program_options
+@click.option("--grad-tensor", "--gradient", "grad_tensor", metavar="VALUE",
+              help="The gradient argument of backward (for a non-scalar output).")
+@click.option("--retain-graph", is_flag=True, help="Keep the graph's saved values so backward can run again.")
+@click.option("--backward", "backward", multiple=True, metavar="NAME",
+              help="Run backward from this named tensor (repeatable, in order; default: the root).")
+@click.option("--repeat", type=int, default=1, show_default=True, help="Run the backward sequence N times.")
+@click.option("--zero-grad", is_flag=True, help="Zero every leaf's .grad before each backward call.")
+@click.option("--retain-grad", "retain_grad", multiple=True, metavar="NAME", help="Keep .grad on a non-leaf.")
+@click.option("--order", type=int, default=1, show_default=True, help="N-th derivative (one leaf).")
+@click.option("--detect-anomaly", is_flag=True, help="Stop at the first backward node that returns nan.")
+@click.option("--trace", is_flag=True, help="Show the backward graph.")
+@click.option("--explain", is_flag=True, help="Replay the backward pass step by step.")
+@format_option()
+@engine_options()
+@click.option("--batch", metavar="FILE", help="Parse once, evaluate once per JSON line of bindings ('-': stdin).")
+def eval_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int | None:
+    """Evaluate PROGRAM, run backward, and show the gradients.
+
+    PROGRAM is the program text ('-' reads it from standard input); NAME=VALUE arguments after it bind
+    variables like --var.
+    """
+    if file is not None and program is not None:
+        assignments = (program, *assignments)
+        program = None
+    if program == "-" and options["batch"] == "-":
+        from autodiff.engine.errors import UsageError
+
+        raise UsageError("the program and --batch cannot both read standard input: give the program as an "
+                         "argument or with --file")
+    text = program_text(program, file)
+    if options["batch"] is not None:
+        from autodiff.cli.batch import run_batch
+
+        return run_batch(text, assignments, options)
+    from autodiff.cli.eval_run import run_eval_command
+
+    run_eval_command(text, assignments, options)
+    return None
+
+
+COMMANDS = [eval_command]

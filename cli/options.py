@@ -1,0 +1,184 @@
+"""What every command shares: click settings, option declarations, reading the program, bindings, and the
+engine's configuration. Imports click only at the top, so that `autodiff --help` stays cheap."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def settings() -> dict[str, Any]:
+    """A fresh copy of the click context settings (click mutates nothing, but commands may extend it)."""
+    return dict(SETTINGS)
+
+
+# ---------------------------------------------------------------------------- option declarations
+def _decorate(fn: Callable, decorators: list[Callable]) -> Callable:
+    for decorator in reversed(decorators):
+        fn = decorator(fn)
+    return fn
+
+
+def program_options(fn: Callable) -> Callable:
+    """PROGRAM, NAME=VALUE arguments, -f/--file, --var and --const."""
+    return _decorate(fn, [
+        click.argument("program", required=False),
+        click.argument("assignments", nargs=-1),
+        click.option("-f", "--file", "file", metavar="PATH", help="Read the program from a file."),
+        click.option("--var", "variables", multiple=True, metavar="NAME=VALUE",
+                     help="Bind a leaf tensor that requires grad (VALUE: 3, [1, 2], randn(2, 2), @data.npy)."),
+        click.option("--const", "constants", multiple=True, metavar="NAME=VALUE",
+                     help="Bind a tensor that needs no grad."),
+    ])
+
+
+def engine_options(dtype: bool = True) -> Callable[[Callable], Callable]:
+    """--dtype (unless dtype=False), --seed and --max-elements."""
+    options = [
+        click.option("--seed", type=int, help="Seed for rand/randn."),
+        click.option("--max-elements", type=int, default=50_000_000, show_default=True,
+                     help="Refuse tensors with more elements."),
+    ]
+    if dtype:
+        options.insert(0, click.option("--dtype", type=click.Choice(["float32", "float64"]), default="float32",
+                                       show_default=True, help="The default dtype of new tensors."))
+    return lambda fn: _decorate(fn, options)
+
+
+def format_option(help: str = "Output format (default: pretty on a terminal, plain when piped).") -> Callable:
+    """--format pretty|plain|json."""
+    return click.option("--format", "output_format", type=click.Choice(["pretty", "plain", "json"]), help=help)
+
+
+def output_format(choice: str | None) -> str:
+    """The chosen format, or pretty on a terminal and plain when piped."""
+    if choice:
+        return choice
+    return "pretty" if sys.stdout.isatty() else "plain"
+
+
+# ---------------------------------------------------------------------------- the program
+def read_program(program: str | None, file: str | None, assignments: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """The program text and the NAME=VALUE arguments (with --file, PROGRAM is one of them)."""
+    if file is not None and program is not None:
+        assignments = (program, *assignments)
+        program = None
+    return program_text(program, file), assignments
+
+
+def program_text(program: str | None, file: str | None) -> str:
+    """PROGRAM itself, standard input for '-', or the file's text."""
+    from autodiff.engine.errors import UsageError
+
+    if file is not None:
+        return read_file(file, f"--file {file}")
+    if program is None:
+        raise UsageError("no PROGRAM given: pass it as the first argument, '-' for standard input, or --file PATH")
+    if program == "-":
+        return read_stdin("the program on standard input")
+    return program
+
+
+def read_file(path: str, what: str, it: str = "it") -> str:
+    """A program's or script's text from a file (see read_source)."""
+    from autodiff.engine.errors import InputError
+
+    try:
+        with open(path, "rb") as f:
+            return read_source(f, what)
+    except OSError as error:
+        raise InputError(f"{what}: cannot read {it} ({error.strerror or error})") from None
+    except ValueError:  # a NUL character in the path
+        raise InputError(f"{what}: cannot read {it} (the path contains a NUL character)") from None
+
+
+def read_stdin(what: str) -> str:
+    """A program's or script's text from standard input (see read_source)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # already text (a test harness's stream)
+        return sys.stdin.read()
+    return read_source(stream, what)
+
+
+def read_source(stream: Any, what: str) -> str:
+    """Text from a binary stream, decoded here as UTF-8 whatever the locale (Python's own decoding of stdin
+    depends on it). No more is read than the parser accepts: a 10 GB file or an endless pipe is refused,
+    not loaded."""
+    from autodiff.engine.errors import InputError, LimitError
+    from autodiff.grammar.parser import MAX_SOURCE_CHARS
+
+    most = 4 * MAX_SOURCE_CHARS  # UTF-8 takes at most 4 bytes a character
+    data = stream.read(most + 1)
+    if len(data) > most:
+        raise LimitError(f"{what}: the text is over the limit of {MAX_SOURCE_CHARS:,} characters", reason="source")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{what}: not UTF-8 text (byte {error.start + 1} is 0x{data[error.start]:02x})") from None
+
+
+# ---------------------------------------------------------------------------- bindings
+def split_binding(text: str, option: str) -> tuple[str, str]:
+    """NAME=VALUE as (NAME, VALUE), checked."""
+    from autodiff.engine.errors import UsageError
+
+    name, sep, value = text.partition("=")
+    name = name.strip()
+    if not sep or not name or not value.strip():
+        raise UsageError(f"{option} {text!r}: expected NAME=VALUE, e.g. x=1.5 or 'x=[1, 2]'")
+    if not name.isidentifier() or name.startswith("_"):
+        raise UsageError(f"{option} {text!r}: {name!r} is not a valid name")
+    return name, value.strip()
+
+
+def binding_value(name: str, text: str, max_elements: int | None) -> Any:
+    """A VALUE: `@PATH` to a .npy/.json/.csv file, or a constant expression of the language."""
+    if text.startswith("@"):
+        from autodiff.cli.inputs import load_array
+
+        return load_array(text[1:], max_elements)
+    from autodiff.app.session import constant
+
+    return constant(text, f"the value of {name}")
+
+
+def binding_texts(assignments: tuple[str, ...], variables: tuple[str, ...],
+                  constants: tuple[str, ...]) -> list[tuple[str, str, str, bool]]:
+    """(name, value text, option, requires_grad) for bare NAME=VALUE, --var and --const, in that order."""
+    out = []
+    for text, option, requires_grad in ([(a, "NAME=VALUE", True) for a in assignments]
+                                        + [(v, "--var", True) for v in variables]
+                                        + [(c, "--const", False) for c in constants]):
+        name, value = split_binding(text, option)
+        out.append((name, value, option, requires_grad))
+    return out
+
+
+def bindings_from(assignments: tuple[str, ...], variables: tuple[str, ...], constants: tuple[str, ...],
+                  max_elements: int) -> list[Any]:
+    """--var, bare NAME=VALUE and --const as evaluated bindings, in the order given (a later one wins)."""
+    from autodiff.app.session import Binding
+
+    return [Binding(name, binding_value(name, value, max_elements), requires_grad)
+            for name, value, _, requires_grad in binding_texts(assignments, variables, constants)]
+
+
+# ---------------------------------------------------------------------------- the engine
+def configure_engine(dtype: str, seed: int | None, max_elements: int) -> None:
+    """Set the engine up for a run: dtype, seed and element limit (checked)."""
+    from autodiff import engine
+    from autodiff.engine.errors import UsageError
+
+    if max_elements < 1:
+        raise UsageError(f"--max-elements must be positive, got {max_elements}")
+    if seed is not None and seed < 0:
+        raise UsageError(f"--seed must be a non-negative integer, got {seed}")
+    engine.set_default_dtype(dtype)
+    engine.set_max_elements(max_elements)
+    if seed is not None:
+        engine.manual_seed(seed)
