@@ -14,8 +14,11 @@ from typing import Any
 
 import numpy as np
 
+from . import constructors as _constructors
 from . import functions as _functions
-from .autograd import AccumulateGrad, Node, backward, grad, grad_node, graph_size
+from . import methods as _methods  # installs the Tensor operators and methods
+from .autograd import backward, grad
+from .constructors import manual_seed
 from .errors import (
     KINDS,
     AutodiffError,
@@ -28,7 +31,9 @@ from .errors import (
     UnknownNameError,
     UsageError,
 )
-from .functions import BUILTINS, Builtin, MinMax, apply, getitem, manual_seed, setitem
+from .functions import MinMax
+from .graph import AccumulateGrad, Node, grad_node, graph_size
+from .indexing import getitem, setitem
 from .modes import (
     GradMode,
     detect_anomaly,
@@ -41,6 +46,8 @@ from .modes import (
     set_grad_enabled,
 )
 from .ops import OPS, Grad, Op
+from .recording import apply
+from .registry import BUILTINS, Builtin
 from .tensor import STATE, Size, Tensor, as_dtype
 
 float32 = np.dtype(np.float32)
@@ -78,4 +85,4 @@ __all__ = [
     "graph_size", "is_anomaly_enabled", "is_grad_enabled", "manual_seed", "no_grad", "observe", "set_default_dtype",
     "set_grad_enabled", "set_max_elements", "setitem", *BUILTINS,
 ]
-del _functions
+del _constructors, _functions, _methods

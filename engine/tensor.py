@@ -123,7 +123,7 @@ class Tensor:
     __array_ufunc__ = None  # numpy defers to our operators: np.float32(2) * t calls t.__rmul__
 
     def __init__(self, data: Any = None, *, requires_grad: bool = False, dtype: Any = None) -> None:
-        from .functions import _array_from
+        from .constructors import _array_from
 
         array = _array_from([] if data is None else data, as_dtype(dtype) if dtype is not None else None)
         self._init(array)

@@ -21,7 +21,7 @@ from autodiff.app.checking import (
 )
 from autodiff.engine import BUILTINS
 from autodiff.engine.errors import LimitError, ParseError, ShapeError, UnknownNameError, UsageError
-from autodiff.engine.ops import NumpyMath
+from autodiff.engine.vocabulary import NumpyMath
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""The gradient of a broadcast multiplication as a contraction (ops._mul_sum_to) equals sum_to(a * b)."""
+"""The gradient of a broadcast multiplication as a contraction (arrays.mul_sum_to) equals sum_to(a * b)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from autodiff import engine as E
-from autodiff.engine import ops
+from autodiff.engine import arrays
 
 
 @settings(max_examples=300, deadline=None)
@@ -23,13 +23,13 @@ def test_contraction_matches_building_the_product(shapes, seed):
     for target in (np.shape(b), np.shape(a)):
         if np.broadcast_shapes(target, product) != product:
             continue
-        expected = ops._sum_to(a * b, tuple(target))
-        previous = ops.CONTRACT_AT
-        ops.CONTRACT_AT = 0  # take the contraction path even for these small shapes
+        expected = arrays.sum_to(a * b, tuple(target))
+        previous = arrays.CONTRACT_AT
+        arrays.CONTRACT_AT = 0  # take the contraction path even for these small shapes
         try:
-            got = ops._mul_sum_to(a, b, tuple(target))
+            got = arrays.mul_sum_to(a, b, tuple(target))
         finally:
-            ops.CONTRACT_AT = previous
+            arrays.CONTRACT_AT = previous
         assert got.shape == tuple(target)
         np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
 

@@ -1,0 +1,185 @@
+"""numpy helpers of the engine: memory layout as PyTorch gives it, powers as PyTorch's kernel computes
+them, and undoing broadcasting (`sum_to`, with a contraction when the product would be large)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+
+# Memory layout matters to the graph: reshape records a view when the layout allows and a copy
+# otherwise, so results keep the layout PyTorch gives them. Copies keep a dense input's layout
+# (PyTorch's preserve_format) and are C-ordered otherwise; reductions over dims, softmax and
+# number ** tensor are always C-ordered in PyTorch, where numpy would follow the input's order.
+def c_order(x: Any) -> np.ndarray:
+    """x as a C-ordered array (a 0-d result stays 0-d, unlike with np.ascontiguousarray)."""
+    return np.asarray(x, order="C")
+
+
+def memory_order(x: np.ndarray) -> str:
+    """'K' when x is dense and non-overlapping (every element once, no gaps), else 'C'."""
+    expected = x.itemsize
+    for stride, size in sorted((abs(st), n) for st, n in zip(x.strides, x.shape) if n != 1):
+        if stride != expected:
+            return "C"
+        expected *= size
+    return "K"
+
+
+def elementwise_layout(out: np.ndarray, inputs: Any) -> np.ndarray:
+    """`out` laid out in memory as PyTorch lays out the result of an elementwise op on `inputs`.
+
+    numpy settles inputs with conflicting layouts (x.T + y) in favour of C order; PyTorch's
+    TensorIterator keeps a layout shared by all inputs, and otherwise orders the dims by the strides
+    of the first input that orders them (broadcast dims have no say).
+    """
+    for x in inputs:  # the common case first: C-ordered inputs give a C-ordered result in both
+        if type(x) is np.ndarray and not x.flags.c_contiguous:
+            break
+    else:
+        return out
+    arrays = [x for x in inputs if isinstance(x, np.ndarray) and x.ndim]
+    shape, ndim = out.shape, out.ndim
+    first = arrays[0]
+    if all(x.shape == shape and x.strides == first.strides for x in arrays) and memory_order(first) == "K":
+        order = sorted(range(ndim), key=lambda d: -first.strides[d])  # outermost dim first
+    else:
+        strides = []
+        for x in arrays:
+            lead = ndim - x.ndim
+            strides.append([0] * lead + [0 if n == 1 and shape[lead + i] != 1 else abs(st)
+                                         for i, (n, st) in enumerate(zip(x.shape, x.strides))])
+
+        def should_swap(d0: int, d1: int) -> int:
+            for st in strides:
+                if st[d0] == 0 or st[d1] == 0:
+                    continue
+                if st[d0] != st[d1]:
+                    return -1 if st[d0] < st[d1] else 1
+                if shape[d0] > shape[d1]:
+                    return 1
+            return 0
+
+        perm = list(range(ndim - 1, -1, -1))  # innermost dim first; an insertion sort as TensorIterator's
+        for i in range(1, ndim):
+            d1 = i
+            for d0 in range(i - 1, -1, -1):
+                comparison = should_swap(perm[d0], perm[d1])
+                if comparison > 0:
+                    perm[d0], perm[d1] = perm[d1], perm[d0]
+                    d1 = d0
+                elif comparison < 0:
+                    break
+        order = perm[::-1]
+    if out.transpose(order).flags.c_contiguous:
+        return out
+    relaid = np.empty([shape[d] for d in order], dtype=out.dtype).transpose(np.argsort(order))
+    relaid[...] = out
+    return relaid
+
+
+def power(x: Any, exponent: float) -> Any:
+    """x ** exponent with small integer exponents by multiplication (what PyTorch's kernel does)."""
+    if exponent == 2:
+        return x * x
+    if exponent == 3:
+        return x * x * x
+    if exponent == 1:
+        return x.copy(order=memory_order(x)) if isinstance(x, np.ndarray) else x
+    if exponent == 0.5:
+        return np.sqrt(x)
+    if exponent == -1:
+        return 1.0 / x
+    if exponent == -2:
+        return 1.0 / (x * x)
+    if exponent == 0:
+        return np.ones_like(x, order=memory_order(x)) if isinstance(x, np.ndarray) else np.ones_like(x)
+    return np.power(x, exponent)
+
+
+def swapaxes(x: np.ndarray, dim0: int, dim1: int) -> np.ndarray:
+    """np.swapaxes, also for a 0-d array (PyTorch transposes it to itself)."""
+    return np.swapaxes(x, dim0, dim1) if x.ndim else x[...]
+
+
+def summed_axes(shape_from: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The axes to sum (keeping dims) to bring a broadcast gradient of `shape_from` back to `shape`, then
+    reshaped to it; None when `shape_from` has fewer dims (an assignment dropped leading 1-sized dims of the
+    value: a reshape alone). The one place broadcasting is undone, for arrays and tensors alike."""
+    lead = len(shape_from) - len(shape)
+    if lead < 0:
+        return None
+    return tuple(range(lead)) + tuple(lead + i for i, size in enumerate(shape)
+                                      if size == 1 and shape_from[lead + i] != 1)
+
+
+def sum_to(g: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Sum a broadcast gradient back down to `shape`."""
+    if g.shape == shape:
+        return g
+    axes = summed_axes(g.shape, shape)
+    if axes is None:
+        return g.reshape(shape)
+    reduced = g.sum(axis=axes, keepdims=True) if axes else g
+    return reduced.reshape(shape) if g.ndim != len(shape) else reduced
+
+
+def kept_shape(shape: tuple[int, ...], dims: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape of a reduction over `dims` with keepdim=True."""
+    return tuple(1 if i in dims else n for i, n in enumerate(shape))
+
+
+def slice_scatter(g: np.ndarray, shape: tuple[int, ...], where: tuple) -> np.ndarray:
+    out = np.zeros(shape, dtype=g.dtype)
+    out[where] = g
+    return out
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+CONTRACT_AT = 1 << 16  # elements of the broadcast product from which a contraction beats building it
+
+
+def mul_sum_to(a: Any, b: Any, shape: tuple[int, ...] | None) -> Any:
+    if type(b) is not np.ndarray:  # a Python number: nothing broadcasts (the common scalar case, kept cheap)
+        return a * b
+    sa, sb = a.shape, b.shape
+    if sa == shape and (sb == sa or sb == ()):
+        return a * b
+    product_shape = sa if sb == sa or sb == () else np.broadcast_shapes(sa, sb)
+    if product_shape == tuple(shape):
+        return a * b
+    full, target = math.prod(product_shape), math.prod(shape)
+    if full < CONTRACT_AT or full < 4 * target or len(product_shape) > len(_LETTERS):
+        return sum_to(a * b, tuple(shape))
+    n, lead = len(product_shape), len(product_shape) - len(shape)
+    kept = [k for k in range(n) if k >= lead and (shape[k - lead] != 1 or product_shape[k] == 1)]
+
+    def operand(x: Any) -> tuple[str, np.ndarray]:
+        # Axes that broadcast (size 1, or stride 0 as in an expanded gradient) carry no letter: the
+        # contraction then works on the real data, never on a materialized broadcast.
+        x = np.asarray(x)
+        offset = n - x.ndim
+        axes = [k for k in range(x.ndim) if x.shape[k] != 1 and x.strides[k] != 0]
+        index = tuple(slice(None) if k in axes else 0 for k in range(x.ndim))
+        return "".join(_LETTERS[offset + k] for k in axes), x[index]
+
+    (sa, xa), (sb, xb) = operand(a), operand(b)
+    present = [k for k in kept if _LETTERS[k] in sa or _LETTERS[k] in sb]
+    reduced = np.einsum(f"{sa},{sb}->{''.join(_LETTERS[k] for k in present)}", xa, xb, optimize=True)
+    # A summed axis along which neither operand varies adds up equal terms: multiply by its length.
+    repeats = math.prod(product_shape[k] for k in range(n)
+                        if k not in kept and _LETTERS[k] not in sa and _LETTERS[k] not in sb)
+    if repeats != 1:
+        reduced = reduced * repeats
+    # Kept axes that no operand varies along: the sum is the same for every position on them.
+    kept_shape = [product_shape[k] if k in present else 1 for k in kept]
+    reduced = np.asarray(reduced).reshape(kept_shape)
+    full_kept = [product_shape[k] for k in kept]
+    return np.array(np.broadcast_to(reduced, full_kept)).reshape(shape)
+
+
+def fresh(x: Any) -> np.ndarray:
+    """x itself if it is an array this formula just made (so it may be overwritten), else a copy."""
+    return x if isinstance(x, np.ndarray) and x.base is None and x.flags.writeable else np.array(x)

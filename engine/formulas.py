@@ -1,0 +1,116 @@
+"""The helpers of the op table (ops.py): forward computations and backward formulas too long for a
+lambda. A backward helper takes the vocabulary `F`, the gradient `g` and the saved values `s`."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .arrays import c_order, kept_shape
+
+
+def _expand_reduced(F: Any, g: Any, s: Any) -> Any:
+    """Broadcast the gradient of a reduction over `dim` back to the input's shape."""
+    return F.expand(F.reshape(g, kept_shape(s.input_shape, s.dim)), s.input_shape)
+
+
+def _max_all_grad(F: Any, g: Any, s: Any) -> Any:
+    values = F.values(s.self)
+    result = F.values(s.result)
+    mask = np.isnan(values) if np.isnan(result) else values == result
+    return F.where(mask, g / int(np.count_nonzero(mask)), 0.0)
+
+
+def _indices_grad(F: Any, g: Any, s: Any) -> Any:
+    """Gradient of a max/min over `dim`: all of it to the selected element (PyTorch's choice)."""
+    if not s.input_shape:  # a 0-d input is its own max
+        return g
+    indices = s.indices if s.keepdim else np.expand_dims(s.indices, s.dim)
+    mask = np.zeros(s.input_shape, dtype=bool)
+    np.put_along_axis(mask, indices, True, axis=s.dim)
+    g = g if s.keepdim else F.unsqueeze(g, s.dim)
+    return F.where(mask, F.expand(g, s.input_shape), 0.0)
+
+
+def _take_dim(x: np.ndarray, *, dim: int, keepdim: bool, indices: np.ndarray) -> np.ndarray:
+    """The values at `indices` along `dim` (indices as argmax/argmin return them)."""
+    if x.ndim == 0:
+        return x.copy()
+    values = np.take_along_axis(x, indices if keepdim else np.expand_dims(indices, dim), axis=dim)
+    return values if keepdim else np.squeeze(values, axis=dim)
+
+
+def _shifted(x: np.ndarray, dim: int) -> np.ndarray:
+    """x minus its max along dim (for a stable exp); an empty x has no max and needs no shift."""
+    return x - np.max(x, axis=dim, keepdims=True) if x.size else x
+
+
+def _softmax(x: np.ndarray, *, dim: int) -> np.ndarray:
+    shifted = _shifted(x, dim)
+    e = np.exp(shifted)
+    e /= np.sum(e, axis=dim, keepdims=True)
+    return c_order(e)
+
+
+def _log_softmax(x: np.ndarray, *, dim: int) -> np.ndarray:
+    shifted = _shifted(x, dim)
+    return c_order(shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)))
+
+
+def _pow_tensor_grad_self(F: Any, g: Any, s: Any) -> Any:
+    exponent = F.values(s.exponent)
+    return F.where(exponent == 0.0, 0.0, g * (s.exponent * s.self ** (s.exponent - 1)))
+
+
+def _pow_tensor_grad_exponent(F: Any, g: Any, s: Any) -> Any:
+    base, exponent = F.values(s.self), F.values(s.exponent)
+    mask = (base == 0) & (exponent >= 0)
+    return F.where(mask, 0.0, g * (s.result * F.log(s.self)))
+
+
+def _pow_scalar_base_grad(F: Any, g: Any, s: Any) -> Any:
+    log_base = math.log(s.base) if s.base > 0 else (-math.inf if s.base == 0 else math.nan)
+    grad = g * (s.result * log_base)
+    # PyTorch defines the derivative of 0 ** e with respect to e as 0 for e >= 0.
+    return F.where(F.values(s.exponent) >= 0, 0.0, grad) if s.base == 0 else grad
+
+
+def _clamp_forward(x: np.ndarray, *, min: float | None, max: float | None) -> np.ndarray:
+    if min is not None and max is not None:
+        return np.minimum(np.maximum(x, min), max)
+    return np.maximum(x, min) if min is not None else np.minimum(x, max)
+
+
+def _clamp_grad(F: Any, g: Any, s: Any) -> Any:
+    x = F.values(s.self)
+    mask = np.ones(np.shape(x), dtype=bool)
+    if s.min is not None:
+        mask &= x >= s.min
+    if s.max is not None:
+        mask &= x <= s.max
+    return F.where(mask, g, 0.0)
+
+
+def _maximum_grad(F: Any, g: Any, a: Any, b: Any) -> Any:
+    a, b = F.values(a), F.values(b)
+    return F.where(a == b, g / 2.0, F.where(a > b, g, 0.0))
+
+
+def _matmul_nd_self(F: Any, g: Any, s: Any) -> Any:
+    other = s.other
+    if other.ndim == 1:
+        return F.unsqueeze(g, -1) * other
+    if len(s.input_shape) == 1:  # a vector times a batch: g lacks the row dim the vector stood for
+        g = F.unsqueeze(g, -2)
+    return F.matmul(g, F.transpose(other, -1, -2))
+
+
+def _matmul_nd_other(F: Any, g: Any, s: Any) -> Any:
+    this = s.self
+    if this.ndim == 1:
+        return F.unsqueeze(this, -1) * F.unsqueeze(g, -2)
+    if s.other_ndim == 1:
+        return F.matmul(F.transpose(this, -1, -2), F.unsqueeze(g, -1))[..., 0]
+    return F.matmul(F.transpose(this, -1, -2), g)

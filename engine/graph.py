@@ -1,0 +1,250 @@
+"""The backward graph: as in PyTorch, every recorded operation makes a `Node` (its `grad_fn`), edges point
+from a node to the nodes of its inputs (`next_functions`), and a leaf that requires grad is reached
+through its one `AccumulateGrad` node. Nodes offer a read-only inspection API (next_nodes, input_shapes,
+saved_values); the executor that runs them is autograd.py.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import weakref
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from . import ops
+from .errors import AutogradError
+from .tensor import STATE, Tensor
+
+_sequence = itertools.count()
+_ACCUMULATE_PRIORITY = math.inf  # PyTorch runs AccumulateGrad as soon as it is ready
+
+
+def _second_time_error() -> AutogradError:
+    return AutogradError(
+        "Trying to backward through the graph a second time (or directly access saved tensors after "
+        "they have already been freed). Saved intermediate values of the graph are freed when you call "
+        ".backward() or autograd.grad().",
+        hint="Specify retain_graph=True on the first backward if you need to backward through the graph "
+        "a second time.",
+        reason="second_backward",
+    )
+
+
+class Node:
+    """A recorded operation in the backward graph (what `tensor.grad_fn` returns)."""
+
+    __slots__ = ("__weakref__", "_context", "_freed", "_meta", "_next", "_params", "_plan", "_pre_hooks",
+                 "_retained", "_saved", "_seq", "op")
+
+    def __init__(self, op: ops.Op, next_nodes: tuple, meta: tuple, params: dict | None, plan: tuple,
+                 saved: Any) -> None:
+        self.op = op
+        self._next = next_nodes  # the node of each input, None where the input needs no grad
+        self._meta = meta  # (shape, dtype) of each input, flattened
+        self._params = params
+        self._plan = plan  # which saved values, as ops.Op.saved_for gives them
+        self._saved = saved  # (value, version counter, version when saved) per planned value, flattened
+        self._freed = False
+        self._seq = next(_sequence)
+        self._pre_hooks: list | None = None
+        self._retained: list | None = None
+        self._context = STATE.forward_context if STATE.anomaly else None
+
+    def name(self) -> str:
+        """PyTorch's name for this node, e.g. 'MulBackward0'."""
+        return self.op.node
+
+    @property
+    def next_functions(self) -> tuple:
+        """((node, input_nr), ...) per input, (None, 0) for an input that needs no grad (as PyTorch)."""
+        return tuple((node, 0) for node in self._next)
+
+    def __repr__(self) -> str:
+        return f"<{self.op.node} object at {id(self):#x}>"
+
+    @property
+    def metadata(self) -> dict:
+        """Where the node was created (set in anomaly mode), as PyTorch's node.metadata."""
+        return {} if self._context is None else {"context": self._context}
+
+    # ------------------------------------------------------------ inspection (public, read-only)
+    @property
+    def next_nodes(self) -> tuple:
+        """The node of each input, None where the input needs no grad."""
+        return self._next
+
+    @property
+    def input_shapes(self) -> tuple:
+        """The shape of each input, as recorded in the forward pass."""
+        return self._meta[::2]
+
+    @property
+    def is_freed(self) -> bool:
+        """True once a backward pass without retain_graph has freed the saved values."""
+        return self._freed
+
+    def saved_values(self) -> dict[str, Any] | None:
+        """The values the backward formulas read (saved arrays, parameters, input shapes and dtypes), as
+        numpy arrays and plain values; None once they are freed."""
+        if self._freed:
+            return None
+        return dict(vars(self._context_of(False)))
+
+    def _retain(self, tensor: Tensor) -> None:
+        if self._retained is None:
+            self._retained = []
+        self._retained.append(weakref.ref(tensor))
+
+    def _save_result(self, result: Tensor) -> None:
+        """Fill the `result` entry (kept as its array and counter, so the node does not own the tensor)."""
+        at = 3 * [name for name, _ in self._plan].index("result")
+        counter = result._counter()
+        self._saved[at:at + 3] = (result._data, counter, counter.value)
+        self._saved = tuple(self._saved)
+
+    def release(self) -> None:
+        """Free the saved values (what backward does unless retain_graph)."""
+        if self._saved:
+            self._saved = None
+            self._freed = True
+
+    def _context_of(self, create_graph: bool) -> SimpleNamespace:
+        values: dict[str, Any] = dict(self._params) if self._params else {}
+        values["input_shape"], values["input_dtype"] = self._meta[0], self._meta[1]
+        values["input_shapes"] = self._meta[::2]
+        saved = self._saved
+        for i, (name, _) in enumerate(self._plan):
+            value, version, expected = saved[3 * i], saved[3 * i + 1], saved[3 * i + 2]
+            if version is not None and version.value != expected:
+                raise AutogradError(
+                    "one of the variables needed for gradient computation has been modified by an "
+                    f"inplace operation: [{np.dtype(value.dtype).name} {list(value.shape)}], which is {name} "
+                    f"of {self.name()}, is at version {version.value}; expected version {expected} instead.",
+                    hint="compute it again after the in-place write, or write into a clone",
+                    reason="modified_inplace",
+                )
+            if isinstance(value, Tensor):
+                values[name] = value if create_graph else value._data
+            elif name == "result" and create_graph:
+                result = Tensor._make(value, self)
+                result._version = version
+                values[name] = result
+            else:
+                values[name] = value
+        return SimpleNamespace(**values)
+
+    def apply(self, grad: Any, F: Any) -> list:
+        """The gradients for each input (None where an input needs none), each of the input's shape, computed
+        in the vocabulary F (vocabulary.NumpyMath, or TensorMath to record them for create_graph)."""
+        if self._freed:
+            raise _second_time_error()
+        ctx = self._context_of(F.records)
+        outputs = []
+        meta = self._meta
+        for i, (nxt, formula) in enumerate(zip(self._next, self.op.grads)):
+            if nxt is None:
+                outputs.append(None)
+                continue
+            g = formula.fn(F, grad, ctx)
+            shape, dtype = meta[2 * i], meta[2 * i + 1]
+            if g.shape != shape:
+                g = F.sum_to(g, shape)
+            if g.dtype != dtype:
+                g = F.cast(g, dtype)
+            outputs.append(g)
+        return outputs
+
+
+class AccumulateGrad:
+    """The node of a leaf that requires grad: adds the incoming gradient into `variable.grad`."""
+
+    __slots__ = ("__weakref__", "variable")
+    op = None
+    next_functions = ()
+    next_nodes = ()
+    input_shapes = ()
+    is_freed = False
+    _next = ()
+    _seq = _ACCUMULATE_PRIORITY
+
+    def __init__(self, variable: Tensor) -> None:
+        self.variable = variable
+
+    def name(self) -> str:
+        return "AccumulateGrad"
+
+    def __repr__(self) -> str:
+        return f"<AccumulateGrad object at {id(self):#x}>"
+
+    @property
+    def metadata(self) -> dict:
+        return {}
+
+    def saved_values(self) -> dict[str, Any]:
+        """An AccumulateGrad saves nothing."""
+        return {}
+
+    def accumulate(self, grad: Any, owned: bool, create_graph: bool) -> None:
+        variable = self.variable
+        grad, owned = _run_hooks(variable._hooks, grad, owned, create_graph)
+        current = variable._grad
+        if create_graph:
+            variable._grad = grad if current is None else current + grad
+        elif current is None:
+            data = grad if owned and grad.flags.writeable else np.array(grad, copy=True)
+            variable._grad = Tensor._make(data)
+        else:
+            np.add(current._data, grad, out=current._data)
+            current._bump_version()
+
+
+def accumulator(t: Tensor) -> AccumulateGrad:
+    """The one AccumulateGrad node of a leaf (held weakly, as PyTorch does, by the tensor)."""
+    ref = t._accumulator
+    node = ref() if ref is not None else None
+    if node is None:
+        node = AccumulateGrad(t)
+        t._accumulator = weakref.ref(node)
+    return node
+
+
+def grad_node(t: Tensor) -> Any:
+    """Where backward enters t: its grad_fn, or for a leaf that requires grad its AccumulateGrad node."""
+    return t.grad_fn if t.grad_fn is not None else accumulator(t)
+
+
+def graph_size(t: Tensor, most: int | None = None) -> int:
+    """The number of nodes in t's backward graph (counting stops past `most`)."""
+    start = t.grad_fn
+    seen: set[int] = set()
+    stack = [start] if start is not None else []
+    while stack and (most is None or len(seen) <= most):
+        node = stack.pop()
+        if id(node) not in seen:
+            seen.add(id(node))
+            stack.extend(n for n in node._next if n is not None)
+    return len(seen)
+
+
+def edge_node(x: Any) -> Any:
+    """The node an operation on x points to: x's grad_fn, its AccumulateGrad, or None (needs no grad)."""
+    if isinstance(x, Tensor) and x._requires_grad:
+        return x.grad_fn if x.grad_fn is not None else accumulator(x)
+    return None
+
+
+def _run_hooks(hooks: list | None, grad: Any, owned: bool, create_graph: bool) -> tuple[Any, bool]:
+    if not hooks:
+        return grad, owned
+    for hook in list(hooks):
+        wrapped = grad if create_graph else Tensor._make(grad)
+        replaced = hook(wrapped)
+        if replaced is not None:
+            if not isinstance(replaced, Tensor):
+                raise AutogradError(f"a hook returned {type(replaced).__name__}; it must return a Tensor or None")
+            grad = replaced if create_graph else replaced._data
+            owned = False
+    return grad, owned

@@ -1,0 +1,159 @@
+"""Indexing: `x[index]` recorded as PyTorch records it (SelectBackward0, SliceBackward0, UnsqueezeBackward0,
+AliasBackward0), and `x[index] = value` in place (CopySlices)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .errors import BadValueError, ShapeError
+from .functions import expand, view
+from .graph import Node, edge_node
+from .ops import OPS
+from .recording import _operand, apply
+from .tensor import STATE, Tensor, check_dims
+
+
+def _normalize_index(x: Tensor, index: Any) -> list[tuple]:
+    """Turn a Python index into steps: ('select', dim, i), ('slice', dim, a, b, c), ('unsqueeze', dim)."""
+    items = list(index) if isinstance(index, tuple) else [index]
+    for item in items:
+        if isinstance(item, (Tensor, list, np.ndarray, bool)):
+            raise BadValueError(
+                "indexing with a tensor, a list or a boolean is not supported: use integers, slices, None and ...",
+                reason="index")
+        if not (item is None or item is Ellipsis or isinstance(item, (int, np.integer, slice))):
+            raise BadValueError(f"invalid index {item!r}: use integers, slices (a:b:c), None and ...", reason="index")
+    consumed = len([i for i in items if i is not None and i is not Ellipsis])
+    if items.count(Ellipsis) > 1:
+        raise BadValueError("an index can only have a single ellipsis ('...')", reason="index")
+    if consumed > x.ndim:
+        raise BadValueError(f"too many indices for tensor of dimension {x.ndim}", reason="index")
+    selected = len([i for i in items if not (i is None or i is Ellipsis or isinstance(i, slice))])
+    check_dims(x.ndim - selected + items.count(None), "the indexing result")
+    if Ellipsis in items:
+        at = items.index(Ellipsis)
+        items[at:at + 1] = [slice(None)] * (x.ndim - consumed)
+    steps, dim, shape = [], 0, list(x._data.shape)
+    single = isinstance(index, slice)  # x[:] alone is recorded (SliceBackward0); x[...] is an alias
+    for item in items:
+        if item is None:
+            steps.append(("unsqueeze", dim))
+            shape.insert(dim, 1)
+            dim += 1
+        elif isinstance(item, slice):
+            for part in (item.start, item.stop, item.step):
+                if part is not None and (isinstance(part, bool) or not isinstance(part, (int, np.integer))):
+                    raise BadValueError(f"slice indices must be integers or None, got {part!r}", reason="index")
+            if item.step is not None and item.step == 0:
+                raise BadValueError("slice step cannot be zero", reason="index")
+            if item.step is not None and item.step < 0:
+                raise BadValueError("step must be greater than zero (negative steps are not supported)",
+                                    reason="index")
+            start, stop, step = item.indices(shape[dim])
+            full = start == 0 and stop == shape[dim] and step == 1
+            if not full or single:
+                steps.append(("slice", dim, start, stop, step))
+                shape[dim] = len(range(start, stop, step))
+            dim += 1
+        else:
+            size, i = shape[dim], int(item)
+            if not -size <= i < size:
+                raise BadValueError(f"index {i} is out of bounds for dimension {dim} with size {size}",
+                                    reason="index")
+            steps.append(("select", dim, i % size))
+            shape.pop(dim)
+    return steps
+
+
+def getitem(x: Tensor, index: Any) -> Tensor:
+    """x[index] with PyTorch's recording: a chain of SelectBackward0/SliceBackward0/UnsqueezeBackward0."""
+    result = x
+    for step in _normalize_index(x, index):
+        if step[0] == "select":
+            result = apply(OPS["select"], (result,), {"dim": step[1], "index": step[2]})
+        elif step[0] == "slice":
+            result = apply(OPS["slice"], (result,), dict(zip(("dim", "start", "stop", "step"), step[1:])))
+        else:
+            result = apply(OPS["unsqueeze"], (result,), {"dim": step[1]})
+    if result is x:
+        result = apply(OPS["alias"], (x,))
+    return result
+
+
+def _numpy_index(x: Tensor, index: Any) -> tuple:
+    """The numpy basic index equivalent to index, after PyTorch's checks."""
+    where: list[Any] = []
+    dim = 0
+    for step in _normalize_index(x, index):
+        kind, d = step[0], step[1]
+        if kind == "unsqueeze":
+            continue
+        while dim < d:
+            where.append(slice(None))
+            dim += 1
+        if kind == "select":
+            where.append(step[2])
+        else:
+            where.append(slice(step[2], step[3], step[4]))
+            dim += 1
+    return tuple(where)
+
+
+def setitem(x: Tensor, index: Any, value: Any) -> None:
+    """x[index] = value, in place; recorded as CopySlices when a gradient can flow through it."""
+    if x._view_stamp is not None:
+        root = x._base() if x._base is not None else None
+        if root is not None:
+            raise BadValueError(
+                "writing by index into a view of another tensor (a result of indexing, view, reshape, "
+                "transpose, ...) is not supported",
+                hint="write into the tensor it was taken from, e.g. y[0, 1] = ... instead of row = y[0]; row[1] = ...",
+                reason="view_write",
+            )
+    x._check_inplace()
+    where = _numpy_index(x, index)
+    src = _operand(value)
+    region = x._data[where]
+    if isinstance(src, Tensor) and src._data.ndim and src._data.shape != region.shape:
+        # As PyTorch's setitem: the value's leading 1-sized dims are dropped by a view, and the rest is
+        # expanded to the written region; both are recorded (ViewBackward0, ExpandBackward0).
+        lead = 0
+        while lead < src._data.ndim and src._data.shape[lead] == 1:
+            lead += 1
+        stripped = src._data.shape[lead:]
+        try:
+            ok = np.broadcast_shapes(stripped, region.shape) == region.shape
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ShapeError(
+                f"shape mismatch: value tensor of shape {tuple(src.shape)} cannot be broadcast to indexing "
+                f"result of shape {tuple(region.shape)}", reason="setitem", shapes=(src.shape, region.shape))
+        src = view(src, stripped)
+        if stripped != region.shape:
+            src = expand(src, region.shape)
+    src_data = src._data if isinstance(src, Tensor) else src
+    recorded = STATE.grad_enabled and (x._requires_grad or (isinstance(src, Tensor) and src._requires_grad))
+    if recorded:
+        # x is a non-leaf here (a leaf that requires grad was refused above), so x.grad_fn is its history.
+        base_node = x.grad_fn if x._requires_grad else None
+        outside = np.ones(x._data.shape, dtype=bool)
+        outside[where] = False
+        meta = (x._data.shape, x._data.dtype) + (
+            (src._data.shape, src._data.dtype) if isinstance(src, Tensor) else (None, None))
+        nexts = (base_node, edge_node(src))
+        op, params = OPS["copy_slices"], {"outside": outside, "where": where}
+        # PyTorch frees CopySlices after a backward pass like a node with saved tensors: so does the plan
+        plan = op.saved_for[tuple(n is not None for n in nexts)]
+        saved = tuple(v for name, _ in plan for v in (params[name], None, 0))
+        node = Node(op, nexts, meta, params, plan, saved)
+    with np.errstate(all="ignore"):
+        x._data[where] = src_data
+    x._bump_version()
+    if x._view_stamp is not None:
+        x._view_stamp = x._version.value
+    if recorded:
+        x.grad_fn = node
+        x._requires_grad = True

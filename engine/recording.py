@@ -1,0 +1,157 @@
+"""Recording: `apply` runs an op-table entry forward on its inputs and, when one of them requires grad
+and grad mode is on, records its Node (the inputs' nodes, shapes and dtypes, and the saved values the
+backward formulas need). Also the operand rules every function shares: numbers, broadcasting, dtypes."""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from . import ops as _ops
+from .arrays import elementwise_layout
+from .constructors import _array_from, _operand
+from .errors import AutogradError, LimitError, ShapeError
+from .graph import Node, accumulator
+from .tensor import STATE, Tensor, check_elements
+
+
+def _stale_view(x: Tensor) -> AutogradError:
+    return AutogradError(
+        "this tensor is a view (an indexing, view, reshape or transpose result) of a tensor that was "
+        "written in place after the view was taken, so its values and its history disagree",
+        hint="take the view again after the write",
+        reason="stale_view",
+    )
+
+
+def apply(op: _ops.Op, inputs: Sequence[Any], params: dict | None = None,
+          arrays: Sequence[Any] | None = None) -> Tensor:
+    """Run op's forward on the inputs and, when one of them requires grad, record a Node for it.
+
+    This is the hot path of every forward operation, hence the plain loops.
+    """
+    values = []
+    needs = []
+    recording = False
+    for x in inputs:
+        if isinstance(x, Tensor):
+            if x._view_stamp is not None and x._view_stamp != x._version.value:
+                raise _stale_view(x)
+            values.append(x._data)
+            needs.append(x._requires_grad)
+            recording = recording or x._requires_grad
+        else:
+            values.append(x)
+            needs.append(False)
+    try:
+        if op.noisy:  # ops that meet domain errors or overflow on finite input: no numpy warnings
+            with np.errstate(all="ignore"):
+                out = op.forward(*(arrays or values), **(params or {}))
+        else:
+            out = op.forward(*(arrays or values), **params) if params else op.forward(*(arrays or values))
+    except MemoryError:
+        raise LimitError(f"not enough memory for the result of {op.name}", reason="memory") from None
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)
+    if op.layout and out.ndim > 1:
+        out = elementwise_layout(out, arrays or values)
+    recorded = recording and STATE.grad_enabled
+    result = _record(op, inputs, tuple(needs), params, out) if recorded else Tensor._make(out)
+    if op.view and isinstance(inputs[0], Tensor):
+        base = inputs[0]
+        result._version = base._counter()
+        result._view_stamp = result._version.value
+        root = base._base() if base._base is not None else None
+        result._base = weakref.ref(root if root is not None else base)
+    return result
+
+
+def _record(op: _ops.Op, inputs: Sequence[Any], needs: tuple, params: dict | None, out: np.ndarray) -> Tensor:
+    """Make the Node of one operation: the nodes of its inputs, their shapes and dtypes, saved values.
+
+    Stored as flat tuples: a long graph is many nodes, and fewer objects means less work for Python's
+    garbage collector (which costs more than the arithmetic on scalars).
+    """
+    plan = op.saved_for[needs]
+    saved = None
+    save_result = False
+    if plan:
+        values: list = []
+        for name, slot in plan:
+            if name == "result":
+                save_result = True
+                values += (None, None, 0)
+            elif slot is None:  # a parameter PyTorch saves as a tensor (max's indices): freed like one
+                values += (params[name], None, 0)
+            else:
+                x = inputs[slot]
+                if isinstance(x, Tensor):
+                    counter = x._counter()
+                    values += (x, counter, counter.value)
+                else:
+                    values += (x, None, 0)
+        saved = values if save_result else tuple(values)
+    nexts = []
+    meta: list = []
+    for x, flag in zip(inputs, needs):
+        if flag:
+            fn = x.grad_fn
+            nexts.append(fn if fn is not None else accumulator(x))
+            data = x._data
+            meta += (data.shape, data.dtype)
+        else:
+            nexts.append(None)
+            meta += (None, None)
+    node = Node(op, tuple(nexts), tuple(meta), params, plan, saved)
+    result = Tensor._make(out, node)
+    if save_result:
+        node._save_result(result)
+    return result
+
+
+def _broadcast_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """The broadcast of two shapes, or a ShapeError that names both."""
+    if a == b:
+        return a
+    result = []
+    ndim = len(a) if len(a) > len(b) else len(b)
+    for i in range(1, ndim + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if x != y and x != 1 and y != 1:
+            dim = ndim - i
+            raise ShapeError(
+                f"shapes {a} and {b} cannot be broadcast together: at dimension {dim} the sizes are {x} "
+                f"and {y}, which must be equal or one of them 1",
+                reason="broadcast", shapes=(a, b),
+            )
+        result.append(x if y == 1 else y)
+    shape = tuple(reversed(result))
+    check_elements(shape, "the broadcast result")
+    return shape
+
+
+def _binary(op: _ops.Op, a: Any, b: Any) -> Tensor:
+    """An elementwise op of two operands: broadcasting checked, dtypes promoted as PyTorch does."""
+    if isinstance(a, Tensor) and isinstance(b, Tensor):
+        da, db = a._data, b._data
+        if da.shape != db.shape:
+            _broadcast_shape(da.shape, db.shape)
+        if da.dtype != db.dtype and (da.ndim == 0) != (db.ndim == 0):
+            # A 0-d tensor does not decide the dtype of a result that has dimensions (PyTorch's rule).
+            if da.ndim == 0:
+                da = da.astype(db.dtype)
+            else:
+                db = db.astype(da.dtype)
+            return apply(op, (a, b), None, (da, db))
+    return apply(op, (a, b))
+
+
+def _both(a: Any, b: Any) -> tuple[Any, Any]:
+    a, b = _operand(a), _operand(b)
+    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+        a = Tensor._make(_array_from(a, None))
+    return a, b

@@ -1,0 +1,188 @@
+"""The vocabulary the op table's backward formulas are written in (`F`), twice: `NumpyMath` on plain
+arrays for an ordinary backward pass, and `TensorMath` on Tensors through recorded operations, so that a
+backward pass with create_graph=True is itself a graph that can be differentiated again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import functions as fn
+from .arrays import fresh, mul_sum_to, power, slice_scatter, sum_to, summed_axes, swapaxes
+from .indexing import getitem
+from .ops import OPS
+from .recording import apply
+from .tensor import Tensor
+
+
+class NumpyMath:
+    """The formula vocabulary on plain numpy arrays (no graph is recorded).
+
+    The *_backward helpers are PyTorch's backward formulas of the same names computed in place on one
+    fresh array: numpy does not reuse a temporary combined with a Python number (`1 - r*r` allocates
+    twice), and on large tensors every fresh array costs its page faults.
+    """
+
+    records = False  # the formulas' results are plain arrays, not recorded tensors
+
+    # sum_to(a * b, shape): when broadcasting made a * b much larger than shape, a contraction (einsum,
+    # BLAS) that never builds the product; the gradient of a broadcast multiplication.
+    mul_sum_to = staticmethod(mul_sum_to)
+
+    @staticmethod
+    def tanh_backward(g: Any, result: Any) -> np.ndarray:
+        """g * (1 - result**2)."""
+        t = fresh(result * result)
+        np.subtract(1, t, out=t)
+        return np.multiply(g, t, out=t)
+
+    @staticmethod
+    def sigmoid_backward(g: Any, result: Any) -> np.ndarray:
+        """g * (1 - result) * result."""
+        t = fresh(np.subtract(1, result))
+        np.multiply(g, t, out=t)
+        return np.multiply(t, result, out=t)
+
+    @staticmethod
+    def pow_backward(g: Any, x: Any, exponent: float) -> np.ndarray:
+        """g * (exponent * x**(exponent - 1))."""
+        t = fresh(power(x, exponent - 1))
+        np.multiply(exponent, t, out=t)
+        return np.multiply(g, t, out=t)
+
+    @staticmethod
+    def sqrt_backward(g: Any, result: Any) -> np.ndarray:
+        """g / (2 * result)."""
+        t = fresh(np.multiply(2, result))
+        return np.divide(g, t, out=t)
+
+    exp = staticmethod(np.exp)
+    log = staticmethod(np.log)
+    sin = staticmethod(np.sin)
+    cos = staticmethod(np.cos)
+    sqrt = staticmethod(np.sqrt)
+    sign = staticmethod(np.sign)
+    matmul = staticmethod(np.matmul)
+    pow = staticmethod(power)
+    sum_to = staticmethod(sum_to)
+
+    @staticmethod
+    def cast(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+        return x.astype(dtype)
+
+    @staticmethod
+    def values(x: Any) -> Any:
+        """The raw numbers of a saved value, for masks that are not differentiated."""
+        return x
+
+    @staticmethod
+    def where(mask: np.ndarray, a: Any, b: Any) -> np.ndarray:
+        return np.where(mask, a, b)
+
+    @staticmethod
+    def sum(x: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool) -> np.ndarray:
+        return np.sum(x, axis=dims, keepdims=keepdim)
+
+    @staticmethod
+    def expand(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+        return np.broadcast_to(x, shape)
+
+    @staticmethod
+    def reshape(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+        return x.reshape(shape)
+
+    @staticmethod
+    def unsqueeze(x: np.ndarray, dim: int) -> np.ndarray:
+        return np.expand_dims(x, dim)
+
+    @staticmethod
+    def transpose(x: np.ndarray, dim0: int, dim1: int) -> np.ndarray:
+        return swapaxes(x, dim0, dim1)
+
+    @staticmethod
+    def permute(x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
+        return np.transpose(x, dims)
+
+    @staticmethod
+    def select_backward(g: np.ndarray, shape: tuple[int, ...], dim: int, index: int) -> np.ndarray:
+        return slice_scatter(g, shape, (slice(None),) * dim + (index,))
+
+    @staticmethod
+    def slice_backward(g: np.ndarray, shape: tuple[int, ...], dim: int, start: int, stop: int,
+                       step: int) -> np.ndarray:
+        return slice_scatter(g, shape, (slice(None),) * dim + (slice(start, stop, step),))
+
+    @staticmethod
+    def index(g: np.ndarray, where: tuple) -> np.ndarray:
+        return g[where]
+
+
+class TensorMath:
+    """NumpyMath's vocabulary on Tensors, through recorded operations (for create_graph=True)."""
+
+    records = True  # the formulas' results are tensors with a graph (create_graph=True)
+
+    exp = staticmethod(fn.exp)
+    log = staticmethod(fn.log)
+    sin = staticmethod(fn.sin)
+    cos = staticmethod(fn.cos)
+    sqrt = staticmethod(fn.sqrt)
+    sign = staticmethod(fn.sign)
+    matmul = staticmethod(fn.matmul)
+    pow = staticmethod(fn.pow)
+    where = staticmethod(fn._where)
+    permute = staticmethod(lambda x, dims: fn.permute(x, dims))
+    transpose = staticmethod(fn.transpose)
+    unsqueeze = staticmethod(fn.unsqueeze)
+    reshape = staticmethod(lambda x, shape: fn.reshape(x, shape))
+    expand = staticmethod(lambda x, shape: fn.expand(x, shape))
+    index = staticmethod(getitem)
+    cast = staticmethod(fn.to)
+
+    @staticmethod
+    def mul_sum_to(a: Tensor, b: Any, shape: tuple[int, ...]) -> Tensor:
+        return TensorMath.sum_to(a * b, shape)
+
+    @staticmethod
+    def tanh_backward(g: Tensor, result: Tensor) -> Tensor:
+        return g * (1 - result * result)
+
+    @staticmethod
+    def sigmoid_backward(g: Tensor, result: Tensor) -> Tensor:
+        return g * (1 - result) * result
+
+    @staticmethod
+    def pow_backward(g: Tensor, x: Tensor, exponent: float) -> Tensor:
+        return g * (exponent * fn.pow(x, exponent - 1))
+
+    @staticmethod
+    def sqrt_backward(g: Tensor, result: Tensor) -> Tensor:
+        return g / (2 * result)
+
+    @staticmethod
+    def values(x: Any) -> Any:
+        return x._data if isinstance(x, Tensor) else x
+
+    @staticmethod
+    def sum(x: Tensor, dims: tuple[int, ...], keepdim: bool) -> Tensor:
+        return fn.sum(x, dims, keepdim)
+
+    @staticmethod
+    def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
+        if g.shape == shape:
+            return g
+        axes = summed_axes(tuple(g.shape), shape)
+        if axes is None:
+            return fn.reshape(g, shape)
+        reduced = fn.sum(g, axes, True) if axes else g
+        return fn.reshape(reduced, shape) if g.ndim != len(shape) else reduced
+
+    @staticmethod
+    def select_backward(g: Tensor, shape: tuple[int, ...], dim: int, index: int) -> Tensor:
+        return apply(OPS["select_backward"], (g,), {"shape": shape, "dim": dim, "index": index})
+
+    @staticmethod
+    def slice_backward(g: Tensor, shape: tuple[int, ...], dim: int, start: int, stop: int, step: int) -> Tensor:
+        return apply(OPS["slice_backward"], (g,),
+                     {"shape": shape, "dim": dim, "start": start, "stop": stop, "step": step})
