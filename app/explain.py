@@ -138,12 +138,9 @@ def explain(explainer: Explainer, graph: Any) -> list[Step]:
 
 def _broadcast_shape(node: Any, grad_in: np.ndarray, input_shape: tuple[int, ...]) -> tuple[int, ...] | None:
     """For elementwise ops on broadcast inputs: the gradient's shape before it was summed to the input's."""
-    if node.op.name not in _ELEMENTWISE or input_shape is None:
+    if not node.op.elementwise or input_shape is None:
         return None
     return tuple(grad_in.shape) if tuple(grad_in.shape) != tuple(input_shape) else None
-
-
-_ELEMENTWISE = {"add", "sub", "mul", "div", "pow_tensor", "maximum", "minimum", "where"}
 
 
 def _worked(text: str, grad_in: np.ndarray, context: dict[str, Any], result: np.ndarray | None,

@@ -2,7 +2,7 @@
 
 Every input line is a JSON object of bindings (`{"x": [1, 2], "y": 3}`); each name binds a fresh leaf that
 requires grad, over the command line's NAME=VALUE/--var/--const bindings (which apply to every line). Every
-output line is that line's eval JSON document (contract section 3) with `"line": N` first, or
+output line is that line's eval JSON document (README: JSON output) with `"line": N` first, or
 `{"line": N, "error": {...}}`, written and flushed as soon as it is known, so a reader at the other end of
 a pipe can use it as a co-process. N is the line's number in the input, blank lines included (they are
 skipped, not answered), so `sed -n Np` finds the line an answer belongs to.
@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from typing import IO, Any
 
-# The contract's kinds for what can be wrong with a line itself (errors of the program's run keep theirs).
+# The documented error kinds for what can be wrong with a line itself (errors of the program's run keep theirs).
 _NOT_UTF8 = "the line is not UTF-8 text"
 
 
@@ -25,7 +25,7 @@ def run_batch(program: str, assignments: tuple[str, ...], options: dict[str, Any
 
     Mistakes that concern every line (the program does not parse, a bad option or default binding, an
     unreadable FILE) stop before the first line: one error document on stdout, the message on stderr
-    and the contract's exit code for its kind.
+    and the documented exit code for its kind.
     """
     import numpy as np
 

@@ -201,7 +201,7 @@ def _tensor_text(values: Any) -> str:
 
 
 def check_json(report: Any) -> str:
-    """The contract's document: {"ok", "checks": [{"name", "ok", "max_abs_error", "worst": {...}}]}."""
+    """The documented JSON document: {"ok", "checks": [{"name", "ok", "max_abs_error", "worst": {...}}]}."""
     from autodiff.cli import jsonout
 
     checks = []

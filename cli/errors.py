@@ -1,5 +1,5 @@
 """Turning errors into what the user sees: one line on stderr (plus a caret excerpt for syntax errors),
-a JSON document in JSON mode, and the contract's exit code for each kind. The only place that maps
+a JSON document in JSON mode, and the documented exit code for each kind. The only place that maps
 kinds to exit codes."""
 
 from __future__ import annotations
@@ -12,12 +12,16 @@ from autodiff.engine.errors import AutodiffError
 
 EXIT_CODES = {"syntax": 2, "name": 2, "usage": 2, "io": 2, "shape": 1, "autograd": 1, "value": 1, "limit": 1}
 
-# The engine's hints speak Python (retain_graph=True); on the command line the fix is an option.
+# The engine's and the language's hints speak Python (retain_graph=True); on the command line the fix is an
+# option, chosen by the error's reason code.
 _CLI_HINTS = {
     "second_backward": "add --retain-graph to keep the graph for another pass",
     "no_grad": "bind the variables with --var NAME=VALUE (not --const) so the result requires grad",
     "input_no_grad": "bind the variables with --var NAME=VALUE (not --const) so the result requires grad",
 }
+
+
+_ELEMENTS_HINT = "raise the limit (--max-elements) or use smaller sizes"
 
 
 def exit_code(error: AutodiffError) -> int:
@@ -27,12 +31,16 @@ def exit_code(error: AutodiffError) -> int:
 def cli_hint(error: AutodiffError) -> str | None:
     """The hint in the command line's vocabulary (options instead of Python keyword arguments)."""
     reason = error.reason
+    if reason == "elements" and not error.hint:
+        return _ELEMENTS_HINT
     if reason in _CLI_HINTS:
         return _CLI_HINTS[reason]
     if reason == "implicit_nonscalar":
         shape = error.details.get("shape", ())
         ones = f"ones({', '.join(str(n) for n in shape)})"
         return f"pass --grad-tensor '{ones}' (the output's shape) or reduce the output with .sum()"
+    if reason == "unbound_name":
+        return f"bind it with --var {error.details.get('shown', '')}=VALUE, or assign it first"
     if reason == "grad_shape":
         shape = error.details.get("shape", ())
         if len(shape) == 0 or all(n == 1 for n in shape):
@@ -60,7 +68,9 @@ def error_line(error: AutodiffError, python_hints: bool = False) -> str:
     where = ""
     if error.line is not None:
         where = f" at line {error.line}" + (f", column {error.column}" if error.column is not None else "")
-    hint = error.hint if python_hints else cli_hint(error)
+    hint = cli_hint(error)
+    if python_hints:  # a script's fix is Python's (retain_graph=True); but `autodiff run` has --max-elements too
+        hint = error.hint or (hint if error.reason == "elements" else None)
     text = f"autodiff: {error.kind} error{where}: {summary(error)}"
     return f"{text} (hint: {hint})" if hint else text
 

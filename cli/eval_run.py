@@ -76,7 +76,7 @@ def evaluate(request: EvalRequest, options: dict[str, Any]) -> tuple[EvalResult,
 
 
 def json_document(result: EvalResult, graph: Any, steps: list[Any] | None) -> dict[str, Any]:
-    """The eval JSON document (contract section 3); `graph` (--trace) and `steps` (--explain) when given."""
+    """The eval JSON document (README: JSON output); `graph` (--trace) and `steps` (--explain) when given."""
     document: dict[str, Any] = {
         "root": jsonout.tensor_summary(result.evaluation.root_name, result.root),
         "passes": [{"root": p.root, "grads": {n: jsonout.values(g) for n, g in p.grads.items()},

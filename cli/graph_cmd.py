@@ -256,7 +256,7 @@ def to_mermaid(observed: Any) -> str:
 
 # ---------------------------------------------------------------------------- JSON
 def to_json(observed: Any) -> str:
-    """The contract's graph document ({"root": id, "nodes": [...]}); after backward each node adds
+    """The documented graph document ({"root": id, "nodes": [...]}); after backward each node adds
     "grad" (what it received) and, for a non-leaf, "grads_out" (what it passed to each next entry)."""
     from autodiff.cli import jsonout
 

@@ -1,4 +1,4 @@
-"""The JSON documents of the contract (section 3): strict JSON, non-finite numbers as strings."""
+"""The JSON documents of the README's JSON output section: strict JSON, non-finite numbers as strings."""
 
 from __future__ import annotations
 

@@ -35,18 +35,6 @@ OPERATORS: tuple[tuple[str, str | None, tuple[str, ...], str], ...] = (
     ("x.float(), x.double()", "to", (), ""),
 )
 
-GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("Arithmetic", frozenset({"add", "sub", "rsub", "mul", "div", "pow", "pow_tensor", "pow_scalar_base", "neg",
-                              "reciprocal", "maximum", "minimum"})),
-    ("Elementwise functions", frozenset({"exp", "log", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "sqrt", "abs",
-                                         "sign", "clamp", "where"})),
-    ("Reductions", frozenset({"sum", "sum_dim", "mean", "mean_dim", "max", "min", "max_dim", "min_dim", "softmax",
-                              "log_softmax"})),
-    ("Linear algebra", frozenset({"mm", "mv", "dot", "matmul"})),
-    ("Shapes, views and copies", frozenset({"view", "reshape_alias", "unsafe_view", "clone", "to", "t", "transpose",
-                                            "permute", "unsqueeze", "squeeze", "squeeze_dim", "squeeze_vm", "expand",
-                                            "select", "slice", "alias"})),
-)
 OTHER = "Other functions"
 NO_BACKWARD = "Constructors and other functions without backward"
 BACKWARD_ONLY = "Recorded inside backward only (with create_graph, for higher derivatives)"
@@ -54,10 +42,10 @@ BACKWARD_ONLY = "Recorded inside backward only (with create_graph, for higher de
 
 def catalogue() -> list[dict[str, Any]]:
     """The groups, each with its entries, built from the engine's tables."""
-    from autodiff.engine import BUILTINS, OPS
+    from autodiff.engine import BUILTINS, OP_GROUPS, OPS
 
     groups: dict[str, list[dict[str, Any]]] = {"Operators": []}
-    groups.update({name: [] for name, _ in GROUPS})
+    groups.update({name: [] for name in OP_GROUPS})
     groups.update({OTHER: [], NO_BACKWARD: [], BACKWARD_ONLY: []})
     reached: set[str] = set()
     for syntax, builtin, ops, note in OPERATORS:
@@ -76,7 +64,7 @@ def catalogue() -> list[dict[str, Any]]:
             "summary": _summary(builtin), "differentiable": bool(builtin.ops),
             "backward": [_op_record(OPS[op]) for op in builtin.ops],
         }
-        groups[_group_of(builtin.ops)].append(entry)
+        groups[_group_of(builtin.ops, OPS)].append(entry)
     for name in sorted(set(OPS) - reached):
         op = OPS[name]
         groups[BACKWARD_ONLY].append({
@@ -94,13 +82,11 @@ def _summary(builtin: Any) -> str:
     return own or builtin.summary
 
 
-def _group_of(ops: tuple[str, ...]) -> str:
+def _group_of(ops: tuple[str, ...], table: Any) -> str:
+    """A function's group: its first op's in the engine's table."""
     if not ops:
         return NO_BACKWARD
-    for name, members in GROUPS:
-        if ops[0] in members:
-            return name
-    return OTHER
+    return table[ops[0]].group or OTHER
 
 
 def _op_record(op: Any) -> dict[str, Any]:

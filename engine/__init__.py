@@ -45,6 +45,7 @@ from .modes import (
     observe,
     set_grad_enabled,
 )
+from .ops import GROUPS as OP_GROUPS
 from .ops import OPS, Grad, Op
 from .recording import apply
 from .registry import BUILTINS, Builtin
@@ -78,11 +79,11 @@ def set_max_elements(limit: int | None) -> None:
 
 
 __all__ = [
-    "BUILTINS", "KINDS", "OPS", "AccumulateGrad", "AutodiffError", "AutogradError", "BadValueError", "Builtin",
-    "Grad", "GradMode", "InputError", "LimitError", "MinMax", "Node", "Op", "ParseError", "ShapeError", "Size",
-    "Tensor", "UnknownNameError", "UsageError", "apply", "backward", "detect_anomaly", "enable_grad", "float32",
-    "float64", "forward_context", "get_default_dtype", "get_max_elements", "getitem", "grad", "grad_node",
-    "graph_size", "is_anomaly_enabled", "is_grad_enabled", "manual_seed", "no_grad", "observe", "set_default_dtype",
-    "set_grad_enabled", "set_max_elements", "setitem", *BUILTINS,
+    "BUILTINS", "KINDS", "OPS", "OP_GROUPS", "AccumulateGrad", "AutodiffError", "AutogradError", "BadValueError",
+    "Builtin", "Grad", "GradMode", "InputError", "LimitError", "MinMax", "Node", "Op", "ParseError", "ShapeError",
+    "Size", "Tensor", "UnknownNameError", "UsageError", "apply", "backward", "detect_anomaly", "enable_grad",
+    "float32", "float64", "forward_context", "get_default_dtype", "get_max_elements", "getitem", "grad",
+    "grad_node", "graph_size", "is_anomaly_enabled", "is_grad_enabled", "manual_seed", "no_grad", "observe",
+    "set_default_dtype", "set_grad_enabled", "set_max_elements", "setitem", *BUILTINS,
 ]
 del _constructors, _functions, _methods

@@ -106,8 +106,7 @@ def _plain(data: Any) -> Any:
                 numbers += item._data.size
                 if limit is not None and numbers > limit:
                     raise LimitError(f"the tensors in these lists hold more than {limit:,} numbers, over the "
-                                     "element limit", hint="raise the limit (--max-elements) or use smaller sizes",
-                                     reason="elements")
+                                     "element limit", reason="elements")
                 target.append(item._data)
             elif isinstance(item, (list, tuple)):
                 child: list = []

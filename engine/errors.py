@@ -1,6 +1,6 @@
 """The project's error types: one base class, one `kind` per situation a user can cause.
 
-The kinds are the contract's (section 3): the CLI maps each kind to its exit code in one place.
+The kinds are the README's: the CLI maps each kind to its exit code in one place.
 """
 
 from __future__ import annotations

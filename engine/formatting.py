@@ -147,8 +147,3 @@ def format_tensor(
     elif requires_grad:
         suffixes.append("requires_grad=True")
     return _add_suffixes(PREFIX + body, suffixes)
-
-
-def format_size(shape: tuple[int, ...]) -> str:
-    """'torch.Size([2, 3])': how PyTorch prints a shape."""
-    return f"torch.Size([{', '.join(str(int(n)) for n in shape)}])"

@@ -55,6 +55,21 @@ NOISY_OPS = frozenset({"div", "pow", "pow_tensor", "pow_scalar_base", "exp", "lo
 MULTI_INPUT_ELEMENTWISE_OPS = frozenset({"add", "sub", "mul", "div", "pow_tensor", "maximum", "minimum", "where"})
 
 
+# How `autodiff ops` groups the table (an op in no group is listed under "Other functions").
+GROUPS: dict[str, frozenset[str]] = {
+    "Arithmetic": frozenset({"add", "sub", "rsub", "mul", "div", "pow", "pow_tensor", "pow_scalar_base", "neg",
+                             "reciprocal", "maximum", "minimum"}),
+    "Elementwise functions": frozenset({"exp", "log", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "sqrt", "abs",
+                                        "sign", "clamp", "where"}),
+    "Reductions": frozenset({"sum", "sum_dim", "mean", "mean_dim", "max", "min", "max_dim", "min_dim", "softmax",
+                             "log_softmax"}),
+    "Linear algebra": frozenset({"mm", "mv", "dot", "matmul"}),
+    "Shapes, views and copies": frozenset({"view", "reshape_alias", "unsafe_view", "clone", "to", "t", "transpose",
+                                           "permute", "unsqueeze", "squeeze", "squeeze_dim", "squeeze_vm", "expand",
+                                           "select", "slice", "alias"}),
+}
+
+
 @dataclass(frozen=True)
 class Grad:
     """A backward formula for one input: `fn(F, g, s)`, the saved values it `uses`, and its text."""
@@ -77,12 +92,16 @@ class Op:
     view: bool = field(init=False)  # the result shares the input's memory (see VIEW_OPS)
     noisy: bool = field(init=False)  # numpy would warn on some finite inputs (see NOISY_OPS)
     layout: bool = field(init=False)  # the result's layout follows PyTorch's rule (MULTI_INPUT_ELEMENTWISE_OPS)
+    elementwise: bool = field(init=False)  # elementwise on several inputs that broadcast (the same set)
+    group: str | None = field(init=False)  # its group in `autodiff ops` (GROUPS)
     saved_for: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "view", self.name in VIEW_OPS)
         object.__setattr__(self, "noisy", self.name in NOISY_OPS)
         object.__setattr__(self, "layout", self.name in MULTI_INPUT_ELEMENTWISE_OPS)
+        object.__setattr__(self, "elementwise", self.name in MULTI_INPUT_ELEMENTWISE_OPS)
+        object.__setattr__(self, "group", next((g for g, members in GROUPS.items() if self.name in members), None))
         # For every combination of inputs that require grad: which saved values the formulas need,
         # as (name, slot index or None for `result`) pairs. PyTorch saves only these.
         table = {}

@@ -24,7 +24,7 @@ class _State:
     forward_context: object = None
     # Called as observer(node, grad_in, grads_out) for every node a backward pass runs, in order
     # (for AccumulateGrad: grads_out is (), and the call comes before .grad is updated); autodiff's
-    # --explain reads the pass through it.
+    # the explanation of a pass reads it through it.
     observer = None
 
 
@@ -62,7 +62,6 @@ def check_elements(shape: tuple[int, ...], what: str = "tensor") -> None:
 
         raise LimitError(
             f"{what} of shape {tuple(shape)} would have {count:,} elements, over the limit of {limit:,}",
-            hint="raise the limit (--max-elements) or use smaller sizes",
             reason="elements",
         )
 

@@ -149,7 +149,7 @@ _TORCH_MEMBERS: dict[str, Any] = {}
 
 def _torch_namespace() -> Namespace:
     """A `torch` namespace. Its table is built once and shared (nothing changes it): building it for each
-    Evaluator cost 10% of an `eval --batch` line."""
+    Evaluator cost 10% of a batch line."""
     if not _TORCH_MEMBERS:
         _TORCH_MEMBERS.update(_torch_members())
     return Namespace("torch", _TORCH_MEMBERS)
@@ -219,7 +219,7 @@ class Evaluator:
                 result.root, result.root_name = target, stmt.name
             elif isinstance(stmt, S.ExprStmt):
                 value = self.expression(stmt.value)
-                result.root, result.root_name = value, None  # the contract: null for a bare expression
+                result.root, result.root_name = value, None  # as documented: null for a bare expression
             elif isinstance(stmt, S.Import):
                 self._import(stmt)
                 result.root, result.root_name = None, None
@@ -318,18 +318,20 @@ class Evaluator:
         known = [*self.names, *BUILTINS]
         close = difflib.get_close_matches(name, known, n=1)
         suggestion = f"; did you mean '{close[0]}'?" if close else ""
-        if (close and close[0] in BUILTINS) or name.startswith("_"):  # (--var refuses names starting with _)
+        if (close and close[0] in BUILTINS) or name.startswith("_"):  # (a binding cannot have a name starting with _)
             bind = ""
-        elif self.mode == "script":  # a script has no --var: the name must be assigned before its use
+        elif self.mode == "script":  # a script has no bindings: the name must be assigned before its use
             bind = f"assign {_shown(name)} = ... before this line"
         else:
-            bind = f"bind it with --var {_shown(name)}=VALUE, or assign it first"
+            bind = f"assign {_shown(name)} = ... first"
         if name == "print":
             return UnknownNameError("print is only available in scripts (autodiff run)",
                                     line=node.line, column=node.column)
-        hint = f"{bind.strip()}" if bind else None
-        return UnknownNameError(f"unknown name '{_shown(name)}'{suggestion}", hint=hint or None, reason="unknown_name",
-                                name=name, line=node.line, column=node.column)
+        # Outside scripts the name could also be bound from outside the program: reason "unbound_name" lets a
+        # front end say how (the command line has an option for it).
+        reason = "unbound_name" if bind and self.mode != "script" else "unknown_name"
+        return UnknownNameError(f"unknown name '{_shown(name)}'{suggestion}", hint=bind or None, reason=reason,
+                                name=name, shown=_shown(name), line=node.line, column=node.column)
 
     def _attribute(self, value: Any, attr: str) -> Any:
         if attr.startswith("_"):

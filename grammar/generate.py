@@ -22,10 +22,25 @@ def grammar_sha256(grammar_text: str) -> str:
     return hashlib.sha256(grammar_text.replace("\r\n", "\n").encode("utf-8")).hexdigest()
 
 
+LARK_VERSIONS = ((1, 1, 9), (2, 0, 0))  # the range the generated tables were checked with (pyproject's dev extra)
+
+
+def _check_lark_version(version: str) -> None:
+    """Refuse a lark outside LARK_VERSIONS: its tables (state numbering, terminal order) could differ."""
+    parts = tuple(int(p) for p in version.split(".")[:3] if p.isdigit())
+    low, high = LARK_VERSIONS
+    if not low <= parts < high:
+        raise SystemExit(f"grammar/generate.py needs lark >= {'.'.join(map(str, low))}, < {'.'.join(map(str, high))}; "
+                         f"this is lark {version}: pip install '.[dev]'")
+
+
 def _compile(grammar_text: str):  # -> lark.Lark
     import logging
 
+    import lark
     from lark import Lark, logger
+
+    _check_lark_version(lark.__version__)
 
     # lark resolves shift/reduce conflicts silently (its strict mode needs the `interegular` package):
     # catch its debug log so a conflict fails the generation instead.

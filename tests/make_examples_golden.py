@@ -8,7 +8,7 @@ stdout captured (PyTorch's warnings, on stderr, are dropped). Memory addresses (
 
 - `NAME.expected`: everything the script printed;
 - `NAME.error.json`, for a script that stops with an exception: the exception's type and message, the
-  line and column PyTorch's traceback points at, and the contract's error kind for that situation
+  line and column PyTorch's traceback points at, and the documented error kind for that situation
   (from KINDS below; a new kind of failure must be added there on purpose).
 """
 
@@ -27,7 +27,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SUFFIX = ".autodiff"
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 
-# (exception type, words of PyTorch's message) -> the contract's kind (CONTRACT.md section 3).
+# (exception type, words of PyTorch's message) -> the documented kind (README: errors).
 KINDS = [
     ("RuntimeError", "backward through the graph a second time", "autograd"),
     ("RuntimeError", "grad can be implicitly created only for scalar outputs", "autograd"),

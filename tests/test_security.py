@@ -1,12 +1,11 @@
 """No Python is ever evaluated, no pickle is ever loaded, no process is ever started, and `.` reaches only
 what the language allows: checked on the source of the installed package (its syntax trees), and on the
-command's behaviour. The acceptance check /work/shared/acceptance/no_eval.py runs too, when present."""
+command's behaviour."""
 
 from __future__ import annotations
 
 import ast
 import os
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -23,7 +22,6 @@ from autodiff.grammar.evaluate import NODE_METHODS, TENSOR_ATTRIBUTES, TENSOR_ME
 PACKAGES = {name: Path(module.__file__).parent for name, module in
             (("engine", autodiff.engine), ("grammar", autodiff.grammar), ("cli", autodiff.cli))}
 SOURCES = sorted((name, path) for name, root in PACKAGES.items() for path in root.rglob("*.py"))
-NO_EVAL = Path("/work/shared/acceptance/no_eval.py")
 
 FORBIDDEN_CALLS = {"eval", "exec", "compile", "__import__", "breakpoint"}
 FORBIDDEN_MODULES = {"pickle", "cPickle", "_pickle", "marshal", "dill", "cloudpickle", "joblib", "shelve",
@@ -161,14 +159,6 @@ def test_computed_attribute_names_are_the_allowed_ones():
 def test_the_allow_lists_behind_getattr_hold_no_private_names():
     for name in (*TENSOR_METHODS, *TENSOR_ATTRIBUTES, *NODE_METHODS):
         assert not name.startswith("_"), name
-
-
-def test_the_acceptance_check_passes():
-    if not NO_EVAL.exists():
-        pytest.skip(f"{NO_EVAL} is not here")
-    done = subprocess.run([sys.executable, str(NO_EVAL), *(str(p) for p in PACKAGES.values())],
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stdout + done.stderr
 
 
 # ---------------------------------------------------------------------------- behaviour

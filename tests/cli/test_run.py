@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 SCRIPTS = sorted(EXAMPLES.glob("*.autodiff"))
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
-# The contract's exit code per kind (CONTRACT.md section 3), written out here rather than imported.
+# The documented exit code per kind (README: errors), written out here rather than imported.
 EXIT = {"syntax": 2, "name": 2, "usage": 2, "io": 2, "shape": 1, "autograd": 1, "value": 1, "limit": 1}
 
 

@@ -402,7 +402,7 @@ case("setitem_broadcast_value", lambda L, x, s: _write_column(L, x, s), A23, 0.7
 case("setitem_leading_one_dims", lambda L, x: _write_leading_ones(L, x), values(1, 3))
 case("setitem_value_broadcast_rows", lambda L, v: _write_rows(L, v), values(1, 3))
 case("setitem_value_broadcast_columns", lambda L, x, c: _write_columns(L, x, c), A23, values(2, 1, offset=3))
-FULL_WRITE_NOTE = ("engine: every index write is CopySlices (the contract's wording); PyTorch records a write "
+FULL_WRITE_NOTE = ("engine: every index write is CopySlices (as documented); PyTorch records a write "
                    "to the whole tensor (y[:, :] = v, y[...] = 5) as CopyBackwards / FillBackward3")
 case("setitem_whole_tensor", lambda L, x, v: _write_whole(L, x, v), A23, B23,
      engine_graph=[{"name": "CopySlices", "next": [[1, 0], [3, 0]]},

@@ -380,7 +380,7 @@ def test_implicit_gradient_needs_a_one_element_output():
         (x * 2).backward()
     error = caught.value
     assert error.kind == "autograd" and error.reason == "implicit_nonscalar"
-    # PyTorch's words, then (the contract) the shape; the hint suggests a gradient or a reduction
+    # PyTorch's words, then (as documented) the shape; the hint suggests a gradient or a reduction
     assert error.message.startswith("grad can be implicitly created only for scalar outputs: this output has "
                                     "shape (2, 3)")
     assert error.details["shape"] == (2, 3)
@@ -637,7 +637,7 @@ def test_unsupported_dtype_is_a_value_error():
 
 
 def test_integer_data_makes_float_tensors():
-    """Engine design choice (the contract): integer lists and arange give float tensors, not int64."""
+    """Engine design choice (as documented): integer lists and arange give float tensors, not int64."""
     assert E.tensor([1, 2]).dtype == np.float32
     assert E.arange(3).dtype == np.float32 and values(E.arange(3)).tolist() == [0.0, 1.0, 2.0]
 

@@ -138,7 +138,7 @@ def _first_line(text: str) -> str:
 
 
 def check_error_body(body: Any, outcome: Outcome, code: int | None) -> None:
-    """An {"error": {...}} body: a contract kind, a message, and (for a whole run) the kind's exit code."""
+    """An {"error": {...}} body: a documented kind, a message, and (for a whole run) the kind's exit code."""
     assert isinstance(body, dict), outcome
     assert body.get("kind") in KINDS, outcome
     message = body.get("message")

@@ -1,5 +1,5 @@
 """Fuzzing `autodiff eval PROGRAM --batch -`: every input line gets one strict JSON answer (a result or an
-error with a contract kind), the exit code is 1 exactly when a line failed, and a line's answer is the
+error with a documented kind), the exit code is 1 exactly when a line failed, and a line's answer is the
 one `autodiff eval` gives for the same bindings alone (no state leaks from one line to the next)."""
 
 from __future__ import annotations

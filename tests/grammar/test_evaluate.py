@@ -70,7 +70,7 @@ def test_numbers_stay_python_numbers_until_they_meet_a_tensor():
 
 def test_every_statement_form_and_the_root():
     evaluation = run("import torch\ny = x * 2; z = y + 1\nw = zeros(3)\nw[1] = z\nw", x=1.5)
-    assert evaluation.root_name is None  # a bare expression, even a name, is an unnamed root (the contract)
+    assert evaluation.root_name is None  # a bare expression, even a name, is an unnamed root (as documented)
     assert evaluation.root.tolist() == [0.0, 4.0, 0.0]
     assert evaluation.root.grad_fn.name() == "CopySlices"
     assert list(evaluation.names) == ["x", "y", "z", "w"]

@@ -1,0 +1,173 @@
+"""The lexer of the language: source text to tokens, with the checks that give a precise message for what
+is not part of the language (Python keywords, operators autodiff does not have, look-alike characters,
+invisible characters), and the limits on a program's size and nesting. The token patterns come from the
+generated tables (`_generated_parser.py`); the parser driver (`parser.py`) consumes the tokens."""
+
+from __future__ import annotations
+
+import keyword
+import re
+
+from autodiff.grammar import _generated_parser as _tables
+
+MAX_SOURCE_CHARS = 1_000_000  # checked before lexing; parsing that much takes a few seconds
+MAX_BRACKET_DEPTH = 500  # ( and [ open at once
+MAX_PARSE_DEPTH = 5_000  # parser stack: bounds nesting without brackets too (- - - x, 2**2**2...)
+MAX_INT_DIGITS = 4_000  # below Python's int() limit of 4,300 digits
+
+_NOT_PYTHON = "is not part of the language (autodiff evaluates expressions, not Python)"
+# Python keywords that are not ours: reserved so `lambda`, `if`, `for`... get a clear message.
+_RESERVED = frozenset(keyword.kwlist) - {"True", "False", "None", "import", "as"}
+# Python operators that start with a character the lexer does not know, longest first.
+_FOREIGN_OPERATORS = "<<= >>= != <= >= << >> %= &= |= ^= < > % & | ^ ~ { } !".split()  # noqa: SIM905
+# Unicode look-alikes of the language's characters, for "did you mean" hints (NFKC finds the rest).
+_LOOKALIKES = dict(zip("−–—×·∗‘’“”÷", "---***''\"\"/"))
+_STRING_PREFIXES = frozenset(("r", "u", "b", "f", "br", "rb", "fr", "rf"))
+
+
+class _Problem(Exception):
+    """A mistake found somewhere inside; parse() turns it into the public error with an excerpt."""
+
+    def __init__(self, message: str, line: int, column: int, limit: bool = False) -> None:
+        super().__init__(message)
+        self.message, self.line, self.column, self.limit = message, line, column, limit
+
+
+class Token:
+    """A terminal of the grammar: `type` is its name in autodiff.lark, `pos` its offset in the text."""
+
+    __slots__ = ("column", "line", "pos", "type", "value")
+
+    def __init__(self, type: str, value: str, pos: int, line: int, column: int) -> None:
+        self.type, self.value, self.pos, self.line, self.column = type, value, pos, line, column
+
+    def __repr__(self) -> str:
+        return f"Token({self.type}, {self.value!r}, {self.line}:{self.column})"
+
+
+# Lexer -----------------------------------------------------------------------------------------
+
+# Named groups in the generated order; `lastgroup` names the terminal that matched (the inner groups
+# of a pattern close before its own group, so they never shadow it).
+_SCANNER = re.compile("|".join(f"(?P<{name}>{regex})" for name, regex in _tables.TERMINALS))
+_IGNORE = frozenset(_tables.IGNORE)
+_KEYWORDS = _tables.KEYWORDS
+_OPENERS = {"LPAR": "(", "LSQB": "["}
+_CLOSERS = {"RPAR": "LPAR", "RSQB": "LSQB"}
+_ASSIGN_LIKE = frozenset({"PLUS", "MINUS", "STAR", "SLASH", "AT", "POW", "EQUAL", "COLON"})
+_ADJACENT_SECOND = frozenset({"STRING"})  # see _check_adjacent
+_WORDS = frozenset({"NAME", "NUMBER", "IMPORT", "AS", "TRUE", "FALSE", "NONE"})
+
+
+def _tokens(text: str, brackets: list[Token]):  # -> Iterator[Token]
+    """Lex `text`, drop newlines inside brackets and refuse what is not the language, token by token.
+
+    `brackets` is the caller's: it holds the brackets open so far, for error messages.
+    """
+    match = _SCANNER.match
+    pos, line, line_start, end = 0, 1, 0, len(text)
+    prev: Token | None = None  # the previous significant token
+    while pos < end:
+        m = match(text, pos)
+        if m is None or m.end() == pos:
+            raise _lex_problem(text, pos, line, pos - line_start + 1)
+        kind, value = m.lastgroup, m.group()
+        start, pos = pos, m.end()
+        tok = None if kind in _IGNORE else Token(kind, value, start, line, start - line_start + 1)
+        if "\n" in value:
+            line += value.count("\n")
+            line_start = start + value.rindex("\n") + 1
+        if tok is None:
+            continue
+        if kind in _ASSIGN_LIKE and (text.startswith("=", pos) or text.startswith("//", start)):
+            both = text[start : pos + 1]  # +=, **=, ==, :=, //, //=: caught here, before the parser sees the first
+            raise _Problem(f"'{both}' {_NOT_PYTHON}", tok.line, tok.column)
+        if kind == "NAME":
+            tok.type = kind = _KEYWORDS.get(value, "NAME")
+            if value in _RESERVED:
+                raise _Problem(f"'{value}' {_NOT_PYTHON}", tok.line, tok.column)
+        elif kind == "_NL":
+            if brackets or (prev is not None and prev.type == "_NL"):
+                continue  # implicit line joining inside () and []; a blank continued line
+        elif kind in _OPENERS:
+            if len(brackets) >= MAX_BRACKET_DEPTH:
+                raise _Problem(
+                    f"brackets are nested more than {MAX_BRACKET_DEPTH} deep", tok.line, tok.column, limit=True
+                )
+            brackets.append(tok)
+        elif kind in _CLOSERS:
+            if not brackets:
+                raise _Problem(f"unexpected '{value}'", tok.line, tok.column)
+            opener = brackets.pop()
+            if opener.type != _CLOSERS[kind]:
+                closer = ")" if opener.type == "LPAR" else "]"
+                raise _Problem(
+                    f"unexpected '{value}': the '{opener.value}' opened at line {opener.line}, column "
+                    f"{opener.column} needs a '{closer}' first",
+                    tok.line,
+                    tok.column,
+                )
+        if (
+            prev is not None
+            and (kind in _ADJACENT_SECOND or (prev.type == "NUMBER" and kind in _WORDS))
+            and prev.pos + len(prev.value) == tok.pos
+        ):
+            _check_adjacent(text, prev, tok)
+        prev = tok
+        yield tok
+    if brackets:
+        opener = brackets[-1]
+        raise _Problem(
+            f"unclosed '{opener.value}' opened at line {opener.line}, column {opener.column}",
+            opener.line,
+            opener.column,
+        )
+    yield Token("$END", "", end, line, end - line_start + 1)
+
+
+def _check_adjacent(text: str, prev: Token, tok: Token) -> None:
+    """Two tokens with nothing between them that spell something outside the language."""
+    both = text[prev.pos : tok.pos + len(tok.value)]
+    if prev.type == "NUMBER" and tok.type in _WORDS:
+        hint = ""
+        if tok.type == "NAME" and tok.value[0] not in "eEjJ":
+            hint = f"; to multiply, write '{prev.value}*{tok.value}'"
+        raise _Problem(f"invalid number '{_short(both)}'{hint}", prev.line, prev.column)
+    if tok.type == "STRING" and prev.type == "NAME" and prev.value.lower() in _STRING_PREFIXES:
+        raise _Problem(f"string prefix '{prev.value}' {_NOT_PYTHON}: write a plain string", prev.line, prev.column)
+
+
+def _lex_problem(text: str, pos: int, line: int, column: int) -> _Problem:
+    """Why nothing of the language starts at `pos`."""
+    ch = text[pos]
+    if ch in "'\"":
+        triple = "triple-quoted " if text.startswith(ch * 3, pos) else ""
+        return _Problem(f"unterminated {triple}string", line, column)
+    if ch == "\\":
+        return _Problem("unexpected '\\': a backslash may only end a line, to continue it", line, column)
+    for op in _FOREIGN_OPERATORS:
+        if text.startswith(op, pos):
+            return _Problem(f"'{op}' {_NOT_PYTHON}", line, column)
+    return _Problem(_invalid_character(ch), line, column)
+
+
+def _invalid_character(ch: str) -> str:
+    import unicodedata  # only on this error path
+
+    code = f"U+{ord(ch):04X}"
+    name = unicodedata.name(ch, "")
+    shown = f"'{ch}' ({code})" if ch.isprintable() and not ch.isspace() else f"{code} ({name})" if name else code
+    message = f"invalid character {shown}"
+    suggestion = _LOOKALIKES.get(ch) or unicodedata.normalize("NFKC", ch)
+    if ch.isspace() or unicodedata.category(ch) == "Cf":
+        return message + "; it is an invisible or unusual space: delete it or type a plain space"
+    if suggestion != ch and len(suggestion) == 1 and suggestion.isascii() and suggestion.isprintable():
+        return message + f"; did you mean '{suggestion}'?"
+    if ch.isidentifier():
+        return message + "; names use only ASCII letters, digits and '_'"
+    return message
+
+
+def _short(text: str, limit: int = 24) -> str:
+    text = text if len(text) <= limit else text[: limit - 3] + "..."
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
