@@ -99,6 +99,16 @@ def power(x: Any, exponent: float) -> Any:
     return np.power(x, exponent)
 
 
+def sign(x: Any) -> np.ndarray:
+    """-1, 0 or 1, and 0 for nan (PyTorch's sign; numpy's gives nan)."""
+    out = np.asarray(np.sign(x))
+    if out.dtype.kind == "f":
+        nan = np.isnan(out)
+        if nan.any():
+            out = np.where(nan, 0.0, out).astype(out.dtype)
+    return out
+
+
 def swapaxes(x: np.ndarray, dim0: int, dim1: int) -> np.ndarray:
     """np.swapaxes, also for a 0-d array (PyTorch transposes it to itself)."""
     return np.swapaxes(x, dim0, dim1) if x.ndim else x[...]

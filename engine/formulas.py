@@ -67,14 +67,15 @@ def _pow_tensor_grad_self(F: Any, g: Any, s: Any) -> Any:
 def _pow_tensor_grad_exponent(F: Any, g: Any, s: Any) -> Any:
     base, exponent = F.values(s.self), F.values(s.exponent)
     mask = (base == 0) & (exponent >= 0)
-    return F.where(mask, 0.0, g * (s.result * F.log(s.self)))
+    return g * F.where(mask, 0.0, s.result * F.log(s.self))  # masked factor: an infinite grad still gives nan
 
 
 def _pow_scalar_base_grad(F: Any, g: Any, s: Any) -> Any:
     log_base = math.log(s.base) if s.base > 0 else (-math.inf if s.base == 0 else math.nan)
-    grad = g * (s.result * log_base)
-    # PyTorch defines the derivative of 0 ** e with respect to e as 0 for e >= 0.
-    return F.where(F.values(s.exponent) >= 0, 0.0, grad) if s.base == 0 else grad
+    if s.base != 0:
+        return g * (s.result * log_base)
+    # PyTorch defines the derivative of 0 ** e with respect to e as 0 for e >= 0 (a factor: inf * 0 is nan).
+    return g * F.where(F.values(s.exponent) >= 0, 0.0, s.result * log_base)
 
 
 def _clamp_forward(x: np.ndarray, *, min: float | None, max: float | None) -> np.ndarray:
@@ -95,7 +96,8 @@ def _clamp_grad(F: Any, g: Any, s: Any) -> Any:
 
 def _maximum_grad(F: Any, g: Any, a: Any, b: Any) -> Any:
     a, b = F.values(a), F.values(b)
-    return F.where(a == b, g / 2.0, F.where(a > b, g, 0.0))
+    # PyTorch's rule: half on ties, nothing where a < b, the whole gradient otherwise (nan included)
+    return F.where(a == b, g / 2.0, F.where(a < b, 0.0, g))
 
 
 def _matmul_nd_self(F: Any, g: Any, s: Any) -> Any:

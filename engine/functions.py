@@ -25,15 +25,29 @@ from .tensor import Tensor, _check_dim, as_dtype, check_dims, check_elements
 
 
 # ---------------------------------------------------------------------------- arithmetic
+def _wrapped(a: Any, b: Any) -> Any:
+    """torch.add(2, x) and the like: a number first is wrapped as a 0-d tensor of the other's dtype (so the
+    node is the tensor-tensor one, with no edge for the number: DivBackward0, SubBackward0, ...)."""
+    if not isinstance(a, Tensor) and isinstance(b, Tensor):
+        return Tensor._make(np.asarray(a, dtype=b._data.dtype))
+    return a
+
+
 @builtin("add(input, other)", ("add",))
 def add(input: Any, other: Any) -> Tensor:
     a, b = _both(input, other)
-    return _binary(OPS["add"], a, b) if isinstance(a, Tensor) else _binary(OPS["add"], b, a)
+    return _binary(OPS["add"], _wrapped(a, b), b)
 
 
 @builtin("sub(input, other)", ("sub", "rsub"))
 def sub(input: Any, other: Any) -> Tensor:
     a, b = _both(input, other)
+    return _binary(OPS["sub"], _wrapped(a, b), b)
+
+
+def rsub(tensor: Tensor, number: Any) -> Tensor:
+    """`number - tensor`, the operator: RsubBackward1 (torch.sub(number, tensor) is SubBackward0)."""
+    a, b = _both(number, tensor)
     if not isinstance(a, Tensor):
         return apply(OPS["rsub"], (b,), {"other": a})
     return _binary(OPS["sub"], a, b)
@@ -42,13 +56,19 @@ def sub(input: Any, other: Any) -> Tensor:
 @builtin("mul(input, other)", ("mul",))
 def mul(input: Any, other: Any) -> Tensor:
     a, b = _both(input, other)
-    return _binary(OPS["mul"], a, b) if isinstance(a, Tensor) else _binary(OPS["mul"], b, a)
+    return _binary(OPS["mul"], _wrapped(a, b), b)
 
 
 @builtin("div(input, other)", ("div", "reciprocal", "mul"))
 def div(input: Any, other: Any) -> Tensor:
     a, b = _both(input, other)
-    if not isinstance(a, Tensor):  # number / tensor is recorded as reciprocal(tensor) * number
+    return _binary(OPS["div"], _wrapped(a, b), b)
+
+
+def rdiv(tensor: Tensor, number: Any) -> Tensor:
+    """`number / tensor`, the operator: recorded as reciprocal(tensor) * number, as PyTorch's __rtruediv__."""
+    a, b = _both(number, tensor)
+    if not isinstance(a, Tensor):
         return _binary(OPS["mul"], reciprocal(b), a)
     return _binary(OPS["div"], a, b)
 
@@ -223,10 +243,21 @@ def _dims_text(shape: tuple[int, ...]) -> str:
     return "x".join(str(n) for n in shape)
 
 
+def _same_dtype(a: Tensor, b: Tensor) -> None:
+    """Matrix products do not promote (PyTorch): float32 @ float64 is an error, not a float64 result."""
+    if a._data.dtype != b._data.dtype:
+        names = {"float32": "float", "float64": "double"}
+        first, second = (names.get(x._data.dtype.name, x._data.dtype.name) for x in (a, b))
+        raise BadValueError(
+            f"expected m1 and m2 to have the same dtype, but got: {first} != {second}",
+            hint="convert one of them first, e.g. a.double() @ b or a @ b.float()", reason="dtype")
+
+
 @builtin("matmul(input, other)", ("dot", "mv", "mm", "unsqueeze", "squeeze_vm", "matmul"))
 def matmul(input: Any, other: Any) -> Tensor:
     """Matrix product with numpy/PyTorch's rules for 1-D and batched operands."""
     a, b = _tensor_arg(input), _tensor_arg(other, "other")
+    _same_dtype(a, b)
     if a.ndim == 0 or b.ndim == 0:
         raise ShapeError(
             f"both arguments to matmul need to be at least 1D, but they are {a.ndim}D and {b.ndim}D",
@@ -255,6 +286,7 @@ def matmul(input: Any, other: Any) -> Tensor:
 @builtin("mm(input, mat2)", ("mm",))
 def mm(input: Any, mat2: Any) -> Tensor:
     a, b = _tensor_arg(input), _tensor_arg(mat2, "mat2")
+    _same_dtype(a, b)
     if a.ndim != 2 or b.ndim != 2:
         raise ShapeError(f"mm needs two matrices, got shapes {tuple(a.shape)} and {tuple(b.shape)}", reason="matmul")
     if a._data.shape[1] != b._data.shape[0]:
@@ -270,6 +302,7 @@ def mm(input: Any, mat2: Any) -> Tensor:
 @builtin("mv(input, vec)", ("mv",))
 def mv(input: Any, vec: Any) -> Tensor:
     a, v = _tensor_arg(input), _tensor_arg(vec, "vec")
+    _same_dtype(a, v)
     if a.ndim != 2 or v.ndim != 1 or a._data.shape[1] != v._data.shape[0]:
         raise ShapeError(
             f"mv needs a matrix and a vector of matching size, got shapes {tuple(a.shape)} and {tuple(v.shape)}",
@@ -281,6 +314,7 @@ def mv(input: Any, vec: Any) -> Tensor:
 @builtin("dot(input, other)", ("dot",))
 def dot(input: Any, other: Any) -> Tensor:
     a, b = _tensor_arg(input), _tensor_arg(other, "other")
+    _same_dtype(a, b)
     if a.ndim != 1 or b.ndim != 1:
         raise ShapeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors", reason="matmul",
                          shapes=(a.shape, b.shape))

@@ -192,13 +192,23 @@ class AccumulateGrad:
         grad, owned = _run_hooks(variable._hooks, grad, owned, create_graph)
         current = variable._grad
         if create_graph:
-            variable._grad = grad if current is None else current + grad
+            # PyTorch stores a copy of the first gradient (CopyBackwards when it has a graph), then adds out of place
+            variable._grad = _copy_grad(grad) if current is None else current + grad
         elif current is None:
             data = grad if owned and grad.flags.writeable else np.array(grad, copy=True)
             variable._grad = Tensor._make(data)
-        else:
+        elif current._data.flags.writeable:
             np.add(current._data, grad, out=current._data)
             current._bump_version()
+        else:  # a gradient kept from a create_graph pass may be a broadcast view: add out of place
+            current._data = current._data + grad
+            current._bump_version()
+
+
+def _copy_grad(grad: Tensor) -> Tensor:
+    from .recording import apply
+
+    return apply(ops.OPS["copy_"], (0.0, grad))  # copy_ into a new tensor (that needs no grad)
 
 
 def accumulator(t: Tensor) -> AccumulateGrad:

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import BadValueError, ShapeError
+from .errors import AutogradError, BadValueError, ShapeError
 from .functions import expand, view
 from .graph import Node, edge_node
 from .ops import OPS
@@ -83,28 +83,21 @@ def getitem(x: Tensor, index: Any) -> Tensor:
 
 
 def _numpy_index(x: Tensor, index: Any) -> tuple:
-    """The numpy basic index equivalent to index, after PyTorch's checks."""
-    where: list[Any] = []
-    dim = 0
-    for step in _normalize_index(x, index):
-        kind, d = step[0], step[1]
-        if kind == "unsqueeze":
-            continue
-        while dim < d:
-            where.append(slice(None))
-            dim += 1
-        if kind == "select":
-            where.append(step[2])
-        else:
-            where.append(slice(step[2], step[3], step[4]))
-            dim += 1
-    return tuple(where)
+    """The numpy basic index equivalent to index, after PyTorch's checks: integers, slices, None and ... mean
+    the same in both (negative steps, which differ, are refused by the checks)."""
+    _normalize_index(x, index)
+    items = index if isinstance(index, tuple) else (index,)
+    return tuple(int(i) if isinstance(i, np.integer) else i for i in items)
 
 
 def setitem(x: Tensor, index: Any, value: Any) -> None:
     """x[index] = value, in place; recorded as CopySlices when a gradient can flow through it."""
     if x._view_stamp is not None:
         root = x._base() if x._base is not None else None
+        if root is not None and STATE.grad_enabled and root.grad_fn is None and root._requires_grad:
+            raise AutogradError(
+                "a view of a leaf Variable that requires grad is being used in an in-place operation.",
+                hint="write into a copy (clone()) or inside no_grad()", reason="leaf_inplace")
         if root is not None:
             raise BadValueError(
                 "writing by index into a view of another tensor (a result of indexing, view, reshape, "
@@ -145,10 +138,13 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
             (src._data.shape, src._data.dtype) if isinstance(src, Tensor) else (None, None))
         nexts = (base_node, edge_node(src))
         op, params = OPS["copy_slices"], {"outside": outside, "where": where}
-        # PyTorch frees CopySlices after a backward pass like a node with saved tensors: so does the plan
-        plan = op.saved_for[tuple(n is not None for n in nexts)]
-        saved = tuple(v for name, _ in plan for v in (params[name], None, 0))
-        node = Node(op, nexts, meta, params, plan, saved)
+        if all(isinstance(w, slice) or w is Ellipsis for w in where) and not outside.any():  # the whole: copy_
+            op = OPS["copy_" if isinstance(src, Tensor) else "fill_tensor"]
+            node = Node(op, nexts, meta, None, (), None)
+        else:  # PyTorch frees CopySlices after a backward pass like a node with saved tensors: so does the plan
+            plan = op.saved_for[tuple(n is not None for n in nexts)]
+            saved = tuple(v for name, _ in plan for v in (params[name], None, 0))
+            node = Node(op, nexts, meta, params, plan, saved)
     with np.errstate(all="ignore"):
         x._data[where] = src_data
     x._bump_version()

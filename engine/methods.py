@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .functions import abs, add, div, matmul, mul, neg, permute, pow, sub, to, transpose
+from .functions import abs, add, div, matmul, mul, neg, permute, pow, rdiv, rsub, sub, to, transpose
 from .indexing import getitem, setitem
 from .ops import OPS
 from .recording import apply
@@ -34,10 +34,10 @@ def _install_tensor_api() -> None:
     T = Tensor
     T.__add__ = T.__radd__ = _fast("add", add)
     T.__sub__ = _fast("sub", sub)
-    T.__rsub__ = _reflected(sub)
+    T.__rsub__ = rsub
     T.__mul__ = T.__rmul__ = _fast("mul", mul)
     T.__truediv__ = _fast("div", div)
-    T.__rtruediv__ = _reflected(div)
+    T.__rtruediv__ = rdiv
     T.__pow__ = lambda self, other: pow(self, other)
     T.__rpow__ = _reflected(pow)
     T.__matmul__ = lambda self, other: matmul(self, other)

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .arrays import c_order, memory_order, power, slice_scatter, swapaxes
+from .arrays import c_order, memory_order, power, sign, slice_scatter, swapaxes
 from .formulas import (
     _clamp_forward,
     _clamp_grad,
@@ -174,13 +174,14 @@ _OPS: list[Op] = [
        (Grad(lambda F, g, s: F.sigmoid_backward(g, s.result), "grad * (1 - result) * result", ("result",)),),
        "1 / (1 + e ** -self)"),
     Op("relu", "ReluBackward0", ("self",), lambda x: np.maximum(x, 0),
-       (Grad(lambda F, g, s: F.where(F.values(s.result) > 0, g, 0.0), "grad where result > 0", ("result",)),),
+       (Grad(lambda F, g, s: F.where(F.values(s.result) <= 0, 0.0, g), "grad where result > 0 (and where nan)",
+             ("result",)),),
        "max(self, 0)"),
     Op("sqrt", "SqrtBackward0", ("self",), np.sqrt,
        (Grad(lambda F, g, s: F.sqrt_backward(g, s.result), "grad / (2 * result)", ("result",)),), "square root"),
     Op("abs", "AbsBackward0", ("self",), np.abs,
        (Grad(lambda F, g, s: g * F.sign(s.self), "grad * sign(self)", ("self",)),), "absolute value"),
-    Op("sign", "SignBackward0", ("self",), np.sign,
+    Op("sign", "SignBackward0", ("self",), sign,
        (Grad(lambda F, g, s: g * 0.0, "0"),), "-1, 0 or 1"),
     Op("reciprocal", "ReciprocalBackward0", ("self",), lambda x: 1 / x,
        (Grad(lambda F, g, s: -((s.result * s.result) * g), "-grad * result**2", ("result",)),), "1 / self"),
@@ -291,7 +292,25 @@ _OPS: list[Op] = [
                                                                  (slice(None),) * dim + (slice(start, stop, step),)),
        (Grad(lambda F, g, s: F.index(g, (slice(None),) * s.dim + (slice(s.start, s.stop, s.step),)),
              "grad[start:stop:step] along dim"),), "scatter into zeros (the backward of a slice)"),
-    Op("copy_slices", "CopySlices", ("self", "src"), None,  # recorded by setitem, never applied directly
+    Op("as_strided", "AsStridedBackward0", ("self",), None,  # a view regenerated after an in-place write
+       (Grad(lambda F, g, s: F.as_strided_backward(g, s.input_shape, s.index),
+             "zeros of the base's shape with grad at the view's positions"),), "a view of a tensor written in place"),
+    Op("mul_scalar", "MulBackward1", ("self",), lambda x, *, other: x * other,
+       (Grad(lambda F, g, s: g * s.other, "grad * other"),), "self * other, a number (inside backward formulas)"),
+    # self.copy_(src): a write to the whole tensor (y[:] = v, recorded by setitem), and the copy of a gradient
+    # that .grad keeps after a create_graph pass
+    Op("copy_", "CopyBackwards", ("self", "src"), lambda _, x: np.array(x, copy=True, order=memory_order(x)),
+       (Grad(lambda F, g, s: F.zeros_like(g), "0"), Grad(lambda F, g, s: g, "grad (summed to the value's shape)")),
+       "self[...] = src, the whole tensor"),
+    Op("fill_tensor", "FillBackward3", ("self", "value"), None,  # a number written to the whole tensor (y[...] = 5)
+       (Grad(lambda F, g, s: F.zeros_like(g), "0"), Grad(lambda F, g, s: F.sum(g, None, False), "grad.sum()")),
+       "self[...] = value, a number, the whole tensor"),
+    Op("zero_", "ZeroBackward0", ("self",), np.zeros_like,
+       (Grad(lambda F, g, s: F.zeros_like(g), "0"),), "fill with zeros, in place"),
+    Op("fill_", "FillBackward2", ("self",), lambda x, *, value: np.full_like(x, value),
+       (Grad(lambda F, g, s: F.zeros_like(g), "0"),), "fill with a number, in place"),
+    # recorded by setitem, never applied directly; zero_/fill_ on a view record it with `self` alone
+    Op("copy_slices", "CopySlices", ("self", "src"), None,
        (Grad(lambda F, g, s: F.where(s.outside, g, 0.0), "grad with the written region zeroed", ("outside",)),
         Grad(lambda F, g, s: F.index(g, s.where), "grad[index] (summed to the value's shape)", ("where",))),
        "self[index] = src"),

@@ -4,7 +4,6 @@ backward formulas need). Also the operand rules every function shares: numbers, 
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,7 +14,8 @@ from .arrays import elementwise_layout
 from .constructors import _array_from, _operand
 from .errors import AutogradError, LimitError, ShapeError
 from .graph import Node, accumulator
-from .tensor import STATE, Tensor, check_elements
+from .inplace import refresh_view
+from .tensor import STATE, BaseRef, Tensor, check_elements
 
 
 def _stale_view(x: Tensor) -> AutogradError:
@@ -39,7 +39,9 @@ def apply(op: _ops.Op, inputs: Sequence[Any], params: dict | None = None,
     for x in inputs:
         if isinstance(x, Tensor):
             if x._view_stamp is not None and x._view_stamp != x._version.value:
-                raise _stale_view(x)
+                if x._base is None or x._base() is None:
+                    raise _stale_view(x)
+                refresh_view(x)  # its base was written in place since: AsStridedBackward0 of the base
             values.append(x._data)
             needs.append(x._requires_grad)
             recording = recording or x._requires_grad
@@ -65,7 +67,7 @@ def apply(op: _ops.Op, inputs: Sequence[Any], params: dict | None = None,
         result._version = base._counter()
         result._view_stamp = result._version.value
         root = base._base() if base._base is not None else None
-        result._base = weakref.ref(root if root is not None else base)
+        result._base = BaseRef(root if root is not None else base)
     return result
 
 
@@ -140,6 +142,13 @@ def _binary(op: _ops.Op, a: Any, b: Any) -> Tensor:
         da, db = a._data, b._data
         if da.shape != db.shape:
             _broadcast_shape(da.shape, db.shape)
+        if da.dtype != db.dtype and (da.dtype.kind == "f") != (db.dtype.kind == "f"):
+            # An integer (or boolean) tensor takes the float tensor's dtype, whatever the dims (PyTorch's rule).
+            if da.dtype.kind == "f":
+                db = db.astype(da.dtype)
+            else:
+                da = da.astype(db.dtype)
+            return apply(op, (a, b), None, (da, db))
         if da.dtype != db.dtype and (da.ndim == 0) != (db.ndim == 0):
             # A 0-d tensor does not decide the dtype of a result that has dimensions (PyTorch's rule).
             if da.ndim == 0:

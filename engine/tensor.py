@@ -92,6 +92,18 @@ class Size(tuple):
         return count
 
 
+class BaseRef:
+    """A view's reference to its base (strong, as in PyTorch: the base lives as long as its views)."""
+
+    __slots__ = ("tensor",)
+
+    def __init__(self, tensor: Tensor) -> None:
+        self.tensor = tensor
+
+    def __call__(self) -> Tensor:
+        return self.tensor
+
+
 class _Version:
     """A counter shared by tensors that share memory, bumped by every in-place write."""
 
@@ -298,6 +310,11 @@ class Tensor:
         t._version = self._counter()
         return t
 
+    def data_alias(self) -> Tensor:
+        """PyTorch's `.data`: this tensor's memory outside the graph, with a version counter of its own (a
+        write through it is not seen by the graph's saved-value checks)."""
+        return Tensor._make(self._data)
+
     def detach_(self) -> Tensor:
         if self.grad_fn is not None and self._retains_grad:
             self._retains_grad = False
@@ -322,17 +339,18 @@ class Tensor:
         self._counter().value += 1
 
     def zero_(self) -> Tensor:
-        """Fill with zeros in place (as x.grad.zero_() does)."""
-        self._check_inplace()
-        self._data[...] = 0
-        self._bump_version()
-        return self
+        """Fill with zeros in place (as x.grad.zero_() does); recorded as ZeroBackward0 when it needs grad."""
+        from .inplace import fill_
+
+        return fill_(self, 0.0, "zero_")
 
     def fill_(self, value: float) -> Tensor:
-        self._check_inplace()
-        self._data[...] = value
-        self._bump_version()
-        return self
+        """Fill with a number in place; recorded as FillBackward2 when it needs grad."""
+        from .inplace import fill_
+
+        if isinstance(value, Tensor):
+            value = value.item()
+        return fill_(self, value, "fill_")
 
     def backward(self, gradient: Any = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Any = None) -> None:

@@ -9,7 +9,9 @@ from typing import Any
 import numpy as np
 
 from . import functions as fn
-from .arrays import fresh, mul_sum_to, power, slice_scatter, sum_to, summed_axes, swapaxes
+from .arrays import fresh, mul_sum_to, power, sign, slice_scatter, sum_to, summed_axes, swapaxes
+from .constructors import zeros_like
+from .errors import BadValueError
 from .indexing import getitem
 from .ops import OPS
 from .recording import apply
@@ -62,7 +64,7 @@ class NumpyMath:
     sin = staticmethod(np.sin)
     cos = staticmethod(np.cos)
     sqrt = staticmethod(np.sqrt)
-    sign = staticmethod(np.sign)
+    sign = staticmethod(sign)
     matmul = staticmethod(np.matmul)
     pow = staticmethod(power)
     sum_to = staticmethod(sum_to)
@@ -117,6 +119,14 @@ class NumpyMath:
     def index(g: np.ndarray, where: tuple) -> np.ndarray:
         return g[where]
 
+    zeros_like = staticmethod(np.zeros_like)
+
+    @staticmethod
+    def as_strided_backward(g: np.ndarray, shape: tuple[int, ...], index: np.ndarray) -> np.ndarray:
+        from .inplace import as_strided_backward
+
+        return as_strided_backward(g, shape, index)
+
 
 class TensorMath:
     """NumpyMath's vocabulary on Tensors, through recorded operations (for create_graph=True)."""
@@ -141,6 +151,16 @@ class TensorMath:
     cast = staticmethod(fn.to)
 
     @staticmethod
+    def zeros_like(g: Tensor) -> Tensor:
+        return zeros_like(g)
+
+    @staticmethod
+    def as_strided_backward(g: Tensor, shape: tuple[int, ...], index: np.ndarray) -> Tensor:
+        raise BadValueError("create_graph through a view of a tensor written in place is not supported",
+                            hint="differentiate before the in-place write, or write into a clone()",
+                            reason="unsupported")
+
+    @staticmethod
     def mul_sum_to(a: Tensor, b: Any, shape: tuple[int, ...]) -> Tensor:
         return TensorMath.sum_to(a * b, shape)
 
@@ -154,7 +174,8 @@ class TensorMath:
 
     @staticmethod
     def pow_backward(g: Tensor, x: Tensor, exponent: float) -> Tensor:
-        return g * (exponent * fn.pow(x, exponent - 1))
+        # PyTorch's grad * (exponent * self.pow(exponent - 1)): a Tensor times a Scalar is MulBackward1
+        return g * apply(OPS["mul_scalar"], (fn.pow(x, exponent - 1),), {"other": exponent})
 
     @staticmethod
     def sqrt_backward(g: Tensor, result: Tensor) -> Tensor:

@@ -75,7 +75,7 @@ TENSOR_ATTRIBUTES = {
     "mT": lambda t: t.mT,
     "shape": lambda t: t.shape,
     "grad": lambda t: t.grad,
-    "data": lambda t: t.detach(),  # PyTorch's .data: the same memory, outside the graph
+    "data": lambda t: t.data_alias(),  # PyTorch's .data: the same memory, outside the graph, its own version
     "requires_grad": lambda t: t.requires_grad,
     "is_leaf": lambda t: t.is_leaf,
     "grad_fn": lambda t: t.grad_fn,

@@ -402,18 +402,75 @@ case("setitem_broadcast_value", lambda L, x, s: _write_column(L, x, s), A23, 0.7
 case("setitem_leading_one_dims", lambda L, x: _write_leading_ones(L, x), values(1, 3))
 case("setitem_value_broadcast_rows", lambda L, v: _write_rows(L, v), values(1, 3))
 case("setitem_value_broadcast_columns", lambda L, x, c: _write_columns(L, x, c), A23, values(2, 1, offset=3))
-FULL_WRITE_NOTE = ("engine: every index write is CopySlices (as documented); PyTorch records a write "
-                   "to the whole tensor (y[:, :] = v, y[...] = 5) as CopyBackwards / FillBackward3")
-case("setitem_whole_tensor", lambda L, x, v: _write_whole(L, x, v), A23, B23,
-     engine_graph=[{"name": "CopySlices", "next": [[1, 0], [3, 0]]},
-                   {"name": "MulBackward0", "next": [[2, 0], None]},
-                   {"name": "AccumulateGrad", "next": [], "variable": 0},
-                   {"name": "MulBackward0", "next": [[4, 0], None]},
-                   {"name": "AccumulateGrad", "next": [], "variable": 1}], note=FULL_WRITE_NOTE)
-case("setitem_whole_tensor_number", lambda L, x: _write_whole_number(L, x), A23,
-     engine_graph=[{"name": "CopySlices", "next": [[1, 0], None]},
-                   {"name": "MulBackward0", "next": [[2, 0], None]},
-                   {"name": "AccumulateGrad", "next": [], "variable": 0}], note=FULL_WRITE_NOTE)
+# in-place writes (ZeroBackward0, FillBackward2), a view written in place or read after its base was
+# (CopySlices on the base, AsStridedBackward0 on the view), and .grad kept by a create_graph pass
+case("inplace_zero", lambda L, x: _zeroed(L, x) * x, A23)
+case("inplace_fill", lambda L, x: _filled(L, x) * x, A23)
+case("inplace_zero_view", lambda L, x: _zeroed_view(L, x), values(4))
+case("view_after_base_write", lambda L, x: _view_after_write(L, x), values(4))
+case("grad_kept_by_create_graph", lambda L, x: _create_graph_grad(L, x), values(3))
+# nan through the masked rules (PyTorch lets the gradient through where a comparison with nan is false)
+NAN_INPUT = [-1.0, 2.0, 0.5]
+case("relu_of_nan", lambda L, x: L.relu(L.log(x)), NAN_INPUT)
+case("abs_of_nan", lambda L, x: L.abs(L.log(x)), NAN_INPUT)
+case("sign_of_nan", lambda L, x: L.sign(L.log(x)) + x, NAN_INPUT)
+case("maximum_with_nan", lambda L, x, y: L.maximum(L.log(x), y), NAN_INPUT, [0.5, 0.5, 0.5])
+case("minimum_with_nan", lambda L, x, y: L.minimum(L.log(x), y), NAN_INPUT, [0.5, 0.5, 0.5])
+case("clamp_of_nan", lambda L, x: L.clamp(L.log(x), min=0.0), NAN_INPUT)
+# an integer tensor (max's indices) with a float one: the float dtype, not float64
+case("indices_plus_float", lambda L, x: L.max(x, 1).indices + x[:, 0], A23)
+case("setitem_none_then_int", lambda L, x: _write_none_int(L, x), A23)
+case("setitem_none_value", lambda L, x, v: _write_none(L, x, v), values(2), values(1, 2, offset=3))
+# the functions with a number first wrap it as a tensor (the operators record RsubBackward1 / reciprocal)
+case("function_div_number_first", lambda L, x: L.div(2.0, x), A23)
+case("function_sub_number_first", lambda L, x: L.sub(2.0, x), A23)
+case("function_mul_number_first", lambda L, x: L.mul(2.0, x), A23)
+case("function_add_number_first", lambda L, x: L.add(2.0, x), A23)
+case("setitem_whole_tensor", lambda L, x, v: _write_whole(L, x, v), A23, B23)
+case("setitem_whole_tensor_number", lambda L, x: _write_whole_number(L, x), A23)
+
+
+def _write_none_int(L: Any, x: Any) -> Any:
+    y = x * 2
+    y[None, 0] = 9.0
+    return y
+
+
+def _write_none(L: Any, x: Any, v: Any) -> Any:
+    y = x * 2
+    y[None] = v
+    return y
+
+
+def _zeroed(L: Any, x: Any) -> Any:
+    y = x * 2
+    y.zero_()
+    return y
+
+
+def _filled(L: Any, x: Any) -> Any:
+    y = x * 2
+    y.fill_(5.0)
+    return y
+
+
+def _zeroed_view(L: Any, x: Any) -> Any:
+    y = x * 2
+    v = y[1:3]
+    v.zero_()
+    return v * x[0:2] + y[1:3]
+
+
+def _view_after_write(L: Any, x: Any) -> Any:
+    y = x * 2
+    v = y[1:]
+    y[0] = 5.0
+    return v * 3
+
+
+def _create_graph_grad(L: Any, x: Any) -> Any:
+    (x ** 3).sum().backward(create_graph=True)
+    return x.grad * x
 
 
 def _tutorial_vector(L: Any, x: Any) -> Any:

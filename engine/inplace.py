@@ -1,0 +1,126 @@
+"""In-place writes and views, as PyTorch records them.
+
+A tensor written in place gets a new `grad_fn` for the write (`ZeroBackward0`, `FillBackward2`): the
+gradient that reaches it no longer flows to what it held before. When the tensor written is a view of
+another (its *base*), the write is recorded on the base as `CopySlices` (the written region's gradient
+replaced by the write's), and the view's history becomes `AsStridedBackward0` of the base: a view is
+always its base's current values at its positions. A view whose base was written after the view was
+taken gets the same regenerated history the next time it is used (`refresh_view`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .errors import AutogradError
+from .graph import Node, edge_node
+from .ops import OPS
+from .tensor import STATE, Tensor
+
+
+def base_of(t: Tensor) -> Tensor | None:
+    """The tensor whose memory the view t shares (None for a tensor that is not a view)."""
+    return t._base() if t._base is not None else None
+
+
+def view_index(t: Tensor, base: Tensor) -> np.ndarray:
+    """For each element of the view t: the position of the element of `base` it shares (C order, flat)."""
+    data, root = t._data, base._data
+    itemsize = root.itemsize
+    offset = (data.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // itemsize
+    strides = [s // itemsize for s in data.strides]
+    memory = np.full(data.shape, offset, dtype=np.int64)  # the memory position (in elements) of each
+    for dim, stride in enumerate(strides):
+        shape = [1] * data.ndim
+        shape[dim] = data.shape[dim]
+        memory = memory + np.arange(data.shape[dim], dtype=np.int64).reshape(shape) * stride
+    if root.flags.c_contiguous:
+        return memory
+    # a base laid out in another order: map memory positions to C-order positions
+    root_strides = [s // itemsize for s in root.strides]
+    position = np.zeros(root.shape, dtype=np.int64)
+    for dim, stride in enumerate(root_strides):
+        shape = [1] * root.ndim
+        shape[dim] = root.shape[dim]
+        position = position + np.arange(root.shape[dim], dtype=np.int64).reshape(shape) * stride
+    c_of_memory = np.empty(max(root.size, 1), dtype=np.int64)
+    c_of_memory[position.reshape(-1)] = np.arange(root.size, dtype=np.int64)
+    return c_of_memory[memory]
+
+
+def _as_strided_node(t: Tensor, base: Tensor) -> Node:
+    """t as a view of base's current history (AsStridedBackward0)."""
+    return Node(OPS["as_strided"], (edge_node(base),), (base._data.shape, base._data.dtype),
+                {"index": view_index(t, base)}, (), None)
+
+
+def refresh_view(t: Tensor) -> None:
+    """Bring a view's history up to date after its base was written in place (PyTorch regenerates it)."""
+    base = base_of(t)
+    if base is not None:
+        if base._requires_grad and STATE.grad_enabled:
+            t.grad_fn = _as_strided_node(t, base)
+            t._requires_grad = True
+        elif base._requires_grad:
+            t._requires_grad = True
+    t._view_stamp = t._counter().value
+
+
+def _check_leaf(t: Tensor, base: Tensor | None) -> None:
+    if not STATE.grad_enabled:
+        return
+    if base is not None and base.grad_fn is None and base._requires_grad:
+        raise AutogradError(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation.",
+            hint="write into a copy (clone()) or inside no_grad()", reason="leaf_inplace")
+    t._check_inplace()
+
+
+def fill_(t: Tensor, value: float, op_name: str) -> Tensor:
+    """t.zero_() (op zero_) or t.fill_(value) (op fill_), recorded as PyTorch records them."""
+    base = base_of(t)
+    _check_leaf(t, base)
+    if base is not None and t._view_stamp != t._counter().value:
+        refresh_view(t)
+    op = OPS[op_name]
+    params = {} if op_name == "zero_" else {"value": value}
+    if base is None:
+        node = None
+        if STATE.grad_enabled and t._requires_grad:
+            node = Node(op, (edge_node(t),), (t._data.shape, t._data.dtype), params or None, (), None)
+        with np.errstate(all="ignore"):
+            t._data[...] = value
+        t._bump_version()
+        if t._view_stamp is not None:
+            t._view_stamp = t._counter().value
+        if node is not None:
+            t.grad_fn = node
+        return t
+    recorded = STATE.grad_enabled and base._requires_grad
+    node = None
+    if recorded:
+        region = np.zeros(math.prod(base._data.shape), dtype=bool)
+        region[view_index(t, base).reshape(-1)] = True
+        outside = ~region.reshape(base._data.shape)
+        copy_slices = OPS["copy_slices"]  # with `self` alone: nothing flows to a number written
+        params = {"outside": outside}
+        plan = copy_slices.saved_for[(True, False)]
+        saved = tuple(v for name, _ in plan for v in (params[name], None, 0))
+        node = Node(copy_slices, (edge_node(base),), (base._data.shape, base._data.dtype), params, plan, saved)
+    with np.errstate(all="ignore"):
+        t._data[...] = value
+    t._bump_version()
+    if node is not None:
+        base.grad_fn = node
+    refresh_view(t)
+    return t
+
+
+def as_strided_backward(g: Any, shape: tuple[int, ...], index: np.ndarray) -> np.ndarray:
+    """Zeros of `shape` with g added at the view's positions `index` (overlapping positions add up)."""
+    out = np.zeros(math.prod(shape), dtype=g.dtype)
+    np.add.at(out, index.reshape(-1), np.broadcast_to(g, index.shape).reshape(-1))
+    return out.reshape(shape)
