@@ -99,6 +99,26 @@ def power(x: Any, exponent: float) -> Any:
     return np.power(x, exponent)
 
 
+def fresh(x: Any) -> np.ndarray:
+    """x itself if it is an array just made (so it may be overwritten), else a copy."""
+    return x if isinstance(x, np.ndarray) and x.base is None and x.flags.writeable else np.array(x)
+
+
+def tanh_backward(g: Any, result: Any) -> np.ndarray:
+    """g * (1 - result**2), computed in place on one fresh array (numpy does not reuse a temporary
+    combined with a Python number: `1 - r*r` would allocate twice)."""
+    t = fresh(result * result)
+    np.subtract(1, t, out=t)
+    return np.multiply(g, t, out=t)
+
+
+def sigmoid_backward(g: Any, result: Any) -> np.ndarray:
+    """g * (1 - result) * result, in place on one fresh array."""
+    t = fresh(np.subtract(1, result))
+    np.multiply(g, t, out=t)
+    return np.multiply(t, result, out=t)
+
+
 def sign(x: Any) -> np.ndarray:
     """-1, 0 or 1, and 0 for nan (PyTorch's sign; numpy's gives nan)."""
     out = np.asarray(np.sign(x))
@@ -190,6 +210,8 @@ def mul_sum_to(a: Any, b: Any, shape: tuple[int, ...] | None) -> Any:
     return np.array(np.broadcast_to(reduced, full_kept)).reshape(shape)
 
 
-def fresh(x: Any) -> np.ndarray:
-    """x itself if it is an array this formula just made (so it may be overwritten), else a copy."""
-    return x if isinstance(x, np.ndarray) and x.base is None and x.flags.writeable else np.array(x)
+def as_strided_scatter(g: Any, shape: tuple[int, ...], index: np.ndarray) -> np.ndarray:
+    """Zeros of `shape` with g added at the view's positions `index` (overlapping positions add up)."""
+    out = np.zeros(math.prod(shape), dtype=g.dtype)
+    np.add.at(out, index.reshape(-1), np.broadcast_to(g, index.shape).reshape(-1))
+    return out.reshape(shape)

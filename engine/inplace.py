@@ -11,7 +11,6 @@ taken gets the same regenerated history the next time it is used (`refresh_view`
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
@@ -117,10 +116,3 @@ def fill_(t: Tensor, value: float, op_name: str) -> Tensor:
         base.grad_fn = node
     refresh_view(t)
     return t
-
-
-def as_strided_backward(g: Any, shape: tuple[int, ...], index: np.ndarray) -> np.ndarray:
-    """Zeros of `shape` with g added at the view's positions `index` (overlapping positions add up)."""
-    out = np.zeros(math.prod(shape), dtype=g.dtype)
-    np.add.at(out, index.reshape(-1), np.broadcast_to(g, index.shape).reshape(-1))
-    return out.reshape(shape)

@@ -9,9 +9,20 @@ from typing import Any
 import numpy as np
 
 from . import functions as fn
-from .arrays import fresh, mul_sum_to, power, sign, slice_scatter, sum_to, summed_axes, swapaxes
+from .arrays import (
+    as_strided_scatter,
+    fresh,
+    mul_sum_to,
+    power,
+    sigmoid_backward,
+    sign,
+    slice_scatter,
+    sum_to,
+    summed_axes,
+    swapaxes,
+    tanh_backward,
+)
 from .constructors import zeros_like
-from .errors import BadValueError
 from .indexing import getitem
 from .ops import OPS
 from .recording import apply
@@ -32,19 +43,35 @@ class NumpyMath:
     # BLAS) that never builds the product; the gradient of a broadcast multiplication.
     mul_sum_to = staticmethod(mul_sum_to)
 
-    @staticmethod
-    def tanh_backward(g: Any, result: Any) -> np.ndarray:
-        """g * (1 - result**2)."""
-        t = fresh(result * result)
-        np.subtract(1, t, out=t)
-        return np.multiply(g, t, out=t)
+    tanh_backward = staticmethod(tanh_backward)  # g * (1 - result**2), in place on one fresh array
+    sigmoid_backward = staticmethod(sigmoid_backward)  # g * (1 - result) * result
+    sgn = staticmethod(sign)
 
     @staticmethod
-    def sigmoid_backward(g: Any, result: Any) -> np.ndarray:
-        """g * (1 - result) * result."""
-        t = fresh(np.subtract(1, result))
-        np.multiply(g, t, out=t)
-        return np.multiply(t, result, out=t)
+    def threshold_backward(g: Any, x: Any) -> np.ndarray:
+        """g where x > 0 (and where x is nan), else 0."""
+        return np.where(x <= 0, 0.0, g)
+
+    @staticmethod
+    def mul_scalar(x: Any, number: float) -> np.ndarray:
+        return x * number
+
+    # Written so numpy reuses its temporaries; each is bit-for-bit PyTorch's formula (negation is exact,
+    # products commute). TensorMath records them with PyTorch's structure (and so its node names).
+    @staticmethod
+    def tan_backward(g: Any, result: Any) -> np.ndarray:
+        """g * (1 + result**2)."""
+        return g * (1 + result * result)
+
+    @staticmethod
+    def reciprocal_backward(g: Any, result: Any) -> np.ndarray:
+        """-g * result**2."""
+        return -((result * result) * g)
+
+    @staticmethod
+    def div_other_backward(g: Any, a: Any, b: Any) -> np.ndarray:
+        """-g * ((a / b) / b)."""
+        return -(((a / b) / b) * g)
 
     @staticmethod
     def pow_backward(g: Any, x: Any, exponent: float) -> np.ndarray:
@@ -121,11 +148,11 @@ class NumpyMath:
 
     zeros_like = staticmethod(np.zeros_like)
 
-    @staticmethod
-    def as_strided_backward(g: np.ndarray, shape: tuple[int, ...], index: np.ndarray) -> np.ndarray:
-        from .inplace import as_strided_backward
+    as_strided_backward = staticmethod(as_strided_scatter)
 
-        return as_strided_backward(g, shape, index)
+    @staticmethod
+    def as_strided(g: np.ndarray, index: np.ndarray) -> np.ndarray:
+        return g.reshape(-1)[index]
 
 
 class TensorMath:
@@ -156,9 +183,11 @@ class TensorMath:
 
     @staticmethod
     def as_strided_backward(g: Tensor, shape: tuple[int, ...], index: np.ndarray) -> Tensor:
-        raise BadValueError("create_graph through a view of a tensor written in place is not supported",
-                            hint="differentiate before the in-place write, or write into a clone()",
-                            reason="unsupported")
+        return apply(OPS["as_strided_scatter"], (g,), {"shape": shape, "index": index})
+
+    @staticmethod
+    def as_strided(g: Tensor, index: np.ndarray) -> Tensor:
+        return apply(OPS["as_strided"], (g,), {"index": index})
 
     @staticmethod
     def mul_sum_to(a: Tensor, b: Any, shape: tuple[int, ...]) -> Tensor:
@@ -166,11 +195,23 @@ class TensorMath:
 
     @staticmethod
     def tanh_backward(g: Tensor, result: Tensor) -> Tensor:
-        return g * (1 - result * result)
+        return apply(OPS["tanh_backward"], (g, result))
 
     @staticmethod
     def sigmoid_backward(g: Tensor, result: Tensor) -> Tensor:
-        return g * (1 - result) * result
+        return apply(OPS["sigmoid_backward"], (g, result))
+
+    @staticmethod
+    def threshold_backward(g: Tensor, x: Tensor) -> Tensor:
+        return apply(OPS["threshold_backward"], (g, x))
+
+    @staticmethod
+    def sgn(x: Tensor) -> Tensor:
+        return apply(OPS["sgn"], (x,))
+
+    @staticmethod
+    def mul_scalar(x: Tensor, number: float) -> Tensor:
+        return apply(OPS["mul_scalar"], (x,), {"other": number})
 
     @staticmethod
     def pow_backward(g: Tensor, x: Tensor, exponent: float) -> Tensor:
@@ -179,7 +220,19 @@ class TensorMath:
 
     @staticmethod
     def sqrt_backward(g: Tensor, result: Tensor) -> Tensor:
-        return g / (2 * result)
+        return g / TensorMath.mul_scalar(result, 2.0)
+
+    @staticmethod
+    def tan_backward(g: Tensor, result: Tensor) -> Tensor:
+        return g * apply(OPS["add_scalar"], (fn.pow(result, 2),), {"other": 1.0})
+
+    @staticmethod
+    def reciprocal_backward(g: Tensor, result: Tensor) -> Tensor:
+        return (-g) * (result * result)
+
+    @staticmethod
+    def div_other_backward(g: Tensor, a: Tensor, b: Tensor) -> Tensor:
+        return (-g) * ((a / b) / b)
 
     @staticmethod
     def values(x: Any) -> Any:

@@ -408,6 +408,35 @@ case("inplace_zero", lambda L, x: _zeroed(L, x) * x, A23)
 case("inplace_fill", lambda L, x: _filled(L, x) * x, A23)
 case("inplace_zero_view", lambda L, x: _zeroed_view(L, x), values(4))
 case("view_after_base_write", lambda L, x: _view_after_write(L, x), values(4))
+# create_graph: the backward pass records PyTorch's fused backward kernels (double-backward names)
+case("double_backward_tanh", lambda L, x: _grad_graph(L, x, L.tanh), values(3))
+case("double_backward_sigmoid", lambda L, x: _grad_graph(L, x, L.sigmoid), values(3))
+case("double_backward_relu", lambda L, x: _grad_graph(L, x, lambda t: L.relu(t * t - 1)), values(3))
+case("double_backward_abs", lambda L, x: _grad_graph(L, x, lambda t: L.abs(t * t - 1)), values(3))
+case("double_backward_sign", lambda L, x: _grad_graph(L, x, lambda t: L.sign(t) * t), values(3))
+case("double_backward_tan", lambda L, x: _grad_graph(L, x, L.tan), values(3))
+case("double_backward_through_a_written_view", lambda L, x: _grad_graph(L, x, _zeroed_view_of_exp), values(4),
+     engine_graph=[
+         {"name": "MulBackward0", "next": [[1, 0], [9, 0]]},
+         {"name": "CopyBackwards", "next": [None, [2, 0]]},
+         {"name": "AddBackward0", "next": [[3, 0], [15, 0]]},
+         {"name": "AddBackward0", "next": [[4, 0], [10, 0]]},
+         {"name": "SliceBackwardBackward0", "next": [[5, 0]]},
+         {"name": "MulBackward0", "next": [None, [6, 0]]},
+         {"name": "AsStridedBackward0", "next": [[7, 0]]},
+         {"name": "CopySlices", "next": [[8, 0]]},
+         {"name": "MulBackward0", "next": [[9, 0], [9, 0]]},
+         {"name": "AccumulateGrad", "next": [], "variable": 0},
+         {"name": "MulBackward0", "next": [[11, 0], [9, 0]]},
+         {"name": "WhereBackward0", "next": [[12, 0], None]},
+         {"name": "AsStridedScatterBackward0", "next": [[13, 0]]},
+         {"name": "MulBackward0", "next": [None, [14, 0]]},
+         {"name": "SliceBackward0", "next": [[9, 0]]},
+         {"name": "MulBackward0", "next": [[11, 0], [9, 0]]},
+     ],
+     note="create_graph through a view written in place: PyTorch records its composite backward as "
+          "CopySlices/CopyBackwards/AsStridedBackward0 nodes, the engine as WhereBackward0 and "
+          "AsStridedScatterBackward0 (the same values)")
 case("grad_kept_by_create_graph", lambda L, x: _create_graph_grad(L, x), values(3))
 # nan through the masked rules (PyTorch lets the gradient through where a comparison with nan is false)
 NAN_INPUT = [-1.0, 2.0, 0.5]
@@ -466,6 +495,18 @@ def _view_after_write(L: Any, x: Any) -> Any:
     v = y[1:]
     y[0] = 5.0
     return v * 3
+
+
+def _grad_graph(L: Any, x: Any, fn: Any) -> Any:
+    fn(x).sum().backward(create_graph=True)
+    return x.grad * x
+
+
+def _zeroed_view_of_exp(x: Any) -> Any:
+    y = x * x
+    v = y[1:3]
+    v.zero_()
+    return v * x[0:2]
 
 
 def _create_graph_grad(L: Any, x: Any) -> Any:

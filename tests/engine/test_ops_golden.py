@@ -39,7 +39,7 @@ NON_FINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 # Ops that no public function records directly: they only appear inside the graph that
 # create_graph=True builds for a backward formula (the backward of select/slice, and the fixed-mask
 # choice that relu, clamp, max, ... use in their formulas).
-INTERNAL_OPS = {"select_backward", "slice_backward", "where"}
+INTERNAL_OPS = {"select_backward"}
 
 TOLERANCE = {"float64": {"rtol": 1e-10, "atol": 1e-12}, "float32": {"rtol": 1e-5, "atol": 1e-6}}
 
