@@ -14,8 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from . import calculus as _calculus
 from . import constructors as _constructors
 from . import functions as _functions
+from . import logic as _logic
 from . import methods as _methods  # installs the Tensor operators and methods
 from .autograd import backward, grad
 from .constructors import manual_seed
@@ -86,4 +88,4 @@ __all__ = [
     "grad_node", "graph_size", "is_anomaly_enabled", "is_grad_enabled", "manual_seed", "no_grad", "observe",
     "set_default_dtype", "set_grad_enabled", "set_max_elements", "setitem", *BUILTINS,
 ]
-del _constructors, _functions, _methods
+del _calculus, _constructors, _functions, _logic, _methods

@@ -119,6 +119,22 @@ def sigmoid_backward(g: Any, result: Any) -> np.ndarray:
     return np.multiply(t, result, out=t)
 
 
+_ERF = np.frompyfunc(math.erf, 1, 1)
+_ERFC = np.frompyfunc(math.erfc, 1, 1)
+
+
+def erf(x: Any) -> np.ndarray:
+    """The error function, elementwise (math.erf: numpy has none), in x's dtype."""
+    x = np.asarray(x)
+    return np.asarray(_ERF(x), dtype=x.dtype if x.dtype.kind == "f" else np.float64)
+
+
+def erfc(x: Any) -> np.ndarray:
+    """1 - erf(x), elementwise, accurate where erf(x) is near 1."""
+    x = np.asarray(x)
+    return np.asarray(_ERFC(x), dtype=x.dtype if x.dtype.kind == "f" else np.float64)
+
+
 def sign(x: Any) -> np.ndarray:
     """-1, 0 or 1, and 0 for nan (PyTorch's sign; numpy's gives nan)."""
     out = np.asarray(np.sign(x))

@@ -28,10 +28,14 @@ class _ElementFormat:
 
     def __init__(self, shown: np.ndarray) -> None:
         flat = shown.reshape(-1)
-        values = flat[np.isfinite(flat) & (flat != 0)]
+        self.kind = shown.dtype.kind  # "f", or "b"/"i" for booleans and integers (printed as Python's)
         self.int_mode = True
         self.sci_mode = False
         self.width = 1
+        if self.kind in "biu":
+            self.width = max((len(str(v)) for v in flat.tolist()), default=1)
+            return
+        values = flat[np.isfinite(flat) & (flat != 0)]
         if values.size == 0:
             return
         # PyTorch compares in double; Python floats also let 1e308 / 5e-324 be inf without a warning.
@@ -43,6 +47,8 @@ class _ElementFormat:
         self.width = max(len(self._text(v)) for v in values.tolist())
 
     def _text(self, value: float) -> str:
+        if self.kind in "biu":
+            return str(value)
         if self.sci_mode:
             return f"{value:.{PRECISION}e}"
         if self.int_mode:
@@ -140,7 +146,9 @@ def format_tensor(
         body = "[]"
     else:
         body = _body(data)
-    if data.dtype != np.dtype(default_dtype):
+    # the dtype is shown unless it is the default float, int64 or bool (as PyTorch)
+    float_shown = data.dtype.kind == "f" and data.dtype != np.dtype(default_dtype)
+    if float_shown or (data.dtype.kind in "iu" and data.dtype != np.dtype(np.int64)):
         suffixes.append(f"dtype=torch.{data.dtype.name}")
     if grad_fn is not None:
         suffixes.append(f"grad_fn=<{grad_fn}>")

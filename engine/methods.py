@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from . import logic
 from .functions import abs, add, div, matmul, mul, neg, permute, pow, rdiv, rsub, sub, to, transpose
 from .indexing import getitem, setitem
 from .ops import OPS
@@ -45,6 +46,15 @@ def _install_tensor_api() -> None:
     T.__neg__ = lambda self: neg(self)
     T.__pos__ = lambda self: self
     T.__abs__ = lambda self: abs(self)
+    T.__lt__ = lambda self, other: logic.lt(self, other)
+    T.__le__ = lambda self, other: logic.le(self, other)
+    T.__gt__ = lambda self, other: logic.gt(self, other)
+    T.__ge__ = lambda self, other: logic.ge(self, other)
+    T.__and__ = T.__rand__ = lambda self, other: logic.logical_and(self, other)
+    T.__or__ = T.__ror__ = lambda self, other: logic.logical_or(self, other)
+    T.__invert__ = lambda self: logic.logical_not(self)
+    # == and != keep Python's identity meaning on Tensor objects (tensors are dict keys and list members
+    # inside the engine); the language and `eq`/`ne` compare values.
     T.__getitem__ = getitem
     T.__setitem__ = setitem
     T.T = property(lambda self: permute(self, tuple(reversed(range(self.ndim)))))

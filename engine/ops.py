@@ -16,6 +16,7 @@ input's own shape in one place (`sum_to`), as PyTorch's engine does.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,8 @@ import numpy as np
 from .arrays import (
     as_strided_scatter,
     c_order,
+    erf,
+    erfc,
     memory_order,
     power,
     sigmoid_backward,
@@ -50,6 +53,8 @@ from .formulas import (
     _take_dim,
 )
 
+LN2, LN10, TWO_OVER_SQRT_PI = math.log(2.0), math.log(10.0), 2.0 / math.sqrt(math.pi)
+
 VIEW_OPS = frozenset({"t", "transpose", "permute", "view", "reshape_alias", "alias", "unsqueeze", "squeeze",
                       "squeeze_dim", "squeeze_vm", "expand", "select", "slice"})
 
@@ -57,7 +62,9 @@ VIEW_OPS = frozenset({"t", "transpose", "permute", "view", "reshape_alias", "ali
 # run with numpy's warnings off, as PyTorch gives inf/nan silently. The others skip that cost (about a
 # microsecond an op); the CLI silences numpy for its whole run anyway.
 NOISY_OPS = frozenset({"div", "pow", "pow_tensor", "pow_scalar_base", "exp", "log", "tan", "sigmoid", "sqrt",
-                       "reciprocal", "softmax", "log_softmax", "mean", "mean_dim", "sin", "cos"})
+                       "reciprocal", "softmax", "log_softmax", "mean", "mean_dim", "sin", "cos", "asin", "acos",
+                       "atan2", "sinh", "cosh", "acosh", "atanh", "log2", "log10", "log1p", "expm1", "exp2",
+                       "rsqrt", "hypot"})
 
 
 # Elementwise ops of several tensors: their result takes the memory layout PyTorch gives it
@@ -70,7 +77,9 @@ GROUPS: dict[str, frozenset[str]] = {
     "Arithmetic": frozenset({"add", "sub", "rsub", "mul", "div", "pow", "pow_tensor", "pow_scalar_base", "neg",
                              "reciprocal", "maximum", "minimum"}),
     "Elementwise functions": frozenset({"exp", "log", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "sqrt", "abs",
-                                        "sign", "clamp", "where"}),
+                                        "sign", "clamp", "where", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+                                        "asinh", "acosh", "atanh", "log2", "log10", "log1p", "expm1", "exp2", "erf",
+                                        "erfc", "rsqrt", "hypot", "floor", "ceil", "round", "trunc", "frac"}),
     "Reductions": frozenset({"sum", "sum_dim", "mean", "mean_dim", "max", "min", "max_dim", "min_dim", "softmax",
                              "log_softmax"}),
     "Linear algebra": frozenset({"mm", "mv", "dot", "matmul"}),
@@ -201,6 +210,65 @@ _OPS: list[Op] = [
        (Grad(lambda F, g, s: F.where(s.condition, g, 0.0), "grad where condition"),
         Grad(lambda F, g, s: F.where(s.condition, 0.0, g), "grad where not condition")),
        "self where condition, else other"),
+    # the calculus course's functions (engine/calculus.py registers them)
+    Op("asin", "AsinBackward0", ("self",), np.arcsin,
+       (Grad(lambda F, g, s: g / F.sqrt(1 - s.self * s.self), "grad / sqrt(1 - self**2)", ("self",)),), "arcsine"),
+    Op("acos", "AcosBackward0", ("self",), np.arccos,
+       (Grad(lambda F, g, s: -g / F.sqrt(1 - s.self * s.self), "-grad / sqrt(1 - self**2)", ("self",)),),
+       "arccosine"),
+    Op("atan", "AtanBackward0", ("self",), np.arctan,
+       (Grad(lambda F, g, s: g / (s.self * s.self + 1), "grad / (self**2 + 1)", ("self",)),), "arctangent"),
+    Op("atan2", "Atan2Backward0", ("self", "other"), np.arctan2,
+       (Grad(lambda F, g, s: g * s.other / (s.self * s.self + s.other * s.other),
+             "grad * other / (self**2 + other**2)", ("self", "other")),
+        Grad(lambda F, g, s: -g * s.self / (s.self * s.self + s.other * s.other),
+             "-grad * self / (self**2 + other**2)", ("self", "other"))), "the angle of the point (other, self)"),
+    Op("sinh", "SinhBackward0", ("self",), np.sinh,
+       (Grad(lambda F, g, s: g * F.cosh(s.self), "grad * cosh(self)", ("self",)),), "hyperbolic sine"),
+    Op("cosh", "CoshBackward0", ("self",), np.cosh,
+       (Grad(lambda F, g, s: g * F.sinh(s.self), "grad * sinh(self)", ("self",)),), "hyperbolic cosine"),
+    Op("asinh", "AsinhBackward0", ("self",), np.arcsinh,
+       (Grad(lambda F, g, s: g / F.sqrt(s.self * s.self + 1), "grad / sqrt(self**2 + 1)", ("self",)),),
+       "inverse hyperbolic sine"),
+    Op("acosh", "AcoshBackward0", ("self",), np.arccosh,
+       (Grad(lambda F, g, s: g / F.sqrt(s.self * s.self - 1), "grad / sqrt(self**2 - 1)", ("self",)),),
+       "inverse hyperbolic cosine"),
+    Op("atanh", "AtanhBackward0", ("self",), np.arctanh,
+       (Grad(lambda F, g, s: g / (1 - s.self * s.self), "grad / (1 - self**2)", ("self",)),),
+       "inverse hyperbolic tangent"),
+    Op("log2", "Log2Backward0", ("self",), np.log2,
+       (Grad(lambda F, g, s: g / (s.self * LN2), "grad / (self * log(2))", ("self",)),), "base-2 logarithm"),
+    Op("log10", "Log10Backward0", ("self",), np.log10,
+       (Grad(lambda F, g, s: g / (s.self * LN10), "grad / (self * log(10))", ("self",)),), "base-10 logarithm"),
+    Op("log1p", "Log1PBackward0", ("self",), np.log1p,
+       (Grad(lambda F, g, s: g / (s.self + 1), "grad / (self + 1)", ("self",)),), "log(1 + self), accurate near 0"),
+    Op("expm1", "Expm1Backward0", ("self",), np.expm1,
+       (Grad(lambda F, g, s: g * (s.result + 1), "grad * (result + 1)", ("result",)),),
+       "e ** self - 1, accurate near 0"),
+    Op("exp2", "Exp2Backward0", ("self",), np.exp2,
+       (Grad(lambda F, g, s: g * (s.result * LN2), "grad * result * log(2)", ("result",)),), "2 ** self"),
+    Op("erf", "ErfBackward0", ("self",), erf,
+       (Grad(lambda F, g, s: g * (TWO_OVER_SQRT_PI * F.exp(-(s.self * s.self))),
+             "grad * 2 / sqrt(pi) * exp(-self**2)", ("self",)),), "the error function"),
+    Op("erfc", "ErfcBackward0", ("self",), erfc,
+       (Grad(lambda F, g, s: -g * (TWO_OVER_SQRT_PI * F.exp(-(s.self * s.self))),
+             "-grad * 2 / sqrt(pi) * exp(-self**2)", ("self",)),), "1 - erf(self)"),
+    Op("rsqrt", "RsqrtBackward0", ("self",), lambda x: 1 / np.sqrt(x),
+       (Grad(lambda F, g, s: -0.5 * g * (s.result * s.result * s.result), "-0.5 * grad * result**3", ("result",)),),
+       "1 / sqrt(self)"),
+    Op("hypot", "HypotBackward0", ("self", "other"), np.hypot,
+       (Grad(lambda F, g, s: g * s.self / s.result, "grad * self / result", ("self", "result")),
+        Grad(lambda F, g, s: g * s.other / s.result, "grad * other / result", ("other", "result"))),
+       "sqrt(self**2 + other**2)"),
+    Op("floor", "FloorBackward0", ("self",), np.floor, (Grad(lambda F, g, s: F.zeros_like(g), "0"),),
+       "round down"),
+    Op("ceil", "CeilBackward0", ("self",), np.ceil, (Grad(lambda F, g, s: F.zeros_like(g), "0"),), "round up"),
+    Op("round", "RoundBackward0", ("self",), np.round, (Grad(lambda F, g, s: F.zeros_like(g), "0"),),
+       "round to the nearest integer (halves to even)"),
+    Op("trunc", "TruncBackward0", ("self",), np.trunc, (Grad(lambda F, g, s: F.zeros_like(g), "0"),),
+       "round towards zero"),
+    Op("frac", "FracBackward0", ("self",), lambda x: x - np.trunc(x), (Grad(lambda F, g, s: g, "grad"),),
+       "self - trunc(self)"),
     # reductions
     Op("sum", "SumBackward0", ("self",), lambda x: np.sum(x),
        (Grad(lambda F, g, s: F.expand(g, s.input_shape), "grad expanded to self's shape"),), "sum of all elements"),

@@ -36,3 +36,19 @@ def builtin(signature: str, ops: tuple[str, ...] = (), *, method: bool = True,
         return fn
 
     return register
+
+
+def alias(name: str, target: str) -> None:
+    """Register `name` as another spelling of the built-in `target` (numpy's arcsin for asin, ln for log)."""
+    entry = BUILTINS[target]
+    signature = name + entry.signature[len(target):]
+    BUILTINS[name] = Builtin(name, entry.fn, signature, entry.ops, f"{entry.summary} (alias of {target})",
+                             entry.method)
+
+
+def alias_of(name: str) -> str | None:
+    """The built-in that `name` is an alias of, or None."""
+    entry = BUILTINS.get(name)
+    if entry is None or "(alias of " not in entry.summary:
+        return None
+    return entry.summary.rsplit("(alias of ", 1)[1].rstrip(")")

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from . import calculus
 from . import functions as fn
 from .arrays import (
     as_strided_scatter,
@@ -87,6 +88,8 @@ class NumpyMath:
         return np.divide(g, t, out=t)
 
     exp = staticmethod(np.exp)
+    sinh = staticmethod(np.sinh)
+    cosh = staticmethod(np.cosh)
     log = staticmethod(np.log)
     sin = staticmethod(np.sin)
     cos = staticmethod(np.cos)
@@ -161,6 +164,9 @@ class TensorMath:
     records = True  # the formulas' results are tensors with a graph (create_graph=True)
 
     exp = staticmethod(fn.exp)
+
+    sinh = staticmethod(calculus.sinh)
+    cosh = staticmethod(calculus.cosh)
     log = staticmethod(fn.log)
     sin = staticmethod(fn.sin)
     cos = staticmethod(fn.cos)

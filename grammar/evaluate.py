@@ -165,6 +165,7 @@ def _torch_members() -> dict[str, Any]:
         "is_grad_enabled": Function("is_grad_enabled", engine.is_grad_enabled, "is_grad_enabled()"),
         "set_grad_enabled": Function("set_grad_enabled", lambda mode: engine.set_grad_enabled(mode) and None,
                                      "set_grad_enabled(mode)"),
+        **CONSTANTS,
         "float32": DType("float32"),
         "float64": DType("float64"),
         "float": DType("float32"),
@@ -172,6 +173,10 @@ def _torch_members() -> dict[str, Any]:
         "autograd": Namespace("torch.autograd", _autograd_members()),
     })
     return members
+
+
+# Mathematical constants, as Python numbers (so `x=pi/4` is a value and `sin(pi*x)` records one op).
+CONSTANTS: dict[str, float] = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan}
 
 
 class Evaluator:
@@ -308,6 +313,8 @@ class Evaluator:
         builtin = BUILTINS.get(name)
         if builtin is not None:
             return Function(name, builtin.fn, builtin.signature)
+        if name in CONSTANTS:  # after the program's own names: a tutorial may assign `e = c * d`
+            return CONSTANTS[name]
         if name == "print" and self.mode == "script":
             return Function("print", self._print, "print(*values)")
         raise self._unknown(name, node)
@@ -315,8 +322,7 @@ class Evaluator:
     def _unknown(self, name: str, node: S.Node) -> UnknownNameError:
         import difflib
 
-        known = [*self.names, *BUILTINS]
-        close = difflib.get_close_matches(name, known, n=1)
+        close = difflib.get_close_matches(name, list(self.names), n=1) or _close_builtin(name)
         suggestion = f"; did you mean '{close[0]}'?" if close else ""
         if (close and close[0] in BUILTINS) or name.startswith("_"):  # (a binding cannot have a name starting with _)
             bind = ""
@@ -503,6 +509,22 @@ def _unknown_member(owner: str, attr: str, known: list[str]) -> UnknownNameError
                             reason="unknown_member")
 
 
+def _close_builtin(name: str) -> list[str]:
+    """The built-in a misspelt name most likely meant: a close spelling (sine: sin), or one that shares a
+    prefix of four letters or more (arctg: arctan, not tan); aliases count as names of their own."""
+    import difflib
+
+    known = [*BUILTINS, *CONSTANTS]
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
+    if close:
+        return close
+    lower = name.lower()
+    prefixed = [k for k in known if len(k) >= 4 and len(lower) >= 4 and k[:4] == lower[:4]]
+    if prefixed:
+        return [max(prefixed, key=lambda k: difflib.SequenceMatcher(None, lower, k).ratio())]
+    return []
+
+
 def _shown(name: str, width: int = 60) -> str:
     """A name as an error message quotes it: a very long one is cut (the message stays one line)."""
     return name if len(name) <= width else f"{name[:width - 3]}..."
@@ -513,7 +535,37 @@ def _is_number(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
+_COMPARISONS = {"<": engine.lt, "<=": engine.le, ">": engine.gt, ">=": engine.ge, "==": engine.eq, "!=": engine.ne}
+_PYTHON_COMPARE = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+                   ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+def _compare_or_logic(op: str, left: Any, right: Any) -> Any:
+    """A comparison (a boolean tensor, or a Python bool for two numbers) or & / | on booleans."""
+    plain = (int, float, bool)
+    if isinstance(left, plain) and isinstance(right, plain):
+        if op in _PYTHON_COMPARE:
+            return _PYTHON_COMPARE[op](left, right)
+        if isinstance(left, bool) and isinstance(right, bool):
+            return (left and right) if op == "&" else (left or right)
+        raise BadValueError(f"{op} combines booleans (comparisons), got {_kind(left)} and {_kind(right)}",
+                            hint="compare first, e.g. (x > 0) & (x < 1)", reason="operands")
+    if isinstance(left, list):
+        left = engine.tensor(left)
+    if isinstance(right, list):
+        right = engine.tensor(right)
+    for side in (left, right):
+        if not isinstance(side, (Tensor, *plain)):
+            raise BadValueError(f"unsupported operand types for {op}: {_kind(left)} and {_kind(right)}",
+                                reason="operands")
+    if op in _COMPARISONS:
+        return _COMPARISONS[op](left, right)
+    return engine.logical_and(left, right) if op == "&" else engine.logical_or(left, right)
+
+
 def _binary(op: str, left: Any, right: Any) -> Any:
+    if op in _COMPARISONS or op in ("&", "|"):
+        return _compare_or_logic(op, left, right)
     if _is_number(left) and _is_number(right):
         return _number_arithmetic(op, left, right)
     if isinstance(left, list):
@@ -584,6 +636,12 @@ def _number_arithmetic(op: str, a: float, b: float) -> float | int:
 def _unary(op: str, value: Any) -> Any:
     if isinstance(value, list):
         value = engine.tensor(value)
+    if op == "~":
+        if isinstance(value, bool):
+            return not value
+        if isinstance(value, Tensor):
+            return engine.logical_not(value)
+        raise BadValueError(f"~ negates booleans (comparisons), got {_kind(value)}", reason="operands")
     if _is_number(value) or isinstance(value, Tensor):
         return -value if op == "-" else value
     raise BadValueError(f"bad operand type for unary {op}: {_kind(value)}", reason="operands")

@@ -19,7 +19,7 @@ _NOT_PYTHON = "is not part of the language (autodiff evaluates expressions, not 
 # Python keywords that are not ours: reserved so `lambda`, `if`, `for`... get a clear message.
 _RESERVED = frozenset(keyword.kwlist) - {"True", "False", "None", "import", "as"}
 # Python operators that start with a character the lexer does not know, longest first.
-_FOREIGN_OPERATORS = "<<= >>= != <= >= << >> %= &= |= ^= < > % & | ^ ~ { } !".split()  # noqa: SIM905
+_FOREIGN_OPERATORS = "<<= >>= << >> %= &= |= ^= % ^ { } !".split()  # noqa: SIM905
 # Unicode look-alikes of the language's characters, for "did you mean" hints (NFKC finds the rest).
 _LOOKALIKES = dict(zip("−–—×·∗‘’“”÷", "---***''\"\"/"))
 _STRING_PREFIXES = frozenset(("r", "u", "b", "f", "br", "rb", "fr", "rf"))
@@ -147,6 +147,9 @@ def _lex_problem(text: str, pos: int, line: int, column: int) -> _Problem:
         return _Problem("unexpected '\\': a backslash may only end a line, to continue it", line, column)
     for op in _FOREIGN_OPERATORS:
         if text.startswith(op, pos):
+            if op == "^":
+                return _Problem("'^' is not a power in Python (it is exclusive or): write ** for a power, "
+                                "e.g. x**2 for x^2", line, column)
             return _Problem(f"'{op}' {_NOT_PYTHON}", line, column)
     return _Problem(_invalid_character(ch), line, column)
 

@@ -141,8 +141,10 @@ def _run(tokens, builder: _Builder, brackets: list[Token]) -> list:
 
 # Syntax error messages --------------------------------------------------------------------------
 
-_EXPRESSION_START = frozenset(("NAME", "NUMBER", "STRING", "LPAR", "LSQB", "PLUS", "MINUS", "TRUE", "FALSE", "NONE"))
-_BINARY = frozenset(("STAR", "SLASH", "AT", "POW"))  # + and - also start expressions, so they do not count
+_EXPRESSION_START = frozenset(("NAME", "NUMBER", "STRING", "LPAR", "LSQB", "PLUS", "MINUS", "TILDE", "TRUE", "FALSE",
+                               "NONE"))
+# + and - also start expressions, so they do not count
+_BINARY = frozenset(("STAR", "SLASH", "AT", "POW", "COMPARE", "VBAR", "AMPER"))
 _STATEMENT_END = frozenset(("_NL", "SEMICOLON", "$END"))
 _SHOWN_TERMINALS = dict(
     RPAR="')'", RSQB="']'", COMMA="','", COLON="':'", EQUAL="'='", DOT="'.'", AS="'as'", NAME="a name"

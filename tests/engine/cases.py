@@ -438,6 +438,40 @@ case("double_backward_through_a_written_view", lambda L, x: _grad_graph(L, x, _z
           "CopySlices/CopyBackwards/AsStridedBackward0 nodes, the engine as WhereBackward0 and "
           "AsStridedScatterBackward0 (the same values)")
 case("grad_kept_by_create_graph", lambda L, x: _create_graph_grad(L, x), values(3))
+# the calculus vocabulary
+UNIT = [0.3, -0.6, 0.8]
+for _name, _inputs in (("asin", UNIT), ("acos", UNIT), ("atan", [0.3, -2.0, 5.0]), ("sinh", [0.3, -2.0, 1.5]),
+                       ("cosh", [0.3, -2.0, 1.5]), ("asinh", [0.3, -2.0, 1.5]), ("acosh", [1.5, 3.0, 1.1]),
+                       ("atanh", UNIT), ("log2", [0.3, 2.0, 8.0]), ("log10", [0.3, 2.0, 100.0]),
+                       ("log1p", [0.3, -0.5, 2.0]), ("expm1", [0.3, -2.0, 1e-3]), ("exp2", [0.3, -2.0, 3.0]),
+                       ("erf", [0.3, -1.2, 2.0]), ("erfc", [0.3, -1.2, 2.0]), ("rsqrt", [0.3, 2.0, 4.0]),
+                       ("floor", [0.3, -1.2, 2.5]), ("ceil", [0.3, -1.2, 2.5]), ("round", [0.3, -1.7, 2.6]),
+                       ("trunc", [0.3, -1.2, 2.5]), ("frac", [0.3, -1.2, 2.5])):
+    case(f"calculus_{_name}", (lambda n: lambda L, x: getattr(L, n)(x))(_name), _inputs)
+case("calculus_atan2", lambda L, y, x: L.atan2(y, x), [1.0, -0.5, 0.0], [0.3, -2.0, -1.0])
+case("calculus_hypot", lambda L, x, y: L.hypot(x, y), [1.0, -0.5, 3.0], [0.3, -2.0, 4.0])
+case("calculus_where", lambda L, x: L.where(x > 0, x * x, -x), [-1.0, 0.5, 2.0])
+case("calculus_where_number_sides", lambda L, x: L.where(x > 0, x, 0.0) * 2, [-1.0, 0.5, 2.0])
+# aliases (torch has numpy's arc- spellings) and the functions recorded as primitive ops (torch has no sec,
+# csc, cot, cbrt, ln: the same ops spelt out)
+for _name, _inputs in (("arcsin", UNIT), ("arccos", UNIT), ("arctan", UNIT), ("arcsinh", UNIT),
+                       ("arccosh", [1.5, 3.0, 1.1]), ("arctanh", UNIT)):
+    case(f"alias_{_name}", (lambda n: lambda L, x: getattr(L, n)(x))(_name), _inputs)
+case("alias_arctan2", lambda L, y, x: L.arctan2(y, x), [1.0, -0.5, 0.0], [0.3, -2.0, -1.0])
+case("alias_ln", lambda L, x: _either(L, "ln", lambda t: L.log(t))(x), [0.3, 2.0, 8.0])
+case("composite_sec", lambda L, x: _either(L, "sec", lambda t: L.reciprocal(L.cos(t)))(x), UNIT)
+case("composite_csc", lambda L, x: _either(L, "csc", lambda t: L.reciprocal(L.sin(t)))(x), UNIT)
+case("composite_cot", lambda L, x: _either(L, "cot", lambda t: L.reciprocal(L.tan(t)))(x), UNIT)
+case("composite_cbrt", lambda L, x: _either(L, "cbrt", lambda t: L.sign(t) * L.abs(t) ** (1.0 / 3.0))(x),
+     [-8.0, 0.5, 27.0])
+
+
+def _either(L: Any, name: str, spelt_out: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """L's function `name` (the engine's), or the same ops spelt out (torch, which has no such function)."""
+    function = getattr(L, name, None)
+    return function if function is not None else spelt_out
+
+
 # nan through the masked rules (PyTorch lets the gradient through where a comparison with nan is false)
 NAN_INPUT = [-1.0, 2.0, 0.5]
 case("relu_of_nan", lambda L, x: L.relu(L.log(x)), NAN_INPUT)

@@ -1,0 +1,122 @@
+"""Comparisons and logic: `< <= > >= == !=` give boolean tensors (never recorded: they have no gradient),
+`& | ~` combine them, `all`/`any` reduce them, and `where(condition, input, other)` chooses elementwise
+(WhereBackward0: the gradient goes to the side that was chosen), so piecewise functions can be written."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .constructors import Number, _array_from
+from .errors import BadValueError
+from .ops import OPS
+from .recording import _broadcast_shape, apply
+from .registry import builtin
+from .tensor import Tensor
+
+
+def _values(x: Any, what: str) -> np.ndarray:
+    if isinstance(x, Tensor):
+        return x._data
+    if isinstance(x, bool):
+        return np.asarray(x)
+    if isinstance(x, Number):
+        return np.asarray(x)
+    if isinstance(x, (list, tuple)):
+        return _array_from(x, None)
+    raise BadValueError(f"{what} must be a tensor or a number, got {type(x).__name__}", reason="operands")
+
+
+def _compare(ufunc: Any, input: Any, other: Any) -> Tensor:
+    a, b = _values(input, "input"), _values(other, "other")
+    if a.shape != b.shape:
+        _broadcast_shape(a.shape, b.shape)
+    return Tensor._make(np.asarray(ufunc(a, b)))
+
+
+@builtin("eq(input, other)", method=True, summary="input == other, elementwise (a boolean tensor)")
+def eq(input: Any, other: Any) -> Tensor:
+    return _compare(np.equal, input, other)
+
+
+@builtin("ne(input, other)", method=True, summary="input != other, elementwise (a boolean tensor)")
+def ne(input: Any, other: Any) -> Tensor:
+    return _compare(np.not_equal, input, other)
+
+
+@builtin("lt(input, other)", method=True, summary="input < other, elementwise (a boolean tensor)")
+def lt(input: Any, other: Any) -> Tensor:
+    return _compare(np.less, input, other)
+
+
+@builtin("le(input, other)", method=True, summary="input <= other, elementwise (a boolean tensor)")
+def le(input: Any, other: Any) -> Tensor:
+    return _compare(np.less_equal, input, other)
+
+
+@builtin("gt(input, other)", method=True, summary="input > other, elementwise (a boolean tensor)")
+def gt(input: Any, other: Any) -> Tensor:
+    return _compare(np.greater, input, other)
+
+
+@builtin("ge(input, other)", method=True, summary="input >= other, elementwise (a boolean tensor)")
+def ge(input: Any, other: Any) -> Tensor:
+    return _compare(np.greater_equal, input, other)
+
+
+def _boolean(x: Any, what: str) -> np.ndarray:
+    values = _values(x, what)
+    if values.dtype != np.bool_:
+        raise BadValueError(f"{what} of &, | and ~ must be booleans (a comparison), got {values.dtype.name} values",
+                            hint="compare first, e.g. (x > 0) & (x < 1)", reason="logic")
+    return values
+
+
+@builtin("logical_and(input, other)", method=True, summary="input & other, elementwise")
+def logical_and(input: Any, other: Any) -> Tensor:
+    a, b = _boolean(input, "the operands"), _boolean(other, "the operands")
+    return Tensor._make(np.asarray(np.logical_and(a, b)))
+
+
+@builtin("logical_or(input, other)", method=True, summary="input | other, elementwise")
+def logical_or(input: Any, other: Any) -> Tensor:
+    a, b = _boolean(input, "the operands"), _boolean(other, "the operands")
+    return Tensor._make(np.asarray(np.logical_or(a, b)))
+
+
+@builtin("logical_not(input)", method=True, summary="~input, elementwise")
+def logical_not(input: Any) -> Tensor:
+    return Tensor._make(np.asarray(np.logical_not(_boolean(input, "the operand"))))
+
+
+@builtin("all(input)", method=True, summary="True when every element is true (nonzero)")
+def all(input: Any) -> Tensor:
+    return Tensor._make(np.asarray(np.all(_values(input, "input"))))
+
+
+@builtin("any(input)", method=True, summary="True when some element is true (nonzero)")
+def any(input: Any) -> Tensor:
+    return Tensor._make(np.asarray(np.any(_values(input, "input"))))
+
+
+@builtin("where(condition, input, other)", ("where",), method=False,
+         summary="input where condition is true, else other (elementwise; piecewise functions)")
+def where(condition: Any, input: Any, other: Any) -> Tensor:
+    mask = _values(condition, "condition")
+    if mask.dtype != np.bool_:
+        raise BadValueError(f"where expects a boolean condition (a comparison such as x > 0), got {mask.dtype.name}",
+                            hint="write the condition as a comparison, e.g. where(x > 0, x**2, -x)", reason="where")
+    like = input if isinstance(input, Tensor) else other if isinstance(other, Tensor) else None
+    dtype = like._data.dtype if like is not None else None
+    a = input if isinstance(input, Tensor) else Tensor._make(_array_from(input, dtype))
+    b = other if isinstance(other, Tensor) else Tensor._make(_array_from(other, dtype))
+    da, db = a._data, b._data
+    if da.dtype != db.dtype:  # a 0-d side does not decide the dtype of a result with dims (PyTorch's rule)
+        if (da.ndim == 0) != (db.ndim == 0):
+            common = db.dtype if da.ndim == 0 else da.dtype
+        else:
+            common = np.promote_types(da.dtype, db.dtype)
+        da, db = da.astype(common), db.astype(common)
+    _broadcast_shape(_broadcast_shape(mask.shape, da.shape), db.shape)
+    return apply(OPS["where"], (a, b), {"condition": mask}, (da, db))
