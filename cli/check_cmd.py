@@ -10,6 +10,7 @@ import click
 
 from autodiff.cli.options import (
     SETTINGS,
+    ProgramCommand,
     binding_texts,
     configure_engine,
     engine_options,
@@ -67,7 +68,7 @@ def _setup(program: str | None, assignments: tuple[str, ...], file: str | None, 
 
 
 # ---------------------------------------------------------------------------- check
-@click.command("check", epilog=EPILOG_CHECK, context_settings=SETTINGS,
+@click.command("check", cls=ProgramCommand, epilog=EPILOG_CHECK, context_settings=SETTINGS,
                short_help="Check your own derivatives against autograd.")
 @program_options
 @click.option("--expect", "expectations", multiple=True, metavar="NAME=EXPR",
@@ -239,7 +240,7 @@ def _float(value: float) -> float | str:
 
 
 # ---------------------------------------------------------------------------- gradcheck
-@click.command("gradcheck", epilog=EPILOG_GRADCHECK, context_settings=SETTINGS,
+@click.command("gradcheck", cls=ProgramCommand, epilog=EPILOG_GRADCHECK, context_settings=SETTINGS,
                short_help="Compare autograd with central finite differences, in float64.")
 @program_options
 @click.option("--eps", type=float, default=1e-6, show_default=True, help="The finite-difference step.")

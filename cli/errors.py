@@ -39,6 +39,8 @@ def cli_hint(error: AutodiffError) -> str | None:
         shape = error.details.get("shape", ())
         ones = f"ones({', '.join(str(n) for n in shape)})"
         return f"pass --grad-tensor '{ones}' (the output's shape) or reduce the output with .sum()"
+    if reason == "builtin_as_value":
+        return f"bind the variable with --var {error.details.get('shown', '')}=VALUE, or use another name"
     if reason == "unbound_name":
         return f"bind it with --var {error.details.get('shown', '')}=VALUE, or assign it first"
     if reason == "grad_shape":

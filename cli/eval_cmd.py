@@ -6,7 +6,14 @@ from typing import Any
 
 import click
 
-from autodiff.cli.options import engine_options, format_option, program_options, program_text, settings
+from autodiff.cli.options import (
+    ProgramCommand,
+    engine_options,
+    format_option,
+    program_options,
+    program_text,
+    settings,
+)
 
 EPILOG_EVAL = """\b
 Examples:
@@ -20,7 +27,7 @@ Examples:
 """
 
 
-@click.command("eval", epilog=EPILOG_EVAL, context_settings=settings())
+@click.command("eval", cls=ProgramCommand, epilog=EPILOG_EVAL, context_settings=settings())
 @program_options
 @click.option("--grad-tensor", "--gradient", "grad_tensor", metavar="VALUE",
               help="The gradient argument of backward (for a non-scalar output).")

@@ -13,6 +13,7 @@ import click
 
 from autodiff.cli.options import (
     SETTINGS,
+    ProgramCommand,
     bindings_from,
     configure_engine,
     engine_options,
@@ -30,7 +31,7 @@ Examples:
 """
 
 
-@click.command("graph", epilog=EPILOG, context_settings=SETTINGS,
+@click.command("graph", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="Show the backward graph: a tree, Graphviz DOT, Mermaid or JSON.")
 @program_options
 @click.option("--backward", "run_backward", is_flag=True,

@@ -3,11 +3,15 @@ engine's configuration. Imports click only at the top, so that `autodiff --help`
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
 
 import click
+
+_COMMA_NUMBERS = re.compile(r"^-?[0-9.]+(\s*,\s*-?[0-9.]+)+$")  # x=1,5
+_BINDING_SHAPED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=(-?[0-9.]+([eE]-?[0-9]+)?|\[[^=]*\])$")  # x=2, w=[1, 2]
 
 SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -15,6 +19,31 @@ SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_
 def settings() -> dict[str, Any]:
     """A fresh copy of the click context settings (click mutates nothing, but commands may extend it)."""
     return dict(SETTINGS)
+
+
+# ---------------------------------------------------------------------------- commands that take a program
+class ProgramCommand(click.Command):
+    """A command whose first argument is a PROGRAM: one that starts with a minus sign (`-x**2 + 3*x`) is
+    the program, not an option (click would otherwise report "no such option")."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and self._is_program(args[0]):
+            program, rest = args[0], args[1:]
+            remaining = super().parse_args(ctx, rest)
+            first = ctx.params.get("program")  # the positional click took for PROGRAM is a NAME=VALUE
+            ctx.params["assignments"] = ((first,) if first is not None else ()) + tuple(
+                ctx.params.get("assignments") or ())
+            ctx.params["program"] = program
+            return remaining
+        return super().parse_args(ctx, args)
+
+    def _is_program(self, token: str) -> bool:
+        if not token.startswith("-") or token in ("-", "--"):
+            return False
+        options = {opt for param in self.params for opt in (*getattr(param, "opts", ()),
+                                                            *getattr(param, "secondary_opts", ()))}
+        options.update(self.context_settings.get("help_option_names", ()))
+        return token.split("=", 1)[0] not in options and not (len(token) > 2 and token[:2] in options)
 
 
 # ---------------------------------------------------------------------------- option declarations
@@ -81,6 +110,10 @@ def program_text(program: str | None, file: str | None) -> str:
         raise UsageError("no PROGRAM given: pass it as the first argument, '-' for standard input, or --file PATH")
     if program == "-":
         return read_stdin("the program on standard input")
+    if _BINDING_SHAPED.match(program.strip()):  # `echo 'x**3' | autodiff eval x=2`: x=2 took PROGRAM's place
+        raise UsageError(f"{program!r} looks like a binding, but it is where the PROGRAM goes: give the program "
+                         "first (autodiff eval 'x**3' x=2), or '-' to read it from standard input "
+                         "(echo 'x**3' | autodiff eval - x=2)")
     return program
 
 
@@ -133,7 +166,12 @@ def split_binding(text: str, option: str) -> tuple[str, str]:
         raise UsageError(f"{option} {text!r}: expected NAME=VALUE, e.g. x=1.5 or 'x=[1, 2]'")
     if not name.isidentifier() or name.startswith("_"):
         raise UsageError(f"{option} {text!r}: {name!r} is not a valid name")
-    return name, value.strip()
+    value = value.strip()
+    if _COMMA_NUMBERS.match(value):
+        raise UsageError(f"{option} {text!r}: a list needs brackets and a decimal needs a point",
+                         hint=f"write '{name}=[{value.replace(',', ', ')}]' for a list, or {name}="
+                              f"{value.replace(',', '.', 1)} for a decimal number")
+    return name, value
 
 
 def binding_value(name: str, text: str, max_elements: int | None) -> Any:
@@ -149,12 +187,20 @@ def binding_value(name: str, text: str, max_elements: int | None) -> Any:
 
 def binding_texts(assignments: tuple[str, ...], variables: tuple[str, ...],
                   constants: tuple[str, ...]) -> list[tuple[str, str, str, bool]]:
-    """(name, value text, option, requires_grad) for bare NAME=VALUE, --var and --const, in that order."""
+    """(name, value text, option, requires_grad) for bare NAME=VALUE, --var and --const, in that order; a
+    name bound twice is a usage error (which value was meant?)."""
+    from autodiff.engine.errors import UsageError
+
     out = []
+    seen: dict[str, str] = {}
     for text, option, requires_grad in ([(a, "NAME=VALUE", True) for a in assignments]
                                         + [(v, "--var", True) for v in variables]
                                         + [(c, "--const", False) for c in constants]):
         name, value = split_binding(text, option)
+        label = repr(text) if option == "NAME=VALUE" else f"{option} {text!r}"
+        if name in seen:
+            raise UsageError(f"{name} is bound twice ({seen[name]} and {label}): bind each name once")
+        seen[name] = label
         out.append((name, value, option, requires_grad))
     return out
 

@@ -380,7 +380,8 @@ class Evaluator:
         function, positional = args[0], args[1:1 + len(node.args)]
         keywords = dict(zip((k for k, _ in node.kwargs), args[1 + len(node.args):]))
         if not isinstance(function, Function):
-            raise BadValueError(f"'{_kind(function)}' object is not callable", reason="not_callable")
+            hint = "to multiply, write a '*' before the '('" if isinstance(function, (Tensor, int, float)) else None
+            raise BadValueError(f"'{_kind(function)}' object is not callable", hint=hint, reason="not_callable")
         try:
             bound = _signature(function.fn).bind(*positional, **keywords)
         except TypeError as error:
@@ -576,6 +577,11 @@ def _binary(op: str, left: Any, right: Any) -> Any:
         raise BadValueError(f"unsupported operand types for {op}: {_kind(left)} and {_kind(right)}",
                             reason="operands")
     for side in (left, right):
+        if isinstance(side, Function):  # `x*t` with no t: t is the built-in transpose, not a value
+            raise UnknownNameError(
+                f"'{side.name}' is a built-in function, not a value: is a variable named {side.name} missing?",
+                hint=f"assign {side.name} = ... first, or use another name", reason="builtin_as_value",
+                name=side.name, shown=side.name)
         if not isinstance(side, Tensor) and not _is_number(side):
             raise BadValueError(f"unsupported operand types for {op}: {_kind(left)} and {_kind(right)}",
                                 reason="operands")

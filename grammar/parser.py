@@ -345,7 +345,12 @@ class _Builder:
 
     def call(self, c: list) -> Call:
         args, kwargs = c[1] if len(c) > 1 else ((), ())
-        return Call(c[0], args, kwargs, **_at(c[0]))
+        function = c[0]
+        if isinstance(function, (Number, BinOp, UnaryOp, ListExpr)):  # 2(x+1), (x+1)(x-1): nothing to call
+            shown = function.text if isinstance(function, Number) else "(...)"
+            raise _Problem(f"a '*' is missing: {shown}(...) multiplies in mathematics, not in Python; "
+                           f"write {shown}*(...)", function.line, function.column)
+        return Call(function, args, kwargs, **_at(function))
 
     def arguments(self, c: list) -> tuple[tuple[Expr, ...], tuple[tuple[str, Expr], ...]]:
         args: list[Expr] = []
