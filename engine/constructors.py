@@ -103,6 +103,12 @@ def _plain(data: Any) -> Any:
         source, target = stack.pop()
         for item in source:
             if isinstance(item, Tensor):
+                if item._requires_grad and STATE.grad_enabled:
+                    raise BadValueError(
+                        "a list of tensors that require grad makes a new tensor without their history: no gradient "
+                        "would flow back through it",
+                        hint="join them with stack([...]) (a new dim) or cat([...]) (an existing dim), e.g. "
+                             "stack([x**2 * y, 5*x + sin(y)])", reason="list_of_grad_tensors")
                 numbers += item._data.size
                 if limit is not None and numbers > limit:
                     raise LimitError(f"the tensors in these lists hold more than {limit:,} numbers, over the "

@@ -116,3 +116,100 @@ def _matmul_nd_other(F: Any, g: Any, s: Any) -> Any:
     if s.other_ndim == 1:
         return F.matmul(F.transpose(this, -1, -2), F.unsqueeze(g, -1))[..., 0]
     return F.matmul(F.transpose(this, -1, -2), g)
+
+
+# ---------------------------------------------------------------------------- reductions of the calculus vocabulary
+def _count(s: Any) -> int:
+    """How many elements each result element of a reduction over `s.dim` summarizes."""
+    return math.prod(s.input_shape[d] for d in s.dim)
+
+
+def _back(F: Any, t: Any, s: Any) -> Any:
+    """A reduced value (the gradient or the result) broadcast back to the input's shape."""
+    return F.expand(F.reshape(t, kept_shape(s.input_shape, s.dim)), s.input_shape)
+
+
+def _ratio(a: float, b: float) -> float:
+    """a / b for the counts of var/std: inf (not an exception) when no degree of freedom is left."""
+    return a / b if b else math.copysign(math.inf, a)
+
+
+def _var_grad(F: Any, g: Any, s: Any) -> Any:
+    mean = F.sum(s.self, s.dim, True) * _ratio(1.0, _count(s))
+    return _back(F, g, s) * _ratio(2.0, _count(s) - s.correction) * (s.self - mean)
+
+
+def _std_grad(F: Any, g: Any, s: Any) -> Any:
+    mean = F.sum(s.self, s.dim, True) * _ratio(1.0, _count(s))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scaled = F.where(F.values(s.result) == 0, 0.0, g / s.result)  # PyTorch: 0 where the std is 0
+    return _back(F, scaled, s) * _ratio(1.0, _count(s) - s.correction) * (s.self - mean)
+
+
+def _logsumexp_grad(F: Any, g: Any, s: Any) -> Any:
+    return _back(F, g, s) * F.exp(s.self - _back(F, s.result, s))
+
+
+def _extreme_grad(F: Any, g: Any, s: Any) -> Any:
+    """amax/amin: the gradient shared evenly by the elements equal to the extreme."""
+    values, result = F.values(s.self), np.asarray(F.values(s.result))
+    mask = values == np.broadcast_to(result.reshape(kept_shape(s.input_shape, s.dim)), s.input_shape)
+    count = np.broadcast_to(mask.sum(axis=s.dim, keepdims=True), s.input_shape)
+    # PyTorch's (grad / count) * mask: where nothing equals the extreme (a nan), 0 * inf gives nan
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (_back(F, g, s) / count) * mask.astype(s.input_dtype)
+
+
+def _norm_grad(F: Any, g: Any, s: Any) -> Any:
+    norm = _back(F, s.result, s)
+    return F.where(F.values(norm) == 0, 0.0, s.self * (_back(F, g, s) / norm))
+
+
+def _prod_grad(F: Any, g: Any, s: Any) -> Any:
+    return _back(F, g, s) * F.prod_others(s.self, s.result, s.dim)
+
+
+def _cumsum_grad(F: Any, g: Any, s: Any) -> Any:
+    return F.reverse_cumsum(g, s.dim)
+
+
+def _cumprod_grad(F: Any, g: Any, s: Any) -> Any:
+    return F.reverse_cumsum(g * s.result, s.dim) / s.self
+
+
+def _logsumexp(x: np.ndarray, dim: tuple[int, ...], keepdim: bool) -> np.ndarray:
+    """max + log(sum(exp(x - max))), as PyTorch computes it (an infinite max is not subtracted)."""
+    top = np.amax(x, axis=dim, keepdims=True) if x.size else np.zeros([1] * x.ndim, dtype=x.dtype)
+    top = np.where(np.isinf(top), 0, top)
+    out = np.log(np.sum(np.exp(x - top), axis=dim, keepdims=True)) + top
+    return c_order(out if keepdim else np.squeeze(out, axis=dim))
+
+
+def _inverse(x: np.ndarray) -> np.ndarray:
+    from .errors import BadValueError
+
+    try:
+        return np.linalg.inv(x)
+    except np.linalg.LinAlgError:
+        raise BadValueError("inverse: the matrix is singular (its determinant is 0), so it has no inverse",
+                            reason="singular") from None
+
+
+def prod_others(x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
+    """For each element, the product of the other elements of its group along `dims` (zeros included)."""
+    moved = np.moveaxis(x, dims, tuple(range(x.ndim - len(dims), x.ndim)))
+    shape = moved.shape
+    flat = moved.reshape((*shape[:x.ndim - len(dims)], -1))
+    ones = np.ones((*flat.shape[:-1], 1), dtype=x.dtype)
+    left = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
+    right = np.flip(np.cumprod(np.concatenate([ones, np.flip(flat, -1)[..., :-1]], axis=-1), axis=-1), -1)
+    return np.moveaxis((left * right).reshape(shape), tuple(range(x.ndim - len(dims), x.ndim)), dims)
+
+
+def _atan2_grad(F: Any, g: Any, numerator: Any, s: Any) -> Any:
+    """g * numerator * (1 / (self**2 + other**2)), the reciprocal taken as 0 at the origin (PyTorch's choice:
+    a finite gradient gives 0 there, an infinite one nan)."""
+    square = s.self * s.self + s.other * s.other
+    with np.errstate(divide="ignore"):
+        recip = F.where(F.values(square) == 0, 0.0, 1.0 / square)
+    return g * numerator * recip

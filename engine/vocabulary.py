@@ -13,6 +13,7 @@ from . import functions as fn
 from .arrays import (
     as_strided_scatter,
     fresh,
+    kept_shape,
     mul_sum_to,
     power,
     sigmoid_backward,
@@ -24,6 +25,8 @@ from .arrays import (
     tanh_backward,
 )
 from .constructors import zeros_like
+from .errors import BadValueError
+from .formulas import prod_others
 from .indexing import getitem
 from .ops import OPS
 from .recording import apply
@@ -150,6 +153,26 @@ class NumpyMath:
         return g[where]
 
     zeros_like = staticmethod(np.zeros_like)
+    inverse = staticmethod(np.linalg.inv)
+
+    @staticmethod
+    def diagonal(g: np.ndarray) -> np.ndarray:
+        return np.diagonal(g).copy()
+
+    @staticmethod
+    def diagonal_backward(g: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+        out = np.zeros(shape, dtype=g.dtype)
+        np.fill_diagonal(out, g)
+        return out
+
+    @staticmethod
+    def prod_others(x: np.ndarray, result: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
+        return prod_others(x, dims)
+
+    @staticmethod
+    def reverse_cumsum(g: np.ndarray, dim: int) -> np.ndarray:
+        """The sum of g from each position to the end along dim."""
+        return np.flip(np.cumsum(np.flip(g, dim), axis=dim), dim)
 
     as_strided_backward = staticmethod(as_strided_scatter)
 
@@ -186,6 +209,36 @@ class TensorMath:
     @staticmethod
     def zeros_like(g: Tensor) -> Tensor:
         return zeros_like(g)
+
+    inverse = staticmethod(calculus.inverse)
+    diagonal = staticmethod(calculus.diag)
+
+    @staticmethod
+    def diagonal_backward(g: Tensor, shape: tuple[int, ...]) -> Tensor:
+        if len(shape) != 2 or shape[0] != shape[1]:
+            raise BadValueError("a second derivative through the diagonal of a non-square matrix is not supported",
+                                reason="unsupported")
+        return calculus.diag(g)
+
+    @staticmethod
+    def prod_others(x: Tensor, result: Tensor, dims: tuple[int, ...]) -> Tensor:
+        """The product of the other elements, recorded: result / x away from zeros; at a group's only zero,
+        the product of the rest; 0 where the group has two zeros or more (PyTorch's prod_backward)."""
+        shape = tuple(x.shape)
+        kept = kept_shape(shape, dims)
+        zero = x.data == 0
+        if not zero.any():
+            return fn.reshape(result, kept) / x
+        zeros = np.broadcast_to(zero.sum(axis=dims, keepdims=True), shape)
+        nonzero = fn._where(zero, 1.0, x)
+        rest = fn.expand(fn.reshape(calculus.prod(nonzero, dims if len(dims) != x.ndim else None, True), kept),
+                         shape)
+        at_zero = fn._where(zeros == 1, rest, 0.0)
+        return fn._where(zero, at_zero, fn.expand(fn.reshape(result, kept), shape) / nonzero)
+
+    @staticmethod
+    def reverse_cumsum(g: Tensor, dim: int) -> Tensor:
+        return fn.sum(g, (dim,), True) - calculus.cumsum(g, dim) + g
 
     @staticmethod
     def as_strided_backward(g: Tensor, shape: tuple[int, ...], index: np.ndarray) -> Tensor:

@@ -64,8 +64,20 @@ def test_a_program_starting_with_a_minus_is_the_program(cli, command):
     (["x", "x=1,5"], 2, "a list needs brackets and a decimal needs a point (hint: write 'x=[1, 5]' for a list, "
                         "or x=1.5 for a decimal number)"),
     (["x=2"], 2, "'x=2' looks like a binding, but it is where the PROGRAM goes"),
+    (["[x**2*y, 5*x + sin(y)]", "x=1", "y=2"], 1, "hint: join them with stack([...])"),
 ])
 def test_slips_show_the_fix(cli, args, code, words):
     out = cli("eval", *args, input="x**3\n")
     assert out.code == code
     assert words in out.stderr
+
+
+def test_stack_keeps_the_graph_for_a_vector_function(cli):
+    document = _grads(cli, "stack([x**2*y, 5*x + sin(y)])", "x=1", "y=2", "--grad-tensor", "[0, 1]")
+    assert document["grads"]["x"] == 5.0 and document["grads"]["y"] == pytest.approx(math.cos(2.0), rel=1e-12)
+
+
+def test_matrix_calculus(cli):
+    document = _grads(cli, "det(A)", "--var", "A=[[1, 2], [3, 4]]")
+    assert document["root"]["value"] == pytest.approx(-2.0, rel=1e-12)
+    assert document["grads"]["A"] == [[4.0, -3.0], [-2.0, 1.0]]

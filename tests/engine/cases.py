@@ -472,6 +472,31 @@ def _either(L: Any, name: str, spelt_out: Callable[[Any], Any]) -> Callable[[Any
     return function if function is not None else spelt_out
 
 
+# reductions and linear algebra of the calculus vocabulary; stack and cat
+M3 = [[2.0, 1.0, 0.5], [0.3, 3.0, 1.0], [1.0, 0.2, 4.0]]
+case("reduce_prod", lambda L, x: L.prod(x), A23)
+case("reduce_prod_dim", lambda L, x: L.prod(x, 1), A23)
+case("reduce_prod_with_zero", lambda L, x: L.prod(x, 0, keepdim=True), [[1.0, 0.0], [3.0, 4.0]])
+case("reduce_var", lambda L, x: L.var(x), A23)
+case("reduce_var_dim", lambda L, x: L.var(x, 1, keepdim=True), A23)
+case("reduce_std", lambda L, x: L.std(x), A23)
+case("reduce_std_dim_biased", lambda L, x: L.std(x, 0, correction=0), A23)
+case("reduce_logsumexp", lambda L, x: L.logsumexp(x, 1), A23)
+case("reduce_amax", lambda L, x: L.amax(x), [[1.0, 3.0], [3.0, 2.0]])
+case("reduce_amin_dim", lambda L, x: L.amin(x, 1), [[1.0, 3.0], [3.0, 2.0]])
+case("reduce_norm", lambda L, x: L.norm(x), A23)
+case("reduce_norm_dim", lambda L, x: L.norm(x, dim=1), A23)
+case("reduce_cumsum", lambda L, x: L.cumsum(x, 1), A23)
+case("reduce_cumprod", lambda L, x: L.cumprod(x, 0), A23)
+case("linalg_trace", lambda L, x: L.trace(x), M3)
+case("linalg_det", lambda L, x: L.det(x), M3)
+case("linalg_inverse", lambda L, x: L.inverse(x), M3)
+case("linalg_outer", lambda L, a, b: L.outer(a, b), [1.0, 2.0], [0.5, -1.0, 3.0])
+case("linalg_diag_of_vector", lambda L, x: L.diag(x), [1.0, 2.0, 3.0])
+case("linalg_diag_of_matrix", lambda L, x: L.diag(x), M3)
+case("stack_two", lambda L, x, y: L.stack([x * x * y, 5 * x + L.sin(y)]), [1.0, 2.0], [0.5, -1.0])
+case("stack_dim1", lambda L, x, y: L.stack([x, y, x * y], 1), A23, B23)
+case("cat_three", lambda L, x, y: L.cat([x, y * 2, x * y], 1), A23, B23)
 # nan through the masked rules (PyTorch lets the gradient through where a comparison with nan is false)
 NAN_INPUT = [-1.0, 2.0, 0.5]
 case("relu_of_nan", lambda L, x: L.relu(L.log(x)), NAN_INPUT)

@@ -42,7 +42,10 @@ cases = _load_cases()
 
 EXAMPLES = int(os.environ.get("AUTODIFF_DIFF_EXAMPLES", "60"))
 UNARY = ["exp", "log", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "sqrt", "abs", "sign", "neg", "reciprocal"]
-BINARY = ["add", "sub", "mul", "div", "pow", "maximum", "minimum"]
+CALCULUS = ["asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "log2", "log10", "log1p", "expm1",
+            "exp2", "erf", "erfc", "rsqrt", "floor", "ceil", "round", "trunc", "frac"]
+BINARY = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "atan2", "hypot"]
+REDUCE = ["sum", "mean", "prod", "std", "var", "logsumexp", "amax", "amin", "norm"]
 NUMBERS = [0.0, 0.5, -1.5, 2.0, 3.0]
 # Steps whose create_graph pass builds PyTorch's graph node for node (names and next_functions); for the
 # others the values of that graph agree but its node names may not (README: differences).
@@ -76,7 +79,8 @@ ALL_KINDS = ("unary", "binary", "number", "view", "fill", "write", "reduce")
 
 
 @st.composite
-def programs(draw: Any, kinds: tuple[str, ...] = ALL_KINDS, binary: tuple[str, ...] = tuple(BINARY)) -> list[tuple]:
+def programs(draw: Any, kinds: tuple[str, ...] = ALL_KINDS, binary: tuple[str, ...] = tuple(BINARY),
+             unary: list[str] | None = None) -> list[tuple]:
     """A straight-line program: each step makes a new value from earlier ones (value 0 and 1 are the leaves)."""
     steps: list[tuple] = []
     count = 2
@@ -84,7 +88,7 @@ def programs(draw: Any, kinds: tuple[str, ...] = ALL_KINDS, binary: tuple[str, .
         kind = draw(st.sampled_from(kinds))
         a = draw(st.integers(0, count - 1))
         if kind == "unary":
-            steps.append(("unary", draw(st.sampled_from(UNARY)), a))
+            steps.append(("unary", draw(st.sampled_from(unary or UNARY + CALCULUS)), a))
         elif kind == "binary":
             steps.append(("binary", draw(st.sampled_from(binary)), a, draw(st.integers(0, count - 1))))
         elif kind == "number":
@@ -98,7 +102,7 @@ def programs(draw: Any, kinds: tuple[str, ...] = ALL_KINDS, binary: tuple[str, .
         elif kind == "write":
             steps.append(("write", a, draw(st.integers(0, count - 1))))
         else:
-            steps.append(("reduce", draw(st.sampled_from(["sum", "mean"] if "view" in kinds else ["sum"])), a))
+            steps.append(("reduce", draw(st.sampled_from(REDUCE if "view" in kinds else ["sum"])), a))
         count += 1
     return steps
 
@@ -136,6 +140,8 @@ def _run(L: Any, program: list[tuple], inputs: list[np.ndarray], passes: int, cr
                 if x.dim() >= 1 and v.dim() == 0:
                     x[0] = v
                 values.append(x)
+            elif step[1] == "logsumexp":
+                values.append(L.logsumexp(values[step[2]], 0) if values[step[2]].dim() else values[step[2]])
             else:
                 values.append(getattr(values[step[2]], step[1])())
         root = values[-1].sum()
@@ -182,7 +188,7 @@ def test_engine_agrees_with_torch(program, shape, passes, create_graph, data):
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(program=programs(("unary", "binary", "number"), ("add", "sub", "mul", "div")),
+@given(program=programs(("unary", "binary", "number"), ("add", "sub", "mul", "div"), UNARY),
        shape=st.sampled_from([(3,), (2, 3)]), data=st.data())
 def test_the_graph_a_create_graph_pass_builds_is_torchs(program, shape, data):
     _compare(program, shape, 1, True, data)

@@ -142,6 +142,9 @@ BUILTIN_CALLS = {
     "expand": "expand(x[0], 3, 2)", "to": "to(x, dtype='float64')", "detach": "detach(x) * x",
     "atan2": "atan2(x, x * 2)", "arctan2": "arctan2(x, x * 2)", "hypot": "hypot(x, x * 2)",
     **{name: f"{name}(x)" for name in CALCULUS_UNARY},
+    "prod": "prod(x, dim=1)", "var": "var(x)", "std": "std(x, dim=0)", "logsumexp": "logsumexp(x, 1)",
+    "amax": "amax(x)", "amin": "amin(x, 1)", "norm": "norm(x)", "cumsum": "cumsum(x, 0)", "cumprod": "cumprod(x, 1)",
+    "trace": "trace(x)", "det": "det(x)", "inverse": "inverse(x)", "outer": "outer(x[0], x[1])", "diag": "diag(x)",
 }
 
 
@@ -180,7 +183,11 @@ _ENGINE_CALLS = {
     "expand": lambda x: E.expand(x[0], 3, 2), "to": lambda x: E.to(x, "float64"),
     "detach": lambda x: E.detach(x) * x,
     "atan2": lambda x: E.atan2(x, x * 2), "arctan2": lambda x: E.arctan2(x, x * 2),
-    "hypot": lambda x: E.hypot(x, x * 2), **{name: E.BUILTINS[name].fn for name in CALCULUS_UNARY}
+    "hypot": lambda x: E.hypot(x, x * 2), **{name: E.BUILTINS[name].fn for name in CALCULUS_UNARY},
+    "prod": lambda x: E.prod(x, dim=1), "var": E.var, "std": lambda x: E.std(x, dim=0),
+    "logsumexp": lambda x: E.logsumexp(x, 1), "amax": E.amax, "amin": lambda x: E.amin(x, 1), "norm": E.norm,
+    "cumsum": lambda x: E.cumsum(x, 0), "cumprod": lambda x: E.cumprod(x, 1), "trace": E.trace, "det": E.det,
+    "inverse": E.inverse, "outer": lambda x: E.outer(x[0], x[1]), "diag": E.diag
 }
 
 
