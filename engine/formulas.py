@@ -71,7 +71,7 @@ def _pow_tensor_grad_exponent(F: Any, g: Any, s: Any) -> Any:
 
 
 def _pow_scalar_base_grad(F: Any, g: Any, s: Any) -> Any:
-    log_base = math.log(s.base) if s.base > 0 else (-math.inf if s.base == 0 else math.nan)
+    log_base = F.log_number(s.base)
     if s.base != 0:
         return g * (s.result * log_base)
     # PyTorch defines the derivative of 0 ** e with respect to e as 0 for e >= 0 (a factor: inf * 0 is nan).

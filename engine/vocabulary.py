@@ -4,6 +4,7 @@ backward pass with create_graph=True is itself a graph that can be differentiate
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -153,6 +154,11 @@ class NumpyMath:
         return g[where]
 
     zeros_like = staticmethod(np.zeros_like)
+
+    @staticmethod
+    def log_number(base: float) -> float:
+        """The log of a Python number (a base): -inf at 0, nan below, as for a tensor."""
+        return math.log(base) if base > 0 else (-math.inf if base == 0 else math.nan)
     inverse = staticmethod(np.linalg.inv)
 
     @staticmethod
@@ -209,6 +215,8 @@ class TensorMath:
     @staticmethod
     def zeros_like(g: Tensor) -> Tensor:
         return zeros_like(g)
+
+    log_number = NumpyMath.log_number
 
     inverse = staticmethod(calculus.inverse)
     diagonal = staticmethod(calculus.diag)
