@@ -131,3 +131,17 @@ def test_eval_does_not_import_sympy():
             "try:\n    main()\nexcept SystemExit:\n    pass\nprint('sympy' in sys.modules, file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stderr.strip().splitlines()[-1] == "False"
+
+
+def test_the_formula_is_about_as_short_as_sympys_own():
+    import sympy
+
+    from autodiff.app.symbolic import Recorder, derive
+    from autodiff.grammar.parser import parse
+
+    for program, _, _ in TEXTBOOK:
+        ours = derive(program, ["x"], 1).derivatives[0].expr
+        recorder = Recorder()
+        root = recorder.run(parse(program)).expr
+        theirs = sympy.simplify(sympy.diff(root, sympy.Symbol("x", real=True)))
+        assert sympy.count_ops(ours) <= 2 * sympy.count_ops(theirs) + 4, (program, ours, theirs)
