@@ -1,0 +1,107 @@
+"""Jacobians and Hessians of a program, as torch.autograd.functional computes them: for each variable the
+Jacobian of the root has shape root.shape + variable.shape; for a scalar root, the Hessian block (a, b)
+has shape a.shape + b.shape. Built from backward passes of the engine (one per output element, and with
+create_graph for the second derivatives)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from autodiff import engine
+from autodiff.app.session import EvalRequest, evaluate, root_tensor
+from autodiff.engine import Tensor
+from autodiff.engine.errors import LimitError, UsageError
+
+MAX_ROWS = 10_000  # backward passes: one per output element (Jacobian) or per gradient element (Hessian)
+
+
+@dataclass
+class Matrices:
+    root_name: str | None
+    root_shape: tuple[int, ...]
+    variables: dict[str, tuple[int, ...]]  # name -> shape, in binding order
+    blocks: dict[str, np.ndarray] | dict[str, dict[str, np.ndarray]]
+
+
+def _variables(request: EvalRequest, wrt: list[str]) -> tuple[Tensor, str | None, dict[str, Tensor]]:
+    with engine.enable_grad():
+        _, evaluation = evaluate(request)
+    root = root_tensor(evaluation)
+    bound = [b.name for b in request.bindings if b.requires_grad]
+    names = wrt or bound
+    variables = {}
+    for name in names:
+        t = evaluation.names.get(name)
+        if name not in bound or not isinstance(t, Tensor) or not t.requires_grad:
+            listed = ", ".join(bound) or "none"
+            raise UsageError(f"--wrt {name}: not a variable of the program (bind it with --var {name}=VALUE; "
+                             f"variables: {listed})")
+        variables[name] = t
+    if not variables:
+        raise UsageError("no variable to differentiate: bind one with --var NAME=VALUE (or NAME=VALUE)")
+    return root, evaluation.root_name, variables
+
+
+def _rows(count: int, what: str) -> None:
+    if count > MAX_ROWS:
+        raise LimitError(f"the {what} needs {count:,} backward passes, over the limit of {MAX_ROWS:,}",
+                         hint="use smaller tensors", reason="rows")
+
+
+def _gradients(output: Tensor, inputs: list[Tensor], create_graph: bool = False) -> list[np.ndarray | Tensor]:
+    if not output.requires_grad:
+        return [engine.zeros_like(t) if create_graph else np.zeros(t.data.shape, dtype=t.data.dtype) for t in inputs]
+    grads = engine.grad(output, inputs, retain_graph=True, create_graph=create_graph, allow_unused=True)
+    out = []
+    for g, t in zip(grads, inputs):
+        if g is None:
+            out.append(engine.zeros_like(t) if create_graph else np.zeros(t.data.shape, dtype=t.data.dtype))
+        else:
+            out.append(g if create_graph else np.array(g.data, copy=True))
+    return out
+
+
+def jacobian(request: EvalRequest, wrt: list[str]) -> Matrices:
+    """Per variable, d root / d variable with shape root.shape + variable.shape."""
+    root, root_name, variables = _variables(request, wrt)
+    shape = tuple(root.shape)
+    size = int(np.prod(shape, dtype=np.int64))
+    _rows(size, "Jacobian")
+    inputs = list(variables.values())
+    blocks = {name: np.zeros(shape + tuple(t.shape), dtype=t.data.dtype) for name, t in variables.items()}
+    flat = root.reshape(-1) if root.ndim else root
+    with engine.enable_grad():
+        for i in range(size):
+            element = flat[i] if root.ndim else flat
+            for (name, _), g in zip(variables.items(), _gradients(element, inputs)):
+                blocks[name].reshape((size, *blocks[name].shape[len(shape):]))[i] = g
+    return Matrices(root_name, shape, {n: tuple(t.shape) for n, t in variables.items()}, blocks)
+
+
+def hessian(request: EvalRequest, wrt: list[str]) -> Matrices:
+    """For a scalar root, every block d2 root / (d a d b) with shape a.shape + b.shape."""
+    root, root_name, variables = _variables(request, wrt)
+    if root.data.size != 1:
+        raise UsageError(f"the Hessian needs a scalar root; this one has shape {tuple(root.shape)} (reduce it, "
+                         "e.g. with .sum(), or use autodiff jacobian)")
+    inputs = list(variables.values())
+    _rows(sum(t.data.size for t in inputs), "Hessian")
+    blocks: dict[str, dict[str, np.ndarray]] = {
+        a: {b: np.zeros(tuple(ta.shape) + tuple(tb.shape), dtype=ta.data.dtype) for b, tb in variables.items()}
+        for a, ta in variables.items()}
+    with engine.enable_grad():
+        scalar = root.reshape(()) if root.ndim else root
+        firsts = _gradients(scalar, inputs, create_graph=True)
+        for (a, ta), first in zip(variables.items(), firsts):
+            flat = first.reshape(-1) if first.ndim else first
+            for i in range(ta.data.size):
+                element = flat[i] if first.ndim else flat
+                for (b, tb), g in zip(variables.items(), _gradients(element, inputs)):
+                    block = blocks[a][b].reshape((ta.data.size, *tuple(tb.shape)))
+                    block[i] = g
+    return Matrices(root_name, tuple(root.shape), {n: tuple(t.shape) for n, t in variables.items()}, blocks)
+
+
+__all__ = ["Matrices", "hessian", "jacobian"]
