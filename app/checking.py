@@ -112,6 +112,25 @@ def _gradients(root: Tensor, inputs: list[Tensor], grad_output: np.ndarray | Non
             for t, g in zip(inputs, grads)]
 
 
+def _second(root: Tensor, inputs: list[Tensor], grad_output: np.ndarray | None) -> list[np.ndarray]:
+    """d/dx of the sum of d(root)/dx, for each input x: the elementwise second derivative."""
+    out = []
+    gradient = None if grad_output is None else engine.tensor(grad_output, dtype=root.dtype)
+    for t in inputs:
+        if not root.requires_grad:
+            out.append(np.zeros(t.shape, dtype=t.dtype))
+            continue
+        with engine.enable_grad():
+            (first,) = engine.grad(root, [t], grad_outputs=gradient, retain_graph=True, create_graph=True,
+                                   allow_unused=True)
+        if first is None or not first.requires_grad:
+            out.append(np.zeros(t.shape, dtype=t.dtype))
+            continue
+        (second,) = engine.grad(first.sum(), [t], retain_graph=True, allow_unused=True)
+        out.append(np.zeros(t.shape, dtype=t.dtype) if second is None else np.array(second.data, copy=True))
+    return out
+
+
 # ---------------------------------------------------------------------------- comparison
 @dataclass
 class Comparison:
@@ -172,6 +191,7 @@ class CheckRequest:
     seed: int | None = None
     rtol: float | None = None
     atol: float | None = None
+    order: int = 1  # 2: the expectations are second derivatives (of the sum of the gradient, per element)
 
 
 @dataclass
@@ -209,6 +229,8 @@ class CheckReport:
     atol: float
     root_shape: tuple[int, ...]
     notes: list[str] = field(default_factory=list)
+    points: list[dict[str, np.ndarray]] = field(default_factory=list)  # every point checked, in order
+    order: int = 1
 
 
 class _Derivative:
@@ -253,6 +275,8 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
     rtol, atol = _tolerances(request.dtype, request.rtol, request.atol)
     if request.samples is not None and request.samples < 1:
         raise UsageError(f"--samples must be at least 1, got {request.samples}")
+    if request.order not in (1, 2):
+        raise UsageError(f"--order must be 1 or 2 for check, got {request.order}")
     if not request.expectations:
         raise UsageError("give at least one --expect NAME=EXPR (your derivative of the program with respect "
                          "to NAME)")
@@ -264,7 +288,7 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
         twice = next(n for n in names if names.count(n) > 1)
         raise UsageError(f"--expect {twice}=...: given twice; give one derivative per variable")
     seed = request.seed
-    if request.samples is not None and seed is None:
+    if request.samples is not None and request.samples > 1 and seed is None:
         seed = secrets.randbelow(2**31)  # reported, so the same points can be drawn again
     samples = request.samples or 1
     bound = list(variables)
@@ -277,6 +301,7 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
         first: dict[str, np.ndarray] = {}
         fixed: list[str] = []  # variables whose VALUE gives the same point every time
         root_shape: tuple[int, ...] = ()
+        points: list[dict[str, np.ndarray]] = []
         for sample in range(1, samples + 1):
             bindings = []
             for v in variables.values():
@@ -293,19 +318,20 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
             root, leaves, _ = program.run(bindings)
             root_shape = tuple(root.shape)
             point = {name: np.array(t.data, copy=True) for name, t in leaves.items()}
+            points.append(point)
             first = first or {name: values.astype(np.float64) for name, values in point.items()}
             ones = None if root.data.size == 1 else np.ones(root.shape)
             targets = [leaves[d.name] for d in derivatives]
             _nothing_to_compare([(d.name, t.numel()) for d, t in zip(derivatives, targets)] +
                                 [("the result", root.numel())])
-            grads = _gradients(root, targets, ones)
+            grads = _gradients(root, targets, ones) if request.order == 1 else _second(root, targets, ones)
             for derivative, grad, state in zip(derivatives, grads, states):
                 expected = derivative.value(point)
                 expected = _shaped(expected, grad.shape, derivative)
                 _record(state, sample, point, expected, grad, rtol, atol)
     checks = [_result(d, s) for d, s in zip(derivatives, states)]
-    report = CheckReport(all(c.ok for c in checks), checks, samples, seed if request.samples else request.seed,
-                         request.dtype, rtol, atol, root_shape)
+    report = CheckReport(all(c.ok for c in checks), checks, samples, seed if samples > 1 else request.seed,
+                         request.dtype, rtol, atol, root_shape, points=points, order=request.order)
     if len(root_shape) and math.prod(root_shape) != 1:
         report.notes.append(f"the program's result has shape {root_shape}: its derivative is taken of the sum "
                             "of its elements (for an elementwise program, the elementwise derivative)")

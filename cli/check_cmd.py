@@ -20,6 +20,8 @@ from autodiff.cli.options import (
     split_binding,
 )
 
+DEFAULT_SAMPLES = 5  # the bound point and four around it: a formula right at one point only is caught
+
 EPILOG_CHECK = """\b
 Examples:
   autodiff check 'x**3 * sin(x)' x=1.2 --expect 'x=3*x**2*sin(x) + x**3*cos(x)'
@@ -74,12 +76,17 @@ def _setup(program: str | None, assignments: tuple[str, ...], file: str | None, 
 @click.option("--expect", "expectations", multiple=True, metavar="NAME=EXPR",
               help="Your derivative of the program with respect to NAME, in the language (repeatable).")
 @click.option("--samples", type=int, metavar="N",
-              help="Check at N random points: every VALUE is evaluated again for each (e.g. x='randn()').")
+              help="Check at N points (default 5): the bound values, then points drawn around them, or each VALUE "
+                   "evaluated again (e.g. x='randn()').")
+@click.option("--order", type=click.IntRange(1, 2), default=1, show_default=True,
+              help="2: the expectations are second derivatives.")
 @click.option("--rtol", type=float, help="Relative tolerance (default 1e-5 for float64, 1e-4 for float32).")
 @click.option("--atol", type=float, help="Absolute tolerance (default 1e-8 for float64, 1e-5 for float32).")
 @click.option("--format", "output_format", type=click.Choice(["pretty", "plain", "json"]),
               help="Output format (default: pretty on a terminal, plain when piped).")
-@engine_options()
+@click.option("--dtype", type=click.Choice(["float32", "float64"]), default="float64", show_default=True,
+              help="The precision of autograd's side (yours is always evaluated in float64).")
+@engine_options(dtype=False)
 def check_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """Check your derivatives of PROGRAM against autograd.
 
@@ -97,7 +104,9 @@ def check_command(program: str | None, assignments: tuple[str, ...], file: str |
     with np.errstate(all="ignore"):
         report = check_derivatives(CheckRequest(
             program=text, variables=variables, expectations=expectations, dtype=options["dtype"],
-            samples=options["samples"], seed=options["seed"], rtol=options["rtol"], atol=options["atol"]))
+            samples=DEFAULT_SAMPLES if options["samples"] is None else options["samples"], seed=options["seed"],
+            rtol=options["rtol"],
+            atol=options["atol"], order=options["order"]))
     if output == "json":
         import sys
 
@@ -163,14 +172,20 @@ def check_doc(report: Any) -> Any:
 
     doc = Doc()
     where = "at the bound values" if report.samples == 1 and report.seed is None else \
-        f"at {report.samples} random point{'s' if report.samples != 1 else ''}" + \
+        f"at {report.samples} point{'s' if report.samples != 1 else ''}" + \
         (f" (seed {report.seed})" if report.seed is not None else "")
     count = len(report.checks)
-    doc.line((f"checking {count} derivative{'s' if count != 1 else ''} {where}", "title"))
+    kind = "second derivative" if report.order == 2 else "derivative"
+    doc.line((f"checking {count} {kind}{'s' if count != 1 else ''} {where}", "title"))
     doc.line((f"{report.dtype}; passes when |yours - autograd| <= {number(report.atol)} + "
               f"{number(report.rtol)} * |autograd|", "muted"))
     for note in report.notes:
         doc.line(("note: ", "hint"), (note, "hint"))
+    if len(report.points) > 1:
+        shown = report.points[:10]
+        doc.line(("points: ", "muted"), ("; ".join(_point_text(p) for p in shown)
+                                          + (f"; ... ({len(report.points)} in all)" if len(report.points) > 10
+                                             else ""), "muted"))
     width = max(len(f"d/d{c.name}") for c in report.checks)
     for result in report.checks:
         doc.blank()
@@ -226,7 +241,9 @@ def check_json(report: Any) -> str:
             "message": check_sentence(result),
         })
     document = {"ok": report.ok, "checks": checks, "samples": report.samples, "seed": report.seed,
-                "dtype": report.dtype, "rtol": report.rtol, "atol": report.atol, "notes": report.notes}
+                "dtype": report.dtype, "rtol": report.rtol, "atol": report.atol, "notes": report.notes,
+                "order": report.order,
+                "points": [{name: jsonout.values(v) for name, v in p.items()} for p in report.points]}
     return jsonout.dumps(document)
 
 

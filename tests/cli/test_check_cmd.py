@@ -31,7 +31,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 # ---------------------------------------------------------------------------- check: plain output
 def test_check_all_right(capsys):
     code, out, err = run(capsys, "check", "x**3 * y", "x=2", "y=0.5", "--expect", "x=3*x**2*y", "--expect", "y=x**3",
-                         "--format", "plain")
+                         "--format", "plain", "--samples", "1", "--dtype", "float32")
     assert (code, err) == (0, "")
     assert out == (
         "checking 2 derivatives at the bound values\n"
@@ -51,7 +51,7 @@ def test_check_all_right(capsys):
 
 def test_check_wrong_derivative_is_rejected(capsys):
     code, out, _ = run(capsys, "check", "x**3 * y", "x=2", "y=0.5", "--expect", "x=3*x**2*y", "--expect", "y=x**2",
-                       "--format", "plain")
+                       "--format", "plain", "--samples", "1", "--dtype", "float32")
     assert code == 1
     assert out == (
         "checking 2 derivatives at the bound values\n"
@@ -71,7 +71,7 @@ def test_check_wrong_derivative_is_rejected(capsys):
 
 def test_check_tensor_names_the_wrong_element(capsys):
     code, out, _ = run(capsys, "check", "(x**2).sum()", "x=[1, 2, 3]", "--expect", "x=2*x + [0, 1, 0]",
-                       "--format", "plain")
+                       "--format", "plain", "--samples", "1", "--dtype", "float32")
     assert code == 1
     assert out == (
         "checking 1 derivative at the bound values\n"
@@ -93,7 +93,7 @@ def test_check_the_issue_example(capsys):
     assert code == 0
     assert out.endswith("the derivative matches autograd\n")
     code, out, _ = run(capsys, "check", "x**3 * sin(x)", "x=1.2", "--expect", "x=3*x**2*sin(x) + x**2*cos(x)",
-                       "--format", "plain")
+                       "--format", "plain", "--samples", "1", "--dtype", "float32")
     assert code == 1
     assert "  d/dx is wrong at x = 1.2: you gave 4.5482, autograd says 4.65256 (off by 0.104" in out
 
@@ -115,8 +115,10 @@ def test_check_tolerances_are_options(capsys):
 
 # ---------------------------------------------------------------------------- check: samples
 def test_only_at_the_point_is_caught_by_samples(capsys):
-    # x**2 has derivative 2x; 2x + (x - 1) agrees at x = 1 only
-    assert run(capsys, "check", "x**2", "x=1", "--expect", "x=2*x + (x-1)", "--format", "json")[0] == 0
+    # x**2 has derivative 2x; 2x + (x - 1) agrees at x = 1 only: the default points around x = 1 catch it
+    assert run(capsys, "check", "x**2", "x=1", "--expect", "x=2*x + (x-1)", "--samples", "1", "--format",
+               "json")[0] == 0
+    assert run(capsys, "check", "x**2", "x=1", "--expect", "x=2*x + (x-1)", "--format", "json")[0] == 1
     code, out, _ = run(capsys, "check", "x**2", "x=randn()", "--expect", "x=2*x + (x-1)", "--samples", "20",
                        "--seed", "0", "--format", "json")
     assert code == 1
@@ -171,7 +173,7 @@ def test_samples_without_seed_report_the_seed_they_used(capsys):
 # ---------------------------------------------------------------------------- check: JSON and errors
 def test_check_json_document(capsys):
     code, out, _ = run(capsys, "check", "x**3 * y", "x=2", "y=0.5", "--expect", "x=3*x**2*y", "--expect", "y=x**2",
-                       "--format", "json")
+                       "--format", "json", "--samples", "1", "--dtype", "float32")
     assert code == 1
     assert json.loads(out) == {
         "ok": False,
@@ -185,7 +187,8 @@ def test_check_json_document(capsys):
                        "abs_error": 4.0, "rel_error": 0.5},
              "message": "d/dy is wrong at x = 2, y = 0.5: you gave 4, autograd says 8 (off by 4)"},
         ],
-        "samples": 1, "seed": None, "dtype": "float32", "rtol": 0.0001, "atol": 1e-05, "notes": [],
+        "samples": 1, "seed": None, "dtype": "float32", "rtol": 0.0001, "atol": 1e-05, "notes": [], "order": 1,
+        "points": [{"x": 2.0, "y": 0.5}],
     }
 
 
@@ -219,7 +222,8 @@ def test_check_scalar_derivative_stands_for_every_element(capsys):
 
 
 def test_check_nonscalar_root_differentiates_the_sum(capsys):
-    code, out, _ = run(capsys, "check", "x**2", "x=[1, 2]", "--expect", "x=2*x", "--format", "json")
+    code, out, _ = run(capsys, "check", "x**2", "x=[1, 2]", "--expect", "x=2*x", "--samples", "1", "--format",
+                       "json")
     assert code == 0
     assert json.loads(out)["notes"] == [
         "the program's result has shape (2,): its derivative is taken of the sum of its elements (for an "
@@ -302,3 +306,29 @@ def test_empty_tensors_have_nothing_to_compare(capsys):
         error = json.loads(out)["error"]
         assert error["kind"] == "value"
         assert error["message"] == "x has no elements, so there is no derivative to compare"
+
+
+# ---------------------------------------------------------------------------- check: several points, float64
+def test_a_formula_right_at_the_bound_point_only_is_caught_by_default(capsys):
+    # 2*y agrees with d/dy x*y**2 = 2*x*y only where x = 1
+    code, out, _ = run(capsys, "check", "x*y**2", "x=1", "y=1", "--expect", "y=2*y", "--seed", "0", "--format", "json")
+    assert code == 1
+    document = json.loads(out)
+    assert document["samples"] == 5 and document["seed"] == 0 and document["dtype"] == "float64"
+    assert document["points"][0] == {"x": 1.0, "y": 1.0} and len(document["points"]) == 5
+    again = run(capsys, "check", "x*y**2", "x=1", "y=1", "--expect", "y=2*y", "--seed", "0", "--format", "json")[1]
+    assert json.loads(again)["points"] == document["points"]
+
+
+def test_float64_on_both_sides_by_default(capsys):
+    # a correct formula near 0, where float32 autograd loses the digits
+    code, _, _ = run(capsys, "check", "(1-cos(x))/x**2", "x=0.001", "--expect",
+                     "x=(x*sin(x) - 2*(1-cos(x)))/x**3", "--format", "json")
+    assert code == 0
+
+
+def test_second_derivatives(capsys):
+    assert run(capsys, "check", "sin(x) * x", "x=0.5", "--order", "2", "--expect", "x=2*cos(x) - x*sin(x)",
+               "--format", "json")[0] == 0
+    assert run(capsys, "check", "sin(x) * x", "x=0.5", "--order", "2", "--expect", "x=cos(x)",
+               "--format", "json")[0] == 1
