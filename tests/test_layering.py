@@ -20,7 +20,8 @@ PUBLIC = {
     "engine": {"autodiff.engine", "autodiff.engine.errors", "autodiff.engine.formatting", "autodiff.engine.allocator"},
     "grammar": {"autodiff.grammar", "autodiff.grammar.parser", "autodiff.grammar.evaluate", "autodiff.grammar.syntax"},
     "app": {"autodiff.app", "autodiff.app.session", "autodiff.app.checking", "autodiff.app.explain",
-            "autodiff.app.graph", "autodiff.app.symbolic", "autodiff.app.derivatives"},
+            "autodiff.app.graph", "autodiff.app.symbolic", "autodiff.app.derivatives",
+            "autodiff.app.table"},
 }
 THIRD_PARTY = {  # what each layer may import besides the standard library and the layers below it
     "engine": {"numpy"},

@@ -1,0 +1,133 @@
+"""`autodiff table`: the value and the derivatives of a program over a grid, as text, JSON or CSV. The
+numbers come from autodiff.app.table."""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any
+
+import click
+
+from autodiff.cli.options import (
+    SETTINGS,
+    ProgramCommand,
+    binding_texts,
+    binding_value,
+    configure_engine,
+    engine_options,
+    output_format,
+    program_options,
+    read_program,
+)
+
+EPILOG = """\b
+Examples:
+  autodiff table 'x**3 - 2*x' x=-2:2:0.5
+  autodiff table 'sin(x)' x=0:pi --order 2
+  autodiff table 'abs(x)' x=-1:1:0.5 --format csv
+  autodiff table 'a * x**2' x=0:1 a=3 --format json
+"""
+
+
+@click.command("table", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
+               short_help="The value and derivatives at every point of a grid.")
+@program_options
+@click.option("--order", type=int, default=1, show_default=True, help="Derivatives up to this order.")
+@click.option("--format", "output_format", type=click.Choice(["pretty", "plain", "json", "csv"]),
+              help="Output format (default: pretty on a terminal, plain when piped).")
+@click.option("--dtype", type=click.Choice(["float32", "float64"]), default="float64", show_default=True,
+              help="The precision of the evaluation.")
+@engine_options(dtype=False)
+def table_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
+    """Tabulate PROGRAM and its derivatives over a grid: NAME=START:STOP[:STEP] (STOP included when on the
+    grid; STEP defaults to a tenth of the range). The other bindings are constants."""
+    import numpy as np
+
+    from autodiff.app.session import Binding, constant
+    from autodiff.app.table import grid, table
+    from autodiff.engine.errors import UsageError
+
+    text, assignments = read_program(program, file, assignments)
+    configure_engine(options["dtype"], options["seed"], options["max_elements"])
+    wrt, points, constants = None, None, []
+    for name, value, _, _ in binding_texts(assignments, options["variables"], options["constants"]):
+        if ":" in value and not value.startswith("@"):
+            if wrt is not None:
+                raise UsageError(f"one grid variable at a time: {wrt} and {name} both have START:STOP")
+            parts = value.split(":")
+            if len(parts) not in (2, 3) or not all(p.strip() for p in parts):
+                raise UsageError(f"{name}={value}: a grid is START:STOP or START:STOP:STEP, e.g. {name}=0:1:0.1")
+            numbers = [_number(constant(p, f"the grid of {name}"), name) for p in parts]
+            wrt, points = name, grid(numbers[0], numbers[1], numbers[2] if len(numbers) == 3 else None)
+        else:
+            constants.append(Binding(name, binding_value(name, value, options["max_elements"]), False))
+    if wrt is None:
+        raise UsageError("give the grid as NAME=START:STOP[:STEP], e.g. x=0:1:0.1")
+    with np.errstate(all="ignore"):
+        result = table(text, wrt, points, constants, options["order"])
+    output = output_format(options["output_format"])
+    names = ["value", *(f"d{k}" for k in range(1, result.order + 1))]
+    columns = [result.values, *result.derivatives]
+    if output == "json":
+        from autodiff.cli import jsonout
+
+        rows = [{wrt: _json(x), **{n: _json(c[i]) for n, c in zip(names, columns)}} for i, x in enumerate(points)]
+        sys.stdout.write(jsonout.dumps({"wrt": wrt, "order": result.order, "rows": rows}) + "\n")
+    elif output == "csv":
+        lines = [",".join([wrt, *names])]
+        lines += [",".join(_csv(v) for v in (x, *(c[i] for c in columns))) for i, x in enumerate(points)]
+        sys.stdout.write("\n".join(lines) + "\n")
+    else:
+        sys.stdout.write(_text(wrt, names, points, columns, result.notes))
+    return 0
+
+
+COMMANDS = [table_command]
+
+
+def _number(value: Any, name: str) -> float:
+    from autodiff.engine import Tensor
+    from autodiff.engine.errors import UsageError
+
+    if isinstance(value, Tensor) and value.data.size == 1:
+        value = float(value.data.reshape(-1)[0])
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise UsageError(f"the grid of {name}: START, STOP and STEP must be numbers")
+    return float(value)
+
+
+def _json(v: float) -> Any:
+    v = float(v)
+    if math.isnan(v) or math.isinf(v):
+        return str(v)
+    return v
+
+
+def _csv(v: float) -> str:
+    return repr(float(v))
+
+
+def _cell(v: float) -> str:
+    v = float(v)
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return f"{v:.6g}"
+
+
+def _text(wrt: str, names: list[str], points: Any, columns: list, notes: list[str]) -> str:
+    header = [wrt, *names]
+    rows = [[_cell(x), *(_cell(c[i]) for c in columns)] for i, x in enumerate(points)]
+    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
+    lines = ["  ".join(h.rjust(w) for h, w in zip(header, widths))]
+    for row in rows:
+        mark = ""
+        if row[1] in ("nan", "inf", "-inf"):
+            mark = "  <- not defined here"
+        elif any(cell in ("nan", "inf", "-inf") for cell in row[2:]):
+            mark = "  <- not differentiable here"
+        lines.append("  ".join(cell.rjust(w) for cell, w in zip(row, widths)) + mark)
+    lines += [f"note: {n}" for n in notes]
+    return "\n".join(lines) + "\n"
