@@ -22,16 +22,55 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
     with np.errstate(all="ignore"):
         request = eval_request(program, assignments, options)
         result, graph, steps = evaluate(request, options)
+        warnings = precision_warnings(program, assignments, options, result)
     if output == "json":
         document = json_document(result, graph if options["trace"] else None, steps)
+        if warnings:
+            document["warnings"] = warnings
         sys.stdout.write(jsonout.dumps(document) + "\n")
         return
+    for warning in warnings:
+        sys.stderr.write(f"autodiff: warning: {warning}\n")
     pretty = output == "pretty"
     write(eval_doc(result, request, options, graph if options["trace"] else None, pretty), pretty=pretty)
     if steps is not None:
         from autodiff.cli.explain_text import write_steps
 
         write_steps(steps, result, options, pretty)
+
+
+PRECISION_CHECK_ELEMENTS = 100_000  # programs up to this size are run again in float64 to check float32
+PRECISION_RTOL = 1e-3
+
+
+def precision_warnings(program: str, assignments: tuple[str, ...], options: dict[str, Any],
+                       result: EvalResult) -> list[str]:
+    """In float32 (the default, as PyTorch), run a small program again in float64 and say where a scalar
+    result or gradient differs by more than 1e-3 relative: float32 has lost the digits there."""
+    texts = [program, *assignments, *options["variables"], *options["constants"], options["grad_tensor"] or ""]
+    if options["dtype"] != "float32" or any("rand" in t for t in texts):  # random draws would differ
+        return []
+    tensors = [t for t in result.evaluation.names.values() if isinstance(t, Tensor)]
+    if sum(t.data.size for t in tensors) > PRECISION_CHECK_ELEMENTS:
+        return []
+    try:
+        configure_engine("float64", options["seed"], options["max_elements"])
+        again = run_eval(eval_request(program, assignments, options))
+    except Exception:
+        return []
+    finally:
+        configure(options)
+    pairs = [("the root", result.root.data, again.root.data)]
+    pairs += [(f"{name}.grad", result.grads.get(name), again.grads.get(name)) for name in result.grads]
+    warnings = []
+    for what, low, high in pairs:
+        if low is None or high is None or np.asarray(low).size != 1 or np.asarray(high).size != 1:
+            continue
+        a, b = float(np.asarray(low).reshape(-1)[0]), float(np.asarray(high).reshape(-1)[0])
+        if np.isfinite(a) and np.isfinite(b) and abs(a - b) > PRECISION_RTOL * abs(b):
+            warnings.append(f"{what} is {a:.6g} in float32 but {b:.10g} in float64: float32 has lost the digits "
+                            "here; run with --dtype float64")
+    return warnings
 
 
 def configure(options: dict[str, Any]) -> None:
@@ -112,7 +151,14 @@ def eval_doc(result: EvalResult, request: EvalRequest, options: dict[str, Any], 
         if p.order:
             (leaf,) = p.grads
             power = "" if p.order == 1 else str(p.order)
-            doc.line((f"derivative {p.order}: ", "title"), (f"d{power} {p.root or 'root'} / d{leaf}{power}", ""))
+            values = p.grads[leaf]
+            if p.order > 1 and values is not None and np.asarray(values).size > 1:
+                # not a matrix of second derivatives: the derivative of the sum of the previous gradient
+                doc.line((f"derivative {p.order}: ", "title"),
+                         (f"d/d{leaf} of the sum of derivative {p.order - 1} (elementwise for an elementwise "
+                          f"program; the full matrix: autodiff hessian)", ""))
+            else:
+                doc.line((f"derivative {p.order}: ", "title"), (f"d{power} {p.root or 'root'} / d{leaf}{power}", ""))
         else:
             who = p.root or "root"
             doc.line((f"backward {i}: ", "title"), (f"{who}.backward({gradient})", ""))

@@ -81,3 +81,21 @@ def test_matrix_calculus(cli):
     document = _grads(cli, "det(A)", "--var", "A=[[1, 2], [3, 4]]")
     assert document["root"]["value"] == pytest.approx(-2.0, rel=1e-12)
     assert document["grads"]["A"] == [[4.0, -3.0], [-2.0, 1.0]]
+
+
+def test_float32_precision_warning(cli):
+    out = cli("eval", "(1 - cos(x)) / x**2", "x=0.001", "--format", "plain")
+    assert out.code == 0
+    assert ("autodiff: warning: the root is 0.476837 in float32 but 0.4999999583 in float64: float32 has lost the "
+            "digits here; run with --dtype float64\n") in out.stderr
+    document = json.loads(cli("eval", "(1 - cos(x)) / x**2", "x=0.001", "--format", "json").stdout)
+    assert len(document["warnings"]) == 2
+    quiet = cli("eval", "(2*x)**3", "x=1.5", "--format", "json")
+    assert quiet.stderr == "" and "warnings" not in json.loads(quiet.stdout)
+    assert cli("eval", "(1 - cos(x)) / x**2", "x=0.001", "--dtype", "float64").stderr == ""
+
+
+def test_order_label_for_a_tensor_variable(cli):
+    out = cli("eval", "(x**3).sum()", "--var", "x=[1, 2]", "--order", "2", "--format", "plain")
+    assert ("derivative 2: d/dx of the sum of derivative 1 (elementwise for an elementwise program; the full "
+            "matrix: autodiff hessian)") in out.stdout
