@@ -43,6 +43,8 @@ Examples:
 @click.option("--explain", is_flag=True, help="Replay the backward pass step by step.")
 @format_option()
 @engine_options()
+@click.option("--digits", type=click.IntRange(0, 30), metavar="N",
+              help="Digits after the point in pretty and plain output (default 4, as PyTorch prints).")
 @click.option("--batch", metavar="FILE", help="Parse once, evaluate once per JSON line of bindings ('-': stdin).")
 def eval_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int | None:
     """Evaluate PROGRAM, run backward, and show the gradients.

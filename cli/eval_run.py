@@ -32,11 +32,17 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
     for warning in warnings:
         sys.stderr.write(f"autodiff: warning: {warning}\n")
     pretty = output == "pretty"
-    write(eval_doc(result, request, options, graph if options["trace"] else None, pretty), pretty=pretty)
-    if steps is not None:
-        from autodiff.cli.explain_text import write_steps
+    from autodiff.engine.formatting import set_printoptions
 
-        write_steps(steps, result, options, pretty)
+    set_printoptions(options.get("digits"))
+    try:
+        write(eval_doc(result, request, options, graph if options["trace"] else None, pretty), pretty=pretty)
+        if steps is not None:
+            from autodiff.cli.explain_text import write_steps
+
+            write_steps(steps, result, options, pretty)
+    finally:
+        set_printoptions(None)
 
 
 PRECISION_CHECK_ELEMENTS = 100_000  # programs up to this size are run again in float64 to check float32

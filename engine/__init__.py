@@ -33,6 +33,7 @@ from .errors import (
     UnknownNameError,
     UsageError,
 )
+from .formatting import set_printoptions
 from .functions import MinMax
 from .graph import AccumulateGrad, Node, grad_node, graph_size
 from .indexing import getitem, setitem
@@ -86,6 +87,6 @@ __all__ = [
     "Size", "Tensor", "UnknownNameError", "UsageError", "apply", "backward", "detect_anomaly", "enable_grad",
     "float32", "float64", "forward_context", "get_default_dtype", "get_max_elements", "getitem", "grad",
     "grad_node", "graph_size", "is_anomaly_enabled", "is_grad_enabled", "manual_seed", "no_grad", "observe",
-    "set_default_dtype", "set_grad_enabled", "set_max_elements", "setitem", *BUILTINS,
+    "set_default_dtype", "set_grad_enabled", "set_max_elements", "set_printoptions", "setitem", *BUILTINS,
 ]
 del _calculus, _constructors, _functions, _logic, _methods

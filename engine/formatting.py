@@ -10,7 +10,18 @@ import math
 
 import numpy as np
 
-PRECISION = 4  # digits after the point (fixed) or after the leading digit (scientific)
+PRECISION = 4  # digits after the point (fixed) or after the leading digit (scientific), by default
+_OPTIONS = {"precision": PRECISION}
+
+
+def set_printoptions(precision: int | None = None) -> None:
+    """Digits after the point when tensors print (torch.set_printoptions(precision=...)); None: the default."""
+    if precision is not None and (isinstance(precision, bool) or not isinstance(precision, int)
+                                  or not 0 <= precision <= 30):
+        from .errors import BadValueError
+
+        raise BadValueError(f"precision must be a whole number from 0 to 30, got {precision!r}")
+    _OPTIONS["precision"] = PRECISION if precision is None else precision
 THRESHOLD = 1000  # more elements than this and only the edges of each dimension are printed
 EDGEITEMS = 3  # how many leading and trailing items a summarised dimension keeps
 LINEWIDTH = 80  # where rows of numbers wrap
@@ -50,11 +61,11 @@ class _ElementFormat:
         if self.kind in "biu":
             return str(value)
         if self.sci_mode:
-            return f"{value:.{PRECISION}e}"
+            return f"{value:.{_OPTIONS['precision']}e}"
         if self.int_mode:
             # An integer-valued float keeps a trailing point so it still reads as a float.
             return f"{value:.0f}" if math.isinf(value) or math.isnan(value) else f"{value:.0f}."
-        return f"{value:.{PRECISION}f}"
+        return f"{value:.{_OPTIONS['precision']}f}"
 
     def __call__(self, value: float) -> str:
         return self._text(value).rjust(self.width)

@@ -99,3 +99,25 @@ def test_order_label_for_a_tensor_variable(cli):
     out = cli("eval", "(x**3).sum()", "--var", "x=[1, 2]", "--order", "2", "--format", "plain")
     assert ("derivative 2: d/dx of the sum of derivative 1 (elementwise for an elementwise program; the full "
             "matrix: autodiff hessian)") in out.stdout
+
+
+def test_digits(cli):
+    out = cli("eval", "sin(x)", "x=1", "--digits", "8", "--dtype", "float64", "--format", "plain")
+    assert out.stdout.startswith("root = tensor(0.84147098, grad_fn=<SinBackward0>)\n")
+    assert "x.grad  tensor(0.54030231)" in out.stdout
+    after = cli("eval", "sin(x)", "x=1", "--format", "plain")  # the default comes back
+    assert after.stdout.startswith("root = tensor(0.8415, grad_fn=<SinBackward0>)\n")
+
+
+def test_digits_match_torch_set_printoptions(cli):
+    torch = pytest.importorskip("torch")
+    torch.set_printoptions(precision=6)
+    torch.set_default_dtype(torch.float64)
+    try:
+        expected = repr(torch.tensor([1.0, 2.5, 1e-3]) * 1.0)
+    finally:
+        torch.set_printoptions(precision=4)
+        torch.set_default_dtype(torch.float32)
+    out = cli("eval", "x * 1.0", "--const", "x=[1.0, 2.5, 1e-3]", "--digits", "6", "--dtype", "float64",
+              "--format", "plain")
+    assert out.stdout.startswith(f"root = {expected}\n")
