@@ -30,9 +30,19 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 # Every command lives in its own module (each imports its heavy parts only when it runs).
 def _register() -> None:
-    from autodiff.cli import check_cmd, diff_cmd, eval_cmd, graph_cmd, matrix_cmd, ops_cmd, run_cmd, table_cmd
+    from autodiff.cli import (
+        check_cmd,
+        diff_cmd,
+        eval_cmd,
+        graph_cmd,
+        matrix_cmd,
+        ops_cmd,
+        plot_cmd,
+        run_cmd,
+        table_cmd,
+    )
 
-    for module in (eval_cmd, graph_cmd, check_cmd, diff_cmd, matrix_cmd, table_cmd, ops_cmd, run_cmd):
+    for module in (eval_cmd, graph_cmd, check_cmd, diff_cmd, matrix_cmd, table_cmd, plot_cmd, ops_cmd, run_cmd):
         for command in module.COMMANDS:
             cli.add_command(command)
 

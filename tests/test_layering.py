@@ -27,7 +27,7 @@ THIRD_PARTY = {  # what each layer may import besides the standard library and t
     "engine": {"numpy"},
     "grammar": {"numpy", "lark"},  # lark only in generate.py, at development time (checked below)
     "app": {"numpy", "sympy"},  # sympy in app/symbolic.py only, imported by `autodiff diff` (checked below)
-    "cli": {"numpy", "click", "rich"},
+    "cli": {"numpy", "click", "rich", "uniplot", "matplotlib"},  # the last two only in cli/plot_cmd.py
 }
 MAX_LINES = 800
 GENERATED = {"grammar/_generated_parser.py"}

@@ -1,0 +1,129 @@
+"""`autodiff plot`: a program and its derivatives over a grid, drawn in the terminal by uniplot (or, with
+--out, as a PNG or SVG file by matplotlib, the optional `plot` extra). The numbers are autodiff.app.table's."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from autodiff.cli.options import (
+    SETTINGS,
+    ProgramCommand,
+    binding_texts,
+    binding_value,
+    configure_engine,
+    engine_options,
+    output_format,
+    program_options,
+    read_program,
+)
+
+EPILOG = """\b
+Examples:
+  autodiff plot 'sin(x)' x=0:2*pi --order 2
+  autodiff plot 'x**3 - 2*x' x=-2:2 --out cubic.png
+"""
+
+
+@click.command("plot", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
+               short_help="Draw a function and its derivatives over a grid.")
+@program_options
+@click.option("--order", type=int, default=1, show_default=True, help="Draw the derivatives up to this order.")
+@click.option("--out", "out", metavar="FILE.png|FILE.svg", help="Write an image instead (needs the 'plot' extra).")
+@click.option("--width", type=click.IntRange(20, 400), default=60, show_default=True, help="Characters wide.")
+@click.option("--height", type=click.IntRange(5, 200), default=15, show_default=True, help="Lines high.")
+@click.option("--format", "output_format", type=click.Choice(["pretty", "plain"]),
+              help="pretty: in colour (default on a terminal); plain: without.")
+@click.option("--dtype", type=click.Choice(["float32", "float64"]), default="float64", show_default=True)
+@engine_options(dtype=False)
+def plot_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
+    """Draw PROGRAM and its derivatives over NAME=START:STOP[:STEP] (200 points by default)."""
+    import numpy as np
+
+    from autodiff.app.session import Binding, constant
+    from autodiff.app.table import grid, table
+    from autodiff.engine.errors import InputError, UsageError
+
+    text, assignments = read_program(program, file, assignments)
+    configure_engine(options["dtype"], options["seed"], options["max_elements"])
+    wrt, points, constants = None, None, []
+    for name, value, _, _ in binding_texts(assignments, options["variables"], options["constants"]):
+        if ":" in value and not value.startswith("@"):
+            parts = value.split(":")
+            if wrt is not None or len(parts) not in (2, 3) or not all(p.strip() for p in parts):
+                raise UsageError(f"{name}={value}: give one grid, START:STOP or START:STOP:STEP, e.g. {name}=0:1")
+            numbers = [_number(constant(p, f"the grid of {name}"), name) for p in parts]
+            step = numbers[2] if len(numbers) == 3 else (numbers[1] - numbers[0]) / 199 or 1.0
+            wrt, points = name, grid(numbers[0], numbers[1], step)
+        else:
+            constants.append(Binding(name, binding_value(name, value, options["max_elements"]), False))
+    if wrt is None:
+        raise UsageError("give the range as NAME=START:STOP[:STEP], e.g. x=0:2*pi")
+    out = options["out"]
+    if out is not None and not out.lower().endswith((".png", ".svg")):
+        raise UsageError(f"--out {out}: the image must be a .png or .svg file")
+    with np.errstate(all="ignore"):
+        result = table(text, wrt, points, constants, options["order"])
+    labels = [text] + [f"d{k} (d{'' if k == 1 else k}/d{wrt}{'' if k == 1 else k})" for k in range(1, result.order + 1)]
+    series = [result.values, *result.derivatives]
+    if out is not None:
+        try:
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            raise InputError("--out needs matplotlib, the optional 'plot' extra: pip install 'autodiff-cli[plot]'",
+                             reason="extra") from None
+        figure, axes = plt.subplots(figsize=(7, 4.5))
+        for label, ys in zip(labels, series):
+            axes.plot(points, ys, label=label)
+        axes.set_xlabel(wrt)
+        axes.axhline(0, color="0.8", linewidth=0.8)
+        axes.legend()
+        try:
+            figure.savefig(out)
+        except OSError as error:
+            raise InputError(f"--out {out}: cannot write the image ({error.strerror or error})") from None
+        finally:
+            plt.close(figure)
+        sys.stdout.write(f"wrote {out}\n")
+        return 0
+    sys.stdout.write(draw(points, series, labels, wrt, options["width"], options["height"],
+                          color=output_format(options["output_format"]) == "pretty"))
+    return 0
+
+
+COMMANDS = [plot_command]
+
+
+def draw(points: Any, series: list, labels: list[str], wrt: str, width: int, height: int, color: bool) -> str:
+    """The plot as text (uniplot), each series without the points where it is not defined."""
+    import numpy as np
+    from uniplot import plot_to_string
+
+    xs, ys, shown = [], [], []
+    for label, values in zip(labels, series):
+        finite = np.isfinite(values)
+        if finite.any():
+            xs.append(np.asarray(points)[finite])
+            ys.append(np.asarray(values)[finite])
+            shown.append(label)
+    if not ys:
+        return "nothing to draw: the program is not defined anywhere on this range\n"
+    text = plot_to_string(ys, xs, legend_labels=shown, lines=True, width=width, height=height, color=color,
+                          x_unit=f" {wrt}")
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _number(value: Any, name: str) -> float:
+    from autodiff.engine import Tensor
+    from autodiff.engine.errors import UsageError
+
+    if isinstance(value, Tensor) and value.data.size == 1:
+        value = float(value.data.reshape(-1)[0])
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise UsageError(f"the range of {name}: START, STOP and STEP must be numbers")
+    return float(value)
