@@ -581,7 +581,10 @@ def derive(program: str, wrt: list[str] | None, order: int, simplify: bool = Tru
         expr = grads[name]
         for _ in range(order - 1):  # again, by the same rules: the formula is a program of the language
             expr = _derive_again(expr, name)
-        final = _exact(simplified(_exact(expr))) if simplify else _exact(expr)
+        exact = _exact(expr)
+        final = _exact(simplified(exact)) if simplify else exact
+        if final is not exact and not _same_in_the_language(to_language(final), to_language(exact), names):
+            final = exact  # SymPy's complex-valued rewriting (abs(x)**(2/3) as abs(x**(2/3))) is nan here
         derivatives.append(Derivative(name, order, final, to_language(final), to_latex(final)))
     return DiffResult(program, derivatives, steps, to_latex(root.expr))
 
@@ -611,6 +614,39 @@ def _exact(expr: Any) -> Any:
     if not floats:
         return expr
     return expr.xreplace({f: _exact_number(f) for f in floats})
+
+
+_PROBES = (-2.3, -0.7, 0.4, 1.9, 3.1)
+
+
+def _same_in_the_language(text: str, reference: str, names: list[str]) -> bool:
+    """Do two formulas give the same numbers when the language evaluates them (real arithmetic, numpy's
+    nan for x**(2/3) at negative x), at a few points? A failed evaluation counts as different."""
+    import numpy as np
+
+    from autodiff import engine
+    from autodiff.grammar.evaluate import Evaluator
+
+    previous = engine.get_default_dtype()
+    engine.set_default_dtype("float64")
+    try:
+        with np.errstate(all="ignore"), engine.no_grad():
+            for k, probe in enumerate(_PROBES):
+                values = {n: engine.tensor(probe + 0.37 * i * (k + 1), dtype="float64") for i, n in enumerate(names)}
+                results = []
+                for source in (text, reference):
+                    evaluator = Evaluator()
+                    evaluator.names.update(values)
+                    (statement,) = parse(source).statements
+                    results.append(float(np.asarray(engine.tensor(evaluator.expression(statement.value)).data)))
+                a, b = results
+                if not (np.isclose(a, b, rtol=1e-9, atol=1e-12) or (np.isnan(a) and np.isnan(b))):
+                    return False
+    except Exception:
+        return False
+    finally:
+        engine.set_default_dtype(previous)
+    return True
 
 
 def _derive_again(expr: Any, name: str) -> Any:

@@ -145,3 +145,11 @@ def test_the_formula_is_about_as_short_as_sympys_own():
         root = recorder.run(parse(program)).expr
         theirs = sympy.simplify(sympy.diff(root, sympy.Symbol("x", real=True)))
         assert sympy.count_ops(ours) <= 2 * sympy.count_ops(theirs) + 4, (program, ours, theirs)
+
+
+def test_a_simplification_that_breaks_real_arithmetic_is_not_used(cli):
+    # SymPy writes abs(x)**(2/3) as abs(x**(2/3)), which is nan in real arithmetic at negative x
+    (derivative,) = _diff(cli, "cbrt(x)", "x=-8")["derivatives"]
+    formula = json.loads(cli("eval", derivative["expr"], "--const", "x=-8", "--dtype", "float64", "--format",
+                             "json").stdout)["root"]["value"]
+    assert formula == pytest.approx(1 / 12, rel=1e-12) == derivative["autograd"]
