@@ -27,6 +27,9 @@ def _stale_view(x: Tensor) -> AutogradError:
     )
 
 
+_BOOL = np.dtype(np.bool_)
+
+
 def apply(op: _ops.Op, inputs: Sequence[Any], params: dict | None = None,
           arrays: Sequence[Any] | None = None) -> Tensor:
     """Run op's forward on the inputs and, when one of them requires grad, record a Node for it.
@@ -42,7 +45,10 @@ def apply(op: _ops.Op, inputs: Sequence[Any], params: dict | None = None,
                 if x._base is None or x._base() is None:
                     raise _stale_view(x)
                 refresh_view(x)  # its base was written in place since: AsStridedBackward0 of the base
-            values.append(x._data)
+            data = x._data
+            if data.dtype is _BOOL:  # a mask (a comparison's result) in arithmetic counts as 0 and 1, in floats
+                data = data.astype(STATE.default_dtype)
+            values.append(data)
             needs.append(x._requires_grad)
             recording = recording or x._requires_grad
         else:

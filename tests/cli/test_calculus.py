@@ -121,3 +121,9 @@ def test_digits_match_torch_set_printoptions(cli):
     out = cli("eval", "x * 1.0", "--const", "x=[1.0, 2.5, 1e-3]", "--digits", "6", "--dtype", "float64",
               "--format", "plain")
     assert out.stdout.startswith(f"root = {expected}\n")
+
+
+@pytest.mark.parametrize("program", ["-all(x)", "-(x > 0)", "sqrt(x > 0) * x", "(x > 0) / 2"])
+def test_masks_in_arithmetic_are_numbers(cli, program):
+    out = cli("eval", program, "x=1.5", "--format", "json")
+    assert out.code == 0 and "internal error" not in out.stdout + out.stderr
