@@ -47,6 +47,7 @@ TOLERANCES = {"float64": (1e-5, 1e-8), "float32": (1e-4, 1e-5)}
 GRADCHECK_EPS = 1e-6
 GRADCHECK_ATOL = 1e-5
 GRADCHECK_RTOL = 1e-3
+MAX_SAMPLES = 10_000  # check's points, each a run of the program
 MAX_PERTURBATIONS = 10_000  # leaf elements gradcheck perturbs (two evaluations each) unless raised
 FULL_JACOBIAN_UP_TO = 32  # outputs; a larger root is compared through a fixed random projection
 PROJECTION_SEED = 0  # the projection vector's seed: the same program gives the same check
@@ -275,6 +276,8 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
     rtol, atol = _tolerances(request.dtype, request.rtol, request.atol)
     if request.samples is not None and request.samples < 1:
         raise UsageError(f"--samples must be at least 1, got {request.samples}")
+    if request.samples is not None and request.samples > MAX_SAMPLES:  # each is a run: 10**9 is a hang
+        raise UsageError(f"--samples must be at most {MAX_SAMPLES:,}, got {request.samples:,}")
     if request.order not in (1, 2):
         raise UsageError(f"--order must be 1 or 2 for check, got {request.order}")
     if not request.expectations:

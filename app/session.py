@@ -160,6 +160,9 @@ def run_eval(request: EvalRequest) -> EvalResult:
     for option, value in (("--repeat", request.repeat), ("--order", request.order)):
         if value > MAX_LOOP:  # every pass is run and reported: 10**9 of them is a hang, not an answer
             raise UsageError(f"{option} must be at most {MAX_LOOP:,}, got {value:,}")
+    passes = request.repeat * max(1, len(request.backward))
+    if passes > MAX_LOOP:  # 10,000 x 10,000 passes: refused before any work
+        raise UsageError(f"--backward x --repeat gives {passes:,} backward passes, over the limit of {MAX_LOOP:,}")
     if request.order > 1 and (request.backward or request.repeat > 1):
         raise UsageError("--order cannot be combined with --backward or --repeat")
     # Every run starts with recording on, as a fresh process does, whatever an earlier run in this process

@@ -96,7 +96,29 @@ def report(error: AutodiffError, json_mode: bool, python_hints: bool = False) ->
     if detail:
         lines.append(detail)
     sys.stderr.write("\n".join(lines) + "\n")
-    if json_mode:
-        sys.stdout.write(json.dumps(error_document(error)) + "\n")
-    sys.stdout.flush()
+    try:
+        if json_mode:
+            sys.stdout.write(json.dumps(error_document(error)) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as failure:  # the error document cannot be written either (a full disk): say so, once
+        return write_failed(failure)
     return exit_code(error)
+
+
+def write_failed(error: OSError) -> int:
+    """The output could not be written (/dev/full, a full disk, a closed descriptor): one line on stderr, the
+    `io` exit code; standard output is pointed at /dev/null so that nothing fails again at exit."""
+    import contextlib
+    import os
+
+    sys.stderr.write(f"autodiff: io error: cannot write the output ({error.strerror or error})\n")
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    with contextlib.suppress(OSError):  # drop what the failed stream still buffers
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
+    return EXIT_CODES["io"]

@@ -85,6 +85,8 @@ def _load_json(path: str) -> np.ndarray:
         array = np.array(data, dtype=np.float64)
     except (ValueError, TypeError):
         raise InputError(f"@{path}: the JSON must be a number or rectangular nested lists of numbers") from None
+    except OverflowError:
+        raise InputError(f"@{path}: a number in the JSON is too large for a float (at most about 1.8e308)") from None
     return array
 
 

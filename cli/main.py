@@ -78,6 +78,10 @@ def main(argv: list[str] | None = None) -> None:
         code = 130
     except BrokenPipeError:
         code = _closed_pipe()
+    except OSError as error:  # our own I/O errors are InputErrors: this one is writing the output
+        from autodiff.cli.errors import write_failed
+
+        code = write_failed(error)
     except Exception as error:
         code = _report_unexpected(error, json_mode, debug)
     _exit(code)
@@ -174,6 +178,10 @@ def _exit(code: int) -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         code = _closed_pipe() if code == 0 else code
-    except (OSError, ValueError):
+    except OSError as error:
+        from autodiff.cli.errors import write_failed
+
+        code = write_failed(error)
+    except ValueError:
         pass
     sys.exit(code)
