@@ -68,6 +68,12 @@ def main(argv: list[str] | None = None) -> None:
         code = code if isinstance(code, int) else 0
     except click.exceptions.Exit as done:
         code = done.exit_code
+    except SystemExit as done:
+        # click answers a closed pipe (EPIPE) itself, with exit 1 after wrapping the streams: it is the
+        # reader that went away (`autodiff ... | head`), which is a quiet exit 0 here
+        if type(sys.stdout).__name__ != "_PacifyFlushWrapper":
+            raise
+        code = _closed_pipe() if done.code == 1 else (done.code if isinstance(done.code, int) else 1)
     except click.ClickException as error:
         code = _report_click(error, json_mode)
     except click.exceptions.Abort:

@@ -61,3 +61,20 @@ def test_a_json_number_too_large_for_a_float(tmp_path):
 def test_counts_are_capped_before_any_work(args, words):
     code, err = _run(*args, stdout=os.devnull)
     assert code == 2 and words in err
+
+
+@pytest.mark.parametrize("args", [
+    ["eval", "x*2", "--batch", "LINES"],
+    ["eval", "x*2", "--var", "x=ones(200000)", "--grad-tensor", "ones(200000)", "--format", "json"],
+    ["eval", "x*2", "--var", "x=ones(200000)", "--grad-tensor", "ones(200000)", "--explain", "--format", "plain"],
+])
+def test_a_reader_that_goes_away_is_a_quiet_exit_0(args, tmp_path):
+    lines = tmp_path / "lines.jsonl"
+    lines.write_text("".join(f'{{"x": {i}}}\n' for i in range(20000)))
+    args = [str(lines) if a == "LINES" else a for a in args]
+    process = subprocess.Popen([AUTODIFF, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    process.stdout.read(10)
+    process.stdout.close()  # the reader goes away, as `| head -c 10` does
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 0 and "Traceback" not in err
