@@ -143,7 +143,8 @@ def root_tensor(evaluation: Evaluation) -> Tensor:
         if stmt is None:
             raise BadValueError("the program is empty (no statements, only blanks or comments): give the "
                                 "expression to differentiate, e.g. 'x**2'", reason="root")
-        what = "nothing" if root is None else f"a {type(root).__name__}"
+        kind = type(root).__name__
+        what = "nothing" if root is None else "a function" if kind == "UserFunction" else f"a {kind}"
         raise BadValueError(
             f"the program's last statement gives {what}, not a tensor: end the program with the expression "
             "to differentiate", line=stmt.line if stmt else None, column=stmt.column if stmt else None,

@@ -18,6 +18,7 @@ _CLI_HINTS = {
     "second_backward": "add --retain-graph to keep the graph for another pass",
     "no_grad": "bind the variables with --var NAME=VALUE (not --const) so the result requires grad",
     "input_no_grad": "bind the variables with --var NAME=VALUE (not --const) so the result requires grad",
+    "steps": "a loop that never ends? if not, raise the limit with --max-steps N",
 }
 
 
@@ -72,7 +73,7 @@ def error_line(error: AutodiffError, python_hints: bool = False) -> str:
         where = f" at line {error.line}" + (f", column {error.column}" if error.column is not None else "")
     hint = cli_hint(error)
     if python_hints:  # a script's fix is Python's (retain_graph=True); but `autodiff run` has --max-elements too
-        hint = error.hint or (hint if error.reason == "elements" else None)
+        hint = error.hint or (hint if error.reason in ("elements", "steps") else None)
     text = f"autodiff: {error.kind} error{where}: {summary(error)}"
     return f"{text} (hint: {hint})" if hint else text
 

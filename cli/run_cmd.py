@@ -34,11 +34,17 @@ Example session:
 """
 
 
+MAX_STEPS_OPTION = click.option(
+    "--max-steps", type=click.IntRange(min=1), default=1_000_000, show_default=True,
+    help="Stop a script after this many statements (loop rounds included): an endless loop ends in a limit error.")
+
+
 # ---------------------------------------------------------------------------- autodiff run
 @click.command("run", epilog=EPILOG_RUN, context_settings=settings())
 @click.argument("file", metavar="FILE|-")
 @engine_options()
-def run_command(file: str, dtype: str, seed: int | None, max_elements: int) -> int:
+@MAX_STEPS_OPTION
+def run_command(file: str, dtype: str, seed: int | None, max_elements: int, max_steps: int) -> int:
     """Run a script of the language (FILE, or '-' for standard input), PyTorch-style.
 
     The script may `import torch` (or `import torch as T`), print tensors in PyTorch's repr and call
@@ -48,7 +54,7 @@ def run_command(file: str, dtype: str, seed: int | None, max_elements: int) -> i
     """
     source = _read_script(file)
     configure_engine(dtype, seed, max_elements)
-    return run_script(source, write_output)
+    return run_script(source, write_output, max_steps)
 
 
 def write_output(text: str) -> None:
@@ -67,7 +73,7 @@ def _read_script(file: str) -> str:
     return read_file(file, file, "the script")
 
 
-def run_script(source: str, write: Callable[[str], Any]) -> int:
+def run_script(source: str, write: Callable[[str], Any], max_steps: int = 1_000_000) -> int:
     """Run a whole script, printing through `write`; the exit code (0, or the first error's)."""
     import numpy as np
 
@@ -76,7 +82,7 @@ def run_script(source: str, write: Callable[[str], Any]) -> int:
     from autodiff.grammar.evaluate import Evaluator
     from autodiff.grammar.parser import parse
 
-    evaluator = Evaluator(mode="script", write=write)
+    evaluator = Evaluator(mode="script", write=write, max_steps=max_steps)
     try:
         program = parse(source)
         with np.errstate(all="ignore"):  # log(0) is -inf and sqrt(-1) nan, as in PyTorch, without warnings
@@ -100,7 +106,8 @@ def with_excerpt(error: Any, source: str) -> Any:
 # ---------------------------------------------------------------------------- autodiff repl
 @click.command("repl", epilog=EPILOG_REPL, context_settings=settings())
 @engine_options()
-def repl_command(dtype: str, seed: int | None, max_elements: int) -> int:
+@MAX_STEPS_OPTION
+def repl_command(dtype: str, seed: int | None, max_elements: int, max_steps: int) -> int:
     """An interactive session of the language (script mode), like Python's REPL.
 
     A bare expression shows its value's repr. Input continues on a '...' line while a bracket or a
@@ -114,7 +121,7 @@ def repl_command(dtype: str, seed: int | None, max_elements: int) -> int:
 
         with contextlib.suppress(ImportError):  # not on every platform; input() works without it
             import readline  # noqa: F401 - line editing and history for input()
-    return Repl(interactive).loop()
+    return Repl(interactive, max_steps).loop()
 
 
 class Repl:
@@ -122,11 +129,19 @@ class Repl:
 
     PROMPT, CONTINUE = ">>> ", "... "
 
-    def __init__(self, interactive: bool) -> None:
-        from autodiff.grammar.evaluate import Evaluator
+    def __init__(self, interactive: bool, max_steps: int = 1_000_000) -> None:
+        from autodiff.grammar.evaluate import Evaluator, echo
 
         self.interactive = interactive
+        self.max_steps = max_steps
         self.evaluator = Evaluator(mode="script", write=self._write)
+
+        def show(value: Any) -> None:  # every bare expression's value, in blocks too (as Python's REPL)
+            shown = echo(value)
+            if shown is not None:
+                self._write(shown + "\n")
+
+        self.evaluator.on_expression = show
 
     @staticmethod
     def _write(text: str) -> None:
@@ -158,17 +173,16 @@ class Repl:
     def read_entry(self) -> str | None:
         """The next entry's text, None at the end of the input (Ctrl-D)."""
         lines: list[str] = []
+        entry = Entry()
         while True:
             line = self._read_line(self.CONTINUE if lines else self.PROMPT)
             if line is None:
                 return None
+            if not lines and not line.strip():
+                continue  # an empty line at the prompt: prompt again
             lines.append(line)
-            text = "\n".join(lines)
-            if not lines[0].strip() and len(lines) == 1:
-                lines.clear()  # an empty line at the prompt: prompt again
-                continue
-            if not needs_more(text):
-                return text
+            if not entry.feed(line):
+                return "\n".join(lines)
 
     def _read_line(self, prompt: str) -> str | None:
         if self.interactive:
@@ -200,20 +214,17 @@ class Repl:
 
         from autodiff.cli.errors import error_line, excerpt
         from autodiff.engine.errors import AutodiffError
-        from autodiff.grammar import syntax as S
-        from autodiff.grammar.evaluate import Evaluation, echo
+        from autodiff.grammar.evaluate import Evaluation
         from autodiff.grammar.parser import parse
 
         try:
             program = parse(text)
             evaluation = Evaluation(program)
+            self.evaluator.steps = 0  # each entry has the whole step budget
+            self.evaluator.max_steps = self.max_steps
             with np.errstate(all="ignore"):
                 for statement in program.statements:
                     self.evaluator.statement(statement, evaluation)
-                    if isinstance(statement, S.ExprStmt):
-                        shown = echo(evaluation.root)
-                        if shown is not None:
-                            self._write(shown + "\n")
         except AutodiffError as error:
             error = with_excerpt(error, text)
             lines = [error_line(error, python_hints=True)]
@@ -226,35 +237,74 @@ class Repl:
 
 
 def needs_more(text: str) -> bool:
-    """Whether an entry continues on another line: a bracket or a triple-quoted string is still open, or
-    the last line ends with a backslash. Strings and comments are skipped, so `'('` opens nothing."""
-    depth = 0
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "#":
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-            continue
-        if ch in "'\"":
-            quote = text[i:i + 3] if text[i:i + 3] in ("'''", '"""') else ch
-            i += len(quote)
-            while i < n and not text.startswith(quote, i):
-                if text[i] == "\\":
-                    i += 1
-                elif text[i] == "\n" and len(quote) == 1:
-                    break  # an unterminated one-line string: the parser will say so
-                i += 1
-            if i >= n:
-                return len(quote) == 3  # a triple-quoted string is still open
-            i += len(quote) if text.startswith(quote, i) else 0
-            continue
-        if ch in "([":
-            depth += 1
-        elif ch in ")]" and depth > 0:
-            depth -= 1
-        i += 1
-    return depth > 0 or text.endswith("\\")
+    """Whether an entry of these lines continues on another line (see Entry)."""
+    entry = Entry()
+    more = False
+    for line in text.split("\n"):
+        more = entry.feed(line)
+    return more
+
+
+class Entry:
+    """The REPL's reading of an entry, a line at a time (each line is scanned once: a 20,000-line paste
+    costs 20,000 line scans, not 20,000 rescans of everything so far).
+
+    An entry continues while a bracket or a triple-quoted string is open, after a line that ends with a
+    backslash, and, once a line opened a block (it ends with ':'), until an empty line, as in Python's REPL.
+    Strings and comments are skipped, so `'('` opens nothing.
+    """
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.quote: str | None = None  # the triple quote still open
+        self.block = False
+
+    def feed(self, line: str) -> bool:
+        """Take the next line; True when the entry needs more lines."""
+        if self.block and not line.strip() and self.depth == 0 and self.quote is None:
+            return False
+        last = self._scan(line)
+        if self.depth == 0 and self.quote is None and last == ":":
+            self.block = True
+        if self.quote is not None or self.depth > 0 or line.endswith("\\"):
+            return True
+        return self.block
+
+    def _scan(self, line: str) -> str:
+        """Track brackets and strings through the line; its last significant character outside them."""
+        i, n, last = 0, len(line), ""
+        if self.quote is not None:
+            end = line.find(self.quote)
+            while end > 0 and line[end - 1] == "\\":
+                end = line.find(self.quote, end + 1)
+            if end < 0:
+                return ""
+            i = end + 3
+            self.quote = None
+        while i < n:
+            ch = line[i]
+            if ch == "#":
+                break
+            if ch in "'\"":
+                quote = line[i:i + 3] if line[i:i + 3] in ("'''", '"""') else ch
+                i += len(quote)
+                while i < n and not line.startswith(quote, i):
+                    i += 2 if line[i] == "\\" else 1
+                if i >= n:
+                    if len(quote) == 3:
+                        self.quote = quote  # a triple-quoted string is still open
+                    return ""
+                i += len(quote)
+                last = "'"
+                continue
+            if ch in "([":
+                self.depth += 1
+            elif ch in ")]" and self.depth > 0:
+                self.depth -= 1
+            if not ch.isspace():
+                last = ch
+            i += 1
+        return last
 
 
 COMMANDS: list[click.Command] = [run_command, repl_command]

@@ -52,7 +52,7 @@ from .ops import GROUPS as OP_GROUPS
 from .ops import OPS, Grad, Op
 from .recording import apply
 from .registry import BUILTINS, Builtin
-from .tensor import STATE, Size, Tensor, as_dtype
+from .tensor import STATE, RemovableHandle, Size, Tensor, as_dtype
 
 float32 = np.dtype(np.float32)
 float64 = np.dtype(np.float64)
@@ -83,8 +83,9 @@ def set_max_elements(limit: int | None) -> None:
 
 __all__ = [
     "BUILTINS", "KINDS", "OPS", "OP_GROUPS", "AccumulateGrad", "AutodiffError", "AutogradError", "BadValueError",
-    "Builtin", "Grad", "GradMode", "InputError", "LimitError", "MinMax", "Node", "Op", "ParseError", "ShapeError",
-    "Size", "Tensor", "UnknownNameError", "UsageError", "apply", "backward", "detect_anomaly", "enable_grad",
+    "Builtin", "Grad", "GradMode", "InputError", "LimitError", "MinMax", "Node", "Op", "ParseError",
+    "RemovableHandle", "ShapeError", "Size", "Tensor", "UnknownNameError", "UsageError", "apply", "backward",
+    "detect_anomaly", "enable_grad",
     "float32", "float64", "forward_context", "get_default_dtype", "get_max_elements", "getitem", "grad",
     "grad_node", "graph_size", "is_anomaly_enabled", "is_grad_enabled", "manual_seed", "no_grad", "observe",
     "set_default_dtype", "set_grad_enabled", "set_max_elements", "set_printoptions", "setitem", *BUILTINS,

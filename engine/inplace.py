@@ -11,10 +11,11 @@ taken gets the same regenerated history the next time it is used (`refresh_view`
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
-from .errors import AutogradError
+from .errors import AutogradError, ShapeError
 from .graph import Node, edge_node
 from .ops import OPS
 from .tensor import STATE, Tensor
@@ -115,4 +116,36 @@ def fill_(t: Tensor, value: float, op_name: str) -> Tensor:
     if node is not None:
         base.grad_fn = node
     refresh_view(t)
+    return t
+
+
+def update_(t: Tensor, compute: Callable[[Tensor], Tensor], name: str) -> Tensor:
+    """t.add_(y) and the other in-place updates: `compute` gives the new value from t's current one (an
+    ordinary recorded operation), which is then written into t's memory; t takes the operation's node as
+    its grad_fn (AddBackward0 for add_, as PyTorch records it) and its version counter moves on."""
+    base = base_of(t)
+    _check_leaf(t, base)
+    if base is not None and t._view_stamp != t._counter().value:
+        refresh_view(t)
+    recording = STATE.grad_enabled
+    # The operation sees t's current value and history; a copy, when recording, so that what its node saves
+    # is not the memory about to be written (PyTorch saves the original self the same way).
+    before = Tensor._make(t._data.copy() if recording else t._data, t.grad_fn)
+    before._requires_grad = t._requires_grad
+    result = compute(before)
+    if result._data.shape != t._data.shape:
+        raise ShapeError(f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
+                         f"{list(result._data.shape)}", reason="inplace_broadcast")
+    if base is not None and recording and result._requires_grad:
+        raise AutogradError(f"{name} on a view of a tensor that requires grad is not supported by autodiff",
+                            hint="write the result to a new name (y = x + ...), or clone() first",
+                            reason="view_inplace")
+    with np.errstate(all="ignore"):
+        np.copyto(t._data, result._data, casting="unsafe")
+    t._bump_version()
+    if t._view_stamp is not None:
+        t._view_stamp = t._counter().value
+    if recording and result.grad_fn is not None:
+        t.grad_fn = result.grad_fn
+        t._requires_grad = True
     return t

@@ -225,7 +225,8 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
-            raise BadValueError(f"Boolean value of Tensor with {self._data.size} elements is ambiguous")
+            raise BadValueError("Boolean value of Tensor with more than one value is ambiguous",
+                                hint="reduce it first: .all(), .any() or .item()", reason="ambiguous_bool")
         return bool(self._data.reshape(()))
 
     def __hash__(self) -> int:
@@ -351,6 +352,50 @@ class Tensor:
         if isinstance(value, Tensor):
             value = value.item()
         return fill_(self, value, "fill_")
+
+    # In-place updates (x += y is x.add_(y)): the result is written into this tensor's memory.
+    def add_(self, other: Any) -> Tensor:
+        from .inplace import update_
+
+        return update_(self, lambda t: t + other, "add_")
+
+    def sub_(self, other: Any) -> Tensor:
+        from .inplace import update_
+
+        return update_(self, lambda t: t - other, "sub_")
+
+    def mul_(self, other: Any) -> Tensor:
+        from .inplace import update_
+
+        return update_(self, lambda t: t * other, "mul_")
+
+    def div_(self, other: Any) -> Tensor:
+        from .inplace import update_
+
+        return update_(self, lambda t: t / other, "div_")
+
+    def pow_(self, exponent: Any) -> Tensor:
+        from .inplace import update_
+
+        return update_(self, lambda t: t**exponent, "pow_")
+
+    def clamp_(self, min: float | None = None, max: float | None = None) -> Tensor:
+        from .functions import clamp
+        from .inplace import update_
+
+        return update_(self, lambda t: clamp(t, min, max), "clamp_")
+
+    def abs_(self) -> Tensor:
+        from .functions import abs as absolute
+        from .inplace import update_
+
+        return update_(self, absolute, "abs_")
+
+    def set_data(self, value: Tensor) -> None:
+        """`x.data = value`: this tensor now holds value's memory (shape and dtype too), its history kept."""
+        if not isinstance(value, Tensor):
+            raise BadValueError(f"data must be a Tensor, got {type(value).__name__}", reason="data")
+        self._data = value._data
 
     def backward(self, gradient: Any = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Any = None) -> None:

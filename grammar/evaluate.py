@@ -17,6 +17,7 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import BUILTINS, AccumulateGrad, Node, Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, UnknownNameError
+from autodiff.grammar import script
 from autodiff.grammar import syntax as S
 
 # Integers stay exact only while they are this small; beyond, arithmetic on numbers is in floats.
@@ -85,7 +86,7 @@ TENSOR_ATTRIBUTES = {
 }
 TENSOR_METHODS = {name for name, b in BUILTINS.items() if b.method} | {
     "backward", "retain_grad", "zero_", "fill_", "item", "tolist", "size", "dim", "numel", "detach_",
-    "requires_grad_", "float", "double",
+    "requires_grad_", "float", "double", "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "abs_", "register_hook",
 }
 NODE_ATTRIBUTES = {
     "next_functions": lambda n: n.next_functions,
@@ -163,8 +164,9 @@ def _torch_members() -> dict[str, Any]:
         "DoubleTensor": Function("torch.DoubleTensor", _legacy_tensor("float64"), "DoubleTensor(data)"),
         "manual_seed": Function("manual_seed", engine.manual_seed, "manual_seed(seed)"),
         "is_grad_enabled": Function("is_grad_enabled", engine.is_grad_enabled, "is_grad_enabled()"),
-        "set_grad_enabled": Function("set_grad_enabled", lambda mode: engine.set_grad_enabled(mode) and None,
-                                     "set_grad_enabled(mode)"),
+        "set_grad_enabled": Function("set_grad_enabled", engine.set_grad_enabled, "set_grad_enabled(mode)"),
+        "no_grad": Function("no_grad", engine.no_grad, "no_grad()"),
+        "enable_grad": Function("enable_grad", engine.enable_grad, "enable_grad()"),
         **CONSTANTS,
         "float32": DType("float32"),
         "float64": DType("float64"),
@@ -186,9 +188,14 @@ class Evaluator:
     and writes through `write`. `on_statement` (optional) is called before each statement runs.
     """
 
-    def __init__(self, *, mode: str = "eval", write: Callable[[str], None] | None = None) -> None:
+    def __init__(self, *, mode: str = "eval", write: Callable[[str], None] | None = None,
+                 max_steps: int = script.MAX_STEPS) -> None:
         self.mode = mode
         self.write = write
+        self.max_steps = max_steps
+        self.steps = 0
+        self.scopes: list[dict[str, Any]] = []  # the parameters of the script's functions being called
+        self.on_expression: Callable[[Any], None] | None = None  # the REPL shows bare expressions' values
         self.names: dict[str, Any] = {}
         self.torch = _torch_namespace()
         self.modules: dict[str, Namespace] = {"torch": self.torch}
@@ -205,30 +212,84 @@ class Evaluator:
     def statement(self, stmt: S.Node, result: Evaluation) -> None:
         """Run one statement and record it as the root so far."""
         with engine.forward_context(_Origin(stmt, result.program.source)) if engine.is_anomaly_enabled() else _nothing:
-            if isinstance(stmt, S.Assign):
-                value = self.expression(stmt.value)
-                if isinstance(value, list):
-                    value = self._tensor(value, stmt.value)
-                self.names[stmt.name] = value
-                result.root, result.root_name = value, stmt.name
-            elif isinstance(stmt, S.IndexAssign):
-                target = self.names.get(stmt.name)
-                if target is None and stmt.name not in self.names:
-                    raise self._unknown(stmt.name, stmt)
-                if not isinstance(target, Tensor):
-                    raise BadValueError(f"{stmt.name}[...] = ... needs {stmt.name} to be a tensor, "
-                                        f"not {_kind(target)}").at(stmt.line, stmt.column)
-                index = self._index(self._items(stmt.index))
-                value = self.expression(stmt.value)
-                self._guard(lambda: engine.setitem(target, index, value), stmt)
-                result.root, result.root_name = target, stmt.name
-            elif isinstance(stmt, S.ExprStmt):
-                value = self.expression(stmt.value)
-                result.root, result.root_name = value, None  # as documented: null for a bare expression
-            elif isinstance(stmt, S.Import):
-                self._import(stmt)
-                result.root, result.root_name = None, None
-            result.root_statement = stmt
+            if isinstance(stmt, S.BLOCKS):
+                self.count_step(stmt)
+                script.run_block(self, stmt, result)
+            else:
+                self.simple_statement(stmt, result)
+
+    def simple_statement(self, stmt: S.Node, result: Evaluation) -> None:
+        """Run a statement that has no block."""
+        if isinstance(stmt, S.Assign):
+            value = self.expression(stmt.value)
+            if isinstance(value, list):
+                value = self._tensor(value, stmt.value)
+            self.names[stmt.name] = value
+            result.root, result.root_name = value, stmt.name
+        elif isinstance(stmt, S.IndexAssign):
+            target = self.names.get(stmt.name)
+            if target is None and stmt.name not in self.names:
+                raise self._unknown(stmt.name, stmt)
+            if not isinstance(target, Tensor):
+                raise BadValueError(f"{stmt.name}[...] = ... needs {stmt.name} to be a tensor, "
+                                    f"not {_kind(target)}").at(stmt.line, stmt.column)
+            index = self._index(self._items(stmt.index))
+            value = self.expression(stmt.value)
+            self._guard(lambda: engine.setitem(target, index, value), stmt)
+            result.root, result.root_name = target, stmt.name
+        elif isinstance(stmt, S.ExprStmt):
+            value = self.expression(stmt.value)
+            result.root, result.root_name = value, None  # as documented: null for a bare expression
+            if self.on_expression is not None:
+                self.on_expression(value)
+        elif isinstance(stmt, S.Import):
+            self._import(stmt)
+            result.root, result.root_name = None, None
+        elif isinstance(stmt, S.AssignTo):
+            value = self.expression(stmt.value)
+            for target in stmt.targets:
+                script.assign(self, target, value)
+            result.root, result.root_name = value, None
+        elif isinstance(stmt, S.AugAssign):
+            value = script.augmented(self, stmt)
+            name = stmt.target.id if isinstance(stmt.target, S.Name) else None
+            result.root, result.root_name = value, name
+        elif isinstance(stmt, S.Assert):
+            if not script.truth(self.condition(stmt.test)):
+                message = "" if stmt.message is None else display(self.expression(stmt.message))
+                raise BadValueError(f"AssertionError{': ' + message if message else ''}",
+                                    reason="assertion").at(stmt.line, stmt.column)
+            result.root, result.root_name = None, None
+        elif isinstance(stmt, S.Pass):
+            result.root, result.root_name = None, None
+        else:  # break, continue and return outside their block: the parser refuses them
+            raise BadValueError(f"'{type(stmt).__name__.lower()}' outside its block").at(stmt.line, stmt.column)
+        result.root_statement = stmt
+
+    def condition(self, node: S.Node) -> Any:
+        """The value of an `if`/`while`/`assert` test (its truth is taken by the caller)."""
+        value = self.expression(node)
+        try:
+            script.truth(value)
+        except AutodiffError as error:
+            raise error.at(node.line, node.column) from None
+        return value
+
+    def count_step(self, stmt: S.Node) -> None:
+        """One more statement run; past `max_steps`, a limit error (an endless loop stops here)."""
+        self.steps += 1
+        if self.steps > self.max_steps:
+            raise engine.LimitError(
+                f"the script ran {self.max_steps:,} statements (loop rounds included), the limit",
+                reason="steps",
+            ).at(stmt.line, stmt.column)
+
+    def index_of(self, index: tuple) -> Any:
+        return self._index(self._items(index))
+
+    def guard(self, action: Callable[[], Any], node: S.Node) -> Any:
+        """Run `action`, placing an error it raises at `node`."""
+        return self._guard(action, node)
 
     def _import(self, stmt: S.Import) -> None:
         parts = stmt.module.split(".")
@@ -257,6 +318,21 @@ class Evaluator:
                 values.append(self._lookup(node))
             elif kind is S.String or kind is S.Constant:
                 values.append(node.value)
+            elif kind is S.Lambda:
+                values.append(script.UserFunction("<lambda>", node.params, node.body, self))
+            elif kind is S.BoolOp or kind is S.IfExp:
+                if not ready:  # the left operand (or the test) first; the rest depends on its truth
+                    stack.append((node, True))
+                    stack.append((node.left if kind is S.BoolOp else node.test, False))
+                    continue
+                first = values.pop()
+                truth = self._guard(lambda v=first: script.truth(v), node)
+                if kind is S.IfExp:
+                    stack.append((node.body if truth else node.orelse, False))
+                elif truth == (node.op == "or"):
+                    values.append(first)
+                else:
+                    stack.append((node.right, False))
             elif not ready:
                 stack.append((node, True))
                 stack.extend((child, False) for child in reversed(_children(node)))
@@ -291,6 +367,8 @@ class Evaluator:
                 return None
             if kind is S.EllipsisIndex:
                 return Ellipsis
+            if kind is S.FString:
+                return script.fstring(node, args)
         except AutodiffError as error:
             raise error.at(node.line, node.column) from None
         except RecursionError:  # a pathological value (e.g. a huge nested list) inside numpy
@@ -306,10 +384,15 @@ class Evaluator:
 
     def _lookup(self, node: S.Name) -> Any:
         name = node.id
+        if self.scopes and name in self.scopes[-1]:
+            return self.scopes[-1][name]
         if name in self.names:
             return self.names[name]
         if name in self.modules:
             return self.modules[name]
+        helper = _PYTHON_BUILTINS.get(name)
+        if helper is not None:
+            return helper
         builtin = BUILTINS.get(name)
         if builtin is not None:
             return Function(name, builtin.fn, builtin.signature)
@@ -369,6 +452,8 @@ class Evaluator:
             return getattr(value, attr)
         if isinstance(value, engine.Size) and attr == "numel":
             return Function("numel", value.numel, "numel()")
+        if isinstance(value, engine.RemovableHandle) and attr == "remove":
+            return Function("remove", value.remove, "remove()")
         if isinstance(value, list):  # a list literal used as a tensor: [1, 2].sum()
             return self._attribute(engine.tensor(value), attr)
         if value is None:
@@ -379,6 +464,8 @@ class Evaluator:
     def _call(self, node: S.Call, args: list[Any]) -> Any:
         function, positional = args[0], args[1:1 + len(node.args)]
         keywords = dict(zip((k for k, _ in node.kwargs), args[1 + len(node.args):]))
+        if isinstance(function, script.UserFunction):
+            return function(*positional, **keywords)
         if not isinstance(function, Function):
             hint = "to multiply, write a '*' before the '('" if isinstance(function, (Tensor, int, float)) else None
             raise BadValueError(f"'{_kind(function)}' object is not callable", hint=hint, reason="not_callable")
@@ -462,6 +549,8 @@ def _children(node: S.Node) -> tuple:
         return (node.value, *node.index)
     if kind is S.ListExpr or kind is S.TupleExpr:
         return node.items
+    if kind is S.FString:
+        return node.fields
     if kind is S.Slice:
         return tuple(part for part in (node.start, node.stop, node.step) if part is not None)
     return ()
@@ -564,9 +653,18 @@ def _compare_or_logic(op: str, left: Any, right: Any) -> Any:
     return engine.logical_and(left, right) if op == "&" else engine.logical_or(left, right)
 
 
+def binary(op: str, left: Any, right: Any) -> Any:
+    """`left op right` for every binary operator of the language."""
+    return _binary(op, left, right)
+
+
 def _binary(op: str, left: Any, right: Any) -> Any:
     if op in _COMPARISONS or op in ("&", "|"):
         return _compare_or_logic(op, left, right)
+    if op in ("is", "is not", "in", "not in"):
+        return script.identity_or_membership(op, left, right)
+    if op in ("%", "//"):
+        return script.modulo_or_floor(op, left, right)
     if _is_number(left) and _is_number(right):
         return _number_arithmetic(op, left, right)
     if isinstance(left, list):
@@ -640,6 +738,8 @@ def _number_arithmetic(op: str, a: float, b: float) -> float | int:
 
 
 def _unary(op: str, value: Any) -> Any:
+    if op == "not":
+        return not script.truth(value)
     if isinstance(value, list):
         value = engine.tensor(value)
     if op == "~":
@@ -651,6 +751,9 @@ def _unary(op: str, value: Any) -> Any:
     if _is_number(value) or isinstance(value, Tensor):
         return -value if op == "-" else value
     raise BadValueError(f"bad operand type for unary {op}: {_kind(value)}", reason="operands")
+
+
+_PYTHON_BUILTINS = {name: Function(name, fn, usage) for name, (fn, usage) in script.python_builtins().items()}
 
 
 def display(value: Any) -> str:

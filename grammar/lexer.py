@@ -16,13 +16,28 @@ MAX_PARSE_DEPTH = 5_000  # parser stack: bounds nesting without brackets too (- 
 MAX_INT_DIGITS = 4_000  # below Python's int() limit of 4,300 digits
 
 _NOT_PYTHON = "is not part of the language (autodiff evaluates expressions, not Python)"
-# Python keywords that are not ours: reserved so `lambda`, `if`, `for`... get a clear message.
-_RESERVED = frozenset(keyword.kwlist) - {"True", "False", "None", "import", "as"}
+# Python keywords that are not ours, with what to write instead: reserved so they get a clear message.
+_UNSUPPORTED = {
+    "class": "classes are not part of autodiff scripts: use a function of one return expression "
+             "(def f(x): return ...) or plain statements",
+    "try": "try/except is not part of autodiff scripts: the first error stops a script, with its line",
+    "except": "try/except is not part of autodiff scripts: the first error stops a script, with its line",
+    "finally": "try/finally is not part of autodiff scripts: the first error stops a script, with its line",
+    "raise": "raise is not part of autodiff scripts: use assert CONDITION, 'message' to stop with a message",
+    "del": "del is not part of autodiff scripts: assign None instead (x = None)",
+    "global": "global is not part of autodiff scripts: a function only reads the script's names",
+    "nonlocal": "nonlocal is not part of autodiff scripts: a function only reads the script's names",
+    "from": "'from ... import' is not part of autodiff scripts: write import torch and use torch.NAME",
+    "yield": "generators (yield) are not part of autodiff scripts: use a for loop",
+    "async": "async code is not part of autodiff scripts",
+    "await": "async code is not part of autodiff scripts",
+}
+_RESERVED = frozenset(keyword.kwlist) - set(_tables.KEYWORDS)
 # Python operators that start with a character the lexer does not know, longest first.
-_FOREIGN_OPERATORS = "<<= >>= << >> %= &= |= ^= % ^ { } !".split()  # noqa: SIM905
+_FOREIGN_OPERATORS = "<<= >>= << >> &= |= ^= ^ { } !".split()  # noqa: SIM905
 # Unicode look-alikes of the language's characters, for "did you mean" hints (NFKC finds the rest).
 _LOOKALIKES = dict(zip("−–—×·∗‘’“”÷", "---***''\"\"/"))
-_STRING_PREFIXES = frozenset(("r", "u", "b", "f", "br", "rb", "fr", "rf"))
+_STRING_PREFIXES = frozenset(("r", "u", "b", "br", "rb", "fr", "rf"))
 
 
 class _Problem(Exception):
@@ -60,13 +75,19 @@ _WORDS = frozenset({"NAME", "NUMBER", "IMPORT", "AS", "TRUE", "FALSE", "NONE"})
 
 
 def _tokens(text: str, brackets: list[Token]):  # -> Iterator[Token]
-    """Lex `text`, drop newlines inside brackets and refuse what is not the language, token by token.
+    """Lex `text`, drop newlines inside brackets and refuse what is not the language, token by token;
+    indentation becomes _INDENT and _DEDENT tokens (blocks of scripts), as Python's tokenizer does.
 
-    `brackets` is the caller's: it holds the brackets open so far, for error messages.
+    `brackets` is the caller's: it holds the brackets open so far, for error messages. The first
+    statement's indentation is the program's level (so `autodiff eval '  x*2'` is fine); every line ends
+    with an _NL, the last one too (an empty one, described as the end of the program).
     """
     match = _SCANNER.match
     pos, line, line_start, end = 0, 1, 0, len(text)
     prev: Token | None = None  # the previous significant token
+    levels: list[int] = []  # indentation widths of the open blocks; levels[0] is the program's
+    pending: str | None = None  # the indentation of the line after the last newline, not yet handled
+    after_colon = False  # whether the last line ended with ':' (a block follows)
     while pos < end:
         m = match(text, pos)
         if m is None or m.end() == pos:
@@ -79,16 +100,25 @@ def _tokens(text: str, brackets: list[Token]):  # -> Iterator[Token]
             line_start = start + value.rindex("\n") + 1
         if tok is None:
             continue
-        if kind in _ASSIGN_LIKE and (text.startswith("=", pos) or text.startswith("//", start)):
-            both = text[start : pos + 1]  # +=, **=, ==, :=, //, //=: caught here, before the parser sees the first
+        if kind in _ASSIGN_LIKE and text.startswith("=", pos):
+            both = text[start : pos + 1]  # := and the like: caught here, before the parser sees the first
             raise _Problem(f"'{both}' {_NOT_PYTHON}", tok.line, tok.column)
         if kind == "NAME":
             tok.type = kind = _KEYWORDS.get(value, "NAME")
             if value in _RESERVED:
-                raise _Problem(f"'{value}' {_NOT_PYTHON}", tok.line, tok.column)
+                raise _Problem(_UNSUPPORTED.get(value, f"'{value}' {_NOT_PYTHON}"), tok.line, tok.column)
         elif kind == "_NL":
-            if brackets or (prev is not None and prev.type == "_NL"):
-                continue  # implicit line joining inside () and []; a blank continued line
+            if brackets:
+                continue  # implicit line joining inside () and []
+            if "\n" in value:
+                pending = value[value.rindex("\n") + 1 :]
+            if prev is not None and prev.type == "_NL":
+                continue  # a blank continued line
+            after_colon = prev is not None and prev.type == "COLON"
+            if prev is None:
+                prev = tok
+                yield tok
+                continue
         elif kind in _OPENERS:
             if len(brackets) >= MAX_BRACKET_DEPTH:
                 raise _Problem(
@@ -107,6 +137,13 @@ def _tokens(text: str, brackets: list[Token]):  # -> Iterator[Token]
                     tok.line,
                     tok.column,
                 )
+        if kind != "_NL":
+            if not levels:  # the first statement: its indentation is the program's level
+                levels.append(_width(pending if pending is not None else text[line_start:start]))
+                pending = None
+            elif pending is not None and (prev is None or prev.type == "_NL"):
+                yield from _indentation(_width(pending), levels, tok, after_colon)
+                pending = None
         if (
             prev is not None
             and (kind in _ADJACENT_SECOND or (prev.type == "NUMBER" and kind in _WORDS))
@@ -122,7 +159,39 @@ def _tokens(text: str, brackets: list[Token]):  # -> Iterator[Token]
             opener.line,
             opener.column,
         )
-    yield Token("$END", "", end, line, end - line_start + 1)
+    column = end - line_start + 1
+    if prev is not None and prev.type != "_NL":
+        yield Token("_NL", "", end, line, column)  # the last line's end (described as the end of the program)
+    for _ in levels[1:]:
+        yield Token("_DEDENT", "", end, line, column)
+    yield Token("$END", "", end, line, column)
+
+
+def _width(indentation: str) -> int:
+    """The width of a line's indentation, tabs to the next multiple of 8 (as Python counts them)."""
+    return len(indentation.expandtabs(8)) if "\t" in indentation else len(indentation)
+
+
+def _indentation(width: int, levels: list[int], tok: Token, after_colon: bool):  # -> Iterator[Token]
+    """_INDENT or _DEDENT tokens for a line whose indentation is `width`, before its first token.
+
+    Inside a block, indentation is Python's. Outside every block it is free (the language was written on
+    one line, and a shell user may indent a program's lines as they like): there, a line indented more
+    than the one before, which does not end with ':', continues at the same level, and a line indented
+    less sets the program's level anew.
+    """
+    if width > levels[-1]:
+        if after_colon or len(levels) > 1:
+            levels.append(width)
+            yield Token("_INDENT", "", tok.pos, tok.line, tok.column)
+        return
+    while width < levels[-1] and len(levels) > 1:
+        levels.pop()
+        if width > levels[-1]:
+            raise _Problem("unindent does not match any outer indentation level", tok.line, tok.column)
+        yield Token("_DEDENT", "", tok.pos, tok.line, tok.column)
+    if width < levels[-1]:
+        levels[-1] = width
 
 
 def _check_adjacent(text: str, prev: Token, tok: Token) -> None:

@@ -28,27 +28,43 @@ from autodiff.grammar.lexer import (
     _tokens,
 )
 from autodiff.grammar.syntax import (
+    Assert,
     Assign,
+    AssignTo,
     Attribute,
+    AugAssign,
     BinOp,
+    BoolOp,
+    Break,
     Call,
     Constant,
+    Continue,
     EllipsisIndex,
     Expr,
     ExprStmt,
+    For,
+    FString,
+    FunctionDef,
+    If,
+    IfExp,
     Import,
     IndexAssign,
+    Lambda,
     ListExpr,
     Name,
     Node,
     NoneIndex,
     Number,
+    Pass,
     Program,
+    Return,
     Slice,
     String,
     Subscript,
     TupleExpr,
     UnaryOp,
+    While,
+    With,
 )
 
 __all__ = ["MAX_BRACKET_DEPTH", "MAX_INT_DIGITS", "MAX_PARSE_DEPTH", "MAX_SOURCE_CHARS", "parse", "source_excerpt"]
@@ -90,12 +106,15 @@ def _run(tokens, builder: _Builder, brackets: list[Token]) -> list:
     states: list[int] = [_tables.START_STATE]
     values: list = []
     prev: Token | None = None
+    opener: Token | None = None  # the keyword of the last block statement begun, for "expected an indented block"
     for tok in tokens:
         kind = tok.type
+        if kind in _BLOCK_KEYWORDS:
+            opener = tok
         while True:
             action = actions[states[-1]].get(kind)
             if action is None:
-                raise _syntax_problem(tok, prev, states, brackets)
+                raise _syntax_problem(tok, prev, states, brackets, opener)
             if action >= 0:  # shift
                 states.append(action)
                 values.append(tok)
@@ -147,15 +166,22 @@ _EXPRESSION_START = frozenset(("NAME", "NUMBER", "STRING", "LPAR", "LSQB", "PLUS
 _BINARY = frozenset(("STAR", "SLASH", "AT", "POW", "COMPARE", "VBAR", "AMPER"))
 _STATEMENT_END = frozenset(("_NL", "SEMICOLON", "$END"))
 _SHOWN_TERMINALS = dict(
-    RPAR="')'", RSQB="']'", COMMA="','", COLON="':'", EQUAL="'='", DOT="'.'", AS="'as'", NAME="a name"
+    RPAR="')'", RSQB="']'", COMMA="','", COLON="':'", EQUAL="'='", DOT="'.'", AS="'as'", IN="'in'", ELSE="'else'",
+    NAME="a name"
 )
+_STATEMENT_START = frozenset(("_NL", "SEMICOLON", "_INDENT", "_DEDENT"))
+_BLOCK_KEYWORDS = frozenset(("IF", "ELIF", "ELSE", "FOR", "WHILE", "WITH", "DEF"))
 
 
 def _describe(tok: Token) -> str:
     if tok.type == "$END":
         return "end of program"
     if tok.type == "_NL":
-        return "end of line"
+        return "end of line" if tok.value else "end of program"
+    if tok.type == "_INDENT":
+        return "indent"
+    if tok.type == "_DEDENT":
+        return "unindent"
     if tok.type in ("NAME", "NUMBER"):
         return f"{tok.type.lower()} '{tok.value}'"
     if tok.type == "STRING":
@@ -192,7 +218,14 @@ def _expected(states: list[int]) -> list[str]:
     return words
 
 
-def _syntax_problem(tok: Token, prev: Token | None, states: list[int], brackets: list[Token]) -> _Problem:
+def _syntax_problem(tok: Token, prev: Token | None, states: list[int], brackets: list[Token],
+                    opener: Token | None = None) -> _Problem:
+    if _ACTIONS[states[-1]].get("_INDENT") is not None and opener is not None:  # as Python says it
+        return _Problem(f"expected an indented block after '{opener.value}' on line {opener.line}", opener.line,
+                        opener.column)
+    if tok.type == "FOR" and prev is not None and prev.type not in _STATEMENT_START:
+        return _Problem("comprehensions ([... for ... in ...]) are not part of the language: write a for loop, or "
+                        "a tensor operation on the whole tensor", tok.line, tok.column)
     problem = _syntax_problem_here(tok, prev, states)
     if brackets and brackets[-1].line < problem.line:  # most likely the bracket was never closed
         opener = brackets[-1]
@@ -202,10 +235,13 @@ def _syntax_problem(tok: Token, prev: Token | None, states: list[int], brackets:
 
 def _syntax_problem_here(tok: Token, prev: Token | None, states: list[int]) -> _Problem:
     what = _describe(tok)
-    if prev is None or prev.type in ("_NL", "SEMICOLON"):
+    if tok.type == "_INDENT":
+        return _Problem("unexpected indent: this line is indented more than the one before it, which does not "
+                        "end with ':'", tok.line, tok.column)
+    if prev is None or prev.type in _STATEMENT_START:
         return _Problem(f"unexpected {what} at the start of a statement", tok.line, tok.column)
     line, column = tok.line, tok.column
-    if tok.type in ("_NL", "$END"):  # point just after the last token, where something is missing
+    if tok.type in ("_NL", "$END", "_DEDENT"):  # point just after the last token, where something is missing
         line, column = prev.line, prev.column + len(prev.value)
         if "\n" in prev.value:
             line += prev.value.count("\n")
@@ -314,16 +350,113 @@ class _Builder:
     def expr_stmt(self, c: list) -> ExprStmt:
         return ExprStmt(c[0], **_at(c[0]))
 
-    def assign(self, c: list) -> Assign | IndexAssign:
-        target, value = c
-        if isinstance(target, Name):
-            return Assign(target.id, value, **_at(target))
-        if isinstance(target, Subscript) and isinstance(target.value, Name):
-            return IndexAssign(target.value.id, target.index, value, **_at(target))
-        what = _DESCRIBE_TARGET.get(type(target), "this")
-        raise _Problem(
-            f"cannot assign to {what}: the left side of '=' must be a name or name[index]", target.line, target.column
-        )
+    def assign(self, c: list) -> Assign | IndexAssign | AssignTo:
+        *targets, value = c
+        if len(targets) == 1:
+            target = targets[0]
+            if isinstance(target, Name):
+                return Assign(target.id, value, **_at(target))
+            if isinstance(target, Subscript) and isinstance(target.value, Name):
+                return IndexAssign(target.value.id, target.index, value, **_at(target))
+        for target in targets:
+            _check_target(target, "=")
+        return AssignTo(tuple(targets), value, **_at(targets[0]))
+
+    def aug_assign(self, c: list) -> AugAssign:
+        target, op, value = c
+        if isinstance(target, (TupleExpr, ListExpr)):
+            raise _Problem(f"'{op.value}' needs one target, not {_DESCRIBE_TARGET[type(target)]}", **_at(target))
+        _check_target(target, op.value)
+        return AugAssign(target, op.value[:-1], value, **_at(target))
+
+    def pass_stmt(self, c: list) -> Pass:
+        return Pass(**_at(c[0]))
+
+    def break_stmt(self, c: list) -> Break:
+        return Break(**_at(c[0]))
+
+    def continue_stmt(self, c: list) -> Continue:
+        return Continue(**_at(c[0]))
+
+    def return_stmt(self, c: list) -> Return:
+        return Return(c[1] if len(c) > 1 else None, **_at(c[0]))
+
+    def assert_stmt(self, c: list) -> Assert:
+        return Assert(c[1], c[2] if len(c) > 2 else None, **_at(c[0]))
+
+    # blocks
+
+    def suite(self, c: list) -> tuple:
+        return tuple(c)
+
+    def if_stmt(self, c: list) -> If:
+        keyword, test, body, *clauses = c
+        orelse: tuple = ()
+        for clause in reversed(clauses):  # elif chains become nested Ifs, built from the last one
+            if clause[0] == "else":
+                orelse = clause[1]
+            else:
+                orelse = (If(clause[1], clause[2], orelse, line=clause[0].line, column=clause[0].column),)
+        return If(test, body, orelse, **_at(keyword))
+
+    def elif_clause(self, c: list) -> tuple:
+        return (c[0], c[1], c[2])
+
+    def else_clause(self, c: list) -> tuple:
+        return ("else", c[1])
+
+    def for_stmt(self, c: list) -> For:
+        keyword, target, _, iterable, body = c
+        _check_target(target, "for")
+        return For(target, iterable, body, **_at(keyword))
+
+    def while_stmt(self, c: list) -> While:
+        return While(c[1], c[2], **_at(c[0]))
+
+    def with_stmt(self, c: list) -> With:
+        alias = c[3].value if len(c) > 3 else None
+        return With(c[1], alias, c[-1], **_at(c[0]))
+
+    def params(self, c: list) -> tuple[str, ...]:
+        names = tuple(tok.value for tok in c if tok.type == "NAME")
+        for i, name in enumerate(names):
+            if name in names[:i]:
+                raise _Problem(f"duplicate parameter '{name}'", **_at(c[0]))
+        return names
+
+    lambda_params = params
+
+    def funcdef(self, c: list) -> FunctionDef:
+        keyword, name = c[0], c[1]
+        params = c[2] if len(c) > 3 else ()
+        body = [stmt for stmt in c[-1] if not (isinstance(stmt, ExprStmt) and isinstance(stmt.value, String))]
+        if len(body) != 1 or not isinstance(body[0], Return) or body[0].value is None:
+            where = body[0] if body else keyword
+            raise _Problem(f"the body of def {name.value}() must be one 'return EXPRESSION' (autodiff runs "
+                           "functions of one expression; write the steps as statements of the script)", **_at(where))
+        return FunctionDef(name.value, params, body[0].value, **_at(keyword))
+
+    # expressions (Python's)
+
+    def if_exp(self, c: list) -> IfExp:
+        return IfExp(c[2], c[0], c[4], **_at(c[0]))
+
+    def lambda_exp(self, c: list) -> Lambda:
+        params = c[1] if len(c) > 2 else ()
+        return Lambda(params, c[-1], **_at(c[0]))
+
+    def bool_op(self, c: list) -> BoolOp:
+        return BoolOp(c[1].value, c[0], c[2], **_at(c[0]))
+
+    def not_op(self, c: list) -> UnaryOp:
+        return UnaryOp("not", c[1], **_at(c[0]))
+
+    def compare(self, c: list) -> BinOp:
+        left = c[0]
+        return BinOp(c[1], left, c[2], line=left.line, column=left.column)
+
+    def comp_op(self, c: list) -> str:
+        return " ".join(tok.value for tok in c)
 
     def import_stmt(self, c: list) -> Import:
         return Import(c[1], c[3].value if len(c) > 2 else None, **_at(c[0]))
@@ -412,8 +545,12 @@ class _Builder:
             )
         return Number(int(text), text, True, line=tok.line, column=tok.column)
 
-    def string(self, c: list) -> String:
-        return String("".join(_decode_string(tok) for tok in c), **_at(c[0]))
+    def string(self, c: list) -> String | FString:
+        if all(tok.type == "STRING" for tok in c):
+            return String("".join(_decode_string(tok) for tok in c), **_at(c[0]))
+        from autodiff.grammar.fstrings import join_strings
+
+        return join_strings(c, _decode_string, _Problem, parse)
 
     def constant(self, c: list) -> Constant:
         return Constant({"True": True, "False": False, "None": None}[c[0].value], **_at(c[0]))
@@ -426,6 +563,19 @@ class _Builder:
 
     def list(self, c: list) -> ListExpr:
         return ListExpr(tuple(c[1:-1]), **_at(c[0]))
+
+
+def _check_target(target: Node, where: str) -> None:
+    """A target of `=`, `op=` or `for` must be a name, name[index], x.attribute or a tuple of those."""
+    stack = [target]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (TupleExpr, ListExpr)) and where != "aug":
+            stack.extend(item.items)
+        elif not isinstance(item, (Name, Subscript, Attribute)):
+            what = _DESCRIBE_TARGET.get(type(item), "this")
+            raise _Problem(f"cannot assign to {what}: the target of '{where}' must be a name, name[index], "
+                           "x.attribute or a tuple of those", item.line, item.column)
 
 
 def _first(c: list):
@@ -509,4 +659,30 @@ def parse(source: str) -> Program:
             summary=problem.message,
             excerpt=excerpt,
         ) from None
+    _check_blocks(statements, text)
     return Program(tuple(statements), text, line=1, column=1)
+
+
+def _check_blocks(statements: list, text: str) -> None:
+    """break and continue belong in a loop, return in a function (whose body the builder took): as Python
+    says at compile time, before anything runs."""
+    stack: list[tuple[tuple, bool]] = [(tuple(statements), False)]
+    while stack:
+        body, in_loop = stack.pop()
+        for stmt in body:
+            problem = None
+            if isinstance(stmt, (Break, Continue)) and not in_loop:
+                problem = f"'{type(stmt).__name__.lower()}' outside loop"
+            elif isinstance(stmt, Return):
+                problem = "'return' outside function (a function is def NAME(PARAMETERS): return EXPRESSION)"
+            if problem is not None:
+                excerpt = source_excerpt(text, stmt.line, stmt.column)
+                raise ParseError(f"{problem}\n{excerpt}", line=stmt.line, column=stmt.column, summary=problem,
+                                 excerpt=excerpt)
+            if isinstance(stmt, (For, While)):
+                stack.append((stmt.body, True))
+            elif isinstance(stmt, If):
+                stack.append((stmt.body, in_loop))
+                stack.append((stmt.orelse, in_loop))
+            elif isinstance(stmt, With):
+                stack.append((stmt.body, in_loop))

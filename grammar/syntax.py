@@ -147,6 +147,43 @@ class TupleExpr(Node):
     items: tuple[Expr, ...]
 
 
+@_node
+class BoolOp(Node):
+    """`left and right`, `left or right`: Python's, with short-circuit (the value is one of the operands)."""
+
+    op: str  # "and" or "or"
+    left: Expr
+    right: Expr
+
+
+@_node
+class IfExp(Node):
+    """`body if test else orelse`."""
+
+    test: Expr
+    body: Expr
+    orelse: Expr
+
+
+@_node
+class Lambda(Node):
+    """`lambda a, b: expression`: a function of one expression (hooks); it reads the script's names."""
+
+    params: tuple[str, ...]
+    body: Expr
+
+
+@_node
+class FString(Node):
+    """f"text {value!r:spec} text": `pieces` has one more item than `fields`; each field has its
+    conversion ('' or 'r', 's', 'a') and its format spec (text, no nested fields)."""
+
+    pieces: tuple[str, ...]
+    fields: tuple[Expr, ...]
+    conversions: tuple[str, ...]
+    specs: tuple[str, ...]
+
+
 # Statements -------------------------------------------------------------------------------------
 
 
@@ -175,14 +212,99 @@ class Import(Node):
 
 
 @_node
+class AssignTo(Node):
+    """Assignments that are not `name = value` or `name[index] = value`: `a, b = ...`, `x.grad = None`,
+    `a = b = 0`. Each target is a Name, Subscript, Attribute, or a TupleExpr/ListExpr of targets."""
+
+    targets: tuple[Expr, ...]
+    value: Expr
+
+
+@_node
+class AugAssign(Node):
+    """`target op= value` (op is one of + - * / ** // % @): in place on a tensor, as PyTorch does."""
+
+    target: Expr  # a Name, Subscript or Attribute
+    op: str
+    value: Expr
+
+
+@_node
+class Pass(Node):
+    """`pass`."""
+
+
+@_node
+class Break(Node):
+    """`break`."""
+
+
+@_node
+class Continue(Node):
+    """`continue`."""
+
+
+@_node
+class Return(Node):
+    """`return value`: only as the one statement of a function body."""
+
+    value: Expr | None
+
+
+@_node
+class Assert(Node):
+    test: Expr
+    message: Expr | None
+
+
+@_node
+class If(Node):
+    test: Expr
+    body: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...]  # an `elif` is an If alone in its parent's orelse
+
+
+@_node
+class For(Node):
+    target: Expr  # a Name, or a TupleExpr of names
+    iter: Expr
+    body: tuple[Stmt, ...]
+
+
+@_node
+class While(Node):
+    test: Expr
+    body: tuple[Stmt, ...]
+
+
+@_node
+class With(Node):
+    context: Expr
+    alias: str | None
+    body: tuple[Stmt, ...]
+
+
+@_node
+class FunctionDef(Node):
+    """`def name(params): return body`: a function of one return expression."""
+
+    name: str
+    params: tuple[str, ...]
+    body: Expr
+
+
+@_node
 class Program(Node):
     statements: tuple[Stmt, ...]
     source: str  # the program text with \r\n and \r turned into \n; positions refer to it
 
 
-Expr = Number | String | Constant | Name | Attribute | Call | Subscript | BinOp | UnaryOp | ListExpr | TupleExpr
+Expr = (Number | String | Constant | Name | Attribute | Call | Subscript | BinOp | UnaryOp | ListExpr | TupleExpr
+        | BoolOp | IfExp | Lambda | FString)
 IndexItem = Expr | Slice | NoneIndex | EllipsisIndex
-Stmt = Assign | IndexAssign | ExprStmt | Import
+Stmt = (Assign | IndexAssign | ExprStmt | Import | AssignTo | AugAssign | Pass | Break | Continue | Return | Assert
+        | If | For | While | With | FunctionDef)
+BLOCKS = (If, For, While, With, FunctionDef)  # statements with indented bodies (scripts only)
 
 
 # dump -------------------------------------------------------------------------------------------
@@ -235,10 +357,41 @@ def _parts(node: Node) -> list[Node | str]:
         return ["import", node.module] + ([node.alias] if node.alias else [])
     if isinstance(node, Program):
         return ["program", *node.statements]
+    if isinstance(node, BoolOp):
+        return [node.op, node.left, node.right]
+    if isinstance(node, IfExp):
+        return ["ifexp", node.test, node.body, node.orelse]
+    if isinstance(node, Lambda):
+        return ["lambda", f"({' '.join(node.params)})", node.body]
+    if isinstance(node, FString):
+        parts: list[Node | str] = ["fstring", repr(node.pieces[0])]
+        for field, conversion, spec, piece in zip(node.fields, node.conversions, node.specs, node.pieces[1:]):
+            parts += [field, f"!{conversion}" if conversion else "", f":{spec!r}" if spec else "", repr(piece)]
+        return [p for p in parts if p != ""]
+    if isinstance(node, AssignTo):
+        return ["=", *node.targets, node.value]
+    if isinstance(node, AugAssign):
+        return [f"{node.op}=", node.target, node.value]
+    if isinstance(node, (Pass, Break, Continue)):
+        return [type(node).__name__.lower()]
+    if isinstance(node, Return):
+        return ["return"] + ([node.value] if node.value is not None else [])
+    if isinstance(node, Assert):
+        return ["assert", node.test] + ([node.message] if node.message is not None else [])
+    if isinstance(node, If):
+        return ["if", node.test, "(then", *node.body, ")", "(else", *node.orelse, ")"]
+    if isinstance(node, For):
+        return ["for", node.target, node.iter, *node.body]
+    if isinstance(node, While):
+        return ["while", node.test, *node.body]
+    if isinstance(node, With):
+        return ["with", node.context, *([node.alias] if node.alias else []), *node.body]
+    if isinstance(node, FunctionDef):
+        return ["def", node.name, f"({' '.join(node.params)})", node.body]
     raise TypeError(f"not a syntax node: {node!r}")
 
 
-_LEAVES = (Number, String, Constant, Name, NoneIndex, EllipsisIndex)
+_LEAVES = (Number, String, Constant, Name, NoneIndex, EllipsisIndex, Pass, Break, Continue)
 
 
 def dump(node: Node, positions: bool = False) -> str:
