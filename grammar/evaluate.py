@@ -222,7 +222,7 @@ class Evaluator:
         """Run a statement that has no block."""
         if isinstance(stmt, S.Assign):
             value = self.expression(stmt.value)
-            if isinstance(value, list):
+            if isinstance(value, list) and self.mode != "script":  # a script's list stays a list, as in Python
                 value = self._tensor(value, stmt.value)
             self.names[stmt.name] = value
             result.root, result.root_name = value, stmt.name
@@ -454,6 +454,8 @@ class Evaluator:
             return Function("numel", value.numel, "numel()")
         if isinstance(value, engine.RemovableHandle) and attr == "remove":
             return Function("remove", value.remove, "remove()")
+        if isinstance(value, list) and attr == "append":
+            return Function("append", value.append, "append(value)")
         if isinstance(value, list):  # a list literal used as a tensor: [1, 2].sum()
             return self._attribute(engine.tensor(value), attr)
         if value is None:

@@ -33,6 +33,7 @@ KINDS = [
     ("RuntimeError", "grad can be implicitly created only for scalar outputs", "autograd"),
     ("RuntimeError", "Mismatch in shape", "autograd"),
     ("RuntimeError", "does not require grad", "autograd"),
+    ("RuntimeError", "a leaf Variable that requires grad is being used in an in-place operation", "autograd"),
     ("RuntimeError", "must match the size of tensor", "shape"),
     ("AttributeError", "has no attribute", "name"),
     ("NameError", "is not defined", "name"),

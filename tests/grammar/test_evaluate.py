@@ -203,7 +203,7 @@ _ENGINE_CALLS = {
     ("sin(x, 3)", "value", 1, 1, ["sin()", "usage: sin(input)"]),
     ("ones(2)[5]", "value", 1, 1, ["out of bounds"]),
     ("x.grad.zero_()", "value", 1, 1, ["None"]),
-    ("lambda: x", "syntax", 1, 1, ["lambda"]),
+    ("f(lambda x: x", "syntax", 1, 2, ["unclosed"]),
     ("[i for i in x]", "syntax", 1, 4, []),
 ])
 def test_errors_have_a_kind_a_place_and_words(source, kind, line, column, words):

@@ -480,7 +480,8 @@ INVISIBLE = "it is an invisible or unusual space: delete it or type a plain spac
          "(def f(x): return ...) or plain statements", 1, 1),
         ("from torch import nn", "'from ... import' is not part of autodiff scripts: write import torch and use "
          "torch.NAME", 1, 1),
-        ("try:\n  x", "try/except is not part of autodiff scripts: the first error stops a script, with its line", 1, 1),
+        ("try:\n  x", "try/except is not part of autodiff scripts: the first error stops a script, with its line",
+         1, 1),
         ("del x", "del is not part of autodiff scripts: assign None instead (x = None)", 1, 1),
         ("x += 1, 2 = 3", "unexpected '=': expected the end of the statement after '2'", 1, 11),
         ("for i in range(3):\ny = i", "expected an indented block after 'for' on line 1", 1, 1),
