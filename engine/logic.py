@@ -120,3 +120,24 @@ def where(condition: Any, input: Any, other: Any) -> Tensor:
         da, db = da.astype(common), db.astype(common)
     _broadcast_shape(_broadcast_shape(mask.shape, da.shape), db.shape)
     return apply(OPS["where"], (a, b), {"condition": mask}, (da, db))
+
+
+@builtin("isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)", method=True,
+         summary="|input - other| <= atol + rtol * |other|, elementwise (a boolean tensor)")
+def isclose(input: Any, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+    a, b = _values(input, "input"), _values(other, "other")
+    if a.shape != b.shape:
+        _broadcast_shape(a.shape, b.shape)
+    return Tensor._make(np.asarray(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+
+
+@builtin("allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)", method=True,
+         summary="True when every element of input is close to other's (a Python bool, as torch.allclose)")
+def allclose(input: Any, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
+    return bool(np.all(isclose(input, other, rtol, atol, equal_nan)._data))
+
+
+@builtin("equal(input, other)", method=True, summary="True when both have the same shape and elements (a Python bool)")
+def equal(input: Any, other: Any) -> bool:
+    a, b = _values(input, "input"), _values(other, "other")
+    return a.shape == b.shape and bool(np.array_equal(a, b))

@@ -320,6 +320,8 @@ class Evaluator:
                 values.append(node.value)
             elif kind is S.Lambda:
                 values.append(script.UserFunction("<lambda>", node.params, node.body, self))
+            elif kind is S.ListComp:
+                values.append(script.comprehension(self, node))
             elif kind is S.BoolOp or kind is S.IfExp:
                 if not ready:  # the left operand (or the test) first; the rest depends on its truth
                     stack.append((node, True))

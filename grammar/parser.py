@@ -50,6 +50,7 @@ from autodiff.grammar.syntax import (
     Import,
     IndexAssign,
     Lambda,
+    ListComp,
     ListExpr,
     Name,
     Node,
@@ -224,8 +225,8 @@ def _syntax_problem(tok: Token, prev: Token | None, states: list[int], brackets:
         return _Problem(f"expected an indented block after '{opener.value}' on line {opener.line}", opener.line,
                         opener.column)
     if tok.type == "FOR" and prev is not None and prev.type not in _STATEMENT_START:
-        return _Problem("comprehensions ([... for ... in ...]) are not part of the language: write a for loop, or "
-                        "a tensor operation on the whole tensor", tok.line, tok.column)
+        return _Problem("unexpected 'for': a comprehension is written [EXPRESSION for NAME in ITERABLE], a "
+                        "generator (EXPRESSION for NAME in ITERABLE) in its own parentheses", tok.line, tok.column)
     problem = _syntax_problem_here(tok, prev, states)
     if brackets and brackets[-1].line < problem.line:  # most likely the bracket was never closed
         opener = brackets[-1]
@@ -437,6 +438,20 @@ class _Builder:
         return FunctionDef(name.value, params, body[0].value, **_at(keyword))
 
     # expressions (Python's)
+
+    def comp_for(self, c: list) -> tuple:
+        target = c[1]
+        _check_target(target, "for")
+        return (target, c[3], tuple(c[5::2]))
+
+    def list_comp(self, c: list) -> ListComp:
+        target, iterable, conditions = c[2]
+        return ListComp(c[1], target, iterable, conditions, **_at(c[0]))
+
+    def call_generator(self, c: list) -> Call:
+        function, _, element, (target, iterable, conditions), _ = c
+        generator = ListComp(element, target, iterable, conditions, **_at(c[1]))
+        return Call(function, (generator,), (), **_at(function))
 
     def if_exp(self, c: list) -> IfExp:
         return IfExp(c[2], c[0], c[4], **_at(c[0]))

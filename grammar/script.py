@@ -173,7 +173,7 @@ def _len(value: Any) -> int:
 
 def _iterable(value: Any) -> Any:
     """What `for` and the built-ins may iterate: ranges, lists, tuples, strings, tensors (along dim 0)."""
-    if isinstance(value, (range, list, tuple, str, enumerate, zip)):
+    if isinstance(value, (range, list, tuple, str, enumerate, zip)):  # engine.Size is a tuple
         return value
     if isinstance(value, Tensor):
         if value.ndim == 0:
@@ -260,6 +260,10 @@ def _sum(iterable: Any, *rest: Any, **kwargs: Any) -> Any:
     return total
 
 
+def _tuple(iterable: Any = ()) -> tuple:
+    return tuple(_list(iterable))
+
+
 def _float(value: Any = 0.0) -> float:
     if isinstance(value, Tensor):
         return value.item()
@@ -300,6 +304,7 @@ def python_builtins() -> dict[str, tuple[Any, str]]:
         "enumerate": (_enumerate, "enumerate(iterable, start=0)"),
         "zip": (_zip, "zip(a, b, ...)"),
         "list": (_list, "list(iterable)"),
+        "tuple": (_tuple, "tuple(iterable)"),
         "min": (_extreme("min"), "min(a, b, ...), min(list) or min(input, dim=None, keepdim=False)"),
         "max": (_extreme("max"), "max(a, b, ...), max(list) or max(input, dim=None, keepdim=False)"),
         "round": (_round, "round(number, ndigits=None) or round(input)"),
@@ -308,18 +313,41 @@ def python_builtins() -> dict[str, tuple[Any, str]]:
         "float": (_float, "float(value)"),
         "int": (_int, "int(value)"),
         "str": (_str, "str(value)"),
+        "repr": (repr, "repr(value)"),
         "bool": (_bool, "bool(value)"),
     }
 
 
+def comprehension(ev: Evaluator, node: S.ListComp) -> list:
+    """`[element for target in iterable if ...]`: its names live in a scope of their own, as in Python 3."""
+    iterable = ev.guard(lambda: _iterable(ev.expression(node.iterable)), node.iterable)
+    if len(ev.scopes) >= MAX_CALL_DEPTH:
+        raise LimitError(f"comprehensions and calls are nested more than {MAX_CALL_DEPTH} deep",
+                         reason="call_depth").at(node.line, node.column)
+    scope = dict(ev.scopes[-1]) if ev.scopes else {}
+    ev.scopes.append(scope)
+    out: list = []
+    try:
+        for item in iterable:
+            ev.count_step(node)
+            assign(ev, node.target, item, scope)
+            if all(truth(ev.condition(condition)) for condition in node.conditions):
+                out.append(ev.expression(node.element))
+    finally:
+        ev.scopes.pop()
+    return out
+
+
 # ---------------------------------------------------------------------------- assignment
-def assign(ev: Evaluator, target: S.Node, value: Any) -> None:
-    """Bind `value` to a target: a name, name[index], x.attribute, or a tuple/list of targets (unpacked)."""
+def assign(ev: Evaluator, target: S.Node, value: Any, scope: dict | None = None) -> None:
+    """Bind `value` to a target: a name, name[index], x.attribute, or a tuple/list of targets (unpacked).
+    Names go to `scope` when given (a comprehension's), else to the script's names."""
+    names = ev.names if scope is None else scope
     stack: list[tuple[S.Node, Any]] = [(target, value)]
     while stack:
         node, item = stack.pop()
         if isinstance(node, S.Name):
-            ev.names[node.id] = item
+            names[node.id] = item
         elif isinstance(node, (S.TupleExpr, S.ListExpr)):
             items = _unpack(item, len(node.items), node)
             stack.extend(reversed(list(zip(node.items, items))))

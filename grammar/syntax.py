@@ -184,6 +184,16 @@ class FString(Node):
     specs: tuple[str, ...]
 
 
+@_node
+class ListComp(Node):
+    """`[element for target in iterable if condition ...]` (a generator `(... for ...)` is built as this too)."""
+
+    element: Expr
+    target: Expr
+    iterable: Expr
+    conditions: tuple[Expr, ...]
+
+
 # Statements -------------------------------------------------------------------------------------
 
 
@@ -300,7 +310,7 @@ class Program(Node):
 
 
 Expr = (Number | String | Constant | Name | Attribute | Call | Subscript | BinOp | UnaryOp | ListExpr | TupleExpr
-        | BoolOp | IfExp | Lambda | FString)
+        | BoolOp | IfExp | Lambda | FString | ListComp)
 IndexItem = Expr | Slice | NoneIndex | EllipsisIndex
 Stmt = (Assign | IndexAssign | ExprStmt | Import | AssignTo | AugAssign | Pass | Break | Continue | Return | Assert
         | If | For | While | With | FunctionDef)
@@ -368,6 +378,8 @@ def _parts(node: Node) -> list[Node | str]:
         for field, conversion, spec, piece in zip(node.fields, node.conversions, node.specs, node.pieces[1:]):
             parts += [field, f"!{conversion}" if conversion else "", f":{spec!r}" if spec else "", repr(piece)]
         return [p for p in parts if p != ""]
+    if isinstance(node, ListComp):
+        return ["listcomp", node.element, node.target, node.iterable, *node.conditions]
     if isinstance(node, AssignTo):
         return ["=", *node.targets, node.value]
     if isinstance(node, AugAssign):

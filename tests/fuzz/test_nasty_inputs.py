@@ -94,7 +94,7 @@ PROGRAMS = [
     ("class bases", "().__class__.__bases__", [], "name", 2, "names starting with '_'"),
     ("private attribute", "x._data", ["x=1"], "name", 2, "names starting with '_'"),
     ("lambda", "lambda: 1", [], "value", 1, "the program's last statement gives a function, not a tensor"),
-    ("comprehension", "[i for i in x]", ["x=[1]"], "syntax", 2, "comprehensions ([... for ... in ...]) are not part"),
+    ("comprehension", "[i for i in x] for", ["x=[1]"], "syntax", 2, "unexpected 'for': a comprehension is written"),
     ("f-string", "f'{x}'", ["x=1"], "value", 1, "the program's last statement gives a str, not a tensor"),
     ("walrus", "(y := x)", ["x=1"], "syntax", 2, "':=' is not part of the language"),
     ("not callable", "x(1)", ["x=1"], "value", 1, "not callable"),

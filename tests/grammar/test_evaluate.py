@@ -204,7 +204,7 @@ _ENGINE_CALLS = {
     ("ones(2)[5]", "value", 1, 1, ["out of bounds"]),
     ("x.grad.zero_()", "value", 1, 1, ["None"]),
     ("f(lambda x: x", "syntax", 1, 2, ["unclosed"]),
-    ("[i for i in x]", "syntax", 1, 4, []),
+    ("[i for i in 3]", "value", 1, 13, ["not iterable"]),
 ])
 def test_errors_have_a_kind_a_place_and_words(source, kind, line, column, words):
     with pytest.raises(AutodiffError) as caught:

@@ -474,8 +474,8 @@ INVISIBLE = "it is an invisible or unusual space: delete it or type a plain spac
         ("f(a=1, 2)", "positional argument follows keyword argument", 1, 8),
         ("f(dim=1, dim=2)", "keyword argument 'dim' repeated", 1, 10),
         ("f(x+1=2)", "unexpected '=': expected ')' or ',' after '1'", 1, 6),
-        ("[x for x in y]", "comprehensions ([... for ... in ...]) are not part of the language: write a for loop, "
-         "or a tensor operation on the whole tensor", 1, 4),
+        ("f(a, x for x in y)", "unexpected 'for': a comprehension is written [EXPRESSION for NAME in ITERABLE], a "
+         "generator (EXPRESSION for NAME in ITERABLE) in its own parentheses", 1, 8),
         ("class A: pass", "classes are not part of autodiff scripts: use a function of one return expression "
          "(def f(x): return ...) or plain statements", 1, 1),
         ("from torch import nn", "'from ... import' is not part of autodiff scripts: write import torch and use "
