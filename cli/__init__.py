@@ -14,5 +14,8 @@ def _interrupted_while_starting(signum: int, frame: object) -> None:
 
 # Only when this process is the command itself: the console script, or `python -m autodiff.cli` (whose
 # argv[0] is still "-m" while the package is imported); never in a program that imports autodiff.
-if _os.path.basename(_sys.argv[0]) == "autodiff" or _sys.argv[:1] == ["-m"]:
+# An inherited SIG_IGN (a background job of a shell script: `autodiff run x.py &`) is left alone, so
+# Ctrl-C at the terminal does not reach it, as for any other program.
+if (_os.path.basename(_sys.argv[0]) == "autodiff" or _sys.argv[:1] == ["-m"]) and \
+        _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
     _signal.signal(_signal.SIGINT, _interrupted_while_starting)

@@ -54,7 +54,15 @@ def cli_hint(error: AutodiffError) -> str | None:
 
 def summary(error: AutodiffError) -> str:
     """The one-line message (a syntax error's message also carries its excerpt lines)."""
-    return str(error.details.get("summary") or error.message.split("\n", 1)[0])
+    return cut(str(error.details.get("summary") or error.message.split("\n", 1)[0]))
+
+
+MAX_MESSAGE = 1_000  # characters of a message: a name or value quoted from the input cannot make it longer
+
+
+def cut(text: str, width: int = MAX_MESSAGE) -> str:
+    """A message as it is shown: at most `width` characters (a 100,000-character name is cut, with '...')."""
+    return text if len(text) <= width else f"{text[:width - 3]}..."
 
 
 def excerpt(error: AutodiffError) -> str | None:
@@ -75,14 +83,14 @@ def error_line(error: AutodiffError, python_hints: bool = False) -> str:
     if python_hints:  # a script's fix is Python's (retain_graph=True); but `autodiff run` has --max-elements too
         hint = error.hint or (hint if error.reason in ("elements", "steps") else None)
     text = f"autodiff: {error.kind} error{where}: {summary(error)}"
-    return f"{text} (hint: {hint})" if hint else text
+    return f"{text} (hint: {cut(hint)})" if hint else text
 
 
 def error_document(error: AutodiffError) -> dict[str, Any]:
     body: dict[str, Any] = {"kind": error.kind, "message": summary(error)}
     hint = cli_hint(error)
     if hint:
-        body["hint"] = hint
+        body["hint"] = cut(hint)
     if error.line is not None:
         body["line"] = error.line
         if error.column is not None:

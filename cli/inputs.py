@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import warnings
 
 import numpy as np
@@ -21,7 +22,8 @@ def load_array(path: str, max_elements: int | None) -> np.ndarray:
         raise InputError(f"@{path}: unsupported file type {suffix or '(none)'!r}; use .npy, .json or .csv")
     if not os.path.isfile(path):
         what = ("is a directory, not a file" if os.path.isdir(path) else
-                "is not a regular file" if os.path.exists(path) else "does not exist")
+                "is not a regular file" if os.path.exists(path) else
+                "is a loop of symbolic links" if _is_link_loop(path) else "does not exist")
         raise InputError(f"@{path}: the file {what}")
     try:
         if suffix == ".npy":
@@ -34,6 +36,22 @@ def load_array(path: str, max_elements: int | None) -> np.ndarray:
         raise InputError(f"@{path}: cannot read the file ({error.strerror or error})") from None
 
 
+def _is_link_loop(path: str) -> bool:
+    import errno
+
+    try:
+        os.stat(path)
+    except OSError as error:
+        return error.errno == errno.ELOOP
+    return False
+
+
+def _short(text: str, width: int = 80) -> str:
+    """Text quoted in a message, cut to one short line."""
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def _load_npy(path: str, max_elements: int | None) -> np.ndarray:
     with open(path, "rb") as f:
         try:
@@ -42,9 +60,15 @@ def _load_npy(path: str, max_elements: int | None) -> np.ndarray:
                 shape, _, dtype = np.lib.format.read_array_header_1_0(f)
             else:
                 shape, _, dtype = np.lib.format.read_array_header_2_0(f)
-        except (ValueError, SyntaxError, OSError) as error:
-            raise InputError(f"@{path}: not a valid .npy file ({error})") from None
+        except (ValueError, SyntaxError, OSError, TypeError) as error:
+            # numpy's message may quote its parser's objects (<ast.Call object at 0x...>): say what is wrong instead
+            reason = ("its header is not a plain Python literal" if "malformed node" in str(error)
+                      else _short(str(error)))
+            raise InputError(f"@{path}: not a valid .npy file ({reason})") from None
         data_bytes = os.fstat(f.fileno()).st_size - f.tell()
+    if not isinstance(shape, tuple) or not all(type(n) is int and n >= 0 for n in shape):
+        raise InputError(f"@{path}: not a valid .npy file (its header's shape {_short(repr(shape))} is not a tuple of "
+                         "sizes)")
     if dtype.hasobject:
         raise InputError(f"@{path}: the .npy file holds Python objects (a pickle); autodiff never loads pickles")
     if dtype.kind not in "biuf":
@@ -81,6 +105,12 @@ def _load_json(path: str) -> np.ndarray:
             data = json.load(f)
         except (ValueError, RecursionError) as error:
             raise InputError(f"@{path}: not valid JSON ({error})") from None
+    depth = 0
+    inner = data
+    while isinstance(inner, list) and inner and depth <= 64:
+        depth, inner = depth + 1, inner[0]
+    if depth > 64:
+        raise InputError(f"@{path}: the JSON's lists are nested more than 64 deep; a tensor has at most 64 dimensions")
     try:
         array = np.array(data, dtype=np.float64)
     except (ValueError, TypeError):
@@ -96,7 +126,10 @@ def _load_csv(path: str) -> np.ndarray:
             warnings.simplefilter("ignore")  # numpy warns about a file without data: refused below instead
             array = np.loadtxt(path, delimiter=",", dtype=np.float64, ndmin=2, comments="#")
     except ValueError as error:
-        raise InputError(f"@{path}: not a rectangular CSV of numbers ({error})") from None
+        # numpy's message quotes the field it could not read: say where it is, never what the file holds
+        found = re.search(r"at row (\d+), column (\d+)", str(error))
+        where = f": row {int(found[1]) + 1}, column {found[2]} is not a number" if found else ""
+        raise InputError(f"@{path}: not a rectangular CSV of numbers{where}") from None
     if array.size == 0:
         raise InputError(f"@{path}: the CSV file holds no numbers")
     return array

@@ -76,12 +76,8 @@ def main(argv: list[str] | None = None) -> None:
         code = _closed_pipe() if done.code == 1 else (done.code if isinstance(done.code, int) else 1)
     except click.ClickException as error:
         code = _report_click(error, json_mode)
-    except click.exceptions.Abort:
-        sys.stderr.write("autodiff: interrupted\n")
-        code = 130
-    except KeyboardInterrupt:
-        sys.stderr.write("autodiff: interrupted\n")
-        code = 130
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        code = _interrupted(json_mode)
     except BrokenPipeError:
         code = _closed_pipe()
     except OSError as error:  # our own I/O errors are InputErrors: this one is writing the output
@@ -91,6 +87,19 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as error:
         code = _report_unexpected(error, json_mode, debug)
     _exit(code)
+
+
+def _interrupted(json_mode: bool) -> int:
+    """Ctrl-C: exit 130 with `autodiff: interrupted`; in JSON mode stdout still gets a document (on a line of
+    its own) so that a reader always has one."""
+    sys.stderr.write("autodiff: interrupted\n")
+    if json_mode:
+        import contextlib
+
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.write('\n{"error": {"kind": "interrupted", "message": "interrupted (SIGINT)"}}\n')
+            sys.stdout.flush()
+    return 130
 
 
 def _standard_streams() -> None:

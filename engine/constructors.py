@@ -68,6 +68,20 @@ def _sizes(args: tuple, what: str = "size", allow_minus_one: bool = False) -> tu
     return tuple(sizes)
 
 
+MAX_DIMS = 64  # numpy's and PyTorch's limit
+
+
+def list_depth(data: Any, limit: int = 10_001) -> int:
+    """How deep lists (or tuples) are nested, following first items (iteratively; at most `limit`)."""
+    depth = 0
+    while isinstance(data, (list, tuple)) and depth < limit:
+        depth += 1
+        if not data:
+            break
+        data = data[0]
+    return depth
+
+
 def _array_from(data: Any, dtype: np.dtype | None) -> np.ndarray:
     """A new float array from a number, nested lists of numbers (or one-element tensors), or an array."""
     if isinstance(data, Tensor):
@@ -77,6 +91,10 @@ def _array_from(data: Any, dtype: np.dtype | None) -> np.ndarray:
     else:
         if isinstance(data, str):
             raise BadValueError(f"cannot make a tensor from the string {data!r}")
+        depth = list_depth(data)
+        if depth > MAX_DIMS:
+            raise BadValueError(f"cannot make a tensor from lists nested {depth if depth <= 10_000 else 'over 10,000'} "
+                                f"deep: a tensor has at most {MAX_DIMS} dimensions", reason="dims")
         try:
             array = np.array(data if not isinstance(data, (list, tuple)) else _plain(data))
         except (ValueError, TypeError) as error:

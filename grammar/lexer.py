@@ -198,6 +198,13 @@ def _check_adjacent(text: str, prev: Token, tok: Token) -> None:
     """Two tokens with nothing between them that spell something outside the language."""
     both = text[prev.pos : tok.pos + len(tok.value)]
     if prev.type == "NUMBER" and tok.type in _WORDS:
+        if prev.value == "0" and tok.value[:1] in "xXoObB" and tok.type == "NAME":
+            base = {"x": "hexadecimal", "o": "octal", "b": "binary"}[tok.value[0].lower()]
+            raise _Problem(f"invalid number '{_short(both)}': {base} literals are not part of the language; write the "
+                           "number in decimal", prev.line, prev.column)
+        if tok.value.startswith("_"):
+            raise _Problem(f"invalid number '{_short(both)}': '_' between digits is not part of the language; write "
+                           "the digits without it", prev.line, prev.column)
         hint = ""
         if tok.type == "NAME" and tok.value[0] not in "eEjJ":
             hint = f"; to multiply, write '{prev.value}*{tok.value}'"
