@@ -124,6 +124,9 @@ def repl_command(dtype: str, seed: int | None, max_elements: int, max_steps: int
     return Repl(interactive, max_steps).loop()
 
 
+MAX_LINE_BYTES = 1_000_000  # a REPL line; the parser takes no larger program (grammar.parser.MAX_SOURCE_CHARS)
+
+
 class Repl:
     """Read an entry (one or more lines), run it, show its values; one environment for the session."""
 
@@ -193,13 +196,28 @@ class Repl:
             except UnicodeDecodeError:
                 return self._not_utf8()
         stream = getattr(sys.stdin, "buffer", None)  # bytes: decoded here, whatever the locale
-        line = stream.readline() if stream is not None else sys.stdin.readline()
+        limit = MAX_LINE_BYTES
+        line = stream.readline(limit + 1) if stream is not None else sys.stdin.readline(limit + 1)
+        if len(line) > limit and not line.endswith(b"\n" if isinstance(line, bytes) else "\n"):
+            return self._too_long(stream or sys.stdin)
         if isinstance(line, bytes):
             try:
                 line = line.decode("utf-8")
             except UnicodeDecodeError:
                 return self._not_utf8()
         return line.rstrip("\n") if line else None
+
+    def _too_long(self, stream: Any) -> str:
+        """A line over the limit: skip the rest of it without holding it, say so, and go on."""
+        while True:
+            chunk = stream.readline(1 << 20)
+            if not chunk or chunk.endswith(b"\n" if isinstance(chunk, bytes) else "\n"):
+                break
+        sys.stdout.flush()
+        sys.stderr.write(f"autodiff: limit error: the input line is longer than {MAX_LINE_BYTES:,} bytes, the "
+                         "program size limit\n")
+        sys.stderr.flush()
+        return ""
 
     def _not_utf8(self) -> str:
         """An input line that is not UTF-8: say so, and go on with the session (as after any error)."""

@@ -150,3 +150,10 @@ def test_an_interrupted_json_run_still_writes_its_error_document():
     out, err = process.communicate(timeout=10)
     assert process.returncode == 130 and err.strip() == "autodiff: interrupted"
     assert json.loads(out.strip()) == {"error": {"kind": "interrupted", "message": "interrupted (SIGINT)"}}
+
+
+def test_a_repl_line_over_the_limit_is_refused_without_holding_it_and_the_session_goes_on():
+    done = _run("repl", stdin="x = " + "1" * 3_000_000 + "\nprint(2)\n")
+    assert done.returncode == 0 and done.stdout == "2\n"
+    assert done.stderr == ("autodiff: limit error: the input line is longer than 1,000,000 bytes, the program size "
+                           "limit\n")
