@@ -43,6 +43,8 @@ def _is_link_loop(path: str) -> bool:
         os.stat(path)
     except OSError as error:
         return error.errno == errno.ELOOP
+    except ValueError:  # a NUL character in the path
+        return False
     return False
 
 
