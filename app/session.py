@@ -78,6 +78,10 @@ class EvalRequest:
     # each backward call (--explain uses both).
     observe: Callable[..., None] | None = None
     parsed: S.Program | None = None  # the program already parsed (--batch parses it once for every line)
+    # What each backward pass keeps of a gradient for the report (text output keeps only what it prints, so
+    # that --repeat 500 on a large tensor does not hold 500 copies); None: a full copy, and the copies of
+    # all passes together are bounded by the element limit, checked before the first pass.
+    keep: Callable[[np.ndarray], Any] | None = None
 
 
 @dataclass
@@ -85,7 +89,7 @@ class Pass:
     """One backward call: which tensor it started from and every named leaf's .grad after it."""
 
     root: str | None
-    grads: dict[str, np.ndarray | None]
+    grads: dict[str, Any]  # np.ndarray | None, or what EvalRequest.keep kept of it
     order: int | None = None  # --order: which derivative this pass computed
 
 
@@ -182,6 +186,8 @@ def run_eval(request: EvalRequest) -> EvalResult:
             return EvalResult(evaluation, root, [], grads_of(names), skipped_backward=reason)
         targets = [(name, _named(names, name, "--backward")) for name in request.backward] or \
             [(evaluation.root_name, root)]
+        if request.keep is None:
+            _check_kept(leaves(evaluation), request.repeat * len(targets))
         passes = []
         with engine.observe(request.observe) if request.observe is not None else contextlib.nullcontext():
             for _ in range(request.repeat):
@@ -194,9 +200,28 @@ def run_eval(request: EvalRequest) -> EvalResult:
                     if start_pass is not None:
                         start_pass()
                     target.backward(gradient, retain_graph=request.retain_graph or None)
-                    passes.append(Pass(name, grads_of(leaves(evaluation))))
+                    passes.append(Pass(name, _kept(leaves(evaluation), request.keep)))
         return EvalResult(evaluation, root, passes, grads_of(named_tensors(evaluation)),
                           targets=[t for _, t in targets])
+
+
+def _kept(tensors: dict[str, Tensor], keep: Callable[[np.ndarray], Any] | None) -> dict[str, Any]:
+    """What a pass keeps of each tensor's .grad: a copy (grads_of), or keep() of it."""
+    if keep is None:
+        return grads_of(tensors)
+    return {name: None if t.grad is None else keep(t.grad.data) for name, t in tensors.items()}
+
+
+def _check_kept(tensors: dict[str, Tensor], passes: int) -> None:
+    """Every pass keeps a copy of every gradient: refuse, before the first pass, more copies in all than
+    the element limit (the first pass's are always allowed)."""
+    limit = engine.get_max_elements()
+    each = sum(t.numel() for t in tensors.values())
+    if limit is None or passes < 2 or passes * each <= max(limit, each):
+        return
+    raise LimitError(f"{passes:,} backward passes would keep {passes * each:,} gradient values for the report "
+                     f"({each:,} a pass), over the limit of {limit:,}",
+                     hint="fewer passes, a smaller tensor, or raise the element limit", reason="kept_passes")
 
 
 def _named(names: dict[str, Tensor], name: str, option: str) -> Tensor:

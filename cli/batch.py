@@ -78,7 +78,7 @@ class _Batch:
         from autodiff.cli import jsonout
 
         failed = 0
-        write, flush, dumps = out.write, out.flush, jsonout.dumps
+        write, flush = out.write, out.flush
         for number, raw in enumerate(_lines(stream, self.line_limit), 1):
             if raw is not None and not raw.strip():
                 continue
@@ -88,7 +88,8 @@ class _Batch:
                 if self.first_failure is None:
                     self.first_failure = number
             self.answered += 1
-            write(dumps(document) + "\n")
+            jsonout.write(document, write)  # large arrays piecewise
+            write("\n")
             flush()  # a co-process waits for this line before it sends the next
         return failed
 

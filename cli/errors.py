@@ -18,6 +18,7 @@ _CLI_HINTS = {
     "second_backward": "add --retain-graph to keep the graph for another pass",
     "no_grad": "bind the variables with --var NAME=VALUE (not --const) so the result requires grad",
     "input_no_grad": "bind the variables with --var NAME=VALUE (not --const) so the result requires grad",
+    "kept_passes": "--format plain keeps only what it prints; or fewer --repeat, or raise --max-elements",
 }
 
 

@@ -225,3 +225,54 @@ def test_hidden_work_counts_against_the_element_limit(program, limit, words, tmp
     line = one_error_line(result, "limit")
     assert words in line and f"over the limit of {int(limit):,}" in line and "--max-elements" in line
     assert result.peak < 100 * MB, result.peak
+
+
+# ---------------------------------------------------------------------------- output
+@pytest.mark.parametrize("shape", [(), (5,), (70_000,), (150_000,), (3, 70_000), (2, 3, 40_000), (200_000, 0),
+                                   (70_000, 2), (1, 1, 140_000)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_json_written_piecewise_is_the_same_text(shape, dtype):
+    import io
+
+    import numpy as np
+
+    from autodiff.cli import jsonout
+
+    array = np.random.default_rng(0).standard_normal(shape).astype(dtype)
+    if array.size > 3:
+        array.reshape(-1)[:3] = [np.nan, np.inf, -np.inf]
+    document = {"value": jsonout.lazy(array), "passes": [{"grads": {"x": jsonout.lazy(array)}}], "n": [1, None]}
+    out = io.StringIO()
+    jsonout.write(document, out.write)
+    assert out.getvalue() == json.dumps({"value": jsonout.values(array), "passes": [{"grads": {
+        "x": jsonout.values(array)}}], "n": [1, None]}, allow_nan=False)
+
+
+def test_json_output_is_streamed(tmp_path):
+    # 2M elements: the document as one list of floats and one string took 401 MiB
+    result = run("eval", "x*2", "--var", "x=ones(2000000)", "--grad-tensor", "ones(2000000)", "--format", "json",
+                 tmp=tmp_path)
+    assert result.code == 0 and result.stderr == ""
+    document = result.json()
+    assert document["grads"]["x"] == [2.0] * 2_000_000 and len(document["root"]["value"]) == 2_000_000
+    assert result.peak < 200 * MB, result.peak
+
+
+def test_repeated_passes_keep_what_text_output_prints(tmp_path):
+    # 500 passes on 1M elements kept a copy of x.grad each (1.95 GB); plain output prints their edges only
+    result = run("eval", "y = x*2", "--var", "x=ones(1000000)", "--grad-tensor", "ones(1000000)", "--retain-graph",
+                 "--repeat", "500", "--format", "plain", tmp=tmp_path)
+    assert result.code == 0 and result.stderr == ""
+    assert "backward 500: y.backward(gradient=ones(1000000))\n  x.grad  tensor([1000., 1000., 1000.,  ..., " \
+           "1000., 1000., 1000.])" in result.stdout
+    assert result.peak < 150 * MB, result.peak
+
+
+def test_repeated_passes_in_json_are_bounded_by_the_element_limit(tmp_path):
+    result = run("eval", "y = x*2", "--var", "x=ones(1000000)", "--grad-tensor", "ones(1000000)", "--retain-graph",
+                 "--repeat", "500", "--format", "json", tmp=tmp_path)
+    assert result.code == 1 and result.json()["error"]["kind"] == "limit"
+    line = one_error_line(result, "limit")
+    assert "500 backward passes would keep 500,000,000 gradient values for the report (1,000,000 a pass), over " \
+           "the limit of 50,000,000" in line and "--max-elements" in line
+    assert result.peak < 150 * MB, result.peak
