@@ -224,6 +224,23 @@ def _check_kept(tensors: dict[str, Tensor], passes: int) -> None:
                      hint="fewer passes, a smaller tensor, or raise the element limit", reason="kept_passes")
 
 
+def _check_next_order_memory(wanted: int, order: int, before: int, now: int) -> int:
+    """Refuse the next derivative when its graph would not fit in the memory left under the process's cap:
+    it keeps the current graph's arrays and adds new ones, as many as the last order added times its
+    growth (at least as many as the graph holds). Returns what the graph holds now."""
+    from autodiff.engine.allocator import room
+
+    growth = max(1.0, now / max(before, 1))
+    need = int(now * growth)
+    left = room()
+    if left is not None and need > left:
+        raise LimitError(f"--order {wanted}: derivative {order + 1} would need about {need >> 20:,} MiB more for its "
+                         f"graph (the saved values grew {growth:.1f} times with the last order, to {now >> 20:,} MiB), "
+                         f"and {max(left, 0) >> 20:,} MiB are left under the memory cap",
+                         hint=f"ask for --order {order} or less, or raise AUTODIFF_MAX_MEMORY", reason="order")
+    return now
+
+
 def _named(names: dict[str, Tensor], name: str, option: str) -> Tensor:
     tensor = names.get(name)
     if tensor is None:
@@ -253,6 +270,7 @@ def _higher_order(request: EvalRequest, evaluation: Evaluation, root: Tensor, gr
     # not hours later.
     size = engine.graph_size(root)
     budget = max(MAX_DERIVATIVE_NODES, 4 * size)
+    held = engine.graph_bytes(root)  # the arrays the graph keeps: each order's memory is predicted from them
     for order in range(1, request.order + 1):
         if current.requires_grad:
             (derivative,) = engine.grad(current, x, grad_outputs=grad_output, create_graph=True,
@@ -268,6 +286,8 @@ def _higher_order(request: EvalRequest, evaluation: Evaluation, root: Tensor, gr
             raise LimitError(f"--order {request.order}: the graph grows too fast with the order (derivative {order} "
                              f"has {size:,} nodes; the limit for the next is {budget:,})",
                              hint=f"ask for --order {order} or less", reason="order")
+        if order < request.order:
+            held = _check_next_order_memory(request.order, order, held, engine.graph_bytes(current))
     x.grad = derivative.detach()
     grads = grads_of(named_tensors(evaluation))
     return EvalResult(evaluation, root, passes, grads)

@@ -19,6 +19,7 @@ _CLI_HINTS = {
     "no_grad": "bind the variables with --var NAME=VALUE (not --const) so the result requires grad",
     "input_no_grad": "bind the variables with --var NAME=VALUE (not --const) so the result requires grad",
     "kept_passes": "--format plain keeps only what it prints; or fewer --repeat, or raise --max-elements",
+    "explain": "explain a smaller example (the steps are the same for any size), or raise --max-elements",
 }
 
 

@@ -276,3 +276,67 @@ def test_repeated_passes_in_json_are_bounded_by_the_element_limit(tmp_path):
     assert "500 backward passes would keep 500,000,000 gradient values for the report (1,000,000 a pass), over " \
            "the limit of 50,000,000" in line and "--max-elements" in line
     assert result.peak < 150 * MB, result.peak
+
+
+# ---------------------------------------------------------------------------- --order, --explain, @file.json
+@linux_only
+def test_order_is_refused_before_its_graph_takes_the_memory(tmp_path):
+    # 5 orders of this program on 1M elements took 3.7 GB; under a 600 MiB cap the 4th is refused in advance
+    result = run("eval", "(sin(x)*exp(x)/(1+x*x)).sum()", "--var", "x=rand(1000000)", "--order", "5",
+                 memory="600M", tmp=tmp_path)
+    assert result.code == 1
+    line = one_error_line(result, "limit")
+    assert "--order 5: derivative 4 would need about" in line and "left under the memory cap" in line
+    assert "ask for --order 3 or less, or raise AUTODIFF_MAX_MEMORY" in line
+    assert result.peak < 600 * MB, result.peak
+
+
+def test_explain_keeps_at_most_the_element_limit(tmp_path):
+    # the copies of every step's values took 2.3 times the memory of the run itself (1 GB here)
+    result = run("eval", "y = sin(x)*x; z = exp(y) * y; z", "--var", "x=ones(10000000)", "--grad-tensor",
+                 "ones(10000000)", "--explain", "--format", "plain", tmp=tmp_path)
+    assert result.code == 1
+    line = one_error_line(result, "limit")
+    assert "the explanation keeps the values of every step: " in line and "over the limit of 50,000,000" in line
+    assert "--max-elements" in line
+    assert result.peak < 800 * MB, result.peak
+
+
+def test_a_large_json_file_is_read_without_a_python_object_per_value(tmp_path):
+    path = tmp_path / "rows.json"
+    path.write_bytes(b"[" + b"[], " * 5_000_000 + b"[]]")  # 20 MB of empty lists: json.load took 700 MB
+    result = run("eval", "x.sum()", f"x=@{path}", "--format", "plain", tmp=tmp_path)
+    assert result.code == 0 and result.stdout.startswith("root = tensor(0., grad_fn=<SumBackward0>)"), result
+    assert result.peak < 150 * MB, result.peak
+
+
+@pytest.mark.parametrize("text", [
+    "[1, 2, 30]", "[[1.5, -2e-3], [3E+2, 0]]", "[]", "[[], []]", "[[[1], [2]], [[3], [4]]]", "[\n [\n  1.0\n ]\n]\n",
+    "[-0, 0.0, 10]", "[[[]]]"])
+def test_the_json_reader_for_large_files_reads_what_json_reads(text, tmp_path):
+    import numpy as np
+
+    from autodiff.cli import inputs
+
+    path = tmp_path / "x.json"
+    path.write_text(text)
+    array = inputs._json_array(str(path))
+    expected = np.array(json.loads(text), dtype=np.float64)
+    assert array.shape == expected.shape and np.array_equal(array, expected)
+
+
+@pytest.mark.parametrize(("text", "outcome"), [
+    ("[[1, 2], [3]]", "same length"), ("[[1], 2]", "same length"), ("[1 2]", "whitespace"),
+    ("[1,, 2]", "not a JSON number"), ("[.5]", "not a JSON number"), ("[01]", "not a JSON number"),
+    ("[1.]", "not a JSON number"), ("[+1]", "not a JSON number"), ("[1]2", "outside the brackets"),
+    ("[1e999]", None), ("[NaN]", None), ('{"a": 1}', None), ("[1, 2", "outside the brackets")])
+def test_the_json_reader_for_large_files_refuses_what_json_refuses(text, outcome, tmp_path):
+    from autodiff.cli import inputs
+
+    path = tmp_path / "x.json"
+    path.write_text(text)
+    if outcome is None:  # json.load reads it (inf, nan) or says what is wrong
+        assert inputs._json_array(str(path)) is None
+    else:
+        with pytest.raises(ValueError, match=outcome):
+            inputs._json_array(str(path))
