@@ -116,8 +116,9 @@ def test_the_default_cap_is_half_the_available_memory():
     info = dict(line.split(":", 1) for line in Path("/proc/meminfo").read_text().splitlines())
     available = (int(info["MemAvailable"].split()[0]) + int(info.get("SwapFree", "0 kB").split()[0])) * 1024
     cap = _data_limit(None)
-    # what the process holds after start-up (a few hundred MiB at most, with two BLAS threads) plus half
-    assert 0.45 * available < cap < 0.55 * available + 512 * MB, (cap, available)
+    # what the process holds after start-up (a few hundred MiB at most, with two BLAS threads) plus half of
+    # what was available when it started (other processes may have changed that since: a wide margin)
+    assert 0.35 * available < cap < 0.65 * available + 512 * MB, (cap, available)
 
 
 # ---------------------------------------------------------------------------- BLAS
