@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from autodiff.engine import AccumulateGrad
+from autodiff import engine
+from autodiff.engine import AccumulateGrad, LimitError
 
 # A rule text that is a formula (symbols, numbers, operators, calls) gets numbers substituted; a rule
 # in words ("grad expanded to self's shape") is shown as it is, followed by the numbers that went out.
@@ -85,24 +86,36 @@ class Step:
 class Explainer:
     """The observer that records a backward pass (install it with EvalRequest(observe=...))."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int | None = None) -> None:
+        """limit: how many values the copies of all steps may hold together (None: the element limit)."""
         self.raw: list[tuple[int, Any, np.ndarray, list, dict]] = []
         self.pass_number = 0
+        self.limit = engine.get_max_elements() if limit is None else limit
+        self.kept = 0
 
     def start_pass(self) -> None:
         self.pass_number += 1
 
     def __call__(self, node: Any, grad_in: Any, grads_out: Any) -> None:
+        saved = None if isinstance(node, AccumulateGrad) else node.saved_values()
+        before = node.variable.grad if isinstance(node, AccumulateGrad) else None
+        self._count(grad_in, *grads_out, *(saved or {}).values(), None if before is None else before.data)
         copied_out = [None if g is None else np.array(g, copy=True) for g in grads_out]
         context: dict[str, Any] = {}
         if isinstance(node, AccumulateGrad):
-            grad = node.variable.grad
-            context["before"] = None if grad is None else np.array(grad.data, copy=True)
-        else:
-            saved = node.saved_values()
-            if saved is not None:
-                context = {k: (np.array(v, copy=True) if isinstance(v, np.ndarray) else v) for k, v in saved.items()}
+            context["before"] = None if before is None else np.array(before.data, copy=True)
+        elif saved is not None:
+            context = {k: (np.array(v, copy=True) if isinstance(v, np.ndarray) else v) for k, v in saved.items()}
         self.raw.append((self.pass_number, node, np.array(grad_in, copy=True), copied_out, context))
+
+
+    def _count(self, *arrays: Any) -> None:
+        """Refuse, before copying them, values that would take the copies of all steps past the limit."""
+        self.kept += sum(int(a.size) for a in arrays if isinstance(a, np.ndarray))
+        if self.limit is not None and self.kept > self.limit:
+            raise LimitError(f"the explanation keeps the values of every step: {self.kept:,} so far, over the limit "
+                             f"of {self.limit:,}", hint="explain a smaller example (the steps are the same for any "
+                             "size), or raise the element limit", reason="explain")
 
 
 def explain(explainer: Explainer, graph: Any) -> list[Step]:

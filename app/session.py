@@ -78,6 +78,10 @@ class EvalRequest:
     # each backward call (--explain uses both).
     observe: Callable[..., None] | None = None
     parsed: S.Program | None = None  # the program already parsed (--batch parses it once for every line)
+    # What each backward pass keeps of a gradient for the report (text output keeps only what it prints, so
+    # that --repeat 500 on a large tensor does not hold 500 copies); None: a full copy, and the copies of
+    # all passes together are bounded by the element limit, checked before the first pass.
+    keep: Callable[[np.ndarray], Any] | None = None
 
 
 @dataclass
@@ -85,7 +89,7 @@ class Pass:
     """One backward call: which tensor it started from and every named leaf's .grad after it."""
 
     root: str | None
-    grads: dict[str, np.ndarray | None]
+    grads: dict[str, Any]  # np.ndarray | None, or what EvalRequest.keep kept of it
     order: int | None = None  # --order: which derivative this pass computed
 
 
@@ -183,6 +187,8 @@ def run_eval(request: EvalRequest) -> EvalResult:
             return EvalResult(evaluation, root, [], grads_of(names), skipped_backward=reason)
         targets = [(name, _named(names, name, "--backward")) for name in request.backward] or \
             [(evaluation.root_name, root)]
+        if request.keep is None:
+            _check_kept(leaves(evaluation), request.repeat * len(targets))
         passes = []
         with engine.observe(request.observe) if request.observe is not None else contextlib.nullcontext():
             for _ in range(request.repeat):
@@ -195,9 +201,45 @@ def run_eval(request: EvalRequest) -> EvalResult:
                     if start_pass is not None:
                         start_pass()
                     target.backward(gradient, retain_graph=request.retain_graph or None)
-                    passes.append(Pass(name, grads_of(leaves(evaluation))))
+                    passes.append(Pass(name, _kept(leaves(evaluation), request.keep)))
         return EvalResult(evaluation, root, passes, grads_of(named_tensors(evaluation)),
                           targets=[t for _, t in targets])
+
+
+def _kept(tensors: dict[str, Tensor], keep: Callable[[np.ndarray], Any] | None) -> dict[str, Any]:
+    """What a pass keeps of each tensor's .grad: a copy (grads_of), or keep() of it."""
+    if keep is None:
+        return grads_of(tensors)
+    return {name: None if t.grad is None else keep(t.grad.data) for name, t in tensors.items()}
+
+
+def _check_kept(tensors: dict[str, Tensor], passes: int) -> None:
+    """Every pass keeps a copy of every gradient: refuse, before the first pass, more copies in all than
+    the element limit (the first pass's are always allowed)."""
+    limit = engine.get_max_elements()
+    each = sum(t.numel() for t in tensors.values())
+    if limit is None or passes < 2 or passes * each <= max(limit, each):
+        return
+    raise LimitError(f"{passes:,} backward passes would keep {passes * each:,} gradient values for the report "
+                     f"({each:,} a pass), over the limit of {limit:,}",
+                     hint="fewer passes, a smaller tensor, or raise the element limit", reason="kept_passes")
+
+
+def _check_next_order_memory(wanted: int, order: int, before: int, now: int) -> int:
+    """Refuse the next derivative when its graph would not fit in the memory left under the process's cap:
+    it keeps the current graph's arrays and adds new ones, as many as the last order added times its
+    growth (at least as many as the graph holds). Returns what the graph holds now."""
+    from autodiff.engine.allocator import room
+
+    growth = max(1.0, now / max(before, 1))
+    need = int(now * growth)
+    left = room()
+    if left is not None and need > left:
+        raise LimitError(f"--order {wanted}: derivative {order + 1} would need about {need >> 20:,} MiB more for its "
+                         f"graph (the saved values grew {growth:.1f} times with the last order, to {now >> 20:,} MiB), "
+                         f"and {max(left, 0) >> 20:,} MiB are left under the memory cap",
+                         hint=f"ask for --order {order} or less, or raise AUTODIFF_MAX_MEMORY", reason="order")
+    return now
 
 
 def _named(names: dict[str, Tensor], name: str, option: str) -> Tensor:
@@ -229,6 +271,7 @@ def _higher_order(request: EvalRequest, evaluation: Evaluation, root: Tensor, gr
     # not hours later.
     size = engine.graph_size(root)
     budget = max(MAX_DERIVATIVE_NODES, 4 * size)
+    held = engine.graph_bytes(root)  # the arrays the graph keeps: each order's memory is predicted from them
     for order in range(1, request.order + 1):
         if current.requires_grad:
             (derivative,) = engine.grad(current, x, grad_outputs=grad_output, create_graph=True,
@@ -244,6 +287,8 @@ def _higher_order(request: EvalRequest, evaluation: Evaluation, root: Tensor, gr
             raise LimitError(f"--order {request.order}: the graph grows too fast with the order (derivative {order} "
                              f"has {size:,} nodes; the limit for the next is {budget:,})",
                              hint=f"ask for --order {order} or less", reason="order")
+        if order < request.order:
+            held = _check_next_order_memory(request.order, order, held, engine.graph_bytes(current))
     x.grad = derivative.detach()
     grads = grads_of(named_tensors(evaluation))
     return EvalResult(evaluation, root, passes, grads)

@@ -14,6 +14,7 @@ each line, so a line's answer is the same as `autodiff eval` gives for it alone.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from typing import IO, Any
 
 # The documented error kinds for what can be wrong with a line itself (errors of the program's run keep theirs).
@@ -65,6 +66,7 @@ class _Batch:
         commands.configure(options)
         self.options = options
         self.seed = options["seed"]
+        self.line_limit, self.line_option = line_limit(options.get("max_line_bytes"), options["max_elements"])
         self.request = commands.eval_request(program, assignments, options)
         self.request.parsed = parse(program)  # once, for every line
         self.defaults = list(self.request.bindings)
@@ -76,8 +78,8 @@ class _Batch:
         from autodiff.cli import jsonout
 
         failed = 0
-        write, flush, dumps = out.write, out.flush, jsonout.dumps
-        for number, raw in enumerate(_lines(stream, line_limit(self.options["max_elements"])), 1):
+        write, flush = out.write, out.flush
+        for number, raw in enumerate(_lines(stream, self.line_limit), 1):
             if raw is not None and not raw.strip():
                 continue
             document, ok = self.answer(number, raw)
@@ -86,7 +88,8 @@ class _Batch:
                 if self.first_failure is None:
                     self.first_failure = number
             self.answered += 1
-            write(dumps(document) + "\n")
+            jsonout.write(document, write)  # large arrays piecewise
+            write("\n")
             flush()  # a co-process waits for this line before it sends the next
         return failed
 
@@ -98,9 +101,10 @@ class _Batch:
 
         try:
             if raw is None:
-                limit = line_limit(self.options["max_elements"])
-                raise LimitError(f"the line is longer than {limit:,} bytes, too long for the element limit",
-                                 hint="raise --max-elements", reason="elements")
+                option = self.line_option
+                why = option if option == "--max-line-bytes" else "room for --max-elements numbers"
+                raise LimitError(f"the line is longer than {self.line_limit:,} bytes ({why}); the rest of it is "
+                                 "skipped unread", hint=f"raise {self.line_option}", reason="line")
             bindings = line_bindings(raw, self.options["max_elements"])
             if self.seed is not None:
                 from autodiff import engine
@@ -125,23 +129,43 @@ class _Batch:
             return {"line": number, **error_document(bug)}, False
 
 
-def line_limit(max_elements: int) -> int:
-    """The longest input line read: room for max_elements numbers of 24 characters each, and a megabyte."""
-    return 24 * max_elements + (1 << 20)
+MAX_LINE_BYTES = 32 << 20  # --max-line-bytes by default
 
 
-def _lines(stream: IO[bytes], limit: int):  # -> Iterator[bytes | None]
-    """The stream's lines; None in place of a line over `limit` bytes, whose rest is skipped unread into
-    memory (a 10 GB line must not be loaded to be refused)."""
+def line_limit(max_line_bytes: str | int | None, max_elements: int) -> tuple[int, str]:
+    """The longest input line read, and the option that sets it: --max-line-bytes (32 MiB by default), or
+    less when --max-elements allows fewer numbers (24 characters each, and a megabyte)."""
+    from autodiff.cli.options import parse_bytes
+    from autodiff.engine.errors import UsageError
+
+    if max_line_bytes is None:
+        limit = MAX_LINE_BYTES
+    elif isinstance(max_line_bytes, int):
+        limit = max_line_bytes
+    else:
+        parsed = parse_bytes(max_line_bytes)
+        if parsed is None:
+            raise UsageError(f"--max-line-bytes {max_line_bytes[:60]!r} is not a size: give bytes, e.g. 1000000, "
+                             "or with a unit K, M, G (powers of 1024), e.g. 64M")
+        limit = parsed
+    by_elements = 24 * max_elements + (1 << 20)
+    return (limit, "--max-line-bytes") if limit <= by_elements else (by_elements, "--max-elements")
+
+
+def _lines(stream: IO[bytes], limit: int) -> Iterator[bytes | None]:
+    """The stream's lines; None in place of a line over `limit` bytes. The None comes as soon as the limit is
+    reached (so the line is answered at once, even an endless one like /dev/zero's); the rest of the line
+    is then skipped, a megabyte at a time, without being held (a 10 GB line must not be loaded to be refused)."""
     while True:
         raw = stream.readline(limit + 1)
         if not raw:
             return
         if len(raw) > limit and not raw.endswith(b"\n"):
-            rest = raw
+            del raw
+            yield None
+            rest = b"x"
             while rest and not rest.endswith(b"\n"):
                 rest = stream.readline(1 << 20)
-            yield None
         else:
             yield raw
 

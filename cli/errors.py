@@ -15,6 +15,8 @@ EXIT_CODES = {"syntax": 2, "name": 2, "usage": 2, "io": 2, "shape": 1, "autograd
 # The engine's and the language's hints speak Python (retain_graph=True); on the command line the fix is an
 # option, chosen by the error's reason code.
 _CLI_HINTS = {
+    "kept_passes": "--format plain keeps only what it prints; or fewer --repeat, or raise --max-elements",
+    "explain": "explain a smaller example (the steps are the same for any size), or raise --max-elements",
     "second_backward": "add --retain-graph to keep the graph for another pass",
     "no_grad": "bind the variables with --var NAME=VALUE (not --const) so the result requires grad",
     "input_no_grad": "bind the variables with --var NAME=VALUE (not --const) so the result requires grad",

@@ -46,6 +46,8 @@ Examples:
 @click.option("--digits", type=click.IntRange(0, 30), metavar="N",
               help="Digits after the point in pretty and plain output (default 4, as PyTorch prints).")
 @click.option("--batch", metavar="FILE", help="Parse once, evaluate once per JSON line of bindings ('-': stdin).")
+@click.option("--max-line-bytes", metavar="BYTES", default="32M", show_default=True,
+              help="With --batch: a longer line gets a limit error, unread (BYTES: 1000000, 64M, 1G).")
 def eval_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int | None:
     """Evaluate PROGRAM, run backward, and show the gradients.
 

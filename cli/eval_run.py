@@ -19,23 +19,29 @@ from autodiff.engine import Tensor
 def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[str, Any]) -> None:
     configure(options)
     output = output_format(options["output_format"])
-    with np.errstate(all="ignore"):
-        request = eval_request(program, assignments, options)
-        result, graph, steps = evaluate(request, options)
-        warnings = precision_warnings(program, assignments, options, result)
     if output == "json":
+        with np.errstate(all="ignore"):
+            request = eval_request(program, assignments, options)
+            result, graph, steps = evaluate(request, options)
+            warnings = precision_warnings(program, assignments, options, result)
         document = json_document(result, graph if options["trace"] else None, steps)
         if warnings:
             document["warnings"] = warnings
-        sys.stdout.write(jsonout.dumps(document) + "\n")
+        jsonout.write(document, sys.stdout.write)  # piecewise: large arrays are never one string
+        sys.stdout.write("\n")
         return
-    for warning in warnings:
-        sys.stderr.write(f"autodiff: warning: {warning}\n")
     pretty = output == "pretty"
     from autodiff.engine.formatting import set_printoptions
 
     set_printoptions(options.get("digits"))
     try:
+        with np.errstate(all="ignore"):
+            request = eval_request(program, assignments, options)
+            request.keep = _shown  # each pass keeps the text it prints, not a copy of a large gradient
+            result, graph, steps = evaluate(request, options)
+            warnings = precision_warnings(program, assignments, options, result)
+        for warning in warnings:
+            sys.stderr.write(f"autodiff: warning: {warning}\n")
         write(eval_doc(result, request, options, graph if options["trace"] else None, pretty), pretty=pretty)
         if steps is not None:
             from autodiff.cli.explain_text import write_steps
@@ -121,12 +127,13 @@ def evaluate(request: EvalRequest, options: dict[str, Any]) -> tuple[EvalResult,
 
 
 def json_document(result: EvalResult, graph: Any, steps: list[Any] | None) -> dict[str, Any]:
-    """The eval JSON document (README: JSON output); `graph` (--trace) and `steps` (--explain) when given."""
+    """The eval JSON document (README: JSON output); `graph` (--trace) and `steps` (--explain) when given.
+    Large arrays in it are jsonout.Lazy: jsonout.write writes them piecewise, jsonout.dumps at once."""
     document: dict[str, Any] = {
         "root": jsonout.tensor_summary(result.evaluation.root_name, result.root),
-        "passes": [{"root": p.root, "grads": {n: jsonout.values(g) for n, g in p.grads.items()},
+        "passes": [{"root": p.root, "grads": {n: jsonout.lazy(g) for n, g in p.grads.items()},
                     **({"order": p.order} if p.order else {})} for p in result.passes],
-        "grads": {n: jsonout.values(g) for n, g in result.grads.items()},
+        "grads": {n: jsonout.lazy(g) for n, g in result.grads.items()},
     }
     if graph is not None:
         document["graph"] = jsonout.graph_document(graph)
@@ -135,9 +142,33 @@ def json_document(result: EvalResult, graph: Any, steps: list[Any] | None) -> di
     return document
 
 
-def _repr(values: np.ndarray | None) -> str:
+class Shown:
+    """What text output keeps of a pass's large gradient: the text it prints, and the gradient's size."""
+
+    __slots__ = ("size", "text")
+
+    def __init__(self, text: str, size: int) -> None:
+        self.text, self.size = text, size
+
+
+def _shown(values: np.ndarray) -> Any:
+    """A copy of a small gradient; the printed text of a large one (which prints its edges only)."""
+    from autodiff.engine.formatting import THRESHOLD
+
+    if values.size <= THRESHOLD:
+        return np.array(values, copy=True)
+    return Shown(_repr(values), int(values.size))
+
+
+def _size(values: Any) -> int:
+    return values.size if isinstance(values, Shown) else int(np.asarray(values).size)
+
+
+def _repr(values: Any) -> str:
     if values is None:
         return "None"
+    if isinstance(values, Shown):
+        return values.text
     from autodiff import engine
     from autodiff.engine.formatting import format_tensor
 
@@ -158,7 +189,7 @@ def eval_doc(result: EvalResult, request: EvalRequest, options: dict[str, Any], 
             (leaf,) = p.grads
             power = "" if p.order == 1 else str(p.order)
             values = p.grads[leaf]
-            if p.order > 1 and values is not None and np.asarray(values).size > 1:
+            if p.order > 1 and values is not None and _size(values) > 1:
                 # not a matrix of second derivatives: the derivative of the sum of the previous gradient
                 doc.line((f"derivative {p.order}: ", "title"),
                          (f"d/d{leaf} of the sum of derivative {p.order - 1} (elementwise for an elementwise "

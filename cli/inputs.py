@@ -101,7 +101,28 @@ def _check_text_size(path: str, max_elements: int | None) -> None:
                          hint="raise --max-elements", reason="elements")
 
 
+_NUMBER_CHARS = b"0123456789.-+eE"
+_ALLOWED = b"[]," + _NUMBER_CHARS + b" \t\r\n"
+_WHITESPACE = b" \t\r\n"
+# Every byte as its class, so that the checks below are substring searches (regular expressions over a
+# 100 MB file take seconds): n a number's character (z for 0, d another digit in _TOKENS), w whitespace.
+_CLASSES = bytes.maketrans(_NUMBER_CHARS + _WHITESPACE, b"n" * len(_NUMBER_CHARS) + b"w" * len(_WHITESPACE))
+_TOKENS = bytes.maketrans(b"0123456789E", b"zddddddddde")
+# what numpy's parser takes but JSON's numbers do not: .5, -.5, 1., 1.e5, +1, 01, -01, empty values
+_NOT_JSON_NUMBERS = (b",.", b"-.", b".,", b".e", b",+", b",zd", b",zz", b",-zd", b",-zz", b",,", b",-,")
+FAST_JSON_FROM = 1 << 20  # files from this size are read without a Python object per list and per number
+
+
 def _load_json(path: str) -> np.ndarray:
+    if os.path.getsize(path) >= FAST_JSON_FROM:
+        try:
+            array = _json_array(path)
+        except ValueError as error:  # brackets, commas and numbers only, but not an array of numbers
+            raise InputError(f"@{path}: the JSON must be a number or rectangular nested lists of numbers "
+                             f"({error})") from None
+        if array is not None:
+            return array
+        # NaN, Infinity, other values or numbers too large: json.load reads it, or says what is wrong
     with open(path, encoding="utf-8") as f:
         try:
             data = json.load(f)
@@ -120,6 +141,75 @@ def _load_json(path: str) -> np.ndarray:
     except OverflowError:
         raise InputError(f"@{path}: a number in the JSON is too large for a float (at most about 1.8e308)") from None
     return array
+
+
+def _json_array(path: str) -> np.ndarray | None:
+    """The array of a JSON file made of brackets, commas and numbers only, read without making a Python
+    object per list and per number (json.load takes about 35 bytes of memory per byte of `[[], [], ...]`):
+    the shape comes from the first element at each depth, the brackets must be exactly those of that shape,
+    and numpy parses the numbers. None when the text holds anything else (NaN, Infinity, strings, objects)
+    or a number too large for a float: json.load then reads it. ValueError, saying why, when it is only
+    brackets, commas and numbers but not a rectangular array of JSON numbers."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data.translate(None, _ALLOWED):  # NaN, Infinity, strings, objects, ...
+        return None
+    numbers_before = _number_runs(data.translate(_CLASSES))
+    compact = data.translate(None, _WHITESPACE)
+    del data
+    classes = compact.translate(_CLASSES)
+    if _number_runs(classes) != numbers_before:
+        raise ValueError("two numbers with only whitespace between them")
+    if classes.startswith(b"n") or classes.endswith(b"n") or b"]n" in classes or b"n[" in classes:
+        raise ValueError("a number outside the brackets, or next to one without a comma")
+    del classes
+    skeleton = compact.translate(None, _NUMBER_CHARS)
+    ndim = 0
+    while ndim < min(len(skeleton), 65) and skeleton[ndim] == ord("["):
+        ndim += 1
+    if ndim == 0 or ndim > 64:
+        raise ValueError("not one array of at most 64 dimensions")
+    first = compact[ndim - 1:compact.find(b"]", ndim - 1) + 1]  # the first innermost list: "[1,2,3]" or "[]"
+    shape = [0 if first == b"[]" else first.count(b",") + 1]
+    inner = b"[" + b"," * max(shape[0] - 1, 0) + b"]"  # its brackets and commas
+    for depth in range(ndim - 2, -1, -1):  # each enclosing list: copies of the list inside, up to its "]"
+        end = skeleton.find(inner + b"]", depth)
+        if end < 0:
+            raise ValueError("the lists are not all of the same length")
+        count = (end - depth) // (len(inner) + 1) + 1
+        shape.append(count)
+        inner = b"[" + (inner + b",") * (count - 1) + inner + b"]"
+    if inner != skeleton:
+        raise ValueError("the lists are not all of the same length")
+    del skeleton, inner, first
+    shape.reverse()
+    numbers = compact.translate(None, b"[]")
+    del compact
+    size = math.prod(shape)
+    if size == 0:
+        if numbers.strip(b","):
+            raise ValueError("the lists are not all of the same length")
+        return np.zeros(shape)
+    tokens = b"," + numbers.translate(_TOKENS) + b","
+    if any(pattern in tokens for pattern in _NOT_JSON_NUMBERS):
+        raise ValueError("a value that is not a JSON number, or a missing one")
+    del tokens
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            values = np.fromstring(numbers, dtype=np.float64, sep=",")
+        except (ValueError, DeprecationWarning):
+            raise ValueError("a value that is not a JSON number") from None
+    if values.size != size:
+        raise ValueError("the lists are not all of the same length")
+    if not np.isfinite(values).all():  # 1e999 is inf, 10**309 an error: json.load says which
+        return None
+    return values.reshape(shape)
+
+
+def _number_runs(classes: bytes) -> int:
+    """How many numbers (runs of n) a text of _CLASSES holds (each run starts after another class)."""
+    return sum(classes.count(start) for start in (b"[n", b"]n", b",n", b"wn")) + classes.startswith(b"n")
 
 
 def _load_csv(path: str) -> np.ndarray:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -14,13 +15,40 @@ from autodiff.engine import Tensor
 _SHORTEST_FLOAT32_UP_TO = 100_000
 
 
-def values(array: np.ndarray | None) -> Any:
-    """A number for a 0-d array, nested lists otherwise; nan/inf/-inf as strings; None stays None."""
+# Arrays larger than this are written piecewise (a few pieces of this many elements at a time), not
+# turned into one list of Python floats and one string: a 20M-element gradient took 2.5 GB that way.
+PIECE = 1 << 16
+
+
+class Lazy:
+    """An array in a document, turned into JSON only when the document is written (see write)."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+
+
+def lazy(array: np.ndarray | None) -> Any:
+    """values(array) for a small array; a Lazy for a large one, written piecewise by write()."""
+    if array is None:
+        return None
+    array = np.asarray(array)
+    return Lazy(array) if array.size > PIECE or (array.ndim and array.shape[0] > PIECE) else values(array)
+
+
+def values(array: np.ndarray | None, shortest: bool | None = None) -> Any:
+    """A number for a 0-d array, nested lists otherwise; nan/inf/-inf as strings; None stays None.
+
+    float32 values are written as their shortest decimal when the array is small (`shortest`, decided by
+    the size of the whole array when this is one piece of it)."""
     if array is None:
         return None
     array = np.asarray(array)
     finite = np.isfinite(array)
-    if array.dtype == np.float32 and array.size <= _SHORTEST_FLOAT32_UP_TO:
+    if shortest is None:
+        shortest = array.size <= _SHORTEST_FLOAT32_UP_TO
+    if array.dtype == np.float32 and shortest:
         # str() of a numpy float32 is its shortest round-tripping decimal
         items = [float(str(v)) if ok else _non_finite(float(v)) for v, ok in zip(array.reshape(-1), finite.reshape(-1))]
         out = np.empty(array.size, dtype=object)
@@ -42,7 +70,7 @@ def _non_finite(x: float) -> str:
 def tensor_summary(name: str | None, t: Tensor) -> dict[str, Any]:
     return {
         "name": name,
-        "value": values(t.data),
+        "value": lazy(t.data),
         "shape": list(t.shape),
         "dtype": t.dtype.name,
         "requires_grad": t.requires_grad,
@@ -67,19 +95,104 @@ def step_document(step: Any) -> dict[str, Any]:
         "pass": step.pass_number,
         "node": step.node_id,
         "name": step.name,
-        "grad_in": values(step.grad_in),
-        "received": [{"from_step": c.from_step + 1, "from_node": c.from_node, "values": values(c.values)}
+        "grad_in": lazy(step.grad_in),
+        "received": [{"from_step": c.from_step + 1, "from_node": c.from_node, "values": lazy(c.values)}
                      for c in step.received],
-        "grads_out": [values(r.result) for r in step.rules],
+        "grads_out": [lazy(r.result) for r in step.rules],
         "rules": [{"input": r.input, "rule": r.rule, "worked": r.worked or None,
                    "reduced_from": list(r.reduced_from) if r.reduced_from else None} for r in step.rules],
     }
     if step.name == "AccumulateGrad":
         document["variable"] = step.tensor
-        document["grad_before"] = values(step.leaf_before)
-        document["grad_after"] = values(step.leaf_after)
+        document["grad_before"] = lazy(step.leaf_before)
+        document["grad_after"] = lazy(step.leaf_after)
     return document
 
 
 def dumps(document: Any) -> str:
-    return json.dumps(document, allow_nan=False)
+    return json.dumps(document, allow_nan=False, default=_eager)
+
+
+def _eager(item: Any) -> Any:
+    if isinstance(item, Lazy):
+        return values(item.array)
+    raise TypeError(f"{type(item).__name__} is not JSON")
+
+
+class _HasLazy(Exception):
+    pass
+
+
+def _refuse_lazy(item: Any) -> Any:
+    if isinstance(item, Lazy):
+        raise _HasLazy
+    raise TypeError(f"{type(item).__name__} is not JSON")
+
+
+class _Raw(str):
+    """Text written as it is (brackets, separators, keys)."""
+
+
+def write(document: Any, out: Callable[[str], Any]) -> None:
+    """Write the document as dumps() gives it, but large arrays (Lazy) piecewise: the memory it takes is a
+    piece's, not the whole document's. Iterative: a container without a Lazy in it is written in one go."""
+    stack: list[Any] = [document]
+    while stack:
+        item = stack.pop()
+        if type(item) is _Raw:
+            out(item)
+            continue
+        if isinstance(item, Lazy):
+            _write_array(item.array, out)
+            continue
+        try:
+            out(json.dumps(item, allow_nan=False, default=_refuse_lazy))
+            continue
+        except _HasLazy:
+            pass
+        parts: list[Any] = []
+        if isinstance(item, dict):
+            parts.append(_Raw("{"))
+            for i, (key, value) in enumerate(item.items()):
+                parts.append(_Raw((", " if i else "") + json.dumps(str(key)) + ": "))
+                parts.append(value)
+            parts.append(_Raw("}"))
+        else:
+            parts.append(_Raw("["))
+            for i, value in enumerate(item):
+                if i:
+                    parts.append(_Raw(", "))
+                parts.append(value)
+            parts.append(_Raw("]"))
+        stack.extend(reversed(parts))
+
+
+def _write_array(array: np.ndarray, out: Callable[[str], Any]) -> None:
+    """values(array) as JSON text, a piece of about PIECE elements at a time (rows of the first axis; a row
+    too large for one piece is opened in turn). Iterative."""
+    shortest = array.size <= _SHORTEST_FLOAT32_UP_TO
+    if array.ndim == 0:
+        out(json.dumps(values(array, shortest), allow_nan=False))
+        return
+    out("[")
+    frames: list[list[Any]] = [[array, 0]]
+    while frames:
+        frame = frames[-1]
+        current, start = frame
+        count = current.shape[0]
+        if start >= count:
+            out("]")
+            frames.pop()
+            continue
+        if start:
+            out(", ")
+        row = current[start]
+        if row.ndim and row.size > PIECE:  # one row is too large for a piece: write it row by row
+            frame[1] = start + 1
+            out("[")
+            frames.append([row, 0])
+            continue
+        stop = min(count, start + max(1, PIECE // max(1, row.size)))
+        text = json.dumps(values(current[start:stop], shortest), allow_nan=False)
+        out(text[1:-1])
+        frame[1] = stop

@@ -56,13 +56,18 @@ def main(argv: list[str] | None = None) -> None:
     if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl-C is a KeyboardInterrupt
     _standard_streams()
+    debug = "--debug" in args
+    json_mode = _json_requested(args)
     if argv is None:  # the process is ours (not a test calling main in its own process)
-        _cap_memory()
+        problem = _cap_memory()
+        if problem is not None:
+            from autodiff.cli.errors import report
+            from autodiff.engine.errors import UsageError
+
+            _exit(report(UsageError(problem), json_mode))
         from autodiff.engine.allocator import cache_freed_memory
 
         cache_freed_memory()  # large arrays reuse freed memory instead of faulting in fresh pages
-    debug = "--debug" in args
-    json_mode = _json_requested(args)
     try:
         code = cli.main(args=args, prog_name="autodiff", standalone_mode=False)
         code = code if isinstance(code, int) else 0
@@ -110,15 +115,41 @@ def _standard_streams() -> None:
             setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115 - lives as long as the process
 
 
-def _cap_memory() -> None:
-    """Cap the process's data memory at what the machine can give it (Linux; AUTODIFF_MAX_MEMORY=BYTES sets
-    the cap). --max-elements bounds each tensor; this bounds them all together, so that a program holding
-    many large tensors gets a `limit` error (numpy's MemoryError) instead of the kernel's out-of-memory
-    killer. Best effort: where the numbers cannot be read or the limit set, nothing changes."""
+MEMORY_SHARE = 0.5  # the default cap: this share of the machine's available memory (and swap), per process
+MIN_MEMORY = 32 << 20  # AUTODIFF_MAX_MEMORY leaves at least this much above what the process holds at start
+
+
+def _cap_memory() -> str | None:
+    """Cap the process's data memory (Linux, RLIMIT_DATA): what it holds after start-up, plus half of what
+    the machine has available, or AUTODIFF_MAX_MEMORY=BYTES in all. --max-elements bounds each tensor;
+    this bounds them all together, so that a program holding many large tensors gets a `limit` error
+    instead of the kernel's out-of-memory killer, and leaves the machine usable. A bad AUTODIFF_MAX_MEMORY
+    is returned as a usage error's message; otherwise best effort: where the numbers cannot be read or the
+    limit set, nothing changes."""
+    from autodiff.cli.options import parse_bytes
+    from autodiff.engine.allocator import data_bytes, warm_blas
+
+    text = os.environ.get("AUTODIFF_MAX_MEMORY", "").strip()
+    requested = None
+    if text:
+        requested = parse_bytes(text)
+        if requested is None:
+            return (f"AUTODIFF_MAX_MEMORY={text[:60]!r} is not a size: give bytes, e.g. 2000000000, or with a unit "
+                    "K, M, G or T (powers of 1024), e.g. 2G")
     try:
         import resource
 
-        cap = int(os.environ.get("AUTODIFF_MAX_MEMORY") or _free_memory())
+        warm_blas()  # numpy and BLAS take their start-up memory and buffers before the cap can refuse them
+        held = data_bytes()
+        if held is None:
+            return None
+        if requested is not None:
+            if requested < held + MIN_MEMORY:
+                return (f"AUTODIFF_MAX_MEMORY={text[:60]} is too small: autodiff holds {held >> 20} MiB after "
+                        f"start-up and needs at least {(held + MIN_MEMORY + (1 << 20) - 1) >> 20} MiB")
+            cap = requested
+        else:
+            cap = held + int(MEMORY_SHARE * _available_memory())
         soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
         if hard != resource.RLIM_INFINITY:
             cap = min(cap, hard)
@@ -126,15 +157,14 @@ def _cap_memory() -> None:
             resource.setrlimit(resource.RLIMIT_DATA, (cap, hard))
     except (ImportError, OSError, ValueError, KeyError):
         pass
+    return None
 
 
-def _free_memory() -> int:
-    """Bytes this process may hold: what it holds now, plus the machine's available memory and swap."""
+def _available_memory() -> int:
+    """The machine's available memory and free swap (/proc/meminfo)."""
     with open("/proc/meminfo") as f:
         info = {key: int(rest.split()[0]) * 1024 for key, _, rest in (line.partition(":") for line in f)}
-    with open("/proc/self/status") as f:
-        held = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmData:"))
-    return held + info["MemAvailable"] + info.get("SwapFree", 0)
+    return info["MemAvailable"] + info.get("SwapFree", 0)
 
 
 def _json_requested(args: list[str]) -> bool:

@@ -214,6 +214,19 @@ def bindings_from(assignments: tuple[str, ...], variables: tuple[str, ...], cons
             for name, value, _, requires_grad in binding_texts(assignments, variables, constants)]
 
 
+# ---------------------------------------------------------------------------- sizes
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_bytes(text: str) -> int | None:
+    """A size in bytes: digits, optionally with a unit K, M, G or T (powers of 1024; `2G`, `512MiB`, `1.5G`)."""
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(?:([KMGT])(?:I?B)?|B)?", text.strip().upper())
+    if match is None:
+        return None
+    value = float(match.group(1)) * _UNITS[match.group(2) or ""]
+    return int(value) if 0 < value < 1 << 62 else None
+
+
 # ---------------------------------------------------------------------------- the engine
 def configure_engine(dtype: str, seed: int | None, max_elements: int) -> None:
     """Set the engine up for a run: dtype, seed and element limit (checked)."""

@@ -35,7 +35,7 @@ from .errors import (
 )
 from .formatting import set_printoptions
 from .functions import MinMax
-from .graph import AccumulateGrad, Node, grad_node, graph_size
+from .graph import AccumulateGrad, Node, grad_node, graph_bytes, graph_size
 from .indexing import getitem, setitem
 from .modes import (
     GradMode,
@@ -87,7 +87,8 @@ __all__ = [
     "RemovableHandle", "ShapeError", "Size", "Tensor", "UnknownNameError", "UsageError", "apply", "backward",
     "detect_anomaly", "enable_grad",
     "float32", "float64", "forward_context", "get_default_dtype", "get_max_elements", "getitem", "grad",
-    "grad_node", "graph_size", "is_anomaly_enabled", "is_grad_enabled", "manual_seed", "no_grad", "observe",
+    "grad_node", "graph_bytes", "graph_size", "is_anomaly_enabled", "is_grad_enabled", "manual_seed", "no_grad",
+    "observe",
     "set_default_dtype", "set_grad_enabled", "set_max_elements", "set_printoptions", "setitem", *BUILTINS,
 ]
 del _calculus, _constructors, _functions, _logic, _methods

@@ -16,7 +16,7 @@ from .functions import _check_reduced, _dims, abs, cos, mul, pow, reciprocal, re
 from .ops import OPS, Grad, Op
 from .recording import _binary, apply
 from .registry import BUILTINS, alias, builtin
-from .tensor import Tensor, _check_dim
+from .tensor import Tensor, _check_dim, check_elements
 
 
 def _unary(name: str) -> Callable[[Any], Tensor]:
@@ -212,6 +212,8 @@ def outer(input: Any, vec2: Any) -> Tensor:
 def diag(input: Any) -> Tensor:
     x = _tensor_arg(input)
     if x.ndim == 1:
+        n = x._data.shape[0]
+        check_elements((n, n), "the diagonal matrix")
         return apply(OPS["diag_embed"], (x,))
     if x.ndim == 2:
         return apply(OPS["diagonal_copy"], (x,))

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from . import allocator
 from .arrays import c_order, kept_shape
 
 
@@ -189,7 +190,7 @@ def _inverse(x: np.ndarray) -> np.ndarray:
     from .errors import BadValueError
 
     try:
-        return np.linalg.inv(x)
+        return allocator.inverse(x)
     except np.linalg.LinAlgError:
         raise BadValueError("inverse: the matrix is singular (its determinant is 0), so it has no inverse",
                             reason="singular") from None

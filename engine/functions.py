@@ -148,13 +148,13 @@ def _dims(dim: Any, ndim: int) -> tuple[int, ...]:
     return tuple(sorted(dims)) if dims else tuple(range(ndim))
 
 
-def _check_reduced(x: Tensor, dims: tuple[int, ...], keepdim: Any) -> None:
+def _check_reduced(x: Tensor, dims: tuple[int, ...], keepdim: Any, what: str = "the reduction's result") -> None:
     """A reduction's result is no larger than its input, except over an empty dim: ones(10**9, 0).sum(1)
     has 10**9 elements. Checked against the element limit before numpy allocates them."""
     if x._data.size == 0:
         shape = x._data.shape
         check_elements(tuple(1 if d in dims else n for d, n in enumerate(shape)) if keepdim
-                       else tuple(n for d, n in enumerate(shape) if d not in dims), "the reduction's result")
+                       else tuple(n for d, n in enumerate(shape) if d not in dims), what)
 
 
 @builtin("sum(input, dim=None, keepdim=False)", ("sum", "sum_dim"))
@@ -229,13 +229,17 @@ def _softmax_dim(x: Tensor, dim: Any, name: str) -> tuple[int, ...]:
 @builtin("softmax(input, dim)", ("softmax",))
 def softmax(input: Any, dim: Any = None) -> Tensor:
     x = _tensor_arg(input)
-    return apply(OPS["softmax"], (x,), {"dim": _softmax_dim(x, dim, "softmax")})
+    dims = _softmax_dim(x, dim, "softmax")
+    _check_reduced(x, dims, True, f"softmax's hidden sum along dim {dims[0] if dims else 0}")
+    return apply(OPS["softmax"], (x,), {"dim": dims})
 
 
 @builtin("log_softmax(input, dim)", ("log_softmax",))
 def log_softmax(input: Any, dim: Any = None) -> Tensor:
     x = _tensor_arg(input)
-    return apply(OPS["log_softmax"], (x,), {"dim": _softmax_dim(x, dim, "log_softmax")})
+    dims = _softmax_dim(x, dim, "log_softmax")
+    _check_reduced(x, dims, True, f"log_softmax's hidden sum along dim {dims[0] if dims else 0}")
+    return apply(OPS["log_softmax"], (x,), {"dim": dims})
 
 
 # ---------------------------------------------------------------------------- linear algebra

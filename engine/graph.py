@@ -239,6 +239,31 @@ def graph_size(t: Tensor, most: int | None = None) -> int:
     return len(seen)
 
 
+def graph_bytes(t: Tensor) -> int:
+    """The bytes of the arrays t's backward graph keeps saved (each array counted once): what the graph
+    holds in memory beyond its nodes."""
+    start = t.grad_fn
+    seen: set[int] = set()
+    arrays: set[int] = set()
+    total = 0
+    stack = [start] if start is not None else []
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        saved = getattr(node, "_saved", None)
+        if saved and not getattr(node, "_freed", False):
+            for value in saved:
+                if isinstance(value, Tensor):
+                    value = value._data
+                if isinstance(value, np.ndarray) and id(value) not in arrays:
+                    arrays.add(id(value))
+                    total += value.nbytes
+        stack.extend(n for n in node._next if n is not None)
+    return total
+
+
 def edge_node(x: Any) -> Any:
     """The node an operation on x points to: x's grad_fn, its AccumulateGrad, or None (needs no grad)."""
     if isinstance(x, Tensor) and x._requires_grad:

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from . import allocator
 from .arrays import (
     as_strided_scatter,
     c_order,
@@ -314,7 +315,7 @@ _OPS: list[Op] = [
     Op("trace", "TraceBackward0", ("self",), lambda x: np.asarray(np.trace(x)),
        (Grad(lambda F, g, s: g * np.eye(*s.input_shape, dtype=s.input_dtype), "grad * eye"),),
        "sum of the diagonal"),
-    Op("det", "LinalgDetBackward0", ("self",), lambda x: np.asarray(np.linalg.det(x)).astype(x.dtype),
+    Op("det", "LinalgDetBackward0", ("self",), lambda x: np.asarray(allocator.det(x)).astype(x.dtype),
        (Grad(lambda F, g, s: g * s.result * F.transpose(F.inverse(s.self), -2, -1), "grad * result * inverse(self).T",
              ("self", "result")),), "determinant"),
     Op("inverse", "LinalgInvExBackward0", ("self",), _inverse,
@@ -365,18 +366,18 @@ _OPS: list[Op] = [
        (Grad(lambda F, g, s: g - F.exp(s.result) * F.sum(g, s.dim, True),
              "grad - exp(result) * sum(grad, dim)", ("result",)),), "self - log(sum(exp(self), dim))"),
     # linear algebra
-    Op("mm", "MmBackward0", ("self", "mat2"), np.matmul,
+    Op("mm", "MmBackward0", ("self", "mat2"), allocator.matmul,
        (Grad(lambda F, g, s: F.matmul(g, F.transpose(s.mat2, 0, 1)), "grad @ mat2.T", ("mat2",)),
         Grad(lambda F, g, s: F.matmul(F.transpose(s.self, 0, 1), g), "self.T @ grad", ("self",))),
        "matrix @ matrix"),
-    Op("mv", "MvBackward0", ("self", "vec"), np.matmul,
+    Op("mv", "MvBackward0", ("self", "vec"), allocator.matmul,
        (Grad(lambda F, g, s: F.unsqueeze(g, 1) * s.vec, "outer(grad, vec)", ("vec",)),
         Grad(lambda F, g, s: F.matmul(F.transpose(s.self, 0, 1), g), "self.T @ grad", ("self",))),
        "matrix @ vector"),
-    Op("dot", "DotBackward0", ("self", "other"), np.dot,
+    Op("dot", "DotBackward0", ("self", "other"), allocator.dot,
        (Grad(lambda F, g, s: g * s.other, "grad * other", ("other",)),
         Grad(lambda F, g, s: g * s.self, "grad * self", ("self",))), "vector . vector"),
-    Op("matmul", "MatmulBackward0", ("self", "other"), lambda a, b, *, other_ndim: np.matmul(a, b),
+    Op("matmul", "MatmulBackward0", ("self", "other"), lambda a, b, *, other_ndim: allocator.matmul(a, b),
        (Grad(_matmul_nd_self, "grad @ other.mT (summed over broadcast batch dims)", ("other",)),
         Grad(_matmul_nd_other, "self.mT @ grad (summed over broadcast batch dims)", ("self",))),
        "batched matrix product"),

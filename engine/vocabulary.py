@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from . import calculus
+from . import allocator, calculus
 from . import functions as fn
 from .arrays import (
     as_strided_scatter,
@@ -99,7 +99,7 @@ class NumpyMath:
     cos = staticmethod(np.cos)
     sqrt = staticmethod(np.sqrt)
     sign = staticmethod(sign)
-    matmul = staticmethod(np.matmul)
+    matmul = staticmethod(allocator.matmul)
     pow = staticmethod(power)
     sum_to = staticmethod(sum_to)
 
@@ -159,7 +159,7 @@ class NumpyMath:
     def log_number(base: float) -> float:
         """The log of a Python number (a base): -inf at 0, nan below, as for a tensor."""
         return math.log(base) if base > 0 else (-math.inf if base == 0 else math.nan)
-    inverse = staticmethod(np.linalg.inv)
+    inverse = staticmethod(allocator.inverse)
 
     @staticmethod
     def diagonal(g: np.ndarray) -> np.ndarray:
