@@ -2,11 +2,11 @@
 
 numpy runs every ufunc on one core, one whole array at a time. For arrays of `THRESHOLD` elements or
 more, a `Kernel` (a short chain of ufunc steps, like `1 / (1 + exp(-x))`) is run on contiguous chunks
-of the flattened arrays, one chunk per core (numpy releases the GIL inside a ufunc), and inside each chunk
-block by block, so that a chain of steps reads and writes memory that is still in the cache. Each step
-is the ufunc numpy would call on the whole array, with the same operands in the same order and dtype:
+of the flattened arrays, which the threads (one per core; numpy releases the GIL inside a ufunc) take in
+turn, so that a chain of steps reads and writes memory that is still in the cache. Each step is the
+ufunc numpy would call on the whole array, with the same operands in the same order and dtype:
 elementwise results do not depend on how the array is cut, so they are bit-identical to the unsplit
-computation (chunk and block boundaries are multiples of 1024 elements, keeping SIMD alignment too).
+computation (block boundaries are multiples of 1024 elements, keeping SIMD alignment too).
 
 Only C-contiguous arrays of one float dtype, all of the result's shape, take this path (a stride-0
 broadcast of one value counts as that value); anything else returns None and the caller computes as
@@ -16,6 +16,7 @@ pay for it.
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -28,8 +29,10 @@ CHEAP_THRESHOLD = 1 << 20  # the same for arithmetic, which is limited by memory
 # ufuncs that cost about a memory pass: they split only from CHEAP_THRESHOLD elements
 CHEAP = frozenset({np.add, np.subtract, np.multiply, np.divide, np.negative, np.absolute, np.maximum, np.minimum,
                    np.floor, np.ceil, np.trunc, np.rint, np.sqrt, np.square})
-BLOCK = 1 << 15  # elements per block of a chained kernel (128 KiB of float32: a few of them fit in L2)
-_ALIGN = 1024  # chunk and block boundaries are multiples of this many elements
+# Elements per block, the unit of work the threads take in turn: a chain of steps works on blocks that
+# stay in the L2 cache (a few 128 KiB float32 blocks), one transcendental step on blocks long enough that
+# the per-block cost (a few microseconds) is lost in the arithmetic, and arithmetic on longer ones still.
+CHAIN_BLOCK, BLOCK, CHEAP_BLOCK = 1 << 15, 1 << 16, 1 << 18
 
 _pool: Any = None
 _pool_lock = threading.Lock()
@@ -66,13 +69,14 @@ _INPUTS = "abcd"
 class Kernel:
     """A chain of ufunc steps on `arity` same-shaped inputs (a, b, ...), each step writing the running value `t`."""
 
-    __slots__ = ("_plan", "arity", "blocked", "steps", "threshold")
+    __slots__ = ("_plan", "arity", "block", "steps", "threshold")
 
     def __init__(self, arity: int, *steps: Step) -> None:
         self.arity = arity
         self.steps = steps
-        self.threshold = CHEAP_THRESHOLD if all(step[0] in CHEAP for step in steps) else THRESHOLD
-        self.blocked = len(steps) > 1  # one step needs no blocks: its chunk is one ufunc call
+        cheap = all(step[0] in CHEAP for step in steps)
+        self.threshold = CHEAP_THRESHOLD if cheap else THRESHOLD
+        self.block = CHAIN_BLOCK if len(steps) > 1 else CHEAP_BLOCK if cheap else BLOCK
         # each operand as (0, None) for t, (1, index) for an input, (2, value) for a number
         self._plan = tuple((ufunc, tuple((0, None) if n == "t" else (1, _INPUTS.index(n)) if isinstance(n, str)
                                          else (2, n) for n in names)) for ufunc, *names in steps)
@@ -84,7 +88,7 @@ class Kernel:
             return None
         flat, shape, dtype = operands
         out = np.empty(shape, dtype=dtype)
-        run(self._chunk, out.reshape(-1), flat)
+        run(self._block, out.reshape(-1), flat, self.block)
         return out
 
     def into(self, out: np.ndarray, *args: Any) -> bool:
@@ -92,18 +96,14 @@ class Kernel:
         operands = _operands(args, self.threshold)
         if operands is None or out.shape != operands[1] or out.dtype != operands[2] or not out.flags.c_contiguous:
             return False
-        run(self._chunk, out.reshape(-1), operands[0])
+        run(self._block, out.reshape(-1), operands[0], self.block)
         return True
 
-    def _chunk(self, out: np.ndarray, inputs: list, start: int, stop: int) -> None:
-        step = BLOCK if self.blocked else stop - start
-        sliced = [isinstance(x, np.ndarray) and x.ndim == 1 for x in inputs]
-        for lo in range(start, stop, step):
-            hi = min(lo + step, stop)
-            t = out[lo:hi]
-            values = [x[lo:hi] if s else x for x, s in zip(inputs, sliced)]
-            for ufunc, operands in self._plan:
-                ufunc(*[t if kind == 0 else values[v] if kind == 1 else v for kind, v in operands], out=t)
+    def _block(self, out: np.ndarray, inputs: list, lo: int, hi: int) -> None:
+        t = out[lo:hi]
+        values = [x[lo:hi] if type(x) is np.ndarray and x.ndim == 1 else x for x in inputs]
+        for ufunc, operands in self._plan:
+            ufunc(*[t if kind == 0 else values[v] if kind == 1 else v for kind, v in operands], out=t)
 
 
 def _operands(args: Sequence[Any], threshold: int) -> tuple[list, tuple[int, ...], np.dtype] | None:
@@ -146,29 +146,38 @@ def _size(shape: tuple[int, ...]) -> int:
     return n
 
 
-def run(chunk: Callable[[np.ndarray, list, int, int], None], out: np.ndarray, inputs: list) -> None:
-    """Call chunk(out, inputs, start, stop) over [0, out.size) split in one range per worker."""
+def run(block: Callable[[np.ndarray, list, int, int], None], out: np.ndarray, inputs: list, size: int) -> None:
+    """Call block(out, inputs, lo, hi) over [0, out.size) in blocks of `size` elements, on every worker.
+
+    The threads take the next block in turn (a shared counter) rather than a fixed share each: when another
+    process holds a core, the thread that runs keeps working and the total never waits for a stalled share.
+    """
     n = out.size
-    parts = workers()
-    size = -(-n // parts // _ALIGN) * _ALIGN
-    bounds = [(lo, min(lo + size, n)) for lo in range(0, n, size)]
-    if len(bounds) == 1:
-        chunk(out, inputs, 0, n)
+    count = -(-n // size)
+    blocks = itertools.count()  # next() on it is atomic under the GIL
+
+    def work() -> None:
+        i = next(blocks)
+        while i < count:
+            block(out, inputs, i * size, min(i * size + size, n))
+            i = next(blocks)
+
+    if count == 1 or workers() == 1:
+        work()
         return
     pool = _executor()
     errors = np.geterr()  # numpy's error handling is per thread: the workers take the caller's
-    futures = [pool.submit(_with_errors, errors, chunk, out, inputs, lo, hi) for lo, hi in bounds[1:]]
+    futures = [pool.submit(_with_errors, errors, work) for _ in range(min(workers(), count) - 1)]
     try:
-        chunk(out, inputs, *bounds[0])
+        work()
     finally:
         for f in futures:
             f.result()
 
 
-def _with_errors(errors: dict, chunk: Callable[[np.ndarray, list, int, int], None], out: np.ndarray, inputs: list,
-                 start: int, stop: int) -> None:
+def _with_errors(errors: dict, work: Callable[[], None]) -> None:
     with np.errstate(**errors):
-        chunk(out, inputs, start, stop)
+        work()
 
 
 # ---------------------------------------------------------------------------- the kernels the engine uses

@@ -103,7 +103,12 @@ class NumpyMath:
     sqrt = staticmethod(parallel.splitting(parallel.unary(np.sqrt), np.sqrt))
     mul = staticmethod(multiply)
     div = staticmethod(parallel.splitting(parallel.DIVIDE, np.divide))
-    sin_backward = staticmethod(parallel.splitting(parallel.SIN_BACKWARD, lambda g, x: g * np.cos(x)))  # g * cos(x)
+
+    @staticmethod
+    def sin_backward(g: Any, x: Any) -> Any:
+        """g * cos(x), as one split kernel on large arrays."""
+        out = parallel.SIN_BACKWARD(g, x) if type(x) is np.ndarray and x.size >= parallel.THRESHOLD else None
+        return g * NumpyMath.cos(x) if out is None else out
     sign = staticmethod(sign)
     matmul = staticmethod(np.matmul)
     pow = staticmethod(power)
