@@ -132,6 +132,18 @@ class SymPyMath:
         return g * (exponent * x ** (exponent - 1))
 
     @staticmethod
+    def mul(a: Any, b: Any) -> Any:
+        return a * b
+
+    @staticmethod
+    def div(a: Any, b: Any) -> Any:
+        return a / b
+
+    @staticmethod
+    def sin_backward(g: Any, x: Any) -> Any:
+        return g * sympy.cos(x)
+
+    @staticmethod
     def tanh_backward(g: Any, result: Any) -> Any:
         return g * (1 - result**2)
 

@@ -1,10 +1,14 @@
 """Engine throughput against PyTorch CPU, measured in one run.
 
-    python benchmarks/engine.py [--elements 4000000] [--rounds 3] [--only NAME]
+    python benchmarks/engine.py [--elements 4000000] [--rounds 3] [--only NAME] [--cached]
 
 Each program (forward and backward) runs in a fresh worker process per library, so neither pays for
 the other's imports or heap; rounds alternate engine and torch, and the table reports the median over
 rounds of each worker's best time, and the engine/torch ratio (below 1.0: the engine is faster).
+
+Elementwise throughput depends on the CPU (its SIMD width, how many cores) and on how numpy and PyTorch
+were built for it, so the table is printed with the CPU model, numpy's SIMD extensions and both
+libraries' thread counts (`machine()`).
 """
 
 from __future__ import annotations
@@ -21,8 +25,69 @@ PROGRAMS = {
     "sin_exp_tanh": "(sin(x)*exp(-x*x) + tanh(x)*x).sum()",
     "sigmoid_matmul": "sigmoid(A @ B).mean()",
     "outer_sum": "(u * v).sum()  # u (n, 1), v (1, n)",
+    "sin": "sin(x).sum()",
+    "exp": "exp(x).sum()",
+    "tanh": "tanh(x).sum()",
+    "sigmoid": "sigmoid(x).sum()",
+    "log": "log(x).sum()  # x in [0.5, 2)",
     "scalar_chain": "50,000 alternating y*1.0001 and y+0.001 on a 0-d tensor",
 }
+
+TRANSCENDENTAL = ("sin", "exp", "tanh", "sigmoid", "log")
+
+
+def machine() -> dict:
+    """What makes elementwise figures differ between machines: the CPU, numpy's SIMD build, thread counts."""
+    import os
+
+    import numpy as np
+
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    try:
+        from numpy._core import _multiarray_umath as umath
+    except ImportError:  # numpy 1.x
+        from numpy.core import _multiarray_umath as umath
+    features = getattr(umath, "__cpu_features__", {})
+    dispatch = [f for f in getattr(umath, "__cpu_dispatch__", []) if features.get(f)]
+    out = subprocess.run([sys.executable, __file__, "--info"], capture_output=True, text=True, check=False)
+    info = json.loads(out.stdout) if out.returncode == 0 else {}
+    return {"cpu": cpu, "cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+            "numpy": np.__version__, "numpy_simd_baseline": list(getattr(umath, "__cpu_baseline__", [])),
+            "numpy_simd_dispatch": dispatch, **info}
+
+
+def _info() -> dict:
+    """The worker side of machine(): torch's version, threads and SIMD level, and the engine's threads."""
+    info: dict = {}
+    try:
+        import torch
+
+        info.update(torch=torch.__version__, torch_threads=torch.get_num_threads(),
+                    torch_simd=torch.backends.cpu.get_cpu_capability())
+    except ImportError:
+        pass
+    try:
+        from autodiff.engine import parallel
+
+        info.update(engine_threads=parallel.workers(), engine_split_from=parallel.THRESHOLD)
+    except ImportError:  # an engine from before the split kernels
+        pass
+    return info
+
+
+def describe(info: dict) -> str:
+    """machine() as two lines for a table's heading."""
+    torch = f"torch {info.get('torch', '?')} ({info.get('torch_threads', '?')} threads, {info.get('torch_simd', '?')})"
+    engine = (f"engine {info['engine_threads']} threads from {info['engine_split_from']:,} elements"
+              if "engine_threads" in info else "engine single-threaded")
+    return (f"CPU: {info['cpu']}, {info['cpus']} CPUs; {torch}; {engine}\n"
+            f"numpy {info['numpy']} SIMD: baseline {' '.join(info['numpy_simd_baseline']) or '-'}, "
+            f"dispatched {' '.join(info['numpy_simd_dispatch']) or '-'}")
 
 
 def _inputs(lib, name: str, elements: int):
@@ -35,7 +100,10 @@ def _inputs(lib, name: str, elements: int):
         data = rng.standard_normal(shape).astype(np.float32)
         return lib.tensor(data, requires_grad=True)
 
-    if name in ("cube_mean", "sin_exp_tanh"):
+    if name == "log":
+        data = (rng.random(elements) * 1.5 + 0.5).astype(np.float32)
+        return {"x": lib.tensor(data, requires_grad=True)}
+    if name in TRANSCENDENTAL or name in ("cube_mean", "sin_exp_tanh"):
         return {"x": leaf((elements,))}
     if name == "sigmoid_matmul":
         return {"A": leaf((side, side)), "B": leaf((side, side))}
@@ -54,6 +122,8 @@ def _program(lib, name: str, t: dict):
         return lib.sigmoid(t["A"] @ t["B"]).mean()
     if name == "outer_sum":
         return (t["u"] * t["v"]).sum()
+    if name in TRANSCENDENTAL:
+        return getattr(lib, name)(t["x"]).sum()
     y = t["s"]
     for i in range(50_000):
         y = y * 1.0001 if i % 2 else y + 0.001
@@ -103,10 +173,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--only", default="")
     parser.add_argument("--worker", choices=("engine", "torch"))
+    parser.add_argument("--info", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--cached", action="store_true",
                         help="both libraries with malloc keeping freed memory (as the autodiff command runs)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args()
+    if args.info:
+        print(json.dumps(_info()))
+        return
     if args.worker:
         print(json.dumps({"seconds": worker(args.worker, args.only, args.elements, args.runs, args.cached)}))
         return
@@ -120,9 +194,11 @@ def main() -> None:
         engine, torch = statistics.median(times["engine"]), statistics.median(times["torch"])
         results.append({"program": name, "expression": PROGRAMS[name], "engine_ms": engine * 1e3,
                         "torch_ms": torch * 1e3, "ratio": engine / torch})
+    info = machine()
     if args.json:
-        print(json.dumps(results, indent=1))
+        print(json.dumps({"machine": info, "results": results}, indent=1))
         return
+    print(describe(info))
     allocator = "malloc keeping freed memory" if args.cached else "default malloc"
     print(f"float32, {args.elements:,} elements, median of {args.rounds} rounds of best-of-{args.runs}, {allocator}")
     print(f"{'program':<16}{'engine ms':>12}{'torch ms':>12}{'ratio':>8}")

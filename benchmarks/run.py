@@ -5,6 +5,7 @@
 | row | measured | reference | target |
 | --- | --- | --- | --- |
 | engine throughput, 4M and 16M float32 elements | forward+backward | PyTorch CPU, same program | <= 1.0 |
+| (the programs include one row per transcendental: sin, exp, tanh, sigmoid, log) | | | |
 | scalar chain | microseconds per op (forward+backward) | PyTorch | <= 1.0 |
 | peak memory of a 10M-element program | growth of peak RSS over the import footprint | PyTorch | <= 1.0 |
 | one-shot CLI latency | `autodiff eval ... --format json` | `python -c "import numpy"` | <= 1.5 |
@@ -13,7 +14,9 @@
 
 Each engine/PyTorch measurement runs in a fresh worker process per library (see engine.py), so neither
 pays for the other's imports, heap or allocator state. Run it on a quiet machine: the ratios of
-interleaved runs are robust, the absolute numbers are not.
+interleaved runs are robust, the absolute numbers are not. The table is printed with the machine's
+description (CPU model, numpy's SIMD build, thread counts: engine.machine()), which explains most of
+the differences between machines.
 """
 
 from __future__ import annotations
@@ -131,10 +134,12 @@ def main() -> None:
     add("--batch throughput", lines / seconds, 2000.0, "lines/s", None)
     ours, cpython = parse_time()
     add("parse a 1 MB program", ours, cpython, "s (vs ast.parse)", None)
+    info = engine.machine()
     if args.json:
-        print(json.dumps(rows, indent=1))
+        print(json.dumps({"machine": info, "rows": rows}, indent=1))
         return
-    print(f"\n{'measurement':<52}{'autodiff':>12}{'reference':>12}{'ratio':>8}{'target':>8}  unit")
+    print(f"\n{engine.describe(info)}")
+    print(f"{'measurement':<52}{'autodiff':>12}{'reference':>12}{'ratio':>8}{'target':>8}  unit")
     for r in rows:
         ratio = f"{r['ratio']:.2f}" if r["ratio"] is not None else ""
         target = f"{r['target']:.1f}" if r["target"] else ""

@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from . import parallel
+
 
 # Memory layout matters to the graph: reshape records a view when the layout allows and a copy
 # otherwise, so results keep the layout PyTorch gives them. Copies keep a dense input's layout
@@ -106,14 +108,22 @@ def fresh(x: Any) -> np.ndarray:
 
 def tanh_backward(g: Any, result: Any) -> np.ndarray:
     """g * (1 - result**2), computed in place on one fresh array (numpy does not reuse a temporary
-    combined with a Python number: `1 - r*r` would allocate twice)."""
+    combined with a Python number: `1 - r*r` would allocate twice); split over the cores when large."""
+    if type(result) is np.ndarray and result.size >= parallel.THRESHOLD:
+        out = parallel.TANH_BACKWARD(g, result)
+        if out is not None:
+            return out
     t = fresh(result * result)
     np.subtract(1, t, out=t)
     return np.multiply(g, t, out=t)
 
 
 def sigmoid_backward(g: Any, result: Any) -> np.ndarray:
-    """g * (1 - result) * result, in place on one fresh array."""
+    """g * (1 - result) * result, in place on one fresh array (split over the cores when large)."""
+    if type(result) is np.ndarray and result.size >= parallel.THRESHOLD:
+        out = parallel.SIGMOID_BACKWARD(g, result)
+        if out is not None:
+            return out
     t = fresh(np.subtract(1, result))
     np.multiply(g, t, out=t)
     return np.multiply(t, result, out=t)
@@ -187,15 +197,25 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 CONTRACT_AT = 1 << 16  # elements of the broadcast product from which a contraction beats building it
 
 
+def multiply(a: Any, b: Any) -> Any:
+    """a * b, split over the cores when large (parallel.py)."""
+    if type(b) is np.ndarray and b.size >= parallel.THRESHOLD:
+        out = parallel.MULTIPLY(a, b)
+        if out is not None:
+            return out
+    return a * b
+
+
 def mul_sum_to(a: Any, b: Any, shape: tuple[int, ...] | None) -> Any:
+    """sum_to(a * b, shape), by a contraction when the broadcast product would be much larger than shape."""
     if type(b) is not np.ndarray:  # a Python number: nothing broadcasts (the common scalar case, kept cheap)
         return a * b
     sa, sb = a.shape, b.shape
     if sa == shape and (sb == sa or sb == ()):
-        return a * b
+        return multiply(a, b)
     product_shape = sa if sb == sa or sb == () else np.broadcast_shapes(sa, sb)
     if product_shape == tuple(shape):
-        return a * b
+        return multiply(a, b)
     full, target = math.prod(product_shape), math.prod(shape)
     if full < CONTRACT_AT or full < 4 * target or len(product_shape) > len(_LETTERS):
         return sum_to(a * b, tuple(shape))

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from . import parallel
 from .errors import AutogradError
 from .graph import AccumulateGrad, Node, _run_hooks, accumulator
 from .modes import GradMode
@@ -140,9 +141,11 @@ def _add_to_buffer(buffers: dict, node: Any, grad: Any, owned: bool, create_grap
     elif create_graph:
         entry[0] = entry[0] + grad
     elif entry[1]:
-        np.add(entry[0], grad, out=entry[0])
+        if not (grad.size >= parallel.THRESHOLD and parallel.ADD.into(entry[0], entry[0], grad)):
+            np.add(entry[0], grad, out=entry[0])
     else:
-        entry[0] = np.asarray(entry[0] + grad)  # numpy gives a scalar for 0-d operands: keep an array
+        total = parallel.ADD(entry[0], grad) if grad.size >= parallel.THRESHOLD else None
+        entry[0] = np.asarray(entry[0] + grad) if total is None else total  # numpy: a scalar for 0-d operands
         entry[1] = True
 
 

@@ -64,6 +64,7 @@ from .formulas import (
     _take_dim,
     _var_grad,
 )
+from .parallel import kernel_for, splitting
 
 LN2, LN10, TWO_OVER_SQRT_PI = math.log(2.0), math.log(10.0), 2.0 / math.sqrt(math.pi)
 
@@ -128,6 +129,7 @@ class Op:
     layout: bool = field(init=False)  # the result's layout follows PyTorch's rule (MULTI_INPUT_ELEMENTWISE_OPS)
     elementwise: bool = field(init=False)  # elementwise on several inputs that broadcast (the same set)
     group: str | None = field(init=False)  # its group in `autodiff ops` (GROUPS)
+    large_forward: Callable[..., np.ndarray] | None = field(init=False, repr=False, compare=False)  # parallel.py
     saved_for: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -136,6 +138,9 @@ class Op:
         object.__setattr__(self, "layout", self.name in MULTI_INPUT_ELEMENTWISE_OPS)
         object.__setattr__(self, "elementwise", self.name in MULTI_INPUT_ELEMENTWISE_OPS)
         object.__setattr__(self, "group", next((g for g, members in GROUPS.items() if self.name in members), None))
+        # Inputs of parallel.THRESHOLD elements or more: the forward split over the cores, where it can be.
+        kernel = kernel_for(self.name, self.forward)
+        object.__setattr__(self, "large_forward", None if kernel is None else splitting(kernel, self.forward))
         # For every combination of inputs that require grad: which saved values the formulas need,
         # as (name, slot index or None for `result`) pairs. PyTorch saves only these.
         table = {}
@@ -192,11 +197,11 @@ _OPS: list[Op] = [
     # elementwise with one input
     Op("neg", "NegBackward0", ("self",), np.negative, (Grad(lambda F, g, s: -g, "-grad"),), "-self"),
     Op("exp", "ExpBackward0", ("self",), np.exp,
-       (Grad(lambda F, g, s: g * s.result, "grad * result", ("result",)),), "e ** self"),
+       (Grad(lambda F, g, s: F.mul(g, s.result), "grad * result", ("result",)),), "e ** self"),
     Op("log", "LogBackward0", ("self",), np.log,
-       (Grad(lambda F, g, s: g / s.self, "grad / self", ("self",)),), "natural logarithm"),
+       (Grad(lambda F, g, s: F.div(g, s.self), "grad / self", ("self",)),), "natural logarithm"),
     Op("sin", "SinBackward0", ("self",), np.sin,
-       (Grad(lambda F, g, s: g * F.cos(s.self), "grad * cos(self)", ("self",)),), "sine"),
+       (Grad(lambda F, g, s: F.sin_backward(g, s.self), "grad * cos(self)", ("self",)),), "sine"),
     Op("cos", "CosBackward0", ("self",), np.cos,
        (Grad(lambda F, g, s: g * -F.sin(s.self), "grad * -sin(self)", ("self",)),), "cosine"),
     Op("tan", "TanBackward0", ("self",), np.tan,

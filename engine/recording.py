@@ -15,6 +15,7 @@ from .constructors import _array_from, _operand
 from .errors import AutogradError, LimitError, ShapeError
 from .graph import Node, accumulator
 from .inplace import refresh_view
+from .parallel import THRESHOLD
 from .tensor import STATE, BaseRef, Tensor, check_elements
 
 
@@ -39,6 +40,7 @@ def apply(op: _ops.Op, inputs: Sequence[Any], params: dict | None = None,
     values = []
     needs = []
     recording = False
+    large = False
     for x in inputs:
         if isinstance(x, Tensor):
             if x._view_stamp is not None and x._view_stamp != x._version.value:
@@ -48,18 +50,23 @@ def apply(op: _ops.Op, inputs: Sequence[Any], params: dict | None = None,
             data = x._data
             if data.dtype is _BOOL:  # a mask (a comparison's result) in arithmetic counts as 0 and 1, in floats
                 data = data.astype(STATE.default_dtype)
+            if data.size >= THRESHOLD:
+                large = True
             values.append(data)
             needs.append(x._requires_grad)
             recording = recording or x._requires_grad
         else:
             values.append(x)
             needs.append(False)
+    forward = op.forward
+    if large and op.large_forward is not None:  # split over the cores (parallel.py)
+        forward = op.large_forward
     try:
         if op.noisy:  # ops that meet domain errors or overflow on finite input: no numpy warnings
             with np.errstate(all="ignore"):
-                out = op.forward(*(arrays or values), **(params or {}))
+                out = forward(*(arrays or values), **(params or {}))
         else:
-            out = op.forward(*(arrays or values), **params) if params else op.forward(*(arrays or values))
+            out = forward(*(arrays or values), **params) if params else forward(*(arrays or values))
     except MemoryError:
         raise LimitError(f"not enough memory for the result of {op.name}", reason="memory") from None
     if type(out) is not np.ndarray:

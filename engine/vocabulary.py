@@ -5,17 +5,19 @@ backward pass with create_graph=True is itself a graph that can be differentiate
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import numpy as np
 
-from . import allocator, calculus
+from . import allocator, calculus, parallel
 from . import functions as fn
 from .arrays import (
     as_strided_scatter,
     fresh,
     kept_shape,
     mul_sum_to,
+    multiply,
     power,
     sigmoid_backward,
     sign,
@@ -91,13 +93,22 @@ class NumpyMath:
         t = fresh(np.multiply(2, result))
         return np.divide(g, t, out=t)
 
-    exp = staticmethod(np.exp)
-    sinh = staticmethod(np.sinh)
-    cosh = staticmethod(np.cosh)
-    log = staticmethod(np.log)
-    sin = staticmethod(np.sin)
-    cos = staticmethod(np.cos)
-    sqrt = staticmethod(np.sqrt)
+    # Elementwise functions and products, split over the cores on large arrays (parallel.py)
+    exp = staticmethod(parallel.splitting(parallel.unary(np.exp), np.exp))
+    sinh = staticmethod(parallel.splitting(parallel.unary(np.sinh), np.sinh))
+    cosh = staticmethod(parallel.splitting(parallel.unary(np.cosh), np.cosh))
+    log = staticmethod(parallel.splitting(parallel.unary(np.log), np.log))
+    sin = staticmethod(parallel.splitting(parallel.unary(np.sin), np.sin))
+    cos = staticmethod(parallel.splitting(parallel.unary(np.cos), np.cos))
+    sqrt = staticmethod(parallel.splitting(parallel.unary(np.sqrt), np.sqrt))
+    mul = staticmethod(multiply)
+    div = staticmethod(parallel.splitting(parallel.DIVIDE, np.divide))
+
+    @staticmethod
+    def sin_backward(g: Any, x: Any) -> Any:
+        """g * cos(x), as one split kernel on large arrays."""
+        out = parallel.SIN_BACKWARD(g, x) if type(x) is np.ndarray and x.size >= parallel.THRESHOLD else None
+        return g * NumpyMath.cos(x) if out is None else out
     sign = staticmethod(sign)
     matmul = staticmethod(allocator.matmul)
     pow = staticmethod(power)
@@ -211,6 +222,13 @@ class TensorMath:
     expand = staticmethod(lambda x, shape: fn.expand(x, shape))
     index = staticmethod(getitem)
     cast = staticmethod(fn.to)
+
+    mul = staticmethod(operator.mul)
+    div = staticmethod(operator.truediv)
+
+    @staticmethod
+    def sin_backward(g: Tensor, x: Tensor) -> Tensor:
+        return g * fn.cos(x)
 
     @staticmethod
     def zeros_like(g: Tensor) -> Tensor:

@@ -1,0 +1,220 @@
+"""Large elementwise computations split over the CPU's cores, in cache-sized blocks.
+
+numpy runs every ufunc on one core, one whole array at a time. For arrays of `THRESHOLD` elements or
+more, a `Kernel` (a short chain of ufunc steps, like `1 / (1 + exp(-x))`) is run on contiguous chunks
+of the flattened arrays, which the threads (one per core; numpy releases the GIL inside a ufunc) take in
+turn, so that a chain of steps reads and writes memory that is still in the cache. Each step is the
+ufunc numpy would call on the whole array, with the same operands in the same order and dtype:
+elementwise results do not depend on how the array is cut, so they are bit-identical to the unsplit
+computation (block boundaries are multiples of 1024 elements, keeping SIMD alignment too).
+
+Only C-contiguous arrays of one float dtype, all of the result's shape, take this path (a stride-0
+broadcast of one value counts as that value); anything else returns None and the caller computes as
+before. The thread pool is made on the first large computation, so small programs and start-up never
+pay for it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+THRESHOLD = 1 << 18  # elements from which splitting a transcendental function pays (see benchmarks/README.md)
+CHEAP_THRESHOLD = 1 << 20  # the same for arithmetic, which is limited by memory bandwidth more than by the cores
+# ufuncs that cost about a memory pass: they split only from CHEAP_THRESHOLD elements
+CHEAP = frozenset({np.add, np.subtract, np.multiply, np.divide, np.negative, np.absolute, np.maximum, np.minimum,
+                   np.floor, np.ceil, np.trunc, np.rint, np.sqrt, np.square})
+# Elements per block, the unit of work the threads take in turn: a chain of steps works on blocks that
+# stay in the L2 cache (a few 128 KiB float32 blocks), one transcendental step on blocks long enough that
+# the per-block cost (a few microseconds) is lost in the arithmetic, and arithmetic on longer ones still.
+CHAIN_BLOCK, BLOCK, CHEAP_BLOCK = 1 << 15, 1 << 16, 1 << 18
+
+_pool: Any = None
+_pool_lock = threading.Lock()
+_WORKERS = 0
+
+
+def workers() -> int:
+    """How many threads large computations use (the CPUs this process may run on)."""
+    global _WORKERS
+    if not _WORKERS:
+        try:
+            _WORKERS = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            _WORKERS = os.cpu_count() or 1
+    return _WORKERS
+
+
+def _executor() -> Any:
+    """The thread pool, made on first use (the calling thread does one chunk itself)."""
+    global _pool
+    if _pool is None:
+        with _pool_lock:
+            if _pool is None:
+                from concurrent.futures import ThreadPoolExecutor
+
+                _pool = ThreadPoolExecutor(max_workers=workers() - 1, thread_name_prefix="autodiff-elementwise")
+    return _pool
+
+
+Step = tuple  # (ufunc, operand, ...): an operand is "t" (the running value), an input's letter, or a number
+_INPUTS = "abcd"
+
+
+class Kernel:
+    """A chain of ufunc steps on `arity` same-shaped inputs (a, b, ...), each step writing the running value `t`."""
+
+    __slots__ = ("_plan", "arity", "block", "steps", "threshold")
+
+    def __init__(self, arity: int, *steps: Step) -> None:
+        self.arity = arity
+        self.steps = steps
+        cheap = all(step[0] in CHEAP for step in steps)
+        self.threshold = CHEAP_THRESHOLD if cheap else THRESHOLD
+        self.block = CHAIN_BLOCK if len(steps) > 1 else CHEAP_BLOCK if cheap else BLOCK
+        # each operand as (0, None) for t, (1, index) for an input, (2, value) for a number
+        self._plan = tuple((ufunc, tuple((0, None) if n == "t" else (1, _INPUTS.index(n)) if isinstance(n, str)
+                                         else (2, n) for n in names)) for ufunc, *names in steps)
+
+    def __call__(self, *args: Any) -> np.ndarray | None:
+        """The result as a new array, or None when the arguments do not suit the split path."""
+        operands = _operands(args, self.threshold)
+        if operands is None:
+            return None
+        flat, shape, dtype = operands
+        out = np.empty(shape, dtype=dtype)
+        run(self._block, out.reshape(-1), flat, self.block)
+        return out
+
+    def into(self, out: np.ndarray, *args: Any) -> bool:
+        """Compute into `out` (which may be one of the inputs); False (nothing done) when unsuited."""
+        operands = _operands(args, self.threshold)
+        if operands is None or out.shape != operands[1] or out.dtype != operands[2] or not out.flags.c_contiguous:
+            return False
+        run(self._block, out.reshape(-1), operands[0], self.block)
+        return True
+
+    def _block(self, out: np.ndarray, inputs: list, lo: int, hi: int) -> None:
+        t = out[lo:hi]
+        values = [x[lo:hi] if type(x) is np.ndarray and x.ndim == 1 else x for x in inputs]
+        for ufunc, operands in self._plan:
+            ufunc(*[t if kind == 0 else values[v] if kind == 1 else v for kind, v in operands], out=t)
+
+
+def _operands(args: Sequence[Any], threshold: int) -> tuple[list, tuple[int, ...], np.dtype] | None:
+    """The arguments flattened (arrays) or kept (numbers), their common shape and dtype; None if unsuited."""
+    shape = dtype = None
+    for x in args:
+        if type(x) is np.ndarray:
+            if x.ndim == 0:
+                continue
+            if shape is None:
+                shape, dtype = x.shape, x.dtype
+            elif x.shape != shape or x.dtype != dtype:
+                return None
+    if shape is None or dtype.kind != "f" or _size(shape) < threshold:
+        return None
+    flat: list = []
+    for x in args:
+        if type(x) is np.ndarray:
+            if x.ndim == 0:
+                if x.dtype != dtype:
+                    return None
+                flat.append(x)
+            elif x.flags.c_contiguous:
+                flat.append(x.reshape(-1))
+            elif not any(x.strides):  # a broadcast single value (the gradient of a sum)
+                flat.append(x.reshape(-1)[:1].reshape(()))
+            else:
+                return None
+        elif type(x) is float or type(x) is int:
+            flat.append(x)
+        else:
+            return None
+    return flat, shape, dtype
+
+
+def _size(shape: tuple[int, ...]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def run(block: Callable[[np.ndarray, list, int, int], None], out: np.ndarray, inputs: list, size: int) -> None:
+    """Call block(out, inputs, lo, hi) over [0, out.size) in blocks of `size` elements, on every worker.
+
+    The threads take the next block in turn (a shared counter) rather than a fixed share each: when another
+    process holds a core, the thread that runs keeps working and the total never waits for a stalled share.
+    """
+    n = out.size
+    count = -(-n // size)
+    blocks = itertools.count()  # next() on it is atomic under the GIL
+
+    def work() -> None:
+        i = next(blocks)
+        while i < count:
+            block(out, inputs, i * size, min(i * size + size, n))
+            i = next(blocks)
+
+    if count == 1 or workers() == 1:
+        work()
+        return
+    pool = _executor()
+    errors = np.geterr()  # numpy's error handling is per thread: the workers take the caller's
+    futures = [pool.submit(_with_errors, errors, work) for _ in range(min(workers(), count) - 1)]
+    try:
+        work()
+    finally:
+        for f in futures:
+            f.result()
+
+
+def _with_errors(errors: dict, work: Callable[[], None]) -> None:
+    with np.errstate(**errors):
+        work()
+
+
+# ---------------------------------------------------------------------------- the kernels the engine uses
+def unary(ufunc: np.ufunc) -> Kernel:
+    """ufunc(a) as a kernel."""
+    return Kernel(1, (ufunc, "a"))
+
+
+def binary(ufunc: np.ufunc) -> Kernel:
+    """ufunc(a, b) as a kernel."""
+    return Kernel(2, (ufunc, "a", "b"))
+
+
+SIGMOID = Kernel(1, (np.negative, "a"), (np.exp, "t"), (np.add, 1, "t"), (np.divide, 1, "t"))  # 1 / (1 + exp(-a))
+TANH_BACKWARD = Kernel(2, (np.multiply, "b", "b"), (np.subtract, 1, "t"), (np.multiply, "a", "t"))  # a*(1 - b*b)
+SIGMOID_BACKWARD = Kernel(2, (np.subtract, 1, "b"), (np.multiply, "a", "t"), (np.multiply, "t", "b"))  # a*(1-b)*b
+SIN_BACKWARD = Kernel(2, (np.cos, "b"), (np.multiply, "a", "t"))  # a * cos(b)
+ADD = binary(np.add)
+MULTIPLY = binary(np.multiply)
+DIVIDE = binary(np.divide)
+
+
+def splitting(kernel: Kernel, fallback: Callable[..., Any]) -> Callable[..., Any]:
+    """fallback(*args), computed by the kernel when the arguments are large and suit it."""
+    def forward(*args: Any) -> Any:
+        for x in args:
+            if type(x) is np.ndarray and x.size >= THRESHOLD:
+                out = kernel(*args)
+                return fallback(*args) if out is None else out
+        return fallback(*args)
+    return forward
+
+
+def kernel_for(name: str, forward: Any) -> Kernel | None:
+    """The split kernel computing an op's forward, if it has one: its ufunc, or a chain (sigmoid)."""
+    if name == "sigmoid":
+        return SIGMOID
+    if isinstance(forward, np.ufunc) and forward.nout == 1 and forward.nin in (1, 2):
+        return unary(forward) if forward.nin == 1 else binary(forward)
+    return None

@@ -1,0 +1,95 @@
+"""Large elementwise computations split over the cores (engine/parallel.py) give bit-identical results to
+numpy's unsplit ones: the kernels alone, and whole programs forward and backward."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from autodiff import engine
+from autodiff.engine import parallel
+
+N = parallel.CHEAP_THRESHOLD + 4099  # above both thresholds, not a multiple of the block size (1027 * 1025)
+SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40, 88.7, 89.0, -104.0, 1e30, -1e30, 1.0, -1.0]
+
+
+def _data(dtype: type, seed: int, scale: float = 3.0) -> np.ndarray:
+    x = (np.random.default_rng(seed).standard_normal(N) * scale).astype(dtype)
+    x[: len(SPECIAL)] = SPECIAL
+    x[-len(SPECIAL):] = SPECIAL[::-1]
+    return x
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    a, b = np.atleast_1d(a), np.atleast_1d(b)
+    return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a.view(np.uint8), b.view(np.uint8))
+
+
+UNARY = [np.sin, np.cos, np.tan, np.exp, np.log, np.tanh, np.sqrt, np.arcsin, np.arctan, np.sinh, np.cosh, np.log1p,
+         np.expm1, np.exp2, np.log2, np.log10, np.negative, np.absolute, np.floor]
+BINARY = [np.add, np.subtract, np.multiply, np.divide, np.power, np.maximum, np.minimum, np.hypot, np.arctan2]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_kernels_are_bit_identical(dtype: type) -> None:
+    x, y = _data(dtype, 0, 10.0), _data(dtype, 1)
+    one = np.broadcast_to(np.asarray(dtype(1.5)), x.shape)  # the gradient of a sum: one value, stride 0
+    with np.errstate(all="ignore"):
+        for ufunc in UNARY:
+            assert _same(parallel.unary(ufunc)(x), ufunc(x)), ufunc
+        for ufunc in BINARY:
+            for a, b in ((x, y), (x, 2.5), (3, y), (one, x)):
+                assert _same(parallel.binary(ufunc)(a, b), ufunc(a, b)), ufunc
+        assert _same(parallel.SIGMOID(x), 1 / (1 + np.exp(-x)))
+        r = np.tanh(x)
+        for g in (y, one):
+            assert _same(parallel.TANH_BACKWARD(g, r), g * (1 - r * r))
+            assert _same(parallel.SIGMOID_BACKWARD(g, r), g * (1 - r) * r)
+            assert _same(parallel.SIN_BACKWARD(g, x), g * np.cos(x))
+        total = x.copy()
+        assert parallel.ADD.into(total, total, y) and _same(total, x + y)
+
+
+def test_unsuited_arguments_are_left_to_numpy() -> None:
+    x = _data(np.float32, 0)
+    assert parallel.unary(np.sin)(x[:1000]) is None  # small
+    assert parallel.unary(np.sin)(x[::2]) is None  # not contiguous
+    assert parallel.binary(np.add)(x, x.astype(np.float64)) is None  # mixed dtypes
+    assert parallel.binary(np.add)(x, np.float64(2.0)) is None  # a numpy scalar takes part in promotion
+    assert parallel.binary(np.add)(x.reshape(-1, 1)[: N // 2], x[: N // 2]) is None  # broadcasting
+
+
+PROGRAMS = {
+    "sin_exp_tanh": lambda lib, x: (lib.sin(x) * lib.exp(-x * x) + lib.tanh(x) * x).sum(),
+    "sigmoid_log": lambda lib, x: (lib.sigmoid(x) * lib.log(x * x + 1) - lib.cos(x) / (x * x + 2)).mean(),
+    "sqrt_pow": lambda lib, x: (lib.sqrt(x * x + 1) ** 3 + lib.maximum(x, x * 0.5)).sum(),
+}
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # inf * 0 in the data, split or not
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_programs_split_and_unsplit_agree(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    def run() -> tuple[np.ndarray, np.ndarray]:
+        x = engine.tensor(_data(np.float32, 2).reshape(1027, 1025), requires_grad=True)
+        y = PROGRAMS[name](engine, x)
+        y.backward()
+        return y.detach().numpy(), x.grad.numpy()
+
+    split = run()
+    monkeypatch.setattr(parallel, "_operands", lambda args, threshold: None)  # every kernel declines
+    unsplit = run()
+    assert all(_same(a, b) for a, b in zip(split, unsplit))
+
+
+def test_workers_keep_the_callers_numpy_error_handling() -> None:
+    x = -np.ones(N, dtype=np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with np.errstate(all="ignore"):
+            assert np.isnan(parallel.unary(np.log)(x)).all()
+        y = engine.tensor(x, requires_grad=True)
+        engine.log(y).sum().backward()  # log's forward runs with warnings off, in every thread
+    with np.errstate(invalid="raise"), pytest.raises(FloatingPointError):
+        parallel.unary(np.log)(x)
