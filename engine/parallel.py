@@ -29,10 +29,12 @@ CHEAP_THRESHOLD = 1 << 20  # the same for arithmetic, which is limited by memory
 # ufuncs that cost about a memory pass: they split only from CHEAP_THRESHOLD elements
 CHEAP = frozenset({np.add, np.subtract, np.multiply, np.divide, np.negative, np.absolute, np.maximum, np.minimum,
                    np.floor, np.ceil, np.trunc, np.rint, np.sqrt, np.square})
-# Elements per block, the unit of work the threads take in turn: a chain of steps works on blocks that
-# stay in the L2 cache (a few 128 KiB float32 blocks), one transcendental step on blocks long enough that
-# the per-block cost (a few microseconds) is lost in the arithmetic, and arithmetic on longer ones still.
-CHAIN_BLOCK, BLOCK, CHEAP_BLOCK = 1 << 15, 1 << 16, 1 << 18
+# Elements per block, the unit of work the threads take in turn. Every ufunc call on a block takes the GIL
+# back from the other thread (a futex wake-up, 5-15 us on this 2-CPU VM), so blocks are long enough for
+# that to be lost in the arithmetic: a chain of steps on 128K elements (measured on 4M float32, quiet
+# machine: sigmoid's backward 2.75 ms with 32K blocks, 1.40 ms with 128K; 8K blocks took 8 ms), one
+# transcendental step on 64K, arithmetic on 256K.
+CHAIN_BLOCK, BLOCK, CHEAP_BLOCK = 1 << 17, 1 << 16, 1 << 18
 
 _pool: Any = None
 _pool_lock = threading.Lock()
