@@ -84,10 +84,12 @@ def elementwise_layout(out: np.ndarray, inputs: Any) -> np.ndarray:
 
 def power(x: Any, exponent: float) -> Any:
     """x ** exponent with small integer exponents by multiplication (what PyTorch's kernel does)."""
-    if exponent == 2:
-        return x * x
-    if exponent == 3:
-        return x * x * x
+    if exponent == 2 or exponent == 3:
+        if type(x) is np.ndarray and x.size >= parallel.CHEAP_THRESHOLD:  # split over the cores (parallel.py)
+            out = (parallel.SQUARE if exponent == 2 else parallel.CUBE)(x)
+            if out is not None:
+                return out
+        return x * x if exponent == 2 else x * x * x
     if exponent == 1:
         return x.copy(order=memory_order(x)) if isinstance(x, np.ndarray) else x
     if exponent == 0.5:
@@ -199,7 +201,8 @@ CONTRACT_AT = 1 << 16  # elements of the broadcast product from which a contract
 
 def multiply(a: Any, b: Any) -> Any:
     """a * b, split over the cores when large (parallel.py)."""
-    if type(b) is np.ndarray and b.size >= parallel.THRESHOLD:
+    if (type(b) is np.ndarray and b.size >= parallel.THRESHOLD) or (type(a) is np.ndarray
+                                                                    and a.size >= parallel.THRESHOLD):
         out = parallel.MULTIPLY(a, b)
         if out is not None:
             return out
@@ -209,7 +212,7 @@ def multiply(a: Any, b: Any) -> Any:
 def mul_sum_to(a: Any, b: Any, shape: tuple[int, ...] | None) -> Any:
     """sum_to(a * b, shape), by a contraction when the broadcast product would be much larger than shape."""
     if type(b) is not np.ndarray:  # a Python number: nothing broadcasts (the common scalar case, kept cheap)
-        return a * b
+        return multiply(a, b) if type(a) is np.ndarray and a.size >= parallel.THRESHOLD else a * b
     sa, sb = a.shape, b.shape
     if sa == shape and (sb == sa or sb == ()):
         return multiply(a, b)

@@ -197,6 +197,12 @@ SIGMOID = Kernel(1, (np.negative, "a"), (np.exp, "t"), (np.add, 1, "t"), (np.div
 TANH_BACKWARD = Kernel(2, (np.multiply, "b", "b"), (np.subtract, 1, "t"), (np.multiply, "a", "t"))  # a*(1 - b*b)
 SIGMOID_BACKWARD = Kernel(2, (np.subtract, 1, "b"), (np.multiply, "a", "t"), (np.multiply, "t", "b"))  # a*(1-b)*b
 SIN_BACKWARD = Kernel(2, (np.cos, "b"), (np.multiply, "a", "t"))  # a * cos(b)
+SQUARE = Kernel(1, (np.multiply, "a", "a"))  # a * a
+CUBE = Kernel(1, (np.multiply, "a", "a"), (np.multiply, "t", "a"))  # (a * a) * a
+SCALE_TWICE = Kernel(2, (np.multiply, "a", "t"), (np.multiply, "b", "t"))  # b * (a * t), into t: pow's backward
+# pow's backward g * (exponent * x**(exponent - 1)) in one pass for the exponents 2 and 3 (a: exponent, b: g, c: x)
+POW_BACKWARD = {2: Kernel(3, (np.multiply, "a", "c"), (np.multiply, "b", "t")),
+                3: Kernel(3, (np.multiply, "c", "c"), (np.multiply, "a", "t"), (np.multiply, "b", "t"))}
 ADD = binary(np.add)
 MULTIPLY = binary(np.multiply)
 DIVIDE = binary(np.divide)

@@ -83,7 +83,13 @@ class NumpyMath:
     @staticmethod
     def pow_backward(g: Any, x: Any, exponent: float) -> np.ndarray:
         """g * (exponent * x**(exponent - 1))."""
+        if (exponent == 2 or exponent == 3) and type(x) is np.ndarray and x.size >= parallel.THRESHOLD:
+            out = parallel.POW_BACKWARD[exponent](exponent, g, x)  # one pass, split (parallel.py)
+            if out is not None:
+                return out
         t = fresh(power(x, exponent - 1))
+        if t.size >= parallel.THRESHOLD and parallel.SCALE_TWICE.into(t, exponent, g):  # split (parallel.py)
+            return t
         np.multiply(exponent, t, out=t)
         return np.multiply(g, t, out=t)
 

@@ -50,6 +50,13 @@ def test_kernels_are_bit_identical(dtype: type) -> None:
             assert _same(parallel.SIN_BACKWARD(g, x), g * np.cos(x))
         total = x.copy()
         assert parallel.ADD.into(total, total, y) and _same(total, x + y)
+        assert _same(parallel.SQUARE(x), x * x) and _same(parallel.CUBE(x), x * x * x)
+        for exponent in (3, 2.5, -1.5):
+            for g in (y, one):
+                t = x * x
+                assert parallel.SCALE_TWICE.into(t, exponent, g) and _same(t, g * (exponent * (x * x)))
+            assert _same(parallel.POW_BACKWARD[2](2, g, x), g * (2 * x.copy()))
+            assert _same(parallel.POW_BACKWARD[3](3.0, g, x), g * (3.0 * (x * x)))
 
 
 def test_unsuited_arguments_are_left_to_numpy() -> None:
@@ -65,6 +72,7 @@ PROGRAMS = {
     "sin_exp_tanh": lambda lib, x: (lib.sin(x) * lib.exp(-x * x) + lib.tanh(x) * x).sum(),
     "sigmoid_log": lambda lib, x: (lib.sigmoid(x) * lib.log(x * x + 1) - lib.cos(x) / (x * x + 2)).mean(),
     "sqrt_pow": lambda lib, x: (lib.sqrt(x * x + 1) ** 3 + lib.maximum(x, x * 0.5)).sum(),
+    "cube_mean": lambda lib, x: ((2 * x) ** 3).mean() + (x ** 2 * 0.5).sum(),
 }
 
 
