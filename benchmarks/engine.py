@@ -4,7 +4,8 @@
 
 Each program (forward and backward) runs in a fresh worker process per library, so neither pays for
 the other's imports or heap; rounds alternate engine and torch, and the table reports the median over
-rounds of each worker's best time, and the engine/torch ratio (below 1.0: the engine is faster).
+rounds of each worker's best time, and the engine/torch ratio (below 1.0: the engine is faster), with the
+forward and the backward pass timed apart beside it (each the best of its own runs).
 
 Elementwise throughput depends on the CPU (its SIMD width, how many cores) and on how numpy and PyTorch
 were built for it, so the table is printed with the CPU model, numpy's SIMD extensions and both
@@ -136,6 +137,11 @@ def worker(library: str, name: str, elements: int, runs: int, cached: bool = Fal
     With `cached`, malloc keeps freed memory (autodiff.engine.allocator, as the autodiff command runs):
     applied to both libraries alike, so the comparison stays fair.
     """
+    return phases(library, name, elements, runs, cached)["total"]
+
+
+def phases(library: str, name: str, elements: int, runs: int, cached: bool = False) -> dict[str, float]:
+    """Best wall times of the forward pass, the backward pass and both, over `runs` (seconds each)."""
     if cached:
         from autodiff.engine.allocator import cache_freed_memory
 
@@ -145,25 +151,34 @@ def worker(library: str, name: str, elements: int, runs: int, cached: bool = Fal
     else:
         from autodiff import engine as lib
     tensors = _inputs(lib, name, elements)
-    best = float("inf")
+    best = {"forward": float("inf"), "backward": float("inf"), "total": float("inf")}
     for i in range(runs + 1):
         for leaf in tensors.values():
             leaf.grad = None
         start = time.perf_counter()
-        _program(lib, name, tensors).backward()
-        elapsed = time.perf_counter() - start
+        root = _program(lib, name, tensors)
+        middle = time.perf_counter()
+        root.backward()
+        end = time.perf_counter()
         if i:
-            best = min(best, elapsed)
+            for key, elapsed in (("forward", middle - start), ("backward", end - middle), ("total", end - start)):
+                best[key] = min(best[key], elapsed)
     return best
 
 
 def measure(library: str, name: str, elements: int, runs: int, cached: bool = False) -> float:
+    """Best forward+backward time of a worker process, in seconds."""
+    return measure_phases(library, name, elements, runs, cached)["total"]
+
+
+def measure_phases(library: str, name: str, elements: int, runs: int, cached: bool = False) -> dict[str, float]:
+    """Best forward, backward and total times of a worker process, in seconds."""
     out = subprocess.run(
         [sys.executable, __file__, "--worker", library, "--only", name, "--elements", str(elements),
          "--runs", str(runs), *(["--cached"] if cached else [])],
         check=True, capture_output=True, text=True,
     )
-    return json.loads(out.stdout)["seconds"]
+    return json.loads(out.stdout)
 
 
 def main() -> None:
@@ -182,18 +197,22 @@ def main() -> None:
         print(json.dumps(_info()))
         return
     if args.worker:
-        print(json.dumps({"seconds": worker(args.worker, args.only, args.elements, args.runs, args.cached)}))
+        print(json.dumps(phases(args.worker, args.only, args.elements, args.runs, args.cached)))
         return
     names = [n for n in PROGRAMS if n.startswith(args.only)]
     results = []
     for name in names:
-        times: dict[str, list[float]] = {"engine": [], "torch": []}
+        times: dict[str, list[dict[str, float]]] = {"engine": [], "torch": []}
         for _ in range(args.rounds):
             for library in ("engine", "torch"):
-                times[library].append(measure(library, name, args.elements, args.runs, args.cached))
-        engine, torch = statistics.median(times["engine"]), statistics.median(times["torch"])
-        results.append({"program": name, "expression": PROGRAMS[name], "engine_ms": engine * 1e3,
-                        "torch_ms": torch * 1e3, "ratio": engine / torch})
+                times[library].append(measure_phases(library, name, args.elements, args.runs, args.cached))
+        row: dict = {"program": name, "expression": PROGRAMS[name]}
+        for library in ("engine", "torch"):
+            for phase in ("forward", "backward", "total"):
+                median = statistics.median(t[phase] for t in times[library])
+                row[f"{library}_ms" if phase == "total" else f"{library}_{phase}_ms"] = median * 1e3
+        row["ratio"] = row["engine_ms"] / row["torch_ms"]
+        results.append(row)
     info = machine()
     if args.json:
         print(json.dumps({"machine": info, "results": results}, indent=1))
@@ -201,9 +220,11 @@ def main() -> None:
     print(describe(info))
     allocator = "malloc keeping freed memory" if args.cached else "default malloc"
     print(f"float32, {args.elements:,} elements, median of {args.rounds} rounds of best-of-{args.runs}, {allocator}")
-    print(f"{'program':<16}{'engine ms':>12}{'torch ms':>12}{'ratio':>8}")
+    print(f"{'program':<16}{'engine ms':>12}{'torch ms':>12}{'ratio':>8}   forward ms (engine/torch)   backward ms")
     for r in results:
-        print(f"{r['program']:<16}{r['engine_ms']:>12.1f}{r['torch_ms']:>12.1f}{r['ratio']:>8.2f}")
+        print(f"{r['program']:<16}{r['engine_ms']:>12.1f}{r['torch_ms']:>12.1f}{r['ratio']:>8.2f}   "
+              f"{r['engine_forward_ms']:>10.1f} / {r['torch_forward_ms']:<10.1f}   "
+              f"{r['engine_backward_ms']:>8.1f} / {r['torch_backward_ms']:.1f}")
 
 
 if __name__ == "__main__":
