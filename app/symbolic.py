@@ -24,7 +24,7 @@ import sympy
 from sympy.printing.str import StrPrinter
 
 from autodiff.engine import BUILTINS, OPS
-from autodiff.engine.errors import BadValueError, UsageError
+from autodiff.engine.errors import BadValueError, UnknownNameError, UsageError
 from autodiff.grammar import syntax as S
 from autodiff.grammar.evaluate import CONSTANTS
 from autodiff.grammar.parser import parse
@@ -97,7 +97,7 @@ class SymPyMath:
 
     @staticmethod
     def values(x: Any) -> _Value:
-        return _Value(x)
+        return x if isinstance(x, _Value) else _Value(x)
 
     @staticmethod
     def log_number(base: Any) -> Any:
@@ -199,6 +199,13 @@ _FORWARD: dict[str, Any] = {
 # Functions recorded as other functions (aliases, and those made of primitive ops).
 _ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2", "arcsinh": "asinh",
             "arccosh": "acosh", "arctanh": "atanh", "ln": "log"}
+
+
+# What diff calls the constructs of the language it does not derive, by syntax-tree class
+_CONSTRUCTS = {"ListExpr": "a list", "TupleExpr": "a tuple", "String": "a string", "Subscript": "indexing",
+               "Attribute": "an attribute", "Constant": "True, False or None", "BoolOp": "and/or/not",
+               "IfExp": "a conditional expression (A if C else B)", "Lambda": "a lambda", "FString": "an f-string",
+               "ListComp": "a comprehension", "Slice": "a slice"}
 
 
 def _clamped(a: Any, low: Any, high: Any) -> Any:
@@ -324,7 +331,8 @@ class Recorder:
             raise _unsupported(f"'{node.op}' on a number", node)
         if isinstance(node, S.Call):
             return self._call(node, args)
-        raise _unsupported(f"{type(node).__name__.lower()} expressions are not scalar formulas", node)
+        what = _CONSTRUCTS.get(type(node).__name__, "this construct")
+        raise _unsupported(f"{what} is not a scalar formula", node)
 
     def _name(self, node: S.Name) -> _V:
         name = node.id
@@ -363,7 +371,8 @@ class Recorder:
             if a.node is None:
                 return self.apply("pow_scalar_base", [b], base=a.expr)
             return self.apply("pow_tensor", [a, b])
-        raise _unsupported(f"'{op}' (matrices) is not a scalar operation", node)
+        raise _unsupported(f"'{op}' (matrices) is not a scalar operation" if op == "@" else f"'{op}' is not derived",
+                           node)
 
     def _call(self, node: S.Call, args: list[_V]) -> _V:
         func = node.func
@@ -395,6 +404,12 @@ class Recorder:
                               max=None if high is None else high.expr)
         if name in _FORWARD and name in OPS and not keywords and len(positional) == len(OPS[name].inputs):
             return self.apply(name, list(positional))
+        if name not in BUILTINS:
+            import difflib
+
+            close = difflib.get_close_matches(name, list(BUILTINS), n=1)
+            raise UnknownNameError(f"unknown function '{name[:60]}'" + (f"; did you mean '{close[0]}'?" if close else
+                                   " (autodiff ops lists the functions)"), line=node.line, column=node.column)
         raise _unsupported(f"{name}() has no symbolic form in diff", node)
 
 
@@ -432,8 +447,8 @@ def backward(graph: Graph, root: _V) -> tuple[dict[str, Any], list[Step]]:
                 continue
             try:
                 out = formula.fn(SymPyMath, g, s)
-            except (TypeError, AttributeError, ValueError) as error:
-                raise _unsupported(f"{node.op.node}'s rule has no symbolic form ({type(error).__name__})") from None
+            except (TypeError, AttributeError, ValueError):
+                raise _unsupported(f"{node.op.node}'s rule has no symbolic form") from None
             rules.append(formula.text)
             outs.append(out)
             grads[source] = out if source not in grads else grads[source] + out

@@ -86,12 +86,10 @@ def _clamp_forward(x: np.ndarray, *, min: float | None, max: float | None) -> np
 
 
 def _clamp_grad(F: Any, g: Any, s: Any) -> Any:
-    x = F.values(s.self)
-    mask = np.ones(np.shape(x), dtype=bool)
-    if s.min is not None:
-        mask &= x >= s.min
-    if s.max is not None:
-        mask &= x <= s.max
+    x = F.values(s.self)  # the mask is built with the vocabulary's comparisons: arrays, or SymPy relations
+    low = None if s.min is None else x >= s.min
+    high = None if s.max is None else x <= s.max
+    mask = high if low is None else low if high is None else low & high
     return F.where(mask, g, 0.0)
 
 

@@ -65,10 +65,41 @@ def test_steps_follow_the_backward_pass(cli):
     ("x.sum()", "sum() has no symbolic form"),
     ("x @ x", "'@' (matrices) is not a scalar operation"),
     ("y[0] = x", "index writes make a tensor-valued program"),
+    ("stack([x, x]).sum()", "at line 1, column 7: diff: a list is not a scalar formula"),
+    ("x[0]", "diff: indexing is not a scalar formula"),
+    ("x % 2", "diff: '%' is not derived"),
 ])
 def test_what_diff_does_not_derive(cli, program, words):
     out = cli("diff", program)
     assert out.code == 1 and "value error" in out.stderr and words in out.stderr
+    assert "Error" not in out.stderr and "expressions" not in out.stderr  # no Python class names
+
+
+def test_an_unknown_function_is_a_name_error_as_in_eval(cli):
+    out = cli("diff", "gelu(x)")
+    assert out.code == 2
+    assert out.stderr.startswith("autodiff: name error at line 1, column 1: unknown function 'gelu'; did you "
+                                 "mean 'relu'?")
+
+
+@pytest.mark.parametrize(("program", "formula"), [
+    ("clamp(x, 0, 1)", "where((x >= 0) & (x <= 1), 1, 0)"),
+    ("clamp(x, min=0)", "where(x >= 0, 1, 0)"),
+    ("clamp(x*x, max=4)", "where((x >= -2) & (x <= 2), 2*x, 0)"),
+])
+def test_clamp_has_a_formula(cli, program, formula):
+    assert _diff(cli, program)["derivatives"][0]["expr"] == formula
+
+
+@pytest.mark.parametrize("x", [-0.5, 0.0, 0.5, 1.0, 2.0])
+def test_minimum_of_two_expressions_evaluates_to_autograds_gradient(cli, x):
+    # PyTorch's rule for min/max: the whole gradient to the smaller input, half to each on a tie
+    derivative = _diff(cli, "minimum(x, x*x)")["derivatives"][0]["expr"]
+    formula = json.loads(cli("eval", derivative, "--const", f"x={x}", "--format", "json",
+                             "--dtype", "float64").stdout)["root"]["value"]
+    autograd = json.loads(cli("eval", "minimum(x, x*x)", f"x={x}", "--format", "json",
+                              "--dtype", "float64").stdout)["grads"]["x"]
+    assert formula == autograd
 
 
 # Elementwise built-ins and textbook functions: the formula, evaluated by `autodiff eval`, equals autograd
