@@ -169,6 +169,9 @@ class SymPyMath:
 
     @staticmethod
     def threshold_backward(g: Any, x: Any) -> Any:
+        if isinstance(x, sympy.Max) and len(x.args) == 2 and sympy.S.Zero in x.args:
+            # relu's result max(0, y) <= 0 exactly where y <= 0 (SymPy does not see it)
+            x = x.args[1] if x.args[0] == sympy.S.Zero else x.args[0]
         return _where(x <= 0, sympy.Integer(0), g)
 
 

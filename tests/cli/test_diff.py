@@ -86,8 +86,10 @@ def test_an_unknown_function_is_a_name_error_as_in_eval(cli):
     ("clamp(x, 0, 1)", "where((x >= 0) & (x <= 1), 1, 0)"),
     ("clamp(x, min=0)", "where(x >= 0, 1, 0)"),
     ("clamp(x*x, max=4)", "where((x >= -2) & (x <= 2), 2*x, 0)"),
+    ("relu(x)", "where(x <= 0, 0, 1)"),  # relu's result max(0, x) <= 0 read as x <= 0
+    ("relu(x*x - 1)", "where((x >= -1) & (x <= 1), 0, 2*x)"),
 ])
-def test_clamp_has_a_formula(cli, program, formula):
+def test_clamp_and_relu_have_plain_formulas(cli, program, formula):
     assert _diff(cli, program)["derivatives"][0]["expr"] == formula
 
 
