@@ -18,6 +18,7 @@ from . import calculus as _calculus
 from . import constructors as _constructors
 from . import functions as _functions
 from . import logic as _logic
+from . import losses as _losses  # registers the loss functions of torch.nn.functional
 from . import methods as _methods  # installs the Tensor operators and methods
 from .autograd import backward, grad
 from .constructors import manual_seed
@@ -91,4 +92,4 @@ __all__ = [
     "observe",
     "set_default_dtype", "set_grad_enabled", "set_max_elements", "set_printoptions", "setitem", *BUILTINS,
 ]
-del _calculus, _constructors, _functions, _logic, _methods
+del _calculus, _constructors, _functions, _logic, _losses, _methods

@@ -78,7 +78,7 @@ NOISY_OPS = frozenset({"div", "pow", "pow_tensor", "pow_scalar_base", "exp", "lo
                        "reciprocal", "softmax", "log_softmax", "mean", "mean_dim", "sin", "cos", "asin", "acos",
                        "atan2", "sinh", "cosh", "acosh", "atanh", "log2", "log10", "log1p", "expm1", "exp2",
                        "rsqrt", "hypot", "prod", "prod_dim", "var", "std", "logsumexp", "norm", "cumprod", "det",
-                       "inverse"})
+                       "inverse", "mse_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits"})
 
 
 # Elementwise ops of several tensors: their result takes the memory layout PyTorch gives it
@@ -88,6 +88,7 @@ MULTI_INPUT_ELEMENTWISE_OPS = frozenset({"add", "sub", "mul", "div", "pow_tensor
 
 # How `autodiff ops` groups the table (an op in no group is listed under "Other functions").
 GROUPS: dict[str, frozenset[str]] = {
+    "Loss functions": frozenset({"mse_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits"}),
     "Arithmetic": frozenset({"add", "sub", "rsub", "mul", "div", "pow", "pow_tensor", "pow_scalar_base", "neg",
                              "reciprocal", "maximum", "minimum"}),
     "Elementwise functions": frozenset({"exp", "log", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "sqrt", "abs",

@@ -173,8 +173,15 @@ def _torch_members() -> dict[str, Any]:
         "float": DType("float32"),
         "double": DType("float64"),
         "autograd": Namespace("torch.autograd", _autograd_members()),
+        "nn": Namespace("torch.nn", {"functional": Namespace("torch.nn.functional", {
+            name: Function(name, BUILTINS[name].fn, BUILTINS[name].signature) for name in FUNCTIONAL})}),
     })
     return members
+
+
+# torch.nn.functional (`import torch.nn.functional as F`): the loss functions and activations tutorials use
+FUNCTIONAL = ("mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "relu", "sigmoid",
+              "tanh", "softmax", "log_softmax")
 
 
 # Mathematical constants, as Python numbers (so `x=pi/4` is a value and `sin(pi*x)` records one op).
@@ -294,10 +301,12 @@ class Evaluator:
     def _import(self, stmt: S.Import) -> None:
         parts = stmt.module.split(".")
         if parts[0] == "torch":
-            if parts[1:] not in ([], ["autograd"]):
-                raise UnknownNameError(f"module '{stmt.module}' is not available: autodiff provides torch and "
-                                       "torch.autograd").at(stmt.line, stmt.column)
-            target = self.torch if stmt.alias is None or len(parts) == 1 else self.torch.members["autograd"]
+            if parts[1:] not in ([], ["autograd"], ["nn"], ["nn", "functional"]):
+                raise UnknownNameError(f"module '{stmt.module}' is not available: autodiff provides torch, "
+                                       "torch.autograd and torch.nn.functional").at(stmt.line, stmt.column)
+            target = self.torch
+            for part in parts[1:] if stmt.alias else ():  # `import torch.nn` binds torch, `... as nn` the module
+                target = target.members[part]
             self.modules[stmt.alias or "torch"] = target
         else:
             # Tutorials import numpy and friends; the import is accepted, and any use says why it fails.

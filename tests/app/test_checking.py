@@ -226,6 +226,12 @@ CASES: dict[str, tuple[str, dict[str, str]]] = {
     "index write": ("y = x * 1; y[0, 1:] = z * 2; y[1] = w ** 2; y.exp()",
                     {"x": "randn(2, 3)", "z": "randn(2)", "w": "randn(3)"}),
     "mT": ("x.mT.sum(dim=0) * [[1, 2], [3, 4]]", {"x": "randn(2, 2, 2)"}),
+    # loss functions (both arguments differentiated)
+    "mse_loss": ("mse_loss(x, y) + mse_loss(x, y, reduction='none').sum()", {"x": "[0.5, -1, 2]", "y": "[1, 0, 3]"}),
+    "l1_loss": ("l1_loss(x, y, reduction='sum')", {"x": "[0.5, -1, 2]", "y": "[1, 0, 3]"}),
+    "binary_cross_entropy": ("binary_cross_entropy(p, y)", {"p": "[0.2, 0.7, 0.5]", "y": "[1, 0, 0.3]"}),
+    "binary_cross_entropy_with_logits": ("binary_cross_entropy_with_logits(x, y, reduction='none') * [1, 2, 3]",
+                                         {"x": "[0.5, -1, 2]", "y": "[1, 0, 0.3]"}),
 }
 
 # `to` changes dtype: its float32 leg rounds the perturbations, so it gets a larger step.

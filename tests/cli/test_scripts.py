@@ -114,3 +114,28 @@ def test_list_methods_and_python_lists_in_scripts(cli, tmp_path):
     out = run(cli, tmp_path, "values = []\nfor i in range(3):\n    values.append(i * i)\nprint(values, len(values), "
                              "sum(values))\n")
     assert (out.code, out.stdout) == (0, "[0, 1, 4] 3 5\n")
+
+
+def test_torch_nn_functional_imports_as_in_python(cli, tmp_path):
+    text = ("import torch\nimport torch.nn.functional as F\nimport torch.nn as nn\nimport torch.nn\n"
+            "x = torch.tensor([-1.0, 2.0])\n"
+            "print(F.relu(x), nn.functional.mse_loss(x, torch.zeros(2)), torch.nn.functional.sigmoid(x).grad_fn)\n"
+            "print(F, nn)\n")
+    out = run(cli, tmp_path, text)
+    assert out.code == 0, out.stderr
+    assert out.stdout == ("tensor([0., 2.]) tensor(2.5000) None\n"
+                          "<module 'torch.nn.functional'> <module 'torch.nn'>\n")
+
+
+@pytest.mark.parametrize(("text", "stderr"), [
+    ("import torch.optim\n", "autodiff: name error at line 1, column 1: module 'torch.optim' is not available: "
+     "autodiff provides torch, torch.autograd and torch.nn.functional\n"),
+    ("import torch.nn.functional as F\nF.cross_entropy(1, 2)\n", "autodiff: name error at line 2, column 1: "
+     "torch.nn.functional has no attribute or method 'cross_entropy'; did you mean 'binary_cross_entropy'?\n"),
+    ("import torch\nimport torch.nn.functional as F\nF.mse_loss(torch.ones(3), torch.ones(3, 1))\n",
+     "autodiff: shape error at line 3, column 1: mse_loss: the target's shape (3, 1) is not the input's (3,): give "
+     "them the same shape (PyTorch would broadcast them with a warning: usually a mistake)\n"),
+])
+def test_torch_nn_mistakes(cli, tmp_path, text, stderr):
+    out = run(cli, tmp_path, text)
+    assert out.code in (1, 2) and out.stderr.startswith(stderr), out.stderr

@@ -451,6 +451,17 @@ for _name, _inputs in (("asin", UNIT), ("acos", UNIT), ("atan", [0.3, -2.0, 5.0]
 case("calculus_atan2", lambda L, y, x: L.atan2(y, x), [1.0, -0.5, 0.0], [0.3, -2.0, -1.0])
 case("calculus_hypot", lambda L, x, y: L.hypot(x, y), [1.0, -0.5, 3.0], [0.3, -2.0, 4.0])
 case("calculus_where", lambda L, x: L.where(x > 0, x * x, -x), [-1.0, 0.5, 2.0])
+# the loss functions of torch.nn.functional (module functions in the engine)
+for _name, _x in (("mse_loss", [0.5, -1.0, 2.0]), ("l1_loss", [0.5, -1.0, 2.0]),
+                  ("binary_cross_entropy", [0.25, 0.75, 0.5]), ("binary_cross_entropy_with_logits", [0.5, -1.0, 2.0])):
+    for _reduction in ("mean", "sum", "none"):
+        case(f"loss_{_name}_{_reduction}",
+             (lambda n, r: lambda L, x, y: getattr(_functional(L), n)(x, y, reduction=r))(_name, _reduction),
+             _x, [1.0, 0.0, 0.375])
+case("loss_target_without_grad", lambda L, x, y: _functional(L).mse_loss(x, y), [0.5, -1.0, 2.0], [1.0, 0.0, 0.375],
+     grad=(True, False))
+case("loss_float32", lambda L, x, y: _functional(L).binary_cross_entropy_with_logits(x, y), [0.5, -1.0, 2.0],
+     [1.0, 0.0, 0.375], dtype=F32)
 case("calculus_where_number_sides", lambda L, x: L.where(x > 0, x, 0.0) * 2, [-1.0, 0.5, 2.0])
 # aliases (torch has numpy's arc- spellings) and the functions recorded as primitive ops (torch has no sec,
 # csc, cot, cbrt, ln: the same ops spelt out)
@@ -464,6 +475,11 @@ case("composite_csc", lambda L, x: _either(L, "csc", lambda t: L.reciprocal(L.si
 case("composite_cot", lambda L, x: _either(L, "cot", lambda t: L.reciprocal(L.tan(t)))(x), UNIT)
 case("composite_cbrt", lambda L, x: _either(L, "cbrt", lambda t: L.sign(t) * L.abs(t) ** (1.0 / 3.0))(x),
      [-8.0, 0.5, 27.0])
+
+
+def _functional(L: Any) -> Any:
+    """torch.nn.functional for torch; the engine's module, which has the loss functions itself."""
+    return L.nn.functional if hasattr(L, "nn") else L
 
 
 def _either(L: Any, name: str, spelt_out: Callable[[Any], Any]) -> Callable[[Any], Any]:
