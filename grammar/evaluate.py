@@ -608,6 +608,9 @@ def _unknown_member(owner: str, attr: str, known: list[str]) -> UnknownNameError
 
     close = difflib.get_close_matches(attr, known, n=1)
     suggestion = f"; did you mean '{close[0]}'?" if close else ""
+    if owner == "torch.nn" and attr[:1].isupper():  # nn.Linear, nn.MSELoss, ...: classes
+        suggestion = (": nn modules are classes, which scripts do not have; write the weights as tensors "
+                      "(w = torch.randn(2, 3, requires_grad=True)) and the loss with torch.nn.functional")
     return UnknownNameError(f"{owner} has no attribute or method '{_shown(attr)}'{suggestion}",
                             reason="unknown_member")
 

@@ -132,6 +132,9 @@ def test_torch_nn_functional_imports_as_in_python(cli, tmp_path):
      "autodiff provides torch, torch.autograd and torch.nn.functional\n"),
     ("import torch.nn.functional as F\nF.cross_entropy(1, 2)\n", "autodiff: name error at line 2, column 1: "
      "torch.nn.functional has no attribute or method 'cross_entropy'; did you mean 'binary_cross_entropy'?\n"),
+    ("import torch.nn as nn\nmodel = nn.Linear(2, 3)\n", "autodiff: name error at line 2, column 9: torch.nn has "
+     "no attribute or method 'Linear': nn modules are classes, which scripts do not have; write the weights as "
+     "tensors (w = torch.randn(2, 3, requires_grad=True)) and the loss with torch.nn.functional\n"),
     ("import torch\nimport torch.nn.functional as F\nF.mse_loss(torch.ones(3), torch.ones(3, 1))\n",
      "autodiff: shape error at line 3, column 1: mse_loss: the target's shape (3, 1) is not the input's (3,): give "
      "them the same shape (PyTorch would broadcast them with a warning: usually a mistake)\n"),
