@@ -413,6 +413,13 @@ class Recorder:
             close = difflib.get_close_matches(name, list(BUILTINS), n=1)
             raise UnknownNameError(f"unknown function '{name[:60]}'" + (f"; did you mean '{close[0]}'?" if close else
                                    " (autodiff ops lists the functions)"), line=node.line, column=node.column)
+        import inspect
+
+        try:  # a call that the language itself would refuse says so, as `autodiff eval` does
+            inspect.signature(BUILTINS[name].fn).bind(*positional, **keywords)
+        except TypeError as error:
+            raise BadValueError(f"{name}(): {error} (usage: {BUILTINS[name].signature})", reason="arguments",
+                                line=node.line, column=node.column) from None
         raise _unsupported(f"{name}() has no symbolic form in diff", node)
 
 

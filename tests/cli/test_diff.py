@@ -68,6 +68,7 @@ def test_steps_follow_the_backward_pass(cli):
     ("stack([x, x]).sum()", "at line 1, column 7: diff: a list is not a scalar formula"),
     ("x[0]", "diff: indexing is not a scalar formula"),
     ("x % 2", "diff: '%' is not derived"),
+    ("log(x, 2)", "at line 1, column 1: log(): too many positional arguments (usage: log(input))"),
 ])
 def test_what_diff_does_not_derive(cli, program, words):
     out = cli("diff", program)
