@@ -47,6 +47,16 @@ def _number(x: Any, what: str) -> float:
     return float(x)
 
 
+def _size_argument(sizes: tuple, size: Any, name: str) -> tuple:
+    """The sizes of ones(2, 3) or of ones(size=(2, 3)) (PyTorch takes both), not both at once."""
+    if size is None:
+        return sizes
+    if sizes:
+        raise BadValueError(f"{name}() got its sizes twice: give them as arguments or as size=, not both",
+                            reason="size")
+    return (size,)
+
+
 def _sizes(args: tuple, what: str = "size", allow_minus_one: bool = False) -> tuple[int, ...]:
     """Sizes given as ints or as one sequence (ones(2, 3), ones((2, 3)), ones(x.size()))."""
     if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor)):
@@ -173,12 +183,14 @@ def _filled(sizes: tuple, fill: float, dtype: Any, requires_grad: bool, like: np
 
 
 @builtin("ones(*size, dtype=None, requires_grad=False)", method=False, summary="a tensor of ones")
-def ones(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def ones(*sizes: Any, size: Any = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    size = _size_argument(sizes, size, "ones")
     return _filled(size, 1.0, dtype, requires_grad)
 
 
 @builtin("zeros(*size, dtype=None, requires_grad=False)", method=False, summary="a tensor of zeros")
-def zeros(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def zeros(*sizes: Any, size: Any = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    size = _size_argument(sizes, size, "zeros")
     return _filled(size, 0.0, dtype, requires_grad)
 
 
@@ -215,12 +227,14 @@ def _random(sizes: tuple, dtype: Any, requires_grad: bool, normal: bool, like: n
 
 
 @builtin("rand(*size, dtype=None, requires_grad=False)", method=False, summary="uniform random numbers in [0, 1)")
-def rand(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def rand(*sizes: Any, size: Any = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    size = _size_argument(sizes, size, "rand")
     return _random(size, dtype, requires_grad, normal=False)
 
 
 @builtin("randn(*size, dtype=None, requires_grad=False)", method=False, summary="standard normal random numbers")
-def randn(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def randn(*sizes: Any, size: Any = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    size = _size_argument(sizes, size, "randn")
     return _random(size, dtype, requires_grad, normal=True)
 
 

@@ -18,8 +18,8 @@ MAX_INT_DIGITS = 4_000  # below Python's int() limit of 4,300 digits
 _NOT_PYTHON = "is not part of the language (autodiff evaluates expressions, not Python)"
 # Python keywords that are not ours, with what to write instead: reserved so they get a clear message.
 _UNSUPPORTED = {
-    "class": "classes are not part of autodiff scripts: use a function of one return expression "
-             "(def f(x): return ...) or plain statements",
+    "class": "classes are not part of autodiff scripts: write the weights as tensors and the model as a "
+             "function (def f(x): ...)",
     "try": "try/except is not part of autodiff scripts: the first error stops a script, with its line",
     "except": "try/except is not part of autodiff scripts: the first error stops a script, with its line",
     "finally": "try/finally is not part of autodiff scripts: the first error stops a script, with its line",

@@ -431,11 +431,9 @@ class _Builder:
         keyword, name = c[0], c[1]
         params = c[2] if len(c) > 3 else ()
         body = [stmt for stmt in c[-1] if not (isinstance(stmt, ExprStmt) and isinstance(stmt.value, String))]
-        if len(body) != 1 or not isinstance(body[0], Return) or body[0].value is None:
-            where = body[0] if body else keyword
-            raise _Problem(f"the body of def {name.value}() must be one 'return EXPRESSION' (autodiff runs "
-                           "functions of one expression; write the steps as statements of the script)", **_at(where))
-        return FunctionDef(name.value, params, body[0].value, **_at(keyword))
+        if len(body) == 1 and isinstance(body[0], Return) and body[0].value is not None:
+            return FunctionDef(name.value, params, body[0].value, **_at(keyword))  # def f(x): return EXPR
+        return FunctionDef(name.value, params, tuple(c[-1]), **_at(keyword))
 
     # expressions (Python's)
 
@@ -679,25 +677,27 @@ def parse(source: str) -> Program:
 
 
 def _check_blocks(statements: list, text: str) -> None:
-    """break and continue belong in a loop, return in a function (whose body the builder took): as Python
+    """break and continue belong in a loop (not across a function's body), return in a function: as Python
     says at compile time, before anything runs."""
-    stack: list[tuple[tuple, bool]] = [(tuple(statements), False)]
+    stack: list[tuple[tuple, bool, bool]] = [(tuple(statements), False, False)]
     while stack:
-        body, in_loop = stack.pop()
+        body, in_loop, in_function = stack.pop()
         for stmt in body:
             problem = None
             if isinstance(stmt, (Break, Continue)) and not in_loop:
                 problem = f"'{type(stmt).__name__.lower()}' outside loop"
-            elif isinstance(stmt, Return):
-                problem = "'return' outside function (a function is def NAME(PARAMETERS): return EXPRESSION)"
+            elif isinstance(stmt, Return) and not in_function:
+                problem = "'return' outside function (a function is def NAME(PARAMETERS): followed by its body)"
             if problem is not None:
                 excerpt = source_excerpt(text, stmt.line, stmt.column)
                 raise ParseError(f"{problem}\n{excerpt}", line=stmt.line, column=stmt.column, summary=problem,
                                  excerpt=excerpt)
             if isinstance(stmt, (For, While)):
-                stack.append((stmt.body, True))
+                stack.append((stmt.body, True, in_function))
             elif isinstance(stmt, If):
-                stack.append((stmt.body, in_loop))
-                stack.append((stmt.orelse, in_loop))
+                stack.append((stmt.body, in_loop, in_function))
+                stack.append((stmt.orelse, in_loop, in_function))
             elif isinstance(stmt, With):
-                stack.append((stmt.body, in_loop))
+                stack.append((stmt.body, in_loop, in_function))
+            elif isinstance(stmt, FunctionDef) and isinstance(stmt.body, tuple):
+                stack.append((stmt.body, False, True))

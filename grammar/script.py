@@ -62,7 +62,7 @@ class UserFunction:
                              "itself never stops)", reason="call_depth")
         ev.scopes.append(scope)
         try:
-            return ev.expression(self.body)
+            return run_body(ev, self.body, scope) if isinstance(self.body, tuple) else ev.expression(self.body)
         finally:
             ev.scopes.pop()
 
@@ -455,12 +455,59 @@ def run_block(ev: Evaluator, stmt: S.Node, result: Evaluation) -> None:
                 continue
             _next_round(ev, frames)
     except BaseException:
-        while frames:  # leave every open `with` (grad mode restored), innermost first
-            frame = frames.pop()
-            if frame.context is not None:
-                frame.context.__exit__(None, None, None)
+        _leave_all(frames)  # every open `with` restores its grad mode
         raise
     result.root, result.root_name, result.root_statement = None, None, stmt
+
+
+def run_body(ev: Evaluator, body: tuple, local: dict[str, Any]) -> Any:
+    """Run a function's statements until a `return` (or their end: None), with `local` as its names.
+
+    The names a function assigns are its own, as in Python: while it runs, ev.names reads `local` first and
+    then the script's names, and writes go to `local` (a ChainMap); the caller's locals are not visible.
+    """
+    from collections import ChainMap
+
+    from autodiff.grammar.evaluate import Evaluation  # (evaluate imports this module)
+
+    outer = ev.names
+    script_names = outer.maps[-1] if isinstance(outer, ChainMap) else outer
+    ev.names = ChainMap(local, script_names)
+    frames = [_Frame(body)]
+    scratch = Evaluation(S.Program((), "", line=1, column=1))  # what its statements bind: unused
+    try:
+        while frames:
+            frame = frames[-1]
+            if frame.index < len(frame.body):
+                inner = frame.body[frame.index]
+                frame.index += 1
+                ev.count_step(inner)
+                if isinstance(inner, S.Return):
+                    value = None if inner.value is None else ev.expression(inner.value)
+                    _leave_all(frames)
+                    return value
+                if isinstance(inner, (S.Break, S.Continue)):
+                    _leave_loop(frames, inner)
+                elif isinstance(inner, S.BLOCKS):
+                    _start(ev, inner, frames, scratch)
+                else:
+                    ev.simple_statement(inner, scratch)
+                continue
+            _next_round(ev, frames)
+        return None
+    except BaseException:
+        _leave_all(frames)
+        raise
+    finally:
+        ev.names = outer
+
+
+def _leave_all(frames: list[_Frame]) -> None:
+    """Leave every open body, innermost first: each `with` restores its grad mode."""
+    while frames:
+        frame = frames.pop()
+        if frame.context is not None:
+            frame.context.__exit__(None, None, None)
 
 
 def _start(ev: Evaluator, stmt: S.Node, frames: list[_Frame], result: Evaluation) -> None:

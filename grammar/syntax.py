@@ -256,7 +256,7 @@ class Continue(Node):
 
 @_node
 class Return(Node):
-    """`return value`: only as the one statement of a function body."""
+    """`return value` (value None: `return` alone), inside a function's body."""
 
     value: Expr | None
 
@@ -296,11 +296,12 @@ class With(Node):
 
 @_node
 class FunctionDef(Node):
-    """`def name(params): return body`: a function of one return expression."""
+    """`def name(params): ...`: body is the return expression of a one-line function (`return EXPR` alone),
+    else the tuple of its statements (run with locals of their own, until a `return`)."""
 
     name: str
     params: tuple[str, ...]
-    body: Expr
+    body: Expr | tuple
 
 
 @_node

@@ -61,8 +61,8 @@ def run(cli, tmp_path: Path, text: str, *options: str):
      "autodiff: shape error at line 3, column 1: output with shape [3] doesn't match the broadcast shape [2, 3]\n"
      "x += torch.ones(2, 3)\n^\n"),
     ("class Model: pass\n", 2,
-     "autodiff: syntax error at line 1, column 1: classes are not part of autodiff scripts: use a function of one "
-     "return expression (def f(x): return ...) or plain statements\nclass Model: pass\n^\n"),
+     "autodiff: syntax error at line 1, column 1: classes are not part of autodiff scripts: write the weights as "
+     "tensors and the model as a function (def f(x): ...)\nclass Model: pass\n^\n"),
 ])
 def test_script_mistakes_say_what_and_where(cli, tmp_path, text, code, stderr):
     out = run(cli, tmp_path, text, "--max-steps", "1000")
@@ -142,3 +142,22 @@ def test_torch_nn_functional_imports_as_in_python(cli, tmp_path):
 def test_torch_nn_mistakes(cli, tmp_path, text, stderr):
     out = run(cli, tmp_path, text)
     assert out.code in (1, 2) and out.stderr.startswith(stderr), out.stderr
+
+
+def test_functions_with_statements_have_locals_of_their_own(cli, tmp_path):
+    text = ("import torch\nc = 3\n"
+            "def k(x):\n    c = 4\n    total = 0\n    for i in range(x):\n        if i == 2:\n            continue\n"
+            "        total += i * c\n    return total\n"
+            "def g():\n    with torch.no_grad():\n        return torch.is_grad_enabled()\n"
+            "def h(x):\n    pass\n"
+            "print(k(4), c, g(), torch.is_grad_enabled(), h(1))\nprint(total)\n")
+    out = run(cli, tmp_path, text)
+    assert out.stdout == "16 3 False True None\n"  # (0 + 1 + 3) * 4; the script's c untouched; with restored
+    assert out.code == 2 and out.stderr.startswith("autodiff: name error at line 17, column 7: unknown name 'total'")
+
+
+def test_a_function_with_statements_that_calls_itself_ends_at_the_depth_limit(cli, tmp_path):
+    out = run(cli, tmp_path, "def f(n):\n    x = n + 1\n    if x > 0:\n        return f(x)\n    return x\nf(1)\n")
+    assert out.code == 1 and out.stderr.startswith(
+        "autodiff: limit error at line 4, column 16: function calls are nested more than 100 deep")
+    assert "Traceback" not in out.stderr and "Recursion" not in out.stderr

@@ -476,8 +476,8 @@ INVISIBLE = "it is an invisible or unusual space: delete it or type a plain spac
         ("f(x+1=2)", "unexpected '=': expected ')' or ',' after '1'", 1, 6),
         ("f(a, x for x in y)", "unexpected 'for': a comprehension is written [EXPRESSION for NAME in ITERABLE], a "
          "generator (EXPRESSION for NAME in ITERABLE) in its own parentheses", 1, 8),
-        ("class A: pass", "classes are not part of autodiff scripts: use a function of one return expression "
-         "(def f(x): return ...) or plain statements", 1, 1),
+        ("class A: pass", "classes are not part of autodiff scripts: write the weights as tensors and the model "
+         "as a function (def f(x): ...)", 1, 1),
         ("from torch import nn", "'from ... import' is not part of autodiff scripts: write import torch and use "
          "torch.NAME", 1, 1),
         ("try:\n  x", "try/except is not part of autodiff scripts: the first error stops a script, with its line",
@@ -491,9 +491,9 @@ INVISIBLE = "it is an invisible or unusual space: delete it or type a plain spac
          "end with ':'", 3, 5),
         ("break", "'break' outside loop", 1, 1),
         ("if x:\n  continue", "'continue' outside loop", 2, 3),
-        ("return x", "'return' outside function (a function is def NAME(PARAMETERS): return EXPRESSION)", 1, 1),
-        ("def f(x):\n  y = x\n  return y", "the body of def f() must be one 'return EXPRESSION' (autodiff runs "
-         "functions of one expression; write the steps as statements of the script)", 2, 3),
+        ("return x", "'return' outside function (a function is def NAME(PARAMETERS): followed by its body)", 1, 1),
+        ("def f(x):\n  if x:\n    return x\n  break", "'break' outside loop", 4, 3),
+        ("for i in x:\n  def f(v):\n    continue", "'continue' outside loop", 3, 5),
         ("def f(x, x): return x", "duplicate parameter 'x'", 1, 7),
         ("(a, 1) = 2, 3", f"cannot assign to a number: {LEFT}", 1, 5),
         ("f() += 1", "cannot assign to a function call: the target of '+=' must be a name, name[index], x.attribute "
