@@ -464,9 +464,14 @@ class _Builder:
     def not_op(self, c: list) -> UnaryOp:
         return UnaryOp("not", c[1], **_at(c[0]))
 
-    def compare(self, c: list) -> BinOp:
-        left = c[0]
-        return BinOp(c[1], left, c[2], line=left.line, column=left.column)
+    def compare(self, c: list) -> BinOp | BoolOp:
+        # a < b < c is (a < b) and (b < c), as in Python (b is evaluated for each of its comparisons)
+        links = [BinOp(c[i], c[i - 1], c[i + 1], line=c[i - 1].line, column=c[i - 1].column)
+                 for i in range(1, len(c) - 1, 2)]
+        chain = links[-1]
+        for link in reversed(links[:-1]):
+            chain = BoolOp("and", link, chain, line=link.line, column=link.column)
+        return chain
 
     def comp_op(self, c: list) -> str:
         return " ".join(tok.value for tok in c)

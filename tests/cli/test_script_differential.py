@@ -26,6 +26,11 @@ EXAMPLES = max(1, int(os.environ.get("AUTODIFF_DIFF_EXAMPLES", "75")) // 3)
 EXPRESSIONS = ["w * w", "torch.sin(w) * 2", "(w - 1) ** 2", "torch.exp(-w)", "w.tanh()", "w * x",
                "torch.sigmoid(w * x)", "(w * x - 1) ** 2", "w.abs() + 1", "torch.log(w * w + 1)"]
 REDUCTIONS = ["sum()", "mean()", "pow(2).sum()"]
+LOSSES = ["F.mse_loss(y, x)", "F.l1_loss(y, x, reduction='sum')", "F.binary_cross_entropy_with_logits(y, x / 4)",
+          "F.mse_loss(y, x, reduction='none').sum()"]
+# a function of several statements whose graph depends on its input (the control flow of d2l's example)
+MODEL = ["def model(w, x):", "    z = {expression}", "    while 0 < z.abs().sum() < {limit}:", "        z = z * 2",
+         "    if z.sum() > 0:", "        return z", "    return -z"]
 UPDATES = ["w -= lr * w.grad", "w.sub_(lr * w.grad)", "w.mul_(0.5)", "w += 0.25", "w.clamp_(-1, 1)",
            "w /= 2", "w *= w.grad.sign() if False else 1.5"]
 RESETS = ["w.grad.zero_()", "w.grad = None", "pass"]
@@ -40,15 +45,23 @@ def scripts(draw) -> str:
     values = draw(st.lists(st.floats(-2, 2, allow_nan=False).map(lambda v: round(v, 2)), min_size=n, max_size=n))
     lines = [
         "import torch",
+        "import torch.nn.functional as F",
         f"w = torch.tensor({values}, dtype=torch.float64, requires_grad=True)",
         f"x = torch.tensor({[round(0.5 + i, 1) for i in range(n)]}, dtype=torch.float64)",
         f"lr = {draw(st.sampled_from([0.01, 0.1, 0.5]))}",
     ]
     if draw(st.booleans()):
         lines.append(f"h = w.register_hook(lambda g: g * {draw(st.sampled_from([2, 0.5, -1]))})")
+    with_model = draw(st.booleans())
+    if with_model:
+        expression, limit = draw(st.sampled_from(EXPRESSIONS)), draw(st.sampled_from([0.5, 4, 30]))
+        lines.extend(line.format(expression=expression, limit=limit) for line in MODEL)
     lines.append(f"for i in range({draw(st.integers(1, 4))}):")
-    lines.append(f"    y = {draw(st.sampled_from(EXPRESSIONS))}")
-    lines.append(f"    loss = y.{draw(st.sampled_from(REDUCTIONS))}")
+    lines.append(f"    y = {'model(w, x)' if with_model else draw(st.sampled_from(EXPRESSIONS))}")
+    if draw(st.booleans()):
+        lines.append(f"    loss = {draw(st.sampled_from(LOSSES))}")
+    else:
+        lines.append(f"    loss = y.{draw(st.sampled_from(REDUCTIONS))}")
     lines.append("    loss.backward()")
     lines.append(f"    if i % {draw(st.integers(1, 3))} == 0:")
     lines.append(f"        {draw(st.sampled_from(PRINTS))}")

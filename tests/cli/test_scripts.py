@@ -161,3 +161,12 @@ def test_a_function_with_statements_that_calls_itself_ends_at_the_depth_limit(cl
     assert out.code == 1 and out.stderr.startswith(
         "autodiff: limit error at line 4, column 16: function calls are nested more than 100 deep")
     assert "Traceback" not in out.stderr and "Recursion" not in out.stderr
+
+
+def test_chained_comparisons_are_pythons_and(cli, tmp_path):
+    text = ("import torch\nx = torch.tensor(0.3)\nprint(0 < x < 1, 0 < x < 0.2, 1 < 2 < 3 < 4, 1 < 3 > 2)\n"
+            "y = torch.tensor([0.1, 2.0])\nprint(0 < y < 1)\n")
+    out = run(cli, tmp_path, text)
+    assert out.stdout == "tensor(True) tensor(False) True True\n"
+    assert out.code == 1 and out.stderr.startswith(  # (0 < y) and ...: PyTorch's error for a 2-element tensor
+        "autodiff: value error at line 5, column 7: Boolean value of Tensor with more than one value is ambiguous")
