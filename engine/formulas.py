@@ -133,6 +133,16 @@ def _ratio(a: float, b: float) -> float:
     return a / b if b else math.copysign(math.inf, a)
 
 
+def _variance(x: np.ndarray, *, dim: Any, keepdim: bool, correction: float, root: bool = False) -> np.ndarray:
+    """np.var (np.std with root) without numpy's "Degrees of freedom <= 0" warning: with no more elements
+    than the correction the result is nan or inf, as in PyTorch (whose warning the user sees as that value)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return c_order((np.std if root else np.var)(x, axis=dim, ddof=correction, keepdims=keepdim))
+
+
 def _var_grad(F: Any, g: Any, s: Any) -> Any:
     mean = F.sum(s.self, s.dim, True) * _ratio(1.0, _count(s))
     return _back(F, g, s) * _ratio(2.0, _count(s) - s.correction) * (s.self - mean)

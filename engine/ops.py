@@ -63,6 +63,7 @@ from .formulas import (
     _std_grad,
     _take_dim,
     _var_grad,
+    _variance,
 )
 from .parallel import kernel_for, splitting
 
@@ -296,10 +297,11 @@ _OPS: list[Op] = [
     Op("prod_dim", "ProdBackward1", ("self",), lambda x, *, dim, keepdim: np.prod(x, axis=dim, keepdims=keepdim),
        (Grad(_prod_grad, "grad * (the product of the other elements)", ("self", "result")),), "product over a dim"),
     Op("var", "VarBackward0", ("self",),
-       lambda x, *, dim, keepdim, correction: c_order(np.var(x, axis=dim, ddof=correction, keepdims=keepdim)),
+       lambda x, *, dim, keepdim, correction: _variance(x, dim=dim, keepdim=keepdim, correction=correction),
        (Grad(_var_grad, "grad * 2 * (self - mean) / (n - correction)", ("self",)),), "variance"),
     Op("std", "StdBackward0", ("self",),
-       lambda x, *, dim, keepdim, correction: c_order(np.std(x, axis=dim, ddof=correction, keepdims=keepdim)),
+       lambda x, *, dim, keepdim, correction: _variance(x, dim=dim, keepdim=keepdim, correction=correction,
+                                                        root=True),
        (Grad(_std_grad, "grad * (self - mean) / (result * (n - correction))", ("self", "result")),),
        "standard deviation"),
     Op("logsumexp", "LogsumexpBackward0", ("self",), lambda x, *, dim, keepdim: _logsumexp(x, dim, keepdim),

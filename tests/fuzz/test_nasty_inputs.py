@@ -110,6 +110,9 @@ PROGRAMS = [
     ("a list of large tensors", "x = ones(4000, 4000); tensor([x, x, x, x])", [], "limit", 1,
      "the tensors in these lists"),
     ("huge integer literal as a value", "x", ["x=" + "9" * 4000], None, 0, ""),
+    # found by AUTODIFF_FUZZ=deep: numpy's "Degrees of freedom <= 0" warning reached the terminal
+    ("var of an empty tensor", "x = (-var([]))", [], None, 0, ""),
+    ("std of one element, with backward", "(-(x).std())", ["x=0"], None, 0, ""),
 ]
 
 
