@@ -27,16 +27,22 @@ def cache_freed_memory(max_bytes: int = 512 << 20) -> bool:
     Blocks up to max_bytes / 2 come from the heap (not separate mappings), and up to max_bytes of free
     space may stay at the heap's top. A no-op (False) where the C library is not glibc.
     """
-    if not sys.platform.startswith("linux"):
+    mallopt = _glibc("mallopt")
+    if mallopt is None:
         return False
+    return bool(mallopt(M_MMAP_THRESHOLD, max_bytes // 2)) and bool(mallopt(M_TRIM_THRESHOLD, max_bytes))
+
+
+def _glibc(name: str) -> Any:
+    """glibc's function `name` (through ctypes), or None where the C library is not glibc."""
+    if not sys.platform.startswith("linux"):
+        return None
     try:
         import ctypes
 
-        libc = ctypes.CDLL("libc.so.6")
-        mallopt = libc.mallopt
+        return getattr(ctypes.CDLL("libc.so.6"), name)
     except (OSError, AttributeError):
-        return False
-    return bool(mallopt(M_MMAP_THRESHOLD, max_bytes // 2)) and bool(mallopt(M_TRIM_THRESHOLD, max_bytes))
+        return None
 
 
 # ---------------------------------------------------------------------------- room under the memory cap
@@ -82,14 +88,9 @@ def room() -> int | None:
 
 def _trim() -> None:
     """Give the freed memory malloc keeps (cache_freed_memory) back, so that it counts as room again."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
+    malloc_trim = _glibc("malloc_trim")
+    if malloc_trim is not None:
+        malloc_trim(0)
 
 
 def ensure_room(need: int, what: str) -> None:

@@ -440,20 +440,7 @@ def run_block(ev: Evaluator, stmt: S.Node, result: Evaluation) -> None:
     frames: list[_Frame] = []
     try:
         _start(ev, stmt, frames, result)
-        while frames:
-            frame = frames[-1]
-            if frame.index < len(frame.body):
-                inner = frame.body[frame.index]
-                frame.index += 1
-                ev.count_step(inner)
-                if isinstance(inner, (S.Break, S.Continue)):
-                    _leave_loop(frames, inner)
-                elif isinstance(inner, S.BLOCKS):
-                    _start(ev, inner, frames, result)
-                else:
-                    ev.simple_statement(inner, result)
-                continue
-            _next_round(ev, frames)
+        _run(ev, frames, result)  # (a `return` outside a function is refused by the parser)
     except BaseException:
         _leave_all(frames)  # every open `with` restores its grad mode
         raise
@@ -474,32 +461,33 @@ def run_body(ev: Evaluator, body: tuple, local: dict[str, Any]) -> Any:
     script_names = outer.maps[-1] if isinstance(outer, ChainMap) else outer
     ev.names = ChainMap(local, script_names)
     frames = [_Frame(body)]
-    scratch = Evaluation(S.Program((), "", line=1, column=1))  # what its statements bind: unused
     try:
-        while frames:
-            frame = frames[-1]
-            if frame.index < len(frame.body):
-                inner = frame.body[frame.index]
-                frame.index += 1
-                ev.count_step(inner)
-                if isinstance(inner, S.Return):
-                    value = None if inner.value is None else ev.expression(inner.value)
-                    _leave_all(frames)
-                    return value
-                if isinstance(inner, (S.Break, S.Continue)):
-                    _leave_loop(frames, inner)
-                elif isinstance(inner, S.BLOCKS):
-                    _start(ev, inner, frames, scratch)
-                else:
-                    ev.simple_statement(inner, scratch)
-                continue
-            _next_round(ev, frames)
-        return None
-    except BaseException:
-        _leave_all(frames)
-        raise
+        returned = _run(ev, frames, Evaluation(S.Program((), "", line=1, column=1)))  # (what it binds: unused)
+        return None if returned is None or returned.value is None else ev.expression(returned.value)
     finally:
+        _leave_all(frames)  # after `return` inside a `with`, or an error: grad modes restored
         ev.names = outer
+
+
+def _run(ev: Evaluator, frames: list[_Frame], result: Evaluation) -> S.Return | None:
+    """Run the open bodies until none is left, or until a `return` statement, which is given back."""
+    while frames:
+        frame = frames[-1]
+        if frame.index < len(frame.body):
+            inner = frame.body[frame.index]
+            frame.index += 1
+            ev.count_step(inner)
+            if isinstance(inner, S.Return):
+                return inner
+            if isinstance(inner, (S.Break, S.Continue)):
+                _leave_loop(frames, inner)
+            elif isinstance(inner, S.BLOCKS):
+                _start(ev, inner, frames, result)
+            else:
+                ev.simple_statement(inner, result)
+            continue
+        _next_round(ev, frames)
+    return None
 
 
 def _leave_all(frames: list[_Frame]) -> None:
