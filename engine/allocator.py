@@ -27,21 +27,22 @@ def cache_freed_memory(max_bytes: int = 512 << 20) -> bool:
     Blocks up to max_bytes / 2 come from the heap (not separate mappings), and up to max_bytes of free
     space may stay at the heap's top. A no-op (False) where the C library is not glibc.
     """
-    mallopt = _glibc("mallopt")
-    if mallopt is None:
+    libc = _glibc()
+    if libc is None:
         return False
-    return bool(mallopt(M_MMAP_THRESHOLD, max_bytes // 2)) and bool(mallopt(M_TRIM_THRESHOLD, max_bytes))
+    return bool(libc.mallopt(M_MMAP_THRESHOLD, max_bytes // 2)) and bool(libc.mallopt(M_TRIM_THRESHOLD, max_bytes))
 
 
-def _glibc(name: str) -> Any:
-    """glibc's function `name` (through ctypes), or None where the C library is not glibc."""
+def _glibc() -> Any:
+    """The C library through ctypes when it is glibc (it has mallopt and malloc_trim), else None."""
     if not sys.platform.startswith("linux"):
         return None
     try:
         import ctypes
 
-        return getattr(ctypes.CDLL("libc.so.6"), name)
-    except (OSError, AttributeError):
+        libc = ctypes.CDLL("libc.so.6")
+        return libc if hasattr(libc, "mallopt") and hasattr(libc, "malloc_trim") else None
+    except OSError:
         return None
 
 
@@ -88,9 +89,9 @@ def room() -> int | None:
 
 def _trim() -> None:
     """Give the freed memory malloc keeps (cache_freed_memory) back, so that it counts as room again."""
-    malloc_trim = _glibc("malloc_trim")
-    if malloc_trim is not None:
-        malloc_trim(0)
+    libc = _glibc()
+    if libc is not None:
+        libc.malloc_trim(0)
 
 
 def ensure_room(need: int, what: str) -> None:
