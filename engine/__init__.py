@@ -6,20 +6,23 @@
     >>> y.backward()
     >>> x.grad
     tensor(54.)
+
+The layers, from the bottom: settings and the Tensor (data and autograd metadata); argument coercion; the
+op table (optable.py) and the registry of built-ins; recording, the graph's nodes and in-place writes; the
+modules of each kind of operation, each declaring its ops and functions (arithmetic, elementwise,
+reductions, linalg, shapes, joins, logic, indexing, losses, constructors); the formulas' vocabularies
+(vocabulary.py, tensormath.py); the executor and backward's entry points; the Tensor's API (api.py).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from . import calculus as _calculus
+from . import api as _api  # installs the Tensor's constructor, operators and methods
 from . import constructors as _constructors
-from . import functions as _functions
-from . import logic as _logic
-from . import losses as _losses  # registers the loss functions of torch.nn.functional
-from . import methods as _methods  # installs the Tensor operators and methods
+from . import joins as _joins
+from . import losses as _losses
+from .api import OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
 from .autograd import backward, grad
 from .constructors import manual_seed
 from .errors import (
@@ -34,9 +37,9 @@ from .errors import (
     UnknownNameError,
     UsageError,
 )
+from .executor import execute
 from .formatting import set_printoptions
-from .functions import MinMax
-from .graph import AccumulateGrad, Node, grad_node, graph_bytes, graph_size
+from .graph import AccumulateGrad, GraphInput, Node, grad_node, graph_bytes, graph_size
 from .indexing import getitem, setitem
 from .modes import (
     GradMode,
@@ -49,11 +52,23 @@ from .modes import (
     observe,
     set_grad_enabled,
 )
-from .ops import GROUPS as OP_GROUPS
-from .ops import OPS, Grad, Op
+from .optable import FUNCTION, OPS, Grad, Op
+from .optable import GROUPS as OP_GROUPS
 from .recording import apply
-from .registry import BUILTINS, Builtin
-from .tensor import STATE, RemovableHandle, Size, Tensor, as_dtype
+from .reductions import MinMax
+from .registry import BUILTINS, Builtin, alias_of
+from .settings import (
+    STATE,
+    as_dtype,
+    get_default_dtype,
+    get_max_elements,
+    set_default_dtype,
+    set_max_elements,
+    settings,
+)
+from .tensor import RemovableHandle, Size, Tensor
+from .tensormath import TensorMath
+from .vocabulary import NumpyMath, Vocabulary
 
 float32 = np.dtype(np.float32)
 float64 = np.dtype(np.float64)
@@ -61,35 +76,15 @@ float64 = np.dtype(np.float64)
 # Every built-in as a module function: autodiff.engine.sin(x), autodiff.engine.zeros(3, 1), ...
 globals().update({name: entry.fn for name, entry in BUILTINS.items()})
 
-
-def set_default_dtype(dtype: Any) -> None:
-    """The dtype of new tensors made from numbers and lists ('float32' or 'float64')."""
-    STATE.default_dtype = as_dtype(dtype)
-
-
-def get_default_dtype() -> np.dtype:
-    return STATE.default_dtype
-
-
-def get_max_elements() -> int | None:
-    return STATE.max_elements
-
-
-def set_max_elements(limit: int | None) -> None:
-    """Refuse (LimitError, before allocating) any tensor with more elements than limit; None: no limit."""
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-        raise BadValueError(f"the element limit must be a positive integer, got {limit!r}")
-    STATE.max_elements = limit
-
-
 __all__ = [
-    "BUILTINS", "KINDS", "OPS", "OP_GROUPS", "AccumulateGrad", "AutodiffError", "AutogradError", "BadValueError",
-    "Builtin", "Grad", "GradMode", "InputError", "LimitError", "MinMax", "Node", "Op", "ParseError",
-    "RemovableHandle", "ShapeError", "Size", "Tensor", "UnknownNameError", "UsageError", "apply", "backward",
-    "detect_anomaly", "enable_grad",
-    "float32", "float64", "forward_context", "get_default_dtype", "get_max_elements", "getitem", "grad",
+    "BUILTINS", "FUNCTION", "KINDS", "OPERATORS", "OPS", "OP_GROUPS", "REFLECTED", "TENSOR_METHODS",
+    "TENSOR_PROPERTIES", "UNARY_OPERATORS", "AccumulateGrad", "AutodiffError", "AutogradError", "BadValueError",
+    "Builtin", "Grad", "GradMode", "GraphInput", "InputError", "LimitError", "MinMax", "Node", "NumpyMath", "Op",
+    "ParseError", "RemovableHandle", "STATE", "ShapeError", "Size", "Tensor", "TensorMath", "UnknownNameError",
+    "UsageError", "Vocabulary", "alias_of", "apply", "as_dtype", "backward", "detect_anomaly", "enable_grad",
+    "execute", "float32", "float64", "forward_context", "get_default_dtype", "get_max_elements", "getitem", "grad",
     "grad_node", "graph_bytes", "graph_size", "is_anomaly_enabled", "is_grad_enabled", "manual_seed", "no_grad",
-    "observe",
-    "set_default_dtype", "set_grad_enabled", "set_max_elements", "set_printoptions", "setitem", *BUILTINS,
+    "observe", "set_default_dtype", "set_grad_enabled", "set_max_elements", "set_printoptions", "setitem",
+    "settings", *BUILTINS,
 ]
-del _calculus, _constructors, _functions, _logic, _losses, _methods
+del _api, _constructors, _joins, _losses

@@ -1,7 +1,8 @@
 """The backward graph: as in PyTorch, every recorded operation makes a `Node` (its `grad_fn`), edges point
 from a node to the nodes of its inputs (`next_functions`), and a leaf that requires grad is reached
 through its one `AccumulateGrad` node. Nodes offer a read-only inspection API (next_nodes, input_shapes,
-saved_values); the executor that runs them is autograd.py.
+saved_values); the executor that runs them is executor.py. A node computes its gradients in the vocabulary
+it is given (numpy arrays, recorded tensors or SymPy expressions), so the same nodes serve every backend.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from . import ops
 from .errors import AutogradError
-from .tensor import STATE, Tensor
+from .optable import Op
+from .settings import STATE
+from .tensor import Tensor
 
 _sequence = itertools.count()
 _ACCUMULATE_PRIORITY = math.inf  # PyTorch runs AccumulateGrad as soon as it is ready
@@ -39,19 +41,30 @@ class Node:
     __slots__ = ("__weakref__", "_context", "_freed", "_meta", "_next", "_params", "_plan", "_pre_hooks",
                  "_retained", "_saved", "_seq", "op")
 
-    def __init__(self, op: ops.Op, next_nodes: tuple, meta: tuple, params: dict | None, plan: tuple,
+    def __init__(self, op: Op, next_nodes: tuple, meta: tuple, params: dict | None, plan: tuple,
                  saved: Any) -> None:
         self.op = op
         self._next = next_nodes  # the node of each input, None where the input needs no grad
         self._meta = meta  # (shape, dtype) of each input, flattened
         self._params = params
-        self._plan = plan  # which saved values, as ops.Op.saved_for gives them
+        self._plan = plan  # which saved values, as Op.saved_for gives them
         self._saved = saved  # (value, version counter, version when saved) per planned value, flattened
         self._freed = False
         self._seq = next(_sequence)
         self._pre_hooks: list | None = None
         self._retained: list | None = None
         self._context = STATE.forward_context if STATE.anomaly else None
+
+    @classmethod
+    def of_values(cls, op: Op, next_nodes: tuple, values: tuple, params: dict | None, result: Any) -> Node:
+        """A node recorded on values that are not tensors (SymPy expressions, for `autodiff diff`): they have
+        no shape, dtype or version, and the node saves exactly what its formulas read, as for tensors."""
+        plan = op.saved_for[tuple(n is not None for n in next_nodes)]
+        saved = []
+        for name, slot in plan:
+            value = result if name == "result" else values[slot] if slot is not None else (params or {})[name]
+            saved += (value, None, 0)
+        return cls(op, next_nodes, ((), None) * len(next_nodes), params, plan, tuple(saved))
 
     def name(self) -> str:
         """PyTorch's name for this node, e.g. 'MulBackward0'."""
@@ -137,8 +150,8 @@ class Node:
         return SimpleNamespace(**values)
 
     def apply(self, grad: Any, F: Any) -> list:
-        """The gradients for each input (None where an input needs none), each of the input's shape, computed
-        in the vocabulary F (vocabulary.NumpyMath, or TensorMath to record them for create_graph)."""
+        """The gradients for each input (None where an input needs none), each of the input's shape and dtype,
+        computed in the vocabulary F (NumpyMath, TensorMath to record them for create_graph, or SymPyMath)."""
         if self._freed:
             raise _second_time_error()
         ctx = self._context_of(F.records)
@@ -148,13 +161,7 @@ class Node:
             if nxt is None:
                 outputs.append(None)
                 continue
-            g = formula.fn(F, grad, ctx)
-            shape, dtype = meta[2 * i], meta[2 * i + 1]
-            if g.shape != shape:
-                g = F.sum_to(g, shape)
-            if g.dtype != dtype:
-                g = F.cast(g, dtype)
-            outputs.append(g)
+            outputs.append(F.fit(formula.fn(F, grad, ctx), meta[2 * i], meta[2 * i + 1]))
         return outputs
 
 
@@ -187,13 +194,19 @@ class AccumulateGrad:
         """An AccumulateGrad saves nothing."""
         return {}
 
-    def accumulate(self, grad: Any, owned: bool, create_graph: bool) -> None:
+    @property
+    def hooks(self) -> list | None:
+        """The hooks registered on the leaf (run before its gradient is accumulated)."""
+        return self.variable._hooks
+
+    def accumulate(self, grad: Any, owned: bool, F: Any) -> None:
+        """Add a gradient (computed in the vocabulary F) into the leaf's .grad."""
         variable = self.variable
-        grad, owned = _run_hooks(variable._hooks, grad, owned, create_graph)
+        grad, owned = run_hooks(variable._hooks, grad, owned, F)
         current = variable._grad
-        if create_graph:
+        if F.records:
             # PyTorch stores a copy of the first gradient (CopyBackwards when it has a graph), then adds out of place
-            variable._grad = _copy_grad(grad) if current is None else current + grad
+            variable._grad = F.copy_grad(grad) if current is None else current + grad
         elif current is None:
             data = grad if owned and grad.flags.writeable else np.array(grad, copy=True)
             variable._grad = Tensor._make(data)
@@ -205,10 +218,23 @@ class AccumulateGrad:
             current._bump_version()
 
 
-def _copy_grad(grad: Tensor) -> Tensor:
-    from .recording import apply
+class GraphInput:
+    """A leaf of a graph recorded on values that are not tensors (`autodiff diff`'s symbols): the executor
+    captures the gradient that reaches it."""
 
-    return apply(ops.OPS["copy_"], (0.0, grad))  # copy_ into a new tensor (that needs no grad)
+    __slots__ = ("__weakref__", "name")
+    op = None
+    next_functions = ()
+    next_nodes = ()
+    hooks = None
+    _next = ()
+    _seq = _ACCUMULATE_PRIORITY
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<GraphInput {self.name}>"
 
 
 def accumulator(t: Tensor) -> AccumulateGrad:
@@ -271,15 +297,15 @@ def edge_node(x: Any) -> Any:
     return None
 
 
-def _run_hooks(hooks: list | None, grad: Any, owned: bool, create_graph: bool) -> tuple[Any, bool]:
+def run_hooks(hooks: list | None, grad: Any, owned: bool, F: Any) -> tuple[Any, bool]:
+    """Call each hook with the gradient (as a tensor); a tensor it returns replaces the gradient."""
     if not hooks:
         return grad, owned
     for hook in list(hooks):
-        wrapped = grad if create_graph else Tensor._make(grad)
-        replaced = hook(wrapped)
+        replaced = hook(F.as_tensor(grad))
         if replaced is not None:
             if not isinstance(replaced, Tensor):
                 raise AutogradError(f"a hook returned {type(replaced).__name__}; it must return a Tensor or None")
-            grad = replaced if create_graph else replaced._data
+            grad = F.of_tensor(replaced)
             owned = False
     return grad, owned

@@ -7,12 +7,14 @@ from typing import Any
 
 import numpy as np
 
+from .coerce import operand
 from .errors import AutogradError, BadValueError, ShapeError
-from .functions import expand, view
 from .graph import Node, edge_node
-from .ops import OPS
-from .recording import _operand, apply
-from .tensor import STATE, Tensor, check_dims
+from .inplace import COPY, COPY_SLICES, FILL_TENSOR
+from .recording import apply
+from .settings import STATE, check_dims
+from .shapes import ALIAS, SELECT, SLICE, UNSQUEEZE, expand, view
+from .tensor import Tensor
 
 
 def _normalize_index(x: Tensor, index: Any) -> list[tuple]:
@@ -72,13 +74,13 @@ def getitem(x: Tensor, index: Any) -> Tensor:
     result = x
     for step in _normalize_index(x, index):
         if step[0] == "select":
-            result = apply(OPS["select"], (result,), {"dim": step[1], "index": step[2]})
+            result = apply(SELECT, (result,), {"dim": step[1], "index": step[2]})
         elif step[0] == "slice":
-            result = apply(OPS["slice"], (result,), dict(zip(("dim", "start", "stop", "step"), step[1:])))
+            result = apply(SLICE, (result,), dict(zip(("dim", "start", "stop", "step"), step[1:])))
         else:
-            result = apply(OPS["unsqueeze"], (result,), {"dim": step[1]})
+            result = apply(UNSQUEEZE, (result,), {"dim": step[1]})
     if result is x:
-        result = apply(OPS["alias"], (x,))
+        result = apply(ALIAS, (x,))
     return result
 
 
@@ -107,26 +109,7 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
             )
     x._check_inplace()
     where = _numpy_index(x, index)
-    src = _operand(value)
-    region = x._data[where]
-    if isinstance(src, Tensor) and src._data.ndim and src._data.shape != region.shape:
-        # As PyTorch's setitem: the value's leading 1-sized dims are dropped by a view, and the rest is
-        # expanded to the written region; both are recorded (ViewBackward0, ExpandBackward0).
-        lead = 0
-        while lead < src._data.ndim and src._data.shape[lead] == 1:
-            lead += 1
-        stripped = src._data.shape[lead:]
-        try:
-            ok = np.broadcast_shapes(stripped, region.shape) == region.shape
-        except ValueError:
-            ok = False
-        if not ok:
-            raise ShapeError(
-                f"shape mismatch: value tensor of shape {tuple(src.shape)} cannot be broadcast to indexing "
-                f"result of shape {tuple(region.shape)}", reason="setitem", shapes=(src.shape, region.shape))
-        src = view(src, stripped)
-        if stripped != region.shape:
-            src = expand(src, region.shape)
+    src = _fitted(operand(value), x._data[where].shape)
     src_data = src._data if isinstance(src, Tensor) else src
     recorded = STATE.grad_enabled and (x._requires_grad or (isinstance(src, Tensor) and src._requires_grad))
     if recorded:
@@ -137,9 +120,9 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
         meta = (x._data.shape, x._data.dtype) + (
             (src._data.shape, src._data.dtype) if isinstance(src, Tensor) else (None, None))
         nexts = (base_node, edge_node(src))
-        op, params = OPS["copy_slices"], {"outside": outside, "where": where}
+        op, params = COPY_SLICES, {"outside": outside, "where": where}
         if all(isinstance(w, slice) or w is Ellipsis for w in where) and not outside.any():  # the whole: copy_
-            op = OPS["copy_" if isinstance(src, Tensor) else "fill_tensor"]
+            op = COPY if isinstance(src, Tensor) else FILL_TENSOR
             node = Node(op, nexts, meta, None, (), None)
         else:  # PyTorch frees CopySlices after a backward pass like a node with saved tensors: so does the plan
             plan = op.saved_for[tuple(n is not None for n in nexts)]
@@ -153,3 +136,25 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
     if recorded:
         x.grad_fn = node
         x._requires_grad = True
+
+
+def _fitted(src: Any, shape: tuple[int, ...]) -> Any:
+    """The value written into a region of `shape`: as PyTorch's setitem, a tensor's leading 1-sized dims are
+    dropped by a view, and the rest is expanded to the region; both are recorded (ViewBackward0,
+    ExpandBackward0)."""
+    if not isinstance(src, Tensor) or not src._data.ndim or src._data.shape == shape:
+        return src
+    lead = 0
+    while lead < src._data.ndim and src._data.shape[lead] == 1:
+        lead += 1
+    stripped = src._data.shape[lead:]
+    try:
+        ok = np.broadcast_shapes(stripped, shape) == shape
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ShapeError(
+            f"shape mismatch: value tensor of shape {tuple(src.shape)} cannot be broadcast to indexing "
+            f"result of shape {tuple(shape)}", reason="setitem", shapes=(src.shape, shape))
+    src = view(src, stripped)
+    return expand(src, shape) if stripped != shape else src

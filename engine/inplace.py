@@ -15,10 +15,44 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .arrays import as_strided_scatter, memory_order
 from .errors import AutogradError, ShapeError
 from .graph import Node, edge_node
-from .ops import OPS
-from .tensor import STATE, Tensor
+from .optable import Grad, Op, declare
+from .settings import STATE
+from .tensor import Tensor
+
+
+def _zero(F: object, g: object, s: object) -> object:
+    return F.zeros_like(g)  # type: ignore[attr-defined]
+
+
+# A view regenerated after an in-place write (recorded here; applied only inside backward).
+AS_STRIDED = declare(Op("as_strided", "AsStridedBackward0", ("self",), lambda x, *, index: x.reshape(-1)[index],
+                        (Grad(lambda F, g, s: F.as_strided_backward(g, s.input_shape, s.index),
+                              "zeros of the base's shape with grad at the view's positions"),),
+                        "a view of a tensor written in place"))
+AS_STRIDED_SCATTER = declare(Op("as_strided_scatter", "AsStridedScatterBackward0", ("self",),
+                                lambda g, *, shape, index: as_strided_scatter(g, shape, index),
+                                (Grad(lambda F, g, s: F.as_strided(g, s.index), "grad at the view's positions"),),
+                                "the backward of a view of a tensor written in place"))
+# self.copy_(src): a write to the whole tensor (y[:] = v, recorded by setitem), and the copy of a gradient that
+# .grad keeps after a create_graph pass
+COPY = declare(Op("copy_", "CopyBackwards", ("self", "src"), lambda _, x: np.array(x, copy=True, order=memory_order(x)),
+                  (Grad(_zero, "0"), Grad(lambda F, g, s: g, "grad (summed to the value's shape)")),
+                  "self[...] = src, the whole tensor"))
+FILL_TENSOR = declare(Op("fill_tensor", "FillBackward3", ("self", "value"), None,  # y[...] = 5
+                         (Grad(_zero, "0"), Grad(lambda F, g, s: F.sum(g, None, False), "grad.sum()")),
+                         "self[...] = value, a number, the whole tensor"))
+ZERO = declare(Op("zero_", "ZeroBackward0", ("self",), np.zeros_like, (Grad(_zero, "0"),),
+                  "fill with zeros, in place"))
+FILL = declare(Op("fill_", "FillBackward2", ("self",), lambda x, *, value: np.full_like(x, value), (Grad(_zero, "0"),),
+                  "fill with a number, in place"))
+# recorded by setitem, never applied directly; zero_/fill_ on a view record it with `self` alone
+COPY_SLICES = declare(Op("copy_slices", "CopySlices", ("self", "src"), None,
+                         (Grad(lambda F, g, s: F.where(s.outside, g, 0.0), "grad with the written region zeroed"),
+                          Grad(lambda F, g, s: F.index(g, s.where), "grad[index] (summed to the value's shape)")),
+                         "self[index] = src", saved=("outside", "where")))
 
 
 def base_of(t: Tensor) -> Tensor | None:
@@ -53,7 +87,7 @@ def view_index(t: Tensor, base: Tensor) -> np.ndarray:
 
 def _as_strided_node(t: Tensor, base: Tensor) -> Node:
     """t as a view of base's current history (AsStridedBackward0)."""
-    return Node(OPS["as_strided"], (edge_node(base),), (base._data.shape, base._data.dtype),
+    return Node(AS_STRIDED, (edge_node(base),), (base._data.shape, base._data.dtype),
                 {"index": view_index(t, base)}, (), None)
 
 
@@ -85,7 +119,7 @@ def fill_(t: Tensor, value: float, op_name: str) -> Tensor:
     _check_leaf(t, base)
     if base is not None and t._view_stamp != t._counter().value:
         refresh_view(t)
-    op = OPS[op_name]
+    op = ZERO if op_name == "zero_" else FILL
     params = {} if op_name == "zero_" else {"value": value}
     if base is None:
         node = None
@@ -105,7 +139,7 @@ def fill_(t: Tensor, value: float, op_name: str) -> Tensor:
         region = np.zeros(math.prod(base._data.shape), dtype=bool)
         region[view_index(t, base).reshape(-1)] = True
         outside = ~region.reshape(base._data.shape)
-        copy_slices = OPS["copy_slices"]  # with `self` alone: nothing flows to a number written
+        copy_slices = COPY_SLICES  # with `self` alone: nothing flows to a number written
         params = {"outside": outside}
         plan = copy_slices.saved_for[(True, False)]
         saved = tuple(v for name, _ in plan for v in (params[name], None, 0))

@@ -8,12 +8,18 @@ from typing import Any
 
 import numpy as np
 
-from .constructors import Number, _array_from
+from .coerce import Number, array_from, broadcast_shape
 from .errors import BadValueError
-from .ops import OPS
-from .recording import _broadcast_shape, apply
+from .optable import ELEMENTWISE, Grad, Op, declare
+from .recording import apply
 from .registry import builtin
 from .tensor import Tensor
+
+WHERE = declare(Op("where", "WhereBackward0", ("self", "other"), lambda a, b, *, condition: np.where(condition, a, b),
+                   (Grad(lambda F, g, s: F.where(s.condition, g, 0.0), "grad where condition"),
+                    Grad(lambda F, g, s: F.where(s.condition, 0.0, g), "grad where not condition")),
+                   "self where condition, else other", group=ELEMENTWISE, elementwise=True,
+                   symbolic=lambda M, a, b, *, condition: M.where(condition, a, b)))
 
 
 def _values(x: Any, what: str) -> np.ndarray:
@@ -24,14 +30,14 @@ def _values(x: Any, what: str) -> np.ndarray:
     if isinstance(x, Number):
         return np.asarray(x)
     if isinstance(x, (list, tuple)):
-        return _array_from(x, None)
+        return array_from(x, None)
     raise BadValueError(f"{what} must be a tensor or a number, got {type(x).__name__}", reason="operands")
 
 
 def _compare(ufunc: Any, input: Any, other: Any) -> Tensor:
     a, b = _values(input, "input"), _values(other, "other")
     if a.shape != b.shape:
-        _broadcast_shape(a.shape, b.shape)
+        broadcast_shape(a.shape, b.shape)
     return Tensor._make(np.asarray(ufunc(a, b)))
 
 
@@ -100,7 +106,11 @@ def any(input: Any) -> Tensor:
     return Tensor._make(np.asarray(np.any(_values(input, "input"))))
 
 
-@builtin("where(condition, input, other)", ("where",), method=False,
+def _where_plan(R: Any, condition: Any, input: Any, other: Any) -> Any:
+    return R.op(WHERE, input, other, condition=condition)
+
+
+@builtin("where(condition, input, other)", ("where",), method=False, plan=_where_plan,
          summary="input where condition is true, else other (elementwise; piecewise functions)")
 def where(condition: Any, input: Any, other: Any) -> Tensor:
     mask = _values(condition, "condition")
@@ -109,8 +119,8 @@ def where(condition: Any, input: Any, other: Any) -> Tensor:
                             hint="write the condition as a comparison, e.g. where(x > 0, x**2, -x)", reason="where")
     like = input if isinstance(input, Tensor) else other if isinstance(other, Tensor) else None
     dtype = like._data.dtype if like is not None else None
-    a = input if isinstance(input, Tensor) else Tensor._make(_array_from(input, dtype))
-    b = other if isinstance(other, Tensor) else Tensor._make(_array_from(other, dtype))
+    a = input if isinstance(input, Tensor) else Tensor._make(array_from(input, dtype))
+    b = other if isinstance(other, Tensor) else Tensor._make(array_from(other, dtype))
     da, db = a._data, b._data
     if da.dtype != db.dtype:  # a 0-d side does not decide the dtype of a result with dims (PyTorch's rule)
         if (da.ndim == 0) != (db.ndim == 0):
@@ -118,8 +128,8 @@ def where(condition: Any, input: Any, other: Any) -> Tensor:
         else:
             common = np.promote_types(da.dtype, db.dtype)
         da, db = da.astype(common), db.astype(common)
-    _broadcast_shape(_broadcast_shape(mask.shape, da.shape), db.shape)
-    return apply(OPS["where"], (a, b), {"condition": mask}, (da, db))
+    broadcast_shape(broadcast_shape(mask.shape, da.shape), db.shape)
+    return apply(WHERE, (a, b), {"condition": mask}, (da, db))
 
 
 @builtin("isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)", method=True,
@@ -127,7 +137,7 @@ def where(condition: Any, input: Any, other: Any) -> Tensor:
 def isclose(input: Any, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
     a, b = _values(input, "input"), _values(other, "other")
     if a.shape != b.shape:
-        _broadcast_shape(a.shape, b.shape)
+        broadcast_shape(a.shape, b.shape)
     return Tensor._make(np.asarray(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
 
 

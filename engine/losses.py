@@ -13,13 +13,17 @@ from typing import Any
 
 import numpy as np
 
-from . import functions as fn
-from .constructors import _tensor_arg
+from .arithmetic import sub
+from .coerce import tensor_arg
+from .elementwise import abs
 from .errors import BadValueError, ShapeError
-from .ops import OPS, Grad, Op
+from .optable import LOSSES, Grad, Op, declare
 from .recording import apply
+from .reductions import mean, sum
 from .registry import builtin
 from .tensor import Tensor
+
+# This module uses torch's abs and sum; Python's built-ins of those names are not used here.
 
 REDUCTIONS = ("mean", "sum", "none")
 EPSILON = float(np.float32(1e-12))  # PyTorch's floor for (1 - p) * p in binary_cross_entropy's gradient (a float)
@@ -94,29 +98,28 @@ def _bce_target_grad(F: Any, g: Any, s: Any) -> Any:
     return _per_element(-F.log(p / (1 - p)) * g, s)
 
 
-LOSS_OPS = (
-    Op("mse_loss", "MseLossBackward0", ("self", "target"), _mse_forward,
-       (Grad(_mse_grad, "2 * (self - target) * grad (/ numel for reduction='mean')", ("self", "target")),
-        Grad(_mse_target_grad, "2 * (target - self) * grad (/ numel for reduction='mean')", ("self", "target"))),
-       "mean (or sum, or each) of (self - target)**2"),
-    Op("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0", ("self", "target"),
-       _bce_logits_forward,
-       (Grad(_bce_logits_grad, "(sigmoid(self) - target) * grad (/ numel for reduction='mean')",
-             ("self", "target")),
-        Grad(_bce_logits_target_grad, "-self * grad (/ numel for reduction='mean')", ("self",))),
-       "binary cross entropy of sigmoid(self) against target, computed stably from the logits"),
-    Op("binary_cross_entropy", "BinaryCrossEntropyBackward0", ("self", "target"), _bce_forward,
-       (Grad(_bce_grad, "grad * (self - target) / max((1 - self) * self, 1e-12) (/ numel for reduction='mean')",
-             ("self", "target")),
-        Grad(_bce_target_grad, "-log(self / (1 - self)) * grad (/ numel for reduction='mean')", ("self",))),
-       "-(target * log(self) + (1 - target) * log(1 - self)), logarithms floored at -100"),
-)
-OPS.update({op.name: op for op in LOSS_OPS})
+MSE_LOSS = declare(Op("mse_loss", "MseLossBackward0", ("self", "target"), _mse_forward,
+                      (Grad(_mse_grad, "2 * (self - target) * grad (/ numel for reduction='mean')"),
+                       Grad(_mse_target_grad, "2 * (target - self) * grad (/ numel for reduction='mean')")),
+                      "mean (or sum, or each) of (self - target)**2", group=LOSSES, noisy=True))
+BCE_WITH_LOGITS = declare(Op("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
+                             ("self", "target"), _bce_logits_forward,
+                             (Grad(_bce_logits_grad, "(sigmoid(self) - target) * grad (/ numel for reduction='mean')"),
+                              Grad(_bce_logits_target_grad, "-self * grad (/ numel for reduction='mean')")),
+                             "binary cross entropy of sigmoid(self) against target, computed stably from the logits",
+                             group=LOSSES, noisy=True))
+BCE = declare(Op("binary_cross_entropy", "BinaryCrossEntropyBackward0", ("self", "target"), _bce_forward,
+                 (Grad(_bce_grad, "grad * (self - target) / max((1 - self) * self, 1e-12) (/ numel for "
+                       "reduction='mean')"),
+                  Grad(_bce_target_grad, "-log(self / (1 - self)) * grad (/ numel for reduction='mean')")),
+                 "-(target * log(self) + (1 - target) * log(1 - self)), logarithms floored at -100",
+                 group=LOSSES, noisy=True))
+_LOSSES = {op.name: op for op in (MSE_LOSS, BCE_WITH_LOGITS, BCE)}
 
 
 # ---------------------------------------------------------------------------- the built-ins
 def _operands(name: str, input: Any, target: Any, reduction: Any) -> tuple[Tensor, Tensor]:
-    x, y = _tensor_arg(input), _tensor_arg(target, "target")
+    x, y = tensor_arg(input), tensor_arg(target, "target")
     if not isinstance(reduction, str) or reduction not in REDUCTIONS:
         raise BadValueError(f"{name}: reduction must be 'mean', 'sum' or 'none', not {reduction!r}"[:200],
                             reason="reduction")
@@ -132,26 +135,26 @@ def _operands(name: str, input: Any, target: Any, reduction: Any) -> tuple[Tenso
 
 
 def _loss(name: str, x: Tensor, y: Tensor, reduction: str) -> Tensor:
-    return apply(OPS[name], (x, y), {"reduction": reduction, "count": x.numel()})
+    return apply(_LOSSES[name], (x, y), {"reduction": reduction, "count": x.numel()})
 
 
-@builtin("mse_loss(input, target, reduction='mean')", ("mse_loss",), method=False,
+@builtin("mse_loss(input, target, reduction='mean')", ("mse_loss",), method=False, functional=True,
          summary="mean squared error: mean((input - target)**2), or its sum, or each term (reduction)")
 def mse_loss(input: Any, target: Any, reduction: str = "mean") -> Tensor:
     x, y = _operands("mse_loss", input, target, reduction)
     return _loss("mse_loss", x, y, reduction)
 
 
-@builtin("l1_loss(input, target, reduction='mean')", ("sub", "abs", "mean", "sum"), method=False,
+@builtin("l1_loss(input, target, reduction='mean')", ("sub", "abs", "mean", "sum"), method=False, functional=True,
          summary="mean absolute error: mean(abs(input - target)), recorded as those ops (as in PyTorch)")
 def l1_loss(input: Any, target: Any, reduction: str = "mean") -> Tensor:
     x, y = _operands("l1_loss", input, target, reduction)
-    terms = fn.abs(fn.sub(x, y))
-    return terms if reduction == "none" else fn.mean(terms) if reduction == "mean" else fn.sum(terms)
+    terms = abs(sub(x, y))
+    return terms if reduction == "none" else mean(terms) if reduction == "mean" else sum(terms)
 
 
 @builtin("binary_cross_entropy(input, target, reduction='mean')", ("binary_cross_entropy",), method=False,
-         summary="binary cross entropy of probabilities input (in [0, 1]) against target")
+         functional=True, summary="binary cross entropy of probabilities input (in [0, 1]) against target")
 def binary_cross_entropy(input: Any, target: Any, reduction: str = "mean") -> Tensor:
     x, y = _operands("binary_cross_entropy", input, target, reduction)
     data = x._data
@@ -162,7 +165,8 @@ def binary_cross_entropy(input: Any, target: Any, reduction: str = "mean") -> Te
 
 
 @builtin("binary_cross_entropy_with_logits(input, target, reduction='mean')", ("binary_cross_entropy_with_logits",),
-         method=False, summary="binary cross entropy of sigmoid(input) against target, computed stably")
+         method=False, functional=True,
+         summary="binary cross entropy of sigmoid(input) against target, computed stably")
 def binary_cross_entropy_with_logits(input: Any, target: Any, reduction: str = "mean") -> Tensor:
     x, y = _operands("binary_cross_entropy_with_logits", input, target, reduction)
     return _loss("binary_cross_entropy_with_logits", x, y, reduction)

@@ -7,7 +7,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .tensor import STATE
+from .settings import STATE
 
 
 class GradMode(contextlib.ContextDecorator):

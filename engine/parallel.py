@@ -217,12 +217,3 @@ def splitting(kernel: Kernel, fallback: Callable[..., Any]) -> Callable[..., Any
                 return fallback(*args) if out is None else out
         return fallback(*args)
     return forward
-
-
-def kernel_for(name: str, forward: Any) -> Kernel | None:
-    """The split kernel computing an op's forward, if it has one: its ufunc, or a chain (sigmoid)."""
-    if name == "sigmoid":
-        return SIGMOID
-    if isinstance(forward, np.ufunc) and forward.nout == 1 and forward.nin in (1, 2):
-        return unary(forward) if forward.nin == 1 else binary(forward)
-    return None

@@ -1,6 +1,6 @@
 """Recording: `apply` runs an op-table entry forward on its inputs and, when one of them requires grad
 and grad mode is on, records its Node (the inputs' nodes, shapes and dtypes, and the saved values the
-backward formulas need). Also the operand rules every function shares: numbers, broadcasting, dtypes."""
+backward formulas need); `binary` first promotes the dtypes of two operands as PyTorch does."""
 
 from __future__ import annotations
 
@@ -9,14 +9,15 @@ from typing import Any
 
 import numpy as np
 
-from . import ops as _ops
 from .arrays import elementwise_layout
-from .constructors import _array_from, _operand
-from .errors import AutogradError, LimitError, ShapeError
+from .coerce import broadcast_shape
+from .errors import AutogradError, LimitError
 from .graph import Node, accumulator
 from .inplace import refresh_view
+from .optable import Op
 from .parallel import THRESHOLD
-from .tensor import STATE, BaseRef, Tensor, check_elements
+from .settings import STATE
+from .tensor import BaseRef, Tensor
 
 
 def _stale_view(x: Tensor) -> AutogradError:
@@ -31,7 +32,7 @@ def _stale_view(x: Tensor) -> AutogradError:
 _BOOL = np.dtype(np.bool_)
 
 
-def apply(op: _ops.Op, inputs: Sequence[Any], params: dict | None = None,
+def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
           arrays: Sequence[Any] | None = None) -> Tensor:
     """Run op's forward on the inputs and, when one of them requires grad, record a Node for it.
 
@@ -71,7 +72,7 @@ def apply(op: _ops.Op, inputs: Sequence[Any], params: dict | None = None,
         raise LimitError(f"not enough memory for the result of {op.name}", reason="memory") from None
     if type(out) is not np.ndarray:
         out = np.asarray(out)
-    if op.layout and out.ndim > 1:
+    if op.elementwise and out.ndim > 1:
         out = elementwise_layout(out, arrays or values)
     recorded = recording and STATE.grad_enabled
     result = _record(op, inputs, tuple(needs), params, out) if recorded else Tensor._make(out)
@@ -84,7 +85,7 @@ def apply(op: _ops.Op, inputs: Sequence[Any], params: dict | None = None,
     return result
 
 
-def _record(op: _ops.Op, inputs: Sequence[Any], needs: tuple, params: dict | None, out: np.ndarray) -> Tensor:
+def _record(op: Op, inputs: Sequence[Any], needs: tuple, params: dict | None, out: np.ndarray) -> Tensor:
     """Make the Node of one operation: the nodes of its inputs, their shapes and dtypes, saved values.
 
     Stored as flat tuples: a long graph is many nodes, and fewer objects means less work for Python's
@@ -127,34 +128,12 @@ def _record(op: _ops.Op, inputs: Sequence[Any], needs: tuple, params: dict | Non
     return result
 
 
-def _broadcast_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    """The broadcast of two shapes, or a ShapeError that names both."""
-    if a == b:
-        return a
-    result = []
-    ndim = len(a) if len(a) > len(b) else len(b)
-    for i in range(1, ndim + 1):
-        x = a[-i] if i <= len(a) else 1
-        y = b[-i] if i <= len(b) else 1
-        if x != y and x != 1 and y != 1:
-            dim = ndim - i
-            raise ShapeError(
-                f"shapes {a} and {b} cannot be broadcast together: at dimension {dim} the sizes are {x} "
-                f"and {y}, which must be equal or one of them 1",
-                reason="broadcast", shapes=(a, b),
-            )
-        result.append(x if y == 1 else y)
-    shape = tuple(reversed(result))
-    check_elements(shape, "the broadcast result")
-    return shape
-
-
-def _binary(op: _ops.Op, a: Any, b: Any) -> Tensor:
+def binary(op: Op, a: Any, b: Any) -> Tensor:
     """An elementwise op of two operands: broadcasting checked, dtypes promoted as PyTorch does."""
     if isinstance(a, Tensor) and isinstance(b, Tensor):
         da, db = a._data, b._data
         if da.shape != db.shape:
-            _broadcast_shape(da.shape, db.shape)
+            broadcast_shape(da.shape, db.shape)
         if da.dtype != db.dtype and (da.dtype.kind == "f") != (db.dtype.kind == "f"):
             # An integer (or boolean) tensor takes the float tensor's dtype, whatever the dims (PyTorch's rule).
             if da.dtype.kind == "f":
@@ -170,10 +149,3 @@ def _binary(op: _ops.Op, a: Any, b: Any) -> Tensor:
                 db = db.astype(da.dtype)
             return apply(op, (a, b), None, (da, db))
     return apply(op, (a, b))
-
-
-def _both(a: Any, b: Any) -> tuple[Any, Any]:
-    a, b = _operand(a), _operand(b)
-    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
-        a = Tensor._make(_array_from(a, None))
-    return a, b

@@ -1,18 +1,33 @@
-"""The public functions of the engine: each registered once with its signature, the op-table entries it
-may record and a one-line summary. The language (autodiff.grammar) and `autodiff ops` read `BUILTINS`."""
+"""The public functions of the engine (the built-ins of the language), each declared once.
+
+A `Builtin` is how to call a function (its signature), which op-table entries it may record, a one-line
+summary, whether `x.name()` works, and how a backend other than the engine (`autodiff diff`'s symbolic
+one) runs it: as the one op it applies (`op`), as a `composite` of other built-ins, or by its `plan`.
+
+- `function(op, ...)` declares an op together with the built-in that applies it to tensors (sin, atan2).
+- `composite("sec(input)", lambda F, x: F.reciprocal(F.cos(x)), ...)` declares a built-in made of others,
+  written against a namespace of built-ins `F`: the engine runs it on its own functions, the symbolic
+  backend on its own; the ops it records are found by running it once on a tracer.
+- `@builtin("clamp(input, min=None, max=None)", ("clamp",), plan=...)` registers a function written out.
+
+The language (autodiff.grammar) and `autodiff ops` read `BUILTINS`.
+"""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from .ops import OPS
+from .coerce import tensor_arg
+from .optable import OPS, Op, declare
+from .recording import apply, binary
 
 
 @dataclass(frozen=True)
 class Builtin:
-    """A public function: how to call it, which op-table entries it records, and whether x.name() works."""
+    """A public function: how to call it, which ops it records, and how other backends run it."""
 
     name: str
     fn: Callable[..., Any]
@@ -20,35 +35,136 @@ class Builtin:
     ops: tuple[str, ...]
     summary: str
     method: bool
+    op: Op | None = None  # the one op it applies to its tensor arguments, in order
+    composite: Callable[..., Any] | None = None  # lambda F, *args: its definition in other built-ins
+    plan: Callable[..., Any] | None = None  # lambda R, *args, **kwargs: its ops, for other backends (see Router)
+    functional: bool = False  # also torch.nn.functional.NAME
+    alias_of: str | None = None  # the built-in it is another spelling of (ln: log)
+    parameters: tuple[str, ...] = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        inside = self.signature.split("(", 1)[1].rstrip(")")
+        names = [p.split("=")[0].strip().lstrip("*") for p in inside.split(",") if p.strip()]
+        object.__setattr__(self, "parameters", tuple(names))
 
 
 BUILTINS: dict[str, Builtin] = {}
 
 
-def builtin(signature: str, ops: tuple[str, ...] = (), *, method: bool = True,
-            summary: str = "") -> Callable[[Callable], Callable]:
-    """Register a public function (and, with method=True, the Tensor method of the same name)."""
+def _register(entry: Builtin) -> Builtin:
+    if entry.name in BUILTINS:
+        raise ValueError(f"built-in {entry.name} is registered twice")
+    BUILTINS[entry.name] = entry
+    return entry
+
+
+def builtin(signature: str, ops: tuple[str, ...] = (), *, method: bool = True, summary: str = "",
+            op: Op | None = None, plan: Callable[..., Any] | None = None,
+            functional: bool = False) -> Callable[[Callable], Callable]:
+    """Register a function written out (and, with method=True, the Tensor method of the same name). For other
+    backends it applies `op` to its arguments (tensors first, then the op's parameters), or follows `plan`."""
 
     def register(fn: Callable) -> Callable:
         name = signature.split("(", 1)[0]
         text = summary or (OPS[ops[0]].doc if ops else (fn.__doc__ or "").strip().split("\n")[0])
-        BUILTINS[name] = Builtin(name, fn, signature, ops, text, method)
+        _register(Builtin(name, fn, signature, ops, text, method, op=op, plan=plan, functional=functional))
         return fn
 
     return register
+
+
+def function(op: Op, *, signature: str | None = None, aliases: tuple[str, ...] = (), method: bool = True,
+             functional: bool = False, summary: str = "") -> Callable[..., Any]:
+    """Declare `op` and the built-in of the same name that applies it to its tensor arguments: `name(input)`
+    for one input, `name(input, other)` for two (broadcast, dtypes promoted). Returns the function."""
+    declare(op)
+    if len(op.inputs) == 1:
+        def fn(input: Any) -> Any:
+            return apply(op, (tensor_arg(input),))
+    else:
+        def fn(input: Any, other: Any) -> Any:
+            return binary(op, tensor_arg(input), tensor_arg(other, "other"))
+    fn.__name__ = fn.__qualname__ = op.name
+    fn.__doc__ = summary or op.doc
+    default = f"{op.name}(input)" if len(op.inputs) == 1 else f"{op.name}(input, other)"
+    _register(Builtin(op.name, fn, signature or default, (op.name,), summary or op.doc, method, op=op,
+                      functional=functional))
+    for name in aliases:
+        alias(name, op.name)
+    return fn
+
+
+def composite(signature: str, definition: Callable[..., Any], summary: str, *, method: bool = False,
+              aliases: tuple[str, ...] = ()) -> Callable[..., Any]:
+    """Declare a built-in made of other built-ins: `definition(F, *args)` with F a namespace of built-ins."""
+    name = signature.split("(", 1)[0]
+
+    def fn(*args: Any) -> Any:
+        return definition(ENGINE_FUNCTIONS, *args)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = summary
+    fn.__signature__ = inspect.signature(definition).replace(  # type: ignore[attr-defined]
+        parameters=list(inspect.signature(definition).parameters.values())[1:])
+    _register(Builtin(name, fn, signature, traced_ops(definition), summary, method, composite=definition))
+    for other in aliases:
+        alias(other, name)
+    return fn
 
 
 def alias(name: str, target: str) -> None:
     """Register `name` as another spelling of the built-in `target` (numpy's arcsin for asin, ln for log)."""
     entry = BUILTINS[target]
     signature = name + entry.signature[len(target):]
-    BUILTINS[name] = Builtin(name, entry.fn, signature, entry.ops, f"{entry.summary} (alias of {target})",
-                             entry.method)
+    _register(Builtin(name, entry.fn, signature, entry.ops, f"{entry.summary} (alias of {target})", entry.method,
+                      op=entry.op, composite=entry.composite, plan=entry.plan, functional=entry.functional,
+                      alias_of=target))
 
 
 def alias_of(name: str) -> str | None:
     """The built-in that `name` is an alias of, or None."""
     entry = BUILTINS.get(name)
-    if entry is None or "(alias of " not in entry.summary:
-        return None
-    return entry.summary.rsplit("(alias of ", 1)[1].rstrip(")")
+    return None if entry is None else entry.alias_of
+
+
+class Functions:
+    """The built-ins as a namespace (F.cos(x) calls the built-in cos): what composites are written against."""
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        try:
+            return BUILTINS[name].fn
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+ENGINE_FUNCTIONS = Functions()
+
+
+class _Traced:
+    """A placeholder value: composites may only pass it to built-ins."""
+
+
+class _Tracer:
+    """A namespace of built-ins that records which ones a definition calls."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name not in BUILTINS:
+            raise AttributeError(f"a composite calls {name}, which is not a built-in (yet)")
+
+        def call(*args: Any, **kwargs: Any) -> _Traced:
+            self.names.append(name)
+            return _Traced()
+
+        return call
+
+
+def traced_ops(definition: Callable[..., Any]) -> tuple[str, ...]:
+    """The ops a composite records: those of the built-ins it calls, found by running it on placeholders."""
+    tracer = _Tracer()
+    count = len(inspect.signature(definition).parameters) - 1
+    definition(tracer, *(_Traced() for _ in range(count)))
+    ops = [op for name in tracer.names for op in BUILTINS[name].ops]
+    return tuple(dict.fromkeys(ops))

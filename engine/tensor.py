@@ -8,73 +8,8 @@ from typing import Any
 import numpy as np
 
 from .errors import AutogradError, BadValueError, ShapeError
-
-FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
-_DTYPE_NAMES = {"float32": FLOAT_DTYPES[0], "float64": FLOAT_DTYPES[1], "float": FLOAT_DTYPES[0],
-                "double": FLOAT_DTYPES[1], "torch.float32": FLOAT_DTYPES[0], "torch.float64": FLOAT_DTYPES[1]}
-
-
-class _State:
-    """Process-wide switches, as PyTorch keeps them (grad mode, default dtype, element limit)."""
-
-    grad_enabled = True
-    default_dtype = FLOAT_DTYPES[0]
-    max_elements: int | None = None
-    anomaly = False
-    forward_context: object = None
-    # Called as observer(node, grad_in, grads_out) for every node a backward pass runs, in order
-    # (for AccumulateGrad: grads_out is (), and the call comes before .grad is updated); autodiff's
-    # the explanation of a pass reads it through it.
-    observer = None
-
-
-STATE = _State()
-
-
-def as_dtype(dtype: Any) -> np.dtype:
-    """Resolve a dtype given as a name ("float32", "float64") or numpy dtype; None means the default."""
-    if dtype is None:
-        return STATE.default_dtype
-    if isinstance(dtype, str):
-        resolved = _DTYPE_NAMES.get(dtype)
-        if resolved is None:
-            raise BadValueError(f"unsupported dtype {dtype!r}: use 'float32' or 'float64'")
-        return resolved
-    try:
-        resolved = np.dtype(dtype)
-    except TypeError:
-        raise BadValueError(f"unsupported dtype {dtype!r}: use 'float32' or 'float64'") from None
-    if resolved not in FLOAT_DTYPES:
-        raise BadValueError(f"unsupported dtype {resolved}: autodiff tensors are float32 or float64")
-    return resolved
-
-
-def check_elements(shape: tuple[int, ...], what: str = "tensor") -> None:
-    """Refuse, before allocating, a result with more elements than the configured limit."""
-    limit = STATE.max_elements
-    if limit is None:
-        return
-    count = 1
-    for size in shape:
-        count *= size
-    if count > limit:
-        from .errors import LimitError
-
-        raise LimitError(
-            f"{what} of shape {tuple(shape)} would have {count:,} elements, over the limit of {limit:,}",
-            reason="elements",
-        )
-
-
-MAX_DIMS = 64  # numpy's limit on an array's dimensions
-
-
-def check_dims(ndim: int, what: str = "the tensor") -> None:
-    """Refuse, before numpy does with an internal error, a result with more dimensions than numpy allows."""
-    if ndim > MAX_DIMS:
-        from .errors import LimitError
-
-        raise LimitError(f"{what} would have {ndim} dimensions; a tensor has at most {MAX_DIMS}", reason="dims")
+from .formatting import format_tensor
+from .settings import STATE, check_dim
 
 
 class Size(tuple):
@@ -104,7 +39,7 @@ class BaseRef:
         return self.tensor
 
 
-class _Version:
+class Version:
     """A counter shared by tensors that share memory, bumped by every in-place write."""
 
     __slots__ = ("value",)
@@ -133,14 +68,6 @@ class Tensor:
                  "_retains_grad", "_version", "_view_stamp", "grad_fn")
     __array_ufunc__ = None  # numpy defers to our operators: np.float32(2) * t calls t.__rmul__
 
-    def __init__(self, data: Any = None, *, requires_grad: bool = False, dtype: Any = None) -> None:
-        from .constructors import _array_from
-
-        array = _array_from([] if data is None else data, as_dtype(dtype) if dtype is not None else None)
-        self._init(array)
-        if requires_grad:
-            self.requires_grad_(True)
-
     @classmethod
     def _make(cls, data: np.ndarray, grad_fn: Any = None) -> Tensor:
         """A tensor around an existing array (no copy); the fast path of every operation."""
@@ -153,7 +80,7 @@ class Tensor:
         self.grad_fn = grad_fn
         self._requires_grad = grad_fn is not None
         self._grad = None
-        self._version = None  # a _Version, made when first needed (saved, viewed or written)
+        self._version = None  # a Version, made when first needed (saved, viewed or written)
         self._accumulator = None
         self._hooks = None
         self._retains_grad = False
@@ -173,7 +100,7 @@ class Tensor:
     def size(self, dim: int | None = None) -> Size | int:
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[_check_dim(dim, self._data.ndim)]
+        return self._data.shape[check_dim(dim, self._data.ndim)]
 
     @property
     def ndim(self) -> int:
@@ -233,8 +160,6 @@ class Tensor:
         return id(self)
 
     def __repr__(self) -> str:
-        from .formatting import format_tensor
-
         name = self.grad_fn.name() if self.grad_fn is not None else None
         return format_tensor(self._data, requires_grad=self._requires_grad, grad_fn=name,
                              default_dtype=STATE.default_dtype)
@@ -330,66 +255,14 @@ class Tensor:
                 hint="wrap the update in no_grad(), or write into a copy",
             )
 
-    def _counter(self) -> _Version:
+    def _counter(self) -> Version:
         """The version counter (shared with views and detached aliases), made on first use."""
         if self._version is None:
-            self._version = _Version()
+            self._version = Version()
         return self._version
 
     def _bump_version(self) -> None:
         self._counter().value += 1
-
-    def zero_(self) -> Tensor:
-        """Fill with zeros in place (as x.grad.zero_() does); recorded as ZeroBackward0 when it needs grad."""
-        from .inplace import fill_
-
-        return fill_(self, 0.0, "zero_")
-
-    def fill_(self, value: float) -> Tensor:
-        """Fill with a number in place; recorded as FillBackward2 when it needs grad."""
-        from .inplace import fill_
-
-        if isinstance(value, Tensor):
-            value = value.item()
-        return fill_(self, value, "fill_")
-
-    # In-place updates (x += y is x.add_(y)): the result is written into this tensor's memory.
-    def add_(self, other: Any) -> Tensor:
-        from .inplace import update_
-
-        return update_(self, lambda t: t + other, "add_")
-
-    def sub_(self, other: Any) -> Tensor:
-        from .inplace import update_
-
-        return update_(self, lambda t: t - other, "sub_")
-
-    def mul_(self, other: Any) -> Tensor:
-        from .inplace import update_
-
-        return update_(self, lambda t: t * other, "mul_")
-
-    def div_(self, other: Any) -> Tensor:
-        from .inplace import update_
-
-        return update_(self, lambda t: t / other, "div_")
-
-    def pow_(self, exponent: Any) -> Tensor:
-        from .inplace import update_
-
-        return update_(self, lambda t: t**exponent, "pow_")
-
-    def clamp_(self, min: float | None = None, max: float | None = None) -> Tensor:
-        from .functions import clamp
-        from .inplace import update_
-
-        return update_(self, lambda t: clamp(t, min, max), "clamp_")
-
-    def abs_(self) -> Tensor:
-        from .functions import abs as absolute
-        from .inplace import update_
-
-        return update_(self, absolute, "abs_")
 
     def set_data(self, value: Tensor) -> None:
         """`x.data = value`: this tensor now holds value's memory (shape and dtype too), its history kept."""
@@ -397,24 +270,5 @@ class Tensor:
             raise BadValueError(f"data must be a Tensor, got {type(value).__name__}", reason="data")
         self._data = value._data
 
-    def backward(self, gradient: Any = None, retain_graph: bool | None = None,
-                 create_graph: bool = False, inputs: Any = None) -> None:
-        """Accumulate d(self)/d(leaf) into every leaf's .grad, as torch.Tensor.backward does."""
-        from .autograd import backward
-
-        backward(self, gradient, retain_graph=retain_graph, create_graph=create_graph, inputs=inputs)
-
-    # The operators and the tensor methods (x.sum(), x.exp(), ...) are attached by functions.py.
-
-
-def _check_dim(dim: int, ndim: int) -> int:
-    """Wrap a possibly negative dim into range, with PyTorch's error when it is out of range."""
-    if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
-        raise BadValueError(f"dim must be an integer, got {dim!r}")
-    low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
-    if not low <= dim <= high:
-        raise BadValueError(
-            f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})",
-            reason="dim",
-        )
-    return int(dim) % max(ndim, 1)
+    # The constructor Tensor(data), the operators, backward and the in-place and tensor methods are installed
+    # by api.py, which sits above every function they call.

@@ -1,21 +1,24 @@
-"""The vocabulary the op table's backward formulas are written in (`F`), twice: `NumpyMath` on plain
-arrays for an ordinary backward pass, and `TensorMath` on Tensors through recorded operations, so that a
-backward pass with create_graph=True is itself a graph that can be differentiated again."""
+"""The vocabulary the op table's backward formulas are written in (`F`): the `Vocabulary` protocol, and
+`NumpyMath`, its implementation on plain arrays for an ordinary backward pass. `TensorMath` (tensormath.py)
+implements it on Tensors through recorded operations, so that a backward pass with create_graph=True is
+itself a graph that can be differentiated again; `autodiff diff` implements it on SymPy expressions.
+
+Besides the formulas' functions, a vocabulary tells the executor how to handle its values: `fit` a
+gradient to its input's shape and dtype, `add_to` a buffer, whether an `emitted` gradient may be updated in
+place, and how a hook sees it (`as_tensor`, `of_tensor`).
+"""
 
 from __future__ import annotations
 
 import math
-import operator
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from . import allocator, calculus, parallel
-from . import functions as fn
+from . import allocator, parallel
 from .arrays import (
     as_strided_scatter,
     fresh,
-    kept_shape,
     mul_sum_to,
     multiply,
     power,
@@ -23,17 +26,86 @@ from .arrays import (
     sign,
     slice_scatter,
     sum_to,
-    summed_axes,
     swapaxes,
     tanh_backward,
 )
-from .constructors import zeros_like
-from .errors import BadValueError
-from .formulas import prod_others
-from .indexing import getitem
-from .ops import OPS
-from .recording import apply
+from .reductions import prod_others
 from .tensor import Tensor
+
+
+@runtime_checkable
+class Vocabulary(Protocol):
+    """What backward formulas, composites and the executor may use of `F`: each implementation defines all of it
+    (a test checks NumpyMath, TensorMath and autodiff diff's SymPyMath)."""
+
+    records: bool  # its results are recorded tensors (create_graph=True)
+
+    # ---- the executor's handling of values
+    def fit(self, g: Any, shape: Any, dtype: Any) -> Any: ...
+    def add_to(self, entry: list, g: Any) -> None: ...
+    def emitted(self, g: Any, grad_in: Any, earlier: list) -> tuple[Any, bool]: ...
+    def retained(self, current: Any, g: Any) -> Any: ...
+    def as_tensor(self, g: Any) -> Any: ...
+    def of_tensor(self, t: Any) -> Any: ...
+    def copy_grad(self, g: Any) -> Any: ...
+
+    # ---- values, masks and shapes
+    def values(self, x: Any) -> Any: ...
+    def where(self, mask: Any, a: Any, b: Any) -> Any: ...
+    def zeros_like(self, g: Any) -> Any: ...
+    def cast(self, x: Any, dtype: Any) -> Any: ...
+    def sum(self, x: Any, dims: Any, keepdim: bool) -> Any: ...
+    def sum_to(self, g: Any, shape: Any) -> Any: ...
+    def mul_sum_to(self, a: Any, b: Any, shape: Any) -> Any: ...
+    def expand(self, x: Any, shape: Any) -> Any: ...
+    def reshape(self, x: Any, shape: Any) -> Any: ...
+    def unsqueeze(self, x: Any, dim: int) -> Any: ...
+    def transpose(self, x: Any, dim0: int, dim1: int) -> Any: ...
+    def permute(self, x: Any, dims: Any) -> Any: ...
+    def index(self, g: Any, where: Any) -> Any: ...
+    def select_backward(self, g: Any, shape: Any, dim: int, index: int) -> Any: ...
+    def slice_backward(self, g: Any, shape: Any, dim: int, start: int, stop: int, step: int) -> Any: ...
+    def as_strided(self, g: Any, index: Any) -> Any: ...
+    def as_strided_backward(self, g: Any, shape: Any, index: Any) -> Any: ...
+    def diagonal(self, g: Any) -> Any: ...
+    def diagonal_backward(self, g: Any, shape: Any) -> Any: ...
+    def reverse_cumsum(self, g: Any, dim: int) -> Any: ...
+    def prod_others(self, x: Any, result: Any, dims: Any) -> Any: ...
+
+    # ---- functions
+    def exp(self, x: Any) -> Any: ...
+    def log(self, x: Any) -> Any: ...
+    def log_number(self, base: Any) -> Any: ...
+    def sin(self, x: Any) -> Any: ...
+    def cos(self, x: Any) -> Any: ...
+    def sqrt(self, x: Any) -> Any: ...
+    def sinh(self, x: Any) -> Any: ...
+    def cosh(self, x: Any) -> Any: ...
+    def sign(self, x: Any) -> Any: ...
+    def sgn(self, x: Any) -> Any: ...
+    def mul(self, a: Any, b: Any) -> Any: ...
+    def div(self, a: Any, b: Any) -> Any: ...
+    def pow(self, x: Any, exponent: Any) -> Any: ...
+    def mul_scalar(self, x: Any, number: float) -> Any: ...
+    def matmul(self, a: Any, b: Any) -> Any: ...
+    def inverse(self, x: Any) -> Any: ...
+
+    # ---- PyTorch's fused backward formulas
+    def sin_backward(self, g: Any, x: Any) -> Any: ...
+    def tan_backward(self, g: Any, result: Any) -> Any: ...
+    def tanh_backward(self, g: Any, result: Any) -> Any: ...
+    def sigmoid_backward(self, g: Any, result: Any) -> Any: ...
+    def sqrt_backward(self, g: Any, result: Any) -> Any: ...
+    def reciprocal_backward(self, g: Any, result: Any) -> Any: ...
+    def div_other_backward(self, g: Any, a: Any, b: Any) -> Any: ...
+    def pow_backward(self, g: Any, x: Any, exponent: Any) -> Any: ...
+    def threshold_backward(self, g: Any, x: Any) -> Any: ...
+
+
+def _is_fresh(g: Any, grad_in: Any, earlier: list) -> bool:
+    """True when g is a new array that nothing else references, so it may be updated in place."""
+    return (isinstance(g, np.ndarray) and g.base is None and g is not grad_in
+            and g.flags.writeable and not any(g is e for e in earlier))
 
 
 class NumpyMath:
@@ -45,6 +117,54 @@ class NumpyMath:
     """
 
     records = False  # the formulas' results are plain arrays, not recorded tensors
+
+    # ---- the executor's handling of values
+    @staticmethod
+    def fit(g: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+        """A formula's gradient summed to its input's shape (after broadcasting) and in its dtype."""
+        if g.shape != shape:
+            g = sum_to(g, shape)
+        if g.dtype != dtype:
+            g = g.astype(dtype)
+        return g
+
+    @staticmethod
+    def add_to(entry: list, g: np.ndarray) -> None:
+        """Add g into a buffer entry [value, owned]: in place when the pass owns the value, else into a new one."""
+        if entry[1]:
+            if not (g.size >= parallel.THRESHOLD and parallel.ADD.into(entry[0], entry[0], g)):
+                np.add(entry[0], g, out=entry[0])
+        else:
+            total = parallel.ADD(entry[0], g) if g.size >= parallel.THRESHOLD else None
+            entry[0] = np.asarray(entry[0] + g) if total is None else total  # numpy: a scalar for 0-d operands
+            entry[1] = True
+
+    @staticmethod
+    def emitted(g: Any, grad_in: Any, earlier: list) -> tuple[np.ndarray, bool]:
+        """A gradient a node sends on, as an array, and whether the pass owns it (may update it in place)."""
+        if not isinstance(g, np.ndarray):
+            g = np.asarray(g)
+        return g, _is_fresh(g, grad_in, earlier)
+
+    @staticmethod
+    def retained(current: Tensor | None, g: np.ndarray) -> Tensor:
+        """The .grad of a tensor that retains it, after g arrived."""
+        if current is None:
+            return Tensor._make(np.array(g, copy=True))
+        return current + Tensor._make(g)
+
+    @staticmethod
+    def as_tensor(g: np.ndarray) -> Tensor:
+        return Tensor._make(g)
+
+    @staticmethod
+    def of_tensor(t: Tensor) -> np.ndarray:
+        return t._data
+
+    @staticmethod
+    def copy_grad(g: np.ndarray) -> np.ndarray:
+        return np.array(g, copy=True)
+
 
     # sum_to(a * b, shape): when broadcasting made a * b much larger than shape, a contraction (einsum,
     # BLAS) that never builds the product; the gradient of a broadcast multiplication.
@@ -202,152 +322,3 @@ class NumpyMath:
     @staticmethod
     def as_strided(g: np.ndarray, index: np.ndarray) -> np.ndarray:
         return g.reshape(-1)[index]
-
-
-class TensorMath:
-    """NumpyMath's vocabulary on Tensors, through recorded operations (for create_graph=True)."""
-
-    records = True  # the formulas' results are tensors with a graph (create_graph=True)
-
-    exp = staticmethod(fn.exp)
-
-    sinh = staticmethod(calculus.sinh)
-    cosh = staticmethod(calculus.cosh)
-    log = staticmethod(fn.log)
-    sin = staticmethod(fn.sin)
-    cos = staticmethod(fn.cos)
-    sqrt = staticmethod(fn.sqrt)
-    sign = staticmethod(fn.sign)
-    matmul = staticmethod(fn.matmul)
-    pow = staticmethod(fn.pow)
-    where = staticmethod(fn._where)
-    permute = staticmethod(lambda x, dims: fn.permute(x, dims))
-    transpose = staticmethod(fn.transpose)
-    unsqueeze = staticmethod(fn.unsqueeze)
-    reshape = staticmethod(lambda x, shape: fn.reshape(x, shape))
-    expand = staticmethod(lambda x, shape: fn.expand(x, shape))
-    index = staticmethod(getitem)
-    cast = staticmethod(fn.to)
-
-    mul = staticmethod(operator.mul)
-    div = staticmethod(operator.truediv)
-
-    @staticmethod
-    def sin_backward(g: Tensor, x: Tensor) -> Tensor:
-        return g * fn.cos(x)
-
-    @staticmethod
-    def zeros_like(g: Tensor) -> Tensor:
-        return zeros_like(g)
-
-    log_number = NumpyMath.log_number
-
-    inverse = staticmethod(calculus.inverse)
-    diagonal = staticmethod(calculus.diag)
-
-    @staticmethod
-    def diagonal_backward(g: Tensor, shape: tuple[int, ...]) -> Tensor:
-        if len(shape) != 2 or shape[0] != shape[1]:
-            raise BadValueError("a second derivative through the diagonal of a non-square matrix is not supported",
-                                reason="unsupported")
-        return calculus.diag(g)
-
-    @staticmethod
-    def prod_others(x: Tensor, result: Tensor, dims: tuple[int, ...]) -> Tensor:
-        """The product of the other elements, recorded: result / x away from zeros; at a group's only zero,
-        the product of the rest; 0 where the group has two zeros or more (PyTorch's prod_backward)."""
-        shape = tuple(x.shape)
-        kept = kept_shape(shape, dims)
-        zero = x.data == 0
-        if not zero.any():
-            return fn.reshape(result, kept) / x
-        zeros = np.broadcast_to(zero.sum(axis=dims, keepdims=True), shape)
-        nonzero = fn._where(zero, 1.0, x)
-        rest = fn.expand(fn.reshape(calculus.prod(nonzero, dims if len(dims) != x.ndim else None, True), kept),
-                         shape)
-        at_zero = fn._where(zeros == 1, rest, 0.0)
-        return fn._where(zero, at_zero, fn.expand(fn.reshape(result, kept), shape) / nonzero)
-
-    @staticmethod
-    def reverse_cumsum(g: Tensor, dim: int) -> Tensor:
-        return fn.sum(g, (dim,), True) - calculus.cumsum(g, dim) + g
-
-    @staticmethod
-    def as_strided_backward(g: Tensor, shape: tuple[int, ...], index: np.ndarray) -> Tensor:
-        return apply(OPS["as_strided_scatter"], (g,), {"shape": shape, "index": index})
-
-    @staticmethod
-    def as_strided(g: Tensor, index: np.ndarray) -> Tensor:
-        return apply(OPS["as_strided"], (g,), {"index": index})
-
-    @staticmethod
-    def mul_sum_to(a: Tensor, b: Any, shape: tuple[int, ...]) -> Tensor:
-        return TensorMath.sum_to(a * b, shape)
-
-    @staticmethod
-    def tanh_backward(g: Tensor, result: Tensor) -> Tensor:
-        return apply(OPS["tanh_backward"], (g, result))
-
-    @staticmethod
-    def sigmoid_backward(g: Tensor, result: Tensor) -> Tensor:
-        return apply(OPS["sigmoid_backward"], (g, result))
-
-    @staticmethod
-    def threshold_backward(g: Tensor, x: Tensor) -> Tensor:
-        return apply(OPS["threshold_backward"], (g, x))
-
-    @staticmethod
-    def sgn(x: Tensor) -> Tensor:
-        return apply(OPS["sgn"], (x,))
-
-    @staticmethod
-    def mul_scalar(x: Tensor, number: float) -> Tensor:
-        return apply(OPS["mul_scalar"], (x,), {"other": number})
-
-    @staticmethod
-    def pow_backward(g: Tensor, x: Tensor, exponent: float) -> Tensor:
-        # PyTorch's grad * (exponent * self.pow(exponent - 1)): a Tensor times a Scalar is MulBackward1
-        return g * apply(OPS["mul_scalar"], (fn.pow(x, exponent - 1),), {"other": exponent})
-
-    @staticmethod
-    def sqrt_backward(g: Tensor, result: Tensor) -> Tensor:
-        return g / TensorMath.mul_scalar(result, 2.0)
-
-    @staticmethod
-    def tan_backward(g: Tensor, result: Tensor) -> Tensor:
-        return g * apply(OPS["add_scalar"], (fn.pow(result, 2),), {"other": 1.0})
-
-    @staticmethod
-    def reciprocal_backward(g: Tensor, result: Tensor) -> Tensor:
-        return (-g) * (result * result)
-
-    @staticmethod
-    def div_other_backward(g: Tensor, a: Tensor, b: Tensor) -> Tensor:
-        return (-g) * ((a / b) / b)
-
-    @staticmethod
-    def values(x: Any) -> Any:
-        return x._data if isinstance(x, Tensor) else x
-
-    @staticmethod
-    def sum(x: Tensor, dims: tuple[int, ...], keepdim: bool) -> Tensor:
-        return fn.sum(x, dims, keepdim)
-
-    @staticmethod
-    def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
-        if g.shape == shape:
-            return g
-        axes = summed_axes(tuple(g.shape), shape)
-        if axes is None:
-            return fn.reshape(g, shape)
-        reduced = fn.sum(g, axes, True) if axes else g
-        return fn.reshape(reduced, shape) if g.ndim != len(shape) else reduced
-
-    @staticmethod
-    def select_backward(g: Tensor, shape: tuple[int, ...], dim: int, index: int) -> Tensor:
-        return apply(OPS["select_backward"], (g,), {"shape": shape, "dim": dim, "index": index})
-
-    @staticmethod
-    def slice_backward(g: Tensor, shape: tuple[int, ...], dim: int, start: int, stop: int, step: int) -> Tensor:
-        return apply(OPS["slice_backward"], (g,),
-                     {"shape": shape, "dim": dim, "start": start, "stop": stop, "step": step})

@@ -38,8 +38,10 @@ ALLOWED_MODULES = {
 # getattr/setattr/delattr with a computed name, where the name cannot come from a user, and why.
 # Keyed by (file, enclosing function, call as written); each entry allows that many occurrences.
 DYNAMIC_ATTRIBUTES = {
-    ("engine/methods.py", "_install_tensor_api", "setattr(T, name, entry.fn)"):
+    ("engine/api.py", "_install", "setattr(T, name, entry.fn)"):
         (1, "installs the BUILTINS table's functions as Tensor methods at import time"),
+    ("engine/api.py", "_install", "setattr(T, name, method)"):
+        (1, "installs the in-place methods (a fixed table, INPLACE) at import time"),
     ("grammar/parser.py", "_Builder.__init__", "getattr(self, action)"):
         (1, "the rule actions of the generated parser tables (the grammar's aliases), never user text"),
     ("grammar/evaluate.py", "Evaluator._attribute", "getattr(value, attr)"):

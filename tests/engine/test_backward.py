@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from autodiff import engine as E
-from autodiff.engine.tensor import STATE
+from autodiff.engine.settings import STATE
 
 MB = 1 << 20
 

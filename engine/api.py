@@ -1,0 +1,144 @@
+"""The Tensor's API, installed in one place once every function exists: its public constructor, its
+operators (x + y, x[i], -x, ...), backward, the in-place updates and every built-in declared as a method
+(x.sum(), x.exp(), ...). It also lists what the Tensor offers a program (`TENSOR_METHODS`,
+`TENSOR_PROPERTIES`): the language's allow-list reads them, so the two cannot drift apart.
+
+`OPERATORS` names the built-in each binary operator calls, and `REFLECTED` how `number - x` and
+`number / x` are recorded: the Tensor's operators are made from them here, and a backend other than the
+engine (autodiff diff's) reads them to give the operators the same meaning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import logic
+from .arithmetic import ADD, DIV, MUL, REFLECTED, SUB, rdiv, rsub
+from .autograd import backward
+from .coerce import array_from
+from .elementwise import clamp
+from .indexing import getitem, setitem
+from .inplace import fill_, update_
+from .optable import Op
+from .recording import apply
+from .registry import BUILTINS
+from .settings import as_dtype
+from .shapes import permute, to, transpose
+from .tensor import Tensor
+
+# The built-in each operator of the language calls, and (REFLECTED) how a number on the left is recorded.
+OPERATORS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "**": "pow", "@": "matmul"}
+UNARY_OPERATORS = {"-": "neg"}
+
+
+def _init(self: Tensor, data: Any = None, *, requires_grad: bool = False, dtype: Any = None) -> None:
+    """Tensor(data, requires_grad=False, dtype=None): a new leaf holding a copy of data."""
+    array = array_from([] if data is None else data, as_dtype(dtype) if dtype is not None else None)
+    self._init(array)
+    if requires_grad:
+        self.requires_grad_(True)
+
+
+def _fast(op: Op, general: Callable) -> Callable:
+    """A Tensor operator that goes straight to the op for a Python number (the common scalar case)."""
+
+    def operator(self: Tensor, other: Any) -> Tensor:
+        if type(other) is float or type(other) is int:
+            return apply(op, (self, other))
+        return general(self, other)
+
+    return operator
+
+
+def _reflected(fn: Callable) -> Callable:
+    return lambda self, other: fn(other, self)
+
+
+def _backward(self: Tensor, gradient: Any = None, retain_graph: bool | None = None, create_graph: bool = False,
+              inputs: Any = None) -> None:
+    """Accumulate d(self)/d(leaf) into every leaf's .grad, as torch.Tensor.backward does."""
+    backward(self, gradient, retain_graph=retain_graph, create_graph=create_graph, inputs=inputs)
+
+
+def _fill(self: Tensor, value: float) -> Tensor:
+    """Fill with a number in place; recorded as FillBackward2 when it needs grad."""
+    if isinstance(value, Tensor):
+        value = value.item()
+    return fill_(self, value, "fill_")
+
+
+# In-place updates (x += y is x.add_(y)): the result is written into the tensor's memory.
+INPLACE: dict[str, Callable[..., Tensor]] = {
+    "add_": lambda self, other: update_(self, lambda t: t + other, "add_"),
+    "sub_": lambda self, other: update_(self, lambda t: t - other, "sub_"),
+    "mul_": lambda self, other: update_(self, lambda t: t * other, "mul_"),
+    "div_": lambda self, other: update_(self, lambda t: t / other, "div_"),
+    "pow_": lambda self, exponent: update_(self, lambda t: t**exponent, "pow_"),
+    "clamp_": lambda self, min=None, max=None: update_(self, lambda t: clamp(t, min, max), "clamp_"),
+    "abs_": lambda self: update_(self, BUILTINS["abs"].fn, "abs_"),
+    "zero_": lambda self: fill_(self, 0.0, "zero_"),
+    "fill_": _fill,
+}
+
+
+def _install_operators(T: type) -> None:
+    function = {symbol: BUILTINS[name].fn for symbol, name in OPERATORS.items()}
+    T.__add__ = T.__radd__ = _fast(ADD, function["+"])
+    T.__sub__ = _fast(SUB, function["-"])
+    T.__rsub__ = REFLECTED["-"].fn
+    T.__mul__ = T.__rmul__ = _fast(MUL, function["*"])
+    T.__truediv__ = _fast(DIV, function["/"])
+    T.__rtruediv__ = REFLECTED["/"].fn
+    T.__pow__ = lambda self, other: function["**"](self, other)
+    T.__rpow__ = _reflected(function["**"])
+    T.__matmul__ = lambda self, other: function["@"](self, other)
+    T.__rmatmul__ = _reflected(function["@"])
+    T.__neg__ = lambda self: BUILTINS[UNARY_OPERATORS["-"]].fn(self)
+    T.__pos__ = lambda self: self
+    T.__abs__ = lambda self: BUILTINS["abs"].fn(self)
+    T.__lt__ = lambda self, other: logic.lt(self, other)
+    T.__le__ = lambda self, other: logic.le(self, other)
+    T.__gt__ = lambda self, other: logic.gt(self, other)
+    T.__ge__ = lambda self, other: logic.ge(self, other)
+    T.__and__ = T.__rand__ = lambda self, other: logic.logical_and(self, other)
+    T.__or__ = T.__ror__ = lambda self, other: logic.logical_or(self, other)
+    T.__invert__ = lambda self: logic.logical_not(self)
+    # == and != keep Python's identity meaning on Tensor objects (tensors are dict keys and list members
+    # inside the engine); the language and `eq`/`ne` compare values.
+    T.__getitem__ = getitem
+    T.__setitem__ = setitem
+
+
+def _install() -> tuple[str, ...]:
+    """Install the API on Tensor; the names of the methods installed from the built-ins."""
+    T = Tensor
+    T.__init__ = _init
+    _install_operators(T)
+    T.T = property(lambda self: permute(self, tuple(reversed(range(self.ndim)))))
+    T.mT = property(lambda self: transpose(self, -2, -1))
+    T.backward = _backward
+    for name, method in INPLACE.items():
+        setattr(T, name, method)
+    T.float = lambda self: to(self, "float32")
+    T.double = lambda self: to(self, "float64")
+    installed = []
+    for name, entry in BUILTINS.items():
+        if entry.method and not hasattr(T, name):
+            setattr(T, name, entry.fn)
+            installed.append(name)
+    return tuple(installed)
+
+
+_FROM_BUILTINS = _install()
+
+# What a program may read and call on a tensor (the language's allow-list): the built-ins that are methods,
+# the Tensor's own methods, and its properties.
+TENSOR_METHODS = frozenset({name for name, b in BUILTINS.items() if b.method} | {
+    "backward", "retain_grad", "item", "tolist", "size", "dim", "numel", "detach_", "requires_grad_", "float",
+    "double", "register_hook", *INPLACE})
+TENSOR_PROPERTIES = ("T", "mT", "shape", "grad", "data", "requires_grad", "is_leaf", "grad_fn", "dtype", "ndim",
+                     "retains_grad")
+
+__all__ = ["INPLACE", "OPERATORS", "REFLECTED", "TENSOR_METHODS", "TENSOR_PROPERTIES", "UNARY_OPERATORS", "rdiv",
+           "rsub"]

@@ -1,0 +1,174 @@
+"""Arithmetic: + - * / ** and negation, reciprocal, maximum and minimum, declared with the functions that
+record them. The operators of the Tensor (api.py) call these functions.
+
+The formulas are written so numpy can reuse its temporaries (it does for `temp op array`, and for `array op
+temp` when op commutes, but not with a Python number): `-(((self / other) / other) * g)` allocates one
+array where `-g * ((self / other) / other)` allocates two. Each is bit-for-bit the PyTorch formula its text
+gives (negation is exact, products commute).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .arrays import c_order, power
+from .coerce import both, wrapped
+from .optable import ARITHMETIC, FUNCTION, Grad, Op, declare
+from .recording import apply, binary
+from .registry import Builtin, builtin, composite, function
+from .tensor import Tensor
+
+
+# ---------------------------------------------------------------------------- formulas
+def maximum_grad(F: Any, g: Any, a: Any, b: Any) -> Any:
+    """The gradient of maximum(a, b) for a: PyTorch's rule, half on ties, nothing where a < b, the whole
+    gradient otherwise (nan included)."""
+    a, b = F.values(a), F.values(b)
+    return F.where(a == b, g / 2.0, F.where(a < b, 0.0, g))
+
+
+def _pow_tensor_grad_self(F: Any, g: Any, s: Any) -> Any:
+    exponent = F.values(s.exponent)
+    return F.where(exponent == 0.0, 0.0, g * (s.exponent * s.self ** (s.exponent - 1)))
+
+
+def _pow_tensor_grad_exponent(F: Any, g: Any, s: Any) -> Any:
+    base, exponent = F.values(s.self), F.values(s.exponent)
+    mask = (base == 0) & (exponent >= 0)
+    return g * F.where(mask, 0.0, s.result * F.log(s.self))  # masked factor: an infinite grad still gives nan
+
+
+def _pow_scalar_base_grad(F: Any, g: Any, s: Any) -> Any:
+    log_base = F.log_number(s.base)
+    if s.base != 0:
+        return g * (s.result * log_base)
+    # PyTorch defines the derivative of 0 ** e with respect to e as 0 for e >= 0 (a factor: inf * 0 is nan).
+    return g * F.where(F.values(s.exponent) >= 0, 0.0, s.result * log_base)
+
+
+# ---------------------------------------------------------------------------- the ops
+ADD = declare(Op("add", "AddBackward0", ("self", "other"), np.add,
+                 (Grad(lambda F, g, s: g, "grad"), Grad(lambda F, g, s: g, "grad")), "self + other",
+                 group=ARITHMETIC, elementwise=True, symbolic=lambda M, a, b: a + b))
+SUB = declare(Op("sub", "SubBackward0", ("self", "other"), np.subtract,
+                 (Grad(lambda F, g, s: g, "grad"), Grad(lambda F, g, s: -g, "-grad")), "self - other",
+                 group=ARITHMETIC, elementwise=True, symbolic=lambda M, a, b: a - b))
+RSUB = declare(Op("rsub", "RsubBackward1", ("self",), lambda x, *, other: np.subtract(other, x),
+                  (Grad(lambda F, g, s: -g, "-grad"),), "other - self, for a number `other`",
+                  group=ARITHMETIC, symbolic=lambda M, a, *, other: other - a))
+MUL = declare(Op("mul", "MulBackward0", ("self", "other"), np.multiply,
+                 (Grad(lambda F, g, s: F.mul_sum_to(g, s.other, s.input_shapes[0]), "grad * other"),
+                  Grad(lambda F, g, s: F.mul_sum_to(g, s.self, s.input_shapes[1]), "grad * self")),
+                 "self * other", group=ARITHMETIC, elementwise=True, symbolic=lambda M, a, b: a * b))
+DIV = declare(Op("div", "DivBackward0", ("self", "other"), np.divide,
+                 (Grad(lambda F, g, s: g / s.other, "grad / other"),
+                  Grad(lambda F, g, s: F.div_other_backward(g, s.self, s.other), "-grad * self / other**2")),
+                 "self / other", group=ARITHMETIC, noisy=True, elementwise=True, symbolic=lambda M, a, b: a / b))
+POW = declare(Op("pow", "PowBackward0", ("self",), lambda x, *, exponent: power(x, exponent),
+                 (Grad(lambda F, g, s: g * 0.0 if s.exponent == 0 else F.pow_backward(g, s.self, s.exponent),
+                       "grad * exponent * self**(exponent - 1)"),), "self ** exponent, for a number exponent",
+                 group=ARITHMETIC, noisy=True, symbolic=lambda M, a, *, exponent: a**exponent))
+POW_TENSOR = declare(Op("pow_tensor", "PowBackward1", ("self", "exponent"), np.power,
+                        (Grad(_pow_tensor_grad_self, "grad * exponent * self**(exponent - 1)"),
+                         Grad(_pow_tensor_grad_exponent, "grad * result * log(self)")),
+                        "self ** exponent, both tensors", group=ARITHMETIC, noisy=True, elementwise=True,
+                        symbolic=lambda M, a, b: a**b))
+POW_SCALAR_BASE = declare(Op("pow_scalar_base", "PowBackward2", ("exponent",),
+                             lambda e, *, base: c_order(np.power(base, e)),
+                             (Grad(_pow_scalar_base_grad, "grad * result * log(base)"),),
+                             "base ** exponent, for a number base", group=ARITHMETIC, noisy=True,
+                             symbolic=lambda M, e, *, base: base**e))
+
+maximum = function(Op("maximum", "MaximumBackward0", ("self", "other"), np.maximum,
+                      (Grad(lambda F, g, s: maximum_grad(F, g, s.self, s.other),
+                            "grad where self > other (half on ties)"),
+                       Grad(lambda F, g, s: maximum_grad(F, g, s.other, s.self),
+                            "grad where other > self (half on ties)")),
+                      "elementwise maximum", group=ARITHMETIC, elementwise=True, symbolic=FUNCTION))
+minimum = function(Op("minimum", "MinimumBackward0", ("self", "other"), np.minimum,
+                      (Grad(lambda F, g, s: maximum_grad(F, g, -F.values(s.self), -F.values(s.other)),
+                            "grad where self < other (half on ties)"),
+                       Grad(lambda F, g, s: maximum_grad(F, g, -F.values(s.other), -F.values(s.self)),
+                            "grad where other < self (half on ties)")),
+                      "elementwise minimum", group=ARITHMETIC, elementwise=True, symbolic=FUNCTION))
+neg = function(Op("neg", "NegBackward0", ("self",), np.negative, (Grad(lambda F, g, s: -g, "-grad"),), "-self",
+                  group=ARITHMETIC, symbolic=lambda M, a: -a))
+reciprocal = function(Op("reciprocal", "ReciprocalBackward0", ("self",), lambda x: 1 / x,
+                         (Grad(lambda F, g, s: F.reciprocal_backward(g, s.result), "-grad * result**2"),),
+                         "1 / self", group=ARITHMETIC, noisy=True, symbolic=lambda M, a: 1 / a))
+
+
+# ---------------------------------------------------------------------------- the functions
+@builtin("add(input, other)", ("add",), op=ADD)
+def add(input: Any, other: Any) -> Tensor:
+    a, b = both(input, other)
+    return binary(ADD, wrapped(a, b), b)
+
+
+@builtin("sub(input, other)", ("sub", "rsub"), op=SUB)
+def sub(input: Any, other: Any) -> Tensor:
+    a, b = both(input, other)
+    return binary(SUB, wrapped(a, b), b)
+
+
+@builtin("mul(input, other)", ("mul",), op=MUL)
+def mul(input: Any, other: Any) -> Tensor:
+    a, b = both(input, other)
+    return binary(MUL, wrapped(a, b), b)
+
+
+@builtin("div(input, other)", ("div", "reciprocal", "mul"), op=DIV)
+def div(input: Any, other: Any) -> Tensor:
+    a, b = both(input, other)
+    return binary(DIV, wrapped(a, b), b)
+
+
+def _pow_plan(R: Any, input: Any, exponent: Any) -> Any:
+    if R.constant(input):
+        return R.op(POW_SCALAR_BASE, exponent, base=input)
+    if R.constant(exponent):
+        return R.op(POW, input, exponent=exponent)
+    return R.op(POW_TENSOR, input, exponent)
+
+
+@builtin("pow(input, exponent)", ("pow", "pow_tensor", "pow_scalar_base"), plan=_pow_plan)
+def pow(input: Any, exponent: Any) -> Tensor:
+    a, e = both(input, exponent)
+    if not isinstance(a, Tensor):
+        return apply(POW_SCALAR_BASE, (e,), {"base": a})
+    if not isinstance(e, Tensor):
+        return apply(POW, (a,), {"exponent": e})
+    return binary(POW_TENSOR, a, e)
+
+
+square = composite("square(input)", lambda F, x: F.pow(x, 2), "input ** 2 (recorded as PowBackward0, as PyTorch does)",
+                   method=True)
+
+
+# ---------------------------------------------------------------------------- the reflected operators
+def rsub(tensor: Tensor, number: Any) -> Tensor:
+    """`number - tensor`, the operator: RsubBackward1 (torch.sub(number, tensor) is SubBackward0)."""
+    a, b = both(number, tensor)
+    if not isinstance(a, Tensor):
+        return apply(RSUB, (b,), {"other": a})
+    return binary(SUB, a, b)
+
+
+def rdiv(tensor: Tensor, number: Any) -> Tensor:
+    """`number / tensor`, the operator: recorded as reciprocal(tensor) * number, as PyTorch's __rtruediv__."""
+    a, b = both(number, tensor)
+    if not isinstance(a, Tensor):
+        return binary(MUL, reciprocal(b), a)
+    return binary(DIV, a, b)
+
+
+# How `number - x` and `number / x` are recorded (the Tensor's __rsub__ and __rtruediv__): for backends other
+# than the engine, as built-ins that are not part of the language.
+REFLECTED = {
+    "-": Builtin("rsub", rsub, "rsub(input, other)", ("rsub",), RSUB.doc, False, op=RSUB),
+    "/": Builtin("rdiv", rdiv, "rdiv(input, other)", ("reciprocal", "mul"), "other / self, for a number other",
+                 False, composite=lambda F, x, number: F.mul(F.reciprocal(x), number)),
+}
+

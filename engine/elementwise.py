@@ -1,0 +1,170 @@
+"""Elementwise functions: exponentials and logarithms, trigonometric and hyperbolic functions and their
+inverses, the error function, rounding, clamp; and the functions PyTorch does not have as functions of
+their own (sec, csc, cot, cbrt), declared as composites of the others so the graph shows what was computed.
+numpy's spellings (arcsin, ...) and `ln` are aliases."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import arithmetic  # noqa: F401  (composites below call its built-ins: mul, pow, reciprocal)
+from .arrays import erf as erf_kernel
+from .arrays import erfc as erfc_kernel
+from .arrays import sign as sign_kernel
+from .coerce import number, tensor_arg
+from .errors import BadValueError
+from .optable import ELEMENTWISE, FUNCTION, Grad, Op, declare
+from .parallel import SIGMOID
+from .recording import apply
+from .registry import builtin, composite, function
+from .tensor import Tensor
+
+LN2, LN10, TWO_OVER_SQRT_PI = math.log(2.0), math.log(10.0), 2.0 / math.sqrt(math.pi)
+
+
+def _unary(name: str, node: str, forward: Any, formula: Any, text: str, doc: str, *, noisy: bool = False,
+           symbolic: Any = FUNCTION, aliases: tuple[str, ...] = (), functional: bool = False, **facts: Any) -> Any:
+    """An elementwise function of one tensor: its op and its built-in `name(input)`."""
+    op = Op(name, node, ("self",), forward, (Grad(formula, text),), doc, group=ELEMENTWISE, noisy=noisy,
+            symbolic=symbolic, **facts)
+    return function(op, aliases=aliases, functional=functional)
+
+
+def _zero(F: Any, g: Any, s: Any) -> Any:
+    return F.zeros_like(g)
+
+
+# ---------------------------------------------------------------------------- exponentials and logarithms
+exp = _unary("exp", "ExpBackward0", np.exp, lambda F, g, s: F.mul(g, s.result), "grad * result", "e ** self",
+             noisy=True)
+log = _unary("log", "LogBackward0", np.log, lambda F, g, s: F.div(g, s.self), "grad / self", "natural logarithm",
+             noisy=True, aliases=("ln",))
+log2 = _unary("log2", "Log2Backward0", np.log2, lambda F, g, s: g / (s.self * LN2), "grad / (self * log(2))",
+              "base-2 logarithm", noisy=True, symbolic=lambda M, a: M.log(a) / M.log(2))
+log10 = _unary("log10", "Log10Backward0", np.log10, lambda F, g, s: g / (s.self * LN10), "grad / (self * log(10))",
+               "base-10 logarithm", noisy=True, symbolic=lambda M, a: M.log(a) / M.log(10))
+log1p = _unary("log1p", "Log1PBackward0", np.log1p, lambda F, g, s: g / (s.self + 1), "grad / (self + 1)",
+               "log(1 + self), accurate near 0", noisy=True, symbolic=lambda M, a: M.log(1 + a))
+expm1 = _unary("expm1", "Expm1Backward0", np.expm1, lambda F, g, s: g * (s.result + 1), "grad * (result + 1)",
+               "e ** self - 1, accurate near 0", noisy=True, symbolic=lambda M, a: M.exp(a) - 1)
+exp2 = _unary("exp2", "Exp2Backward0", np.exp2, lambda F, g, s: g * (s.result * LN2), "grad * result * log(2)",
+              "2 ** self", noisy=True, symbolic=lambda M, a: 2**a)
+sqrt = _unary("sqrt", "SqrtBackward0", np.sqrt, lambda F, g, s: F.sqrt_backward(g, s.result), "grad / (2 * result)",
+              "square root", noisy=True)
+rsqrt = _unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x),
+               lambda F, g, s: -0.5 * g * (s.result * s.result * s.result), "-0.5 * grad * result**3",
+               "1 / sqrt(self)", noisy=True, symbolic=lambda M, a: 1 / M.sqrt(a))
+sigmoid = _unary("sigmoid", "SigmoidBackward0", lambda x: 1 / (1 + np.exp(-x)),
+                 lambda F, g, s: F.sigmoid_backward(g, s.result), "grad * (1 - result) * result",
+                 "1 / (1 + e ** -self)", noisy=True, kernel=SIGMOID, functional=True,
+                 symbolic=lambda M, a: 1 / (1 + M.exp(-a)))
+relu = _unary("relu", "ReluBackward0", lambda x: np.maximum(x, 0),
+              lambda F, g, s: F.threshold_backward(g, s.result), "grad where result > 0 (and where nan)",
+              "max(self, 0)", functional=True, symbolic=lambda M, a: M.maximum(a, 0))
+
+# ---------------------------------------------------------------------------- trigonometric and hyperbolic
+sin = _unary("sin", "SinBackward0", np.sin, lambda F, g, s: F.sin_backward(g, s.self), "grad * cos(self)", "sine",
+             noisy=True)
+cos = _unary("cos", "CosBackward0", np.cos, lambda F, g, s: g * -F.sin(s.self), "grad * -sin(self)", "cosine",
+             noisy=True)
+tan = _unary("tan", "TanBackward0", np.tan, lambda F, g, s: F.tan_backward(g, s.result), "grad * (1 + result**2)",
+             "tangent", noisy=True)
+tanh = _unary("tanh", "TanhBackward0", np.tanh, lambda F, g, s: F.tanh_backward(g, s.result),
+              "grad * (1 - result**2)", "hyperbolic tangent", functional=True)
+asin = _unary("asin", "AsinBackward0", np.arcsin, lambda F, g, s: g / F.sqrt(1 - s.self * s.self),
+              "grad / sqrt(1 - self**2)", "arcsine", noisy=True, aliases=("arcsin",))
+acos = _unary("acos", "AcosBackward0", np.arccos, lambda F, g, s: -g / F.sqrt(1 - s.self * s.self),
+              "-grad / sqrt(1 - self**2)", "arccosine", noisy=True, aliases=("arccos",))
+atan = _unary("atan", "AtanBackward0", np.arctan, lambda F, g, s: g / (s.self * s.self + 1), "grad / (self**2 + 1)",
+              "arctangent", aliases=("arctan",))
+sinh = _unary("sinh", "SinhBackward0", np.sinh, lambda F, g, s: g * F.cosh(s.self), "grad * cosh(self)",
+              "hyperbolic sine", noisy=True)
+cosh = _unary("cosh", "CoshBackward0", np.cosh, lambda F, g, s: g * F.sinh(s.self), "grad * sinh(self)",
+              "hyperbolic cosine", noisy=True)
+asinh = _unary("asinh", "AsinhBackward0", np.arcsinh, lambda F, g, s: g / F.sqrt(s.self * s.self + 1),
+               "grad / sqrt(self**2 + 1)", "inverse hyperbolic sine", aliases=("arcsinh",))
+acosh = _unary("acosh", "AcoshBackward0", np.arccosh, lambda F, g, s: g / F.sqrt(s.self * s.self - 1),
+               "grad / sqrt(self**2 - 1)", "inverse hyperbolic cosine", noisy=True, aliases=("arccosh",))
+atanh = _unary("atanh", "AtanhBackward0", np.arctanh, lambda F, g, s: g / (1 - s.self * s.self),
+               "grad / (1 - self**2)", "inverse hyperbolic tangent", noisy=True, aliases=("arctanh",))
+
+
+def _atan2_grad(F: Any, g: Any, numerator: Any, s: Any) -> Any:
+    """g * numerator * (1 / (self**2 + other**2)), the reciprocal taken as 0 at the origin (PyTorch's choice:
+    a finite gradient gives 0 there, an infinite one nan)."""
+    square = s.self * s.self + s.other * s.other
+    with np.errstate(divide="ignore"):
+        recip = F.where(F.values(square) == 0, 0.0, 1.0 / square)
+    return g * numerator * recip
+
+
+atan2 = function(Op("atan2", "Atan2Backward0", ("self", "other"), np.arctan2,
+                    (Grad(lambda F, g, s: _atan2_grad(F, g, s.other, s), "grad * other / (self**2 + other**2)"),
+                     Grad(lambda F, g, s: _atan2_grad(F, -g, s.self, s), "-grad * self / (self**2 + other**2)")),
+                    "the angle of the point (other, self)", group=ELEMENTWISE, noisy=True, symbolic=FUNCTION),
+                 aliases=("arctan2",), summary="the angle of the point (other, input), in radians")
+hypot = function(Op("hypot", "HypotBackward0", ("self", "other"), np.hypot,
+                    (Grad(lambda F, g, s: g * s.self / s.result, "grad * self / result"),
+                     Grad(lambda F, g, s: g * s.other / s.result, "grad * other / result")),
+                    "sqrt(self**2 + other**2)", group=ELEMENTWISE, noisy=True,
+                    symbolic=lambda M, a, b: M.sqrt(a**2 + b**2)))
+
+sec = composite("sec(input)", lambda F, x: F.reciprocal(F.cos(x)), "1 / cos(input), recorded as those two ops")
+csc = composite("csc(input)", lambda F, x: F.reciprocal(F.sin(x)), "1 / sin(input), recorded as those two ops")
+cot = composite("cot(input)", lambda F, x: F.reciprocal(F.tan(x)), "1 / tan(input), recorded as those two ops")
+
+# ---------------------------------------------------------------------------- the error function, signs, rounding
+erf = _unary("erf", "ErfBackward0", erf_kernel, lambda F, g, s: g * (TWO_OVER_SQRT_PI * F.exp(-(s.self * s.self))),
+             "grad * 2 / sqrt(pi) * exp(-self**2)", "the error function")
+erfc = _unary("erfc", "ErfcBackward0", erfc_kernel,
+              lambda F, g, s: -g * (TWO_OVER_SQRT_PI * F.exp(-(s.self * s.self))),
+              "-grad * 2 / sqrt(pi) * exp(-self**2)", "1 - erf(self)")
+abs = _unary("abs", "AbsBackward0", np.abs, lambda F, g, s: g * F.sgn(s.self), "grad * sign(self)", "absolute value")
+sign = _unary("sign", "SignBackward0", sign_kernel, _zero, "0", "-1, 0 or 1")
+floor = _unary("floor", "FloorBackward0", np.floor, _zero, "0", "round down")
+ceil = _unary("ceil", "CeilBackward0", np.ceil, _zero, "0", "round up")
+round = _unary("round", "RoundBackward0", np.round, _zero, "0", "round to the nearest integer (halves to even)")
+trunc = _unary("trunc", "TruncBackward0", np.trunc, _zero, "0", "round towards zero")
+frac = _unary("frac", "FracBackward0", lambda x: x - np.trunc(x), lambda F, g, s: g, "grad", "self - trunc(self)",
+              symbolic=lambda M, a: a - M.trunc(a))
+
+cbrt = composite("cbrt(input)", lambda F, x: F.mul(F.sign(x), F.pow(F.abs(x), 1.0 / 3.0)),
+                 "the real cube root (cbrt(-8) is -2), recorded as sign(input) * abs(input) ** (1/3)")
+
+
+# ---------------------------------------------------------------------------- clamp
+def _clamp_forward(x: np.ndarray, *, min: float | None, max: float | None) -> np.ndarray:
+    if min is not None and max is not None:
+        return np.minimum(np.maximum(x, min), max)
+    return np.maximum(x, min) if min is not None else np.minimum(x, max)
+
+
+def _clamp_grad(F: Any, g: Any, s: Any) -> Any:
+    x = F.values(s.self)  # the mask is built with the vocabulary's comparisons: arrays, or SymPy relations
+    low = None if s.min is None else x >= s.min
+    high = None if s.max is None else x <= s.max
+    mask = high if low is None else low if high is None else low & high
+    return F.where(mask, g, 0.0)
+
+
+def _clamp_form(M: Any, a: Any, *, min: Any, max: Any) -> Any:
+    if min is not None:
+        a = M.maximum(a, min)
+    return M.minimum(a, max) if max is not None else a
+
+
+CLAMP = declare(Op("clamp", "ClampBackward1", ("self",), _clamp_forward,
+                   (Grad(_clamp_grad, "grad where min <= self <= max"),), "self limited to [min, max]",
+                   group=ELEMENTWISE, symbolic=_clamp_form))
+
+
+@builtin("clamp(input, min=None, max=None)", ("clamp",), op=CLAMP)
+def clamp(input: Any, min: float | None = None, max: float | None = None) -> Tensor:
+    if min is None and max is None:
+        raise BadValueError("clamp: At least one of 'min' or 'max' must not be None")
+    low = None if min is None else number(min, "min")
+    high = None if max is None else number(max, "max")
+    return apply(CLAMP, (tensor_arg(input),), {"min": low, "max": high})

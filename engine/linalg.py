@@ -1,0 +1,221 @@
+"""Linear algebra: matrix products (mm, mv, dot and matmul with numpy's rules for vectors and batches),
+trace, det, inverse, outer, and diag (a vector as a diagonal matrix, or the diagonal of a matrix)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import allocator
+from .arithmetic import mul
+from .coerce import broadcast_shape, tensor_arg
+from .errors import BadValueError, ShapeError
+from .optable import LINEAR_ALGEBRA, Grad, Op, declare
+from .recording import apply
+from .registry import builtin
+from .settings import check_elements
+from .shapes import SQUEEZE_VM, reshape, unsqueeze
+from .tensor import Tensor
+
+
+def _matmul_nd_self(F: Any, g: Any, s: Any) -> Any:
+    other = s.other
+    if other.ndim == 1:
+        return F.unsqueeze(g, -1) * other
+    if len(s.input_shape) == 1:  # a vector times a batch: g lacks the row dim the vector stood for
+        g = F.unsqueeze(g, -2)
+    return F.matmul(g, F.transpose(other, -1, -2))
+
+
+def _matmul_nd_other(F: Any, g: Any, s: Any) -> Any:
+    this = s.self
+    if this.ndim == 1:
+        return F.unsqueeze(this, -1) * F.unsqueeze(g, -2)
+    if s.other_ndim == 1:
+        return F.matmul(F.transpose(this, -1, -2), F.unsqueeze(g, -1))[..., 0]
+    return F.matmul(F.transpose(this, -1, -2), g)
+
+
+def _inverse(x: np.ndarray) -> np.ndarray:
+    try:
+        return allocator.inverse(x)
+    except np.linalg.LinAlgError:
+        raise BadValueError("inverse: the matrix is singular (its determinant is 0), so it has no inverse",
+                            reason="singular") from None
+
+
+def _declare(name: str, node: str, inputs: tuple[str, ...], forward: Any, grads: tuple[Grad, ...], doc: str,
+             **facts: Any) -> Op:
+    return declare(Op(name, node, inputs, forward, grads, doc, group=LINEAR_ALGEBRA, **facts))
+
+
+MM = _declare("mm", "MmBackward0", ("self", "mat2"), allocator.matmul,
+              (Grad(lambda F, g, s: F.matmul(g, F.transpose(s.mat2, 0, 1)), "grad @ mat2.T"),
+               Grad(lambda F, g, s: F.matmul(F.transpose(s.self, 0, 1), g), "self.T @ grad")), "matrix @ matrix")
+MV = _declare("mv", "MvBackward0", ("self", "vec"), allocator.matmul,
+              (Grad(lambda F, g, s: F.unsqueeze(g, 1) * s.vec, "outer(grad, vec)"),
+               Grad(lambda F, g, s: F.matmul(F.transpose(s.self, 0, 1), g), "self.T @ grad")), "matrix @ vector")
+DOT = _declare("dot", "DotBackward0", ("self", "other"), allocator.dot,
+               (Grad(lambda F, g, s: g * s.other, "grad * other"), Grad(lambda F, g, s: g * s.self, "grad * self")),
+               "vector . vector")
+MATMUL = _declare("matmul", "MatmulBackward0", ("self", "other"), lambda a, b, *, other_ndim: allocator.matmul(a, b),
+                  (Grad(_matmul_nd_self, "grad @ other.mT (summed over broadcast batch dims)"),
+                   Grad(_matmul_nd_other, "self.mT @ grad (summed over broadcast batch dims)")),
+                  "batched matrix product")
+TRACE = _declare("trace", "TraceBackward0", ("self",), lambda x: np.asarray(np.trace(x)),
+                 (Grad(lambda F, g, s: g * np.eye(*s.input_shape, dtype=s.input_dtype), "grad * eye"),),
+                 "sum of the diagonal")
+DET = _declare("det", "LinalgDetBackward0", ("self",), lambda x: np.asarray(allocator.det(x)).astype(x.dtype),
+               (Grad(lambda F, g, s: g * s.result * F.transpose(F.inverse(s.self), -2, -1),
+                     "grad * result * inverse(self).T"),), "determinant", noisy=True)
+INVERSE = _declare("inverse", "LinalgInvExBackward0", ("self",), _inverse,
+                   (Grad(lambda F, g, s: -F.matmul(F.matmul(F.transpose(s.result, -2, -1), g),
+                                                  F.transpose(s.result, -2, -1)), "-result.T @ grad @ result.T"),),
+                   "matrix inverse", noisy=True)
+DIAG_EMBED = _declare("diag_embed", "DiagEmbedBackward0", ("self",), np.diag,
+                      (Grad(lambda F, g, s: F.diagonal(g), "the diagonal of grad"),), "a vector as a diagonal matrix")
+DIAGONAL_COPY = _declare("diagonal_copy", "DiagonalBackward0_copy", ("self",), lambda x: np.diagonal(x).copy(),
+                         (Grad(lambda F, g, s: F.diagonal_backward(g, s.input_shape),
+                               "zeros with grad on the diagonal"),),
+                         "the diagonal of a matrix (a copy)")
+
+
+# ---------------------------------------------------------------------------- products
+def _dims_text(shape: tuple[int, ...]) -> str:
+    return "x".join(str(n) for n in shape)
+
+
+def _same_dtype(a: Tensor, b: Tensor) -> None:
+    """Matrix products do not promote (PyTorch): float32 @ float64 is an error, not a float64 result."""
+    if a._data.dtype != b._data.dtype:
+        names = {"float32": "float", "float64": "double"}
+        first, second = (names.get(x._data.dtype.name, x._data.dtype.name) for x in (a, b))
+        raise BadValueError(
+            f"expected m1 and m2 to have the same dtype, but got: {first} != {second}",
+            hint="convert one of them first, e.g. a.double() @ b or a @ b.float()", reason="dtype")
+
+
+@builtin("matmul(input, other)", ("dot", "mv", "mm", "unsqueeze", "squeeze_vm", "matmul"))
+def matmul(input: Any, other: Any) -> Tensor:
+    """Matrix product with numpy/PyTorch's rules for 1-D and batched operands."""
+    a, b = tensor_arg(input), tensor_arg(other, "other")
+    _same_dtype(a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ShapeError(
+            f"both arguments to matmul need to be at least 1D, but they are {a.ndim}D and {b.ndim}D",
+            reason="matmul", shapes=(a.shape, b.shape),
+        )
+    if a.ndim == 1 and b.ndim == 1:
+        return dot(a, b)
+    if a.ndim == 2 and b.ndim == 1:
+        return mv(a, b)
+    if a.ndim == 1 and b.ndim == 2:
+        return apply(SQUEEZE_VM, (mm(unsqueeze(a, 0), b),), {"dim": 0})
+    if a.ndim == 2 and b.ndim == 2:
+        return mm(a, b)
+    sa, sb = a._data.shape, b._data.shape
+    inner_a = sa[-1]
+    inner_b = sb[-2] if b.ndim > 1 else sb[0]
+    if inner_a != inner_b:
+        raise ShapeError(f"matmul: shapes {tuple(sa)} and {tuple(sb)} cannot be multiplied "
+                         f"({inner_a} columns against {inner_b} rows)", reason="matmul", shapes=(sa, sb))
+    batch = broadcast_shape(sa[:-2], sb[:-2] if b.ndim > 1 else ())
+    out = batch + ((sa[-2],) if a.ndim > 1 else ()) + ((sb[-1],) if b.ndim > 1 else ())
+    check_elements(out, "the matmul result")
+    return apply(MATMUL, (a, b), {"other_ndim": b.ndim})
+
+
+@builtin("mm(input, mat2)", ("mm",))
+def mm(input: Any, mat2: Any) -> Tensor:
+    a, b = tensor_arg(input), tensor_arg(mat2, "mat2")
+    _same_dtype(a, b)
+    if a.ndim != 2 or b.ndim != 2:
+        raise ShapeError(f"mm needs two matrices, got shapes {tuple(a.shape)} and {tuple(b.shape)}", reason="matmul")
+    if a._data.shape[1] != b._data.shape[0]:
+        raise ShapeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({_dims_text(a._data.shape)} and "
+            f"{_dims_text(b._data.shape)}): the first's columns must equal the second's rows",
+            reason="matmul", shapes=(a.shape, b.shape),
+        )
+    check_elements((a._data.shape[0], b._data.shape[1]), "the matrix product")
+    return apply(MM, (a, b))
+
+
+@builtin("mv(input, vec)", ("mv",))
+def mv(input: Any, vec: Any) -> Tensor:
+    a, v = tensor_arg(input), tensor_arg(vec, "vec")
+    _same_dtype(a, v)
+    if a.ndim != 2 or v.ndim != 1 or a._data.shape[1] != v._data.shape[0]:
+        raise ShapeError(
+            f"mv needs a matrix and a vector of matching size, got shapes {tuple(a.shape)} and {tuple(v.shape)}",
+            reason="matmul", shapes=(a.shape, v.shape),
+        )
+    return apply(MV, (a, v))
+
+
+@builtin("dot(input, other)", ("dot",))
+def dot(input: Any, other: Any) -> Tensor:
+    a, b = tensor_arg(input), tensor_arg(other, "other")
+    _same_dtype(a, b)
+    if a.ndim != 1 or b.ndim != 1:
+        raise ShapeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors", reason="matmul",
+                         shapes=(a.shape, b.shape))
+    if a._data.shape != b._data.shape:
+        raise ShapeError(
+            f"dot: shapes {tuple(a.shape)} and {tuple(b.shape)} must have the same number of elements",
+            reason="matmul", shapes=(a.shape, b.shape),
+        )
+    return apply(DOT, (a, b))
+
+
+@builtin("outer(input, vec2)", ("view", "mul"), summary="the outer product of two vectors: a matrix")
+def outer(input: Any, vec2: Any) -> Tensor:
+    a, b = tensor_arg(input), tensor_arg(vec2, "vec2")
+    if a.ndim != 1 or b.ndim != 1:
+        raise ShapeError(f"outer() expects two vectors (1-D), got shapes {tuple(a.shape)} and {tuple(b.shape)}",
+                         reason="matrix", shapes=(tuple(a.shape), tuple(b.shape)))
+    return mul(reshape(a, a._data.shape[0], 1), b)
+
+
+# ---------------------------------------------------------------------------- matrices
+def _matrix(x: Tensor, name: str, square: bool = True) -> None:
+    shape = tuple(x.shape)
+    if len(shape) != 2 or (square and shape[0] != shape[1]):
+        what = "a square matrix" if square else "a matrix"
+        raise ShapeError(f"{name}() expects {what} (2-D), got shape {shape}", reason="matrix", shapes=(shape,))
+
+
+@builtin("trace(input)", ("trace",))
+def trace(input: Any) -> Tensor:
+    x = tensor_arg(input)
+    _matrix(x, "trace", square=False)
+    return apply(TRACE, (x,))
+
+
+@builtin("det(input)", ("det",))
+def det(input: Any) -> Tensor:
+    x = tensor_arg(input)
+    _matrix(x, "det")
+    return apply(DET, (x,))
+
+
+@builtin("inverse(input)", ("inverse",))
+def inverse(input: Any) -> Tensor:
+    x = tensor_arg(input)
+    _matrix(x, "inverse")
+    return apply(INVERSE, (x,))
+
+
+@builtin("diag(input)", ("diag_embed", "diagonal_copy"),
+         summary="a vector as a diagonal matrix, or the diagonal of a matrix")
+def diag(input: Any) -> Tensor:
+    x = tensor_arg(input)
+    if x.ndim == 1:
+        n = x._data.shape[0]
+        check_elements((n, n), "the diagonal matrix")
+        return apply(DIAG_EMBED, (x,))
+    if x.ndim == 2:
+        return apply(DIAGONAL_COPY, (x,))
+    raise ShapeError(f"diag() expects a vector or a matrix, got shape {tuple(x.shape)}", reason="matrix",
+                     shapes=(tuple(x.shape),))

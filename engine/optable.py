@@ -1,0 +1,143 @@
+"""The table of differentiable operations: what an operation is, and the one place each is declared.
+
+An `Op` gives the forward computation (on numpy arrays), one backward formula per tensor input, the name
+of the node PyTorch records for it, and every other fact about it: its group in `autodiff ops`, whether
+its result is a view, whether numpy may warn on finite input, its layout rule, the kernel that splits it
+over the cores, and its symbolic form. The modules of each kind of operation (elementwise.py,
+reductions.py, ...) declare their ops with `declare(Op(...))` next to the functions that record them.
+
+Formulas are written in one vocabulary, `F` (see vocabulary.py), that exists on numpy arrays, on Tensors
+(for `create_graph=True`) and on SymPy expressions (`autodiff diff`). Inside a formula, `g` is the gradient
+of the op's output and `s` holds the saved values: the inputs by their slot names (`self`, `other`, ...),
+`result`, and the op's parameters. What a formula reads of `s` is found in its code (`reads`), so the
+values an op saves are derived from its formulas, never listed by hand: PyTorch saves only those.
+
+Formulas return the gradient for the input's *broadcast* shape; the executor reduces it to the input's
+own shape in one place (`F.fit`), as PyTorch's engine does.
+"""
+
+from __future__ import annotations
+
+import dis
+import inspect
+import itertools
+import types
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .parallel import Kernel, binary, splitting, unary
+
+# The groups of `autodiff ops`, in the order it lists them; an op's `group` is one of them or None.
+LOSSES = "Loss functions"
+ARITHMETIC = "Arithmetic"
+ELEMENTWISE = "Elementwise functions"
+REDUCTIONS = "Reductions"
+LINEAR_ALGEBRA = "Linear algebra"
+SHAPES = "Shapes, views and copies"
+GROUPS = (LOSSES, ARITHMETIC, ELEMENTWISE, REDUCTIONS, LINEAR_ALGEBRA, SHAPES)
+
+# An op whose symbolic form is the vocabulary's function of the op's own name (sin -> F.sin).
+FUNCTION = "function"
+
+
+@dataclass(frozen=True)
+class Grad:
+    """A backward formula for one input: `fn(F, g, s)` and its text, as PyTorch's derivatives.yaml gives it."""
+
+    fn: Callable[[Any, Any, Any], Any]
+    text: str
+    reads: tuple[str, ...] = field(init=False)  # the attributes of `s` the formula reads (from its code)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reads", reads(self.fn))
+
+
+@dataclass(frozen=True)
+class Op:
+    """One differentiable operation: forward, one Grad per tensor input, PyTorch's node name, its facts."""
+
+    name: str
+    node: str
+    inputs: tuple[str, ...]
+    forward: Callable[..., np.ndarray] | None
+    grads: tuple[Grad, ...]
+    doc: str = ""
+    group: str | None = None  # its group in `autodiff ops` (GROUPS); None: not listed under one
+    view: bool = False  # the result shares the input's memory
+    noisy: bool = False  # numpy would warn on some finite inputs (log(0), 1/0, exp(100)): run with warnings off
+    elementwise: bool = False  # elementwise on several inputs that broadcast: the result takes PyTorch's layout
+    kernel: Kernel | None = None  # the split kernel of its forward (default: its ufunc's, when it is one)
+    symbolic: Any = None  # its forward as a formula in the vocabulary M (lambda M, *inputs, **params), or FUNCTION
+    saved: tuple[str, ...] = ()  # parameters PyTorch saves as tensors (max's indices): freed after backward
+    uses: tuple[tuple[str, ...], ...] = field(init=False)  # per input: the saved values its formula needs
+    large_forward: Callable[..., np.ndarray] | None = field(init=False, repr=False, compare=False)
+    saved_for: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.grads) != len(self.inputs):
+            raise ValueError(f"op {self.name}: {len(self.inputs)} inputs but {len(self.grads)} formulas")
+        savable = (*self.inputs, "result", *self.saved)
+        uses = tuple(tuple(n for n in savable if n in grad.reads) for grad in self.grads)
+        object.__setattr__(self, "uses", uses)
+        kernel = self.kernel if self.kernel is not None else _ufunc_kernel(self.forward)
+        # Inputs of parallel.THRESHOLD elements or more: the forward split over the cores, where it can be.
+        object.__setattr__(self, "large_forward", None if kernel is None else splitting(kernel, self.forward))
+        # For every combination of inputs that require grad: which saved values the formulas need, as
+        # (name, slot index or None for `result` and saved parameters) pairs. PyTorch saves only these.
+        table = {}
+        for needs in itertools.product((False, True), repeat=len(self.inputs)):
+            wanted = {n for flag, names in zip(needs, uses) if flag for n in names}
+            names = [n for n in savable if n in wanted]
+            table[needs] = tuple((n, self.inputs.index(n) if n in self.inputs else None) for n in names)
+        object.__setattr__(self, "saved_for", table)
+
+
+def _ufunc_kernel(forward: Any) -> Kernel | None:
+    """The split kernel of a forward that is a numpy ufunc of one or two inputs."""
+    if isinstance(forward, np.ufunc) and forward.nout == 1 and forward.nin in (1, 2):
+        return unary(forward) if forward.nin == 1 else binary(forward)
+    return None
+
+
+OPS: dict[str, Op] = {}
+
+
+def declare(op: Op) -> Op:
+    """Add an op to the table (each name once)."""
+    if op.name in OPS:
+        raise ValueError(f"op {op.name} is declared twice")
+    OPS[op.name] = op
+    return op
+
+
+# ---------------------------------------------------------------------------- what a formula reads
+_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_BORROW", "LOAD_FAST_CHECK", "LOAD_DEREF"})
+_PAIR_LOADS = frozenset({"LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"})
+_ATTRIBUTES = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
+
+
+def reads(fn: Callable[..., Any], param: str = "s") -> tuple[str, ...]:
+    """The attributes of the parameter `param` that a function reads (`s.other`), in its own code, in the
+    lambdas inside it, and in the module's functions it calls that take a parameter of the same name."""
+    found: list[str] = []
+    seen: set[types.CodeType] = set()
+    pending = [(fn.__code__, vars(inspect.getmodule(fn)))]
+    while pending:
+        body, namespace = pending.pop()
+        if body in seen:
+            continue
+        seen.add(body)
+        instructions = list(dis.get_instructions(body))
+        for here, after in itertools.pairwise(instructions):
+            loaded = here.argval[1] if here.opname in _PAIR_LOADS else here.argval if here.opname in _LOADS else None
+            if loaded == param and after.opname in _ATTRIBUTES:
+                found.append(after.argval)
+            elif here.opname == "LOAD_GLOBAL":
+                helper = namespace.get(here.argval)
+                if isinstance(helper, types.FunctionType) and param in inspect.signature(helper).parameters:
+                    pending.append((helper.__code__, vars(inspect.getmodule(helper))))
+        pending.extend((c, namespace) for c in body.co_consts if isinstance(c, types.CodeType))
+    return tuple(dict.fromkeys(found))

@@ -1,0 +1,396 @@
+"""Reductions: sum, mean, max and min (whole, over dims, or with their indices), amax, amin, prod, var, std,
+norm, logsumexp, softmax and log_softmax, and the running sums and products (cumsum, cumprod)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from .arithmetic import maximum, minimum
+from .arrays import c_order, kept_shape
+from .coerce import tensor_arg
+from .errors import BadValueError
+from .optable import REDUCTIONS, Grad, Op, declare
+from .recording import apply
+from .registry import builtin
+from .settings import check_dim, check_elements
+from .tensor import Tensor
+
+# This module defines torch's sum, max and min; Python's built-ins of those names are not used here.
+
+
+# ---------------------------------------------------------------------------- the shared parts of the formulas
+def _count(s: Any) -> int:
+    """How many elements each result element of a reduction over `s.dim` summarizes."""
+    return math.prod(s.input_shape[d] for d in s.dim)
+
+
+def _back(F: Any, t: Any, s: Any) -> Any:
+    """A reduced value (the gradient or the result) broadcast back to the input's shape."""
+    return F.expand(F.reshape(t, kept_shape(s.input_shape, s.dim)), s.input_shape)
+
+
+def _ratio(a: float, b: float) -> float:
+    """a / b for the counts of var/std: inf (not an exception) when no degree of freedom is left."""
+    return a / b if b else math.copysign(math.inf, a)
+
+
+def _max_all_grad(F: Any, g: Any, s: Any) -> Any:
+    values = F.values(s.self)
+    result = F.values(s.result)
+    mask = np.isnan(values) if np.isnan(result) else values == result
+    return F.where(mask, g / int(np.count_nonzero(mask)), 0.0)
+
+
+def _indices_grad(F: Any, g: Any, s: Any) -> Any:
+    """Gradient of a max/min over `dim`: all of it to the selected element (PyTorch's choice)."""
+    if not s.input_shape:  # a 0-d input is its own max
+        return g
+    indices = s.indices if s.keepdim else np.expand_dims(s.indices, s.dim)
+    mask = np.zeros(s.input_shape, dtype=bool)
+    np.put_along_axis(mask, indices, True, axis=s.dim)
+    g = g if s.keepdim else F.unsqueeze(g, s.dim)
+    return F.where(mask, F.expand(g, s.input_shape), 0.0)
+
+
+def _take_dim(x: np.ndarray, *, dim: int, keepdim: bool, indices: np.ndarray) -> np.ndarray:
+    """The values at `indices` along `dim` (indices as argmax/argmin return them)."""
+    if x.ndim == 0:
+        return x.copy()
+    values = np.take_along_axis(x, indices if keepdim else np.expand_dims(indices, dim), axis=dim)
+    return values if keepdim else np.squeeze(values, axis=dim)
+
+
+def _extreme_grad(F: Any, g: Any, s: Any) -> Any:
+    """amax/amin: the gradient shared evenly by the elements equal to the extreme."""
+    values, result = F.values(s.self), np.asarray(F.values(s.result))
+    mask = values == np.broadcast_to(result.reshape(kept_shape(s.input_shape, s.dim)), s.input_shape)
+    count = np.broadcast_to(mask.sum(axis=s.dim, keepdims=True), s.input_shape)
+    # PyTorch's (grad / count) * mask: where nothing equals the extreme (a nan), 0 * inf gives nan
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (_back(F, g, s) / count) * mask.astype(s.input_dtype)
+
+
+def _variance(x: np.ndarray, *, dim: Any, keepdim: bool, correction: float, root: bool = False) -> np.ndarray:
+    """np.var (np.std with root) without numpy's "Degrees of freedom <= 0" warning: with no more elements
+    than the correction the result is nan or inf, as in PyTorch (whose warning the user sees as that value)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return c_order((np.std if root else np.var)(x, axis=dim, ddof=correction, keepdims=keepdim))
+
+
+def _var_grad(F: Any, g: Any, s: Any) -> Any:
+    mean = F.sum(s.self, s.dim, True) * _ratio(1.0, _count(s))
+    return _back(F, g, s) * _ratio(2.0, _count(s) - s.correction) * (s.self - mean)
+
+
+def _std_grad(F: Any, g: Any, s: Any) -> Any:
+    mean = F.sum(s.self, s.dim, True) * _ratio(1.0, _count(s))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scaled = F.where(F.values(s.result) == 0, 0.0, g / s.result)  # PyTorch: 0 where the std is 0
+    return _back(F, scaled, s) * _ratio(1.0, _count(s) - s.correction) * (s.self - mean)
+
+
+def _norm_grad(F: Any, g: Any, s: Any) -> Any:
+    norm = _back(F, s.result, s)
+    return F.where(F.values(norm) == 0, 0.0, s.self * (_back(F, g, s) / norm))
+
+
+def _prod_grad(F: Any, g: Any, s: Any) -> Any:
+    return _back(F, g, s) * F.prod_others(s.self, s.result, s.dim)
+
+
+def _logsumexp(x: np.ndarray, dim: tuple[int, ...], keepdim: bool) -> np.ndarray:
+    """max + log(sum(exp(x - max))), as PyTorch computes it (an infinite max is not subtracted)."""
+    top = np.amax(x, axis=dim, keepdims=True) if x.size else np.zeros([1] * x.ndim, dtype=x.dtype)
+    top = np.where(np.isinf(top), 0, top)
+    out = np.log(np.sum(np.exp(x - top), axis=dim, keepdims=True)) + top
+    return c_order(out if keepdim else np.squeeze(out, axis=dim))
+
+
+def _logsumexp_grad(F: Any, g: Any, s: Any) -> Any:
+    return _back(F, g, s) * F.exp(s.self - _back(F, s.result, s))
+
+
+def _shifted(x: np.ndarray, dim: int) -> np.ndarray:
+    """x minus its max along dim (for a stable exp); an empty x has no max and needs no shift."""
+    return x - np.max(x, axis=dim, keepdims=True) if x.size else x
+
+
+def _softmax(x: np.ndarray, *, dim: int) -> np.ndarray:
+    shifted = _shifted(x, dim)
+    e = np.exp(shifted)
+    e /= np.sum(e, axis=dim, keepdims=True)
+    return c_order(e)
+
+
+def _log_softmax(x: np.ndarray, *, dim: int) -> np.ndarray:
+    shifted = _shifted(x, dim)
+    return c_order(shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)))
+
+
+def _over(fn: Any) -> Any:
+    """A numpy reduction as an op's forward over `dim`, keeping dims or not."""
+    return lambda x, *, dim, keepdim: fn(x, axis=dim, keepdims=keepdim)
+
+
+def _declare(name: str, node: str, forward: Any, formula: Any, text: str, doc: str, **facts: Any) -> Op:
+    return declare(Op(name, node, ("self",), forward, (Grad(formula, text),), doc, group=REDUCTIONS, **facts))
+
+
+# ---------------------------------------------------------------------------- the ops
+SUM = _declare("sum", "SumBackward0", lambda x: np.sum(x), lambda F, g, s: F.expand(g, s.input_shape),
+               "grad expanded to self's shape", "sum of all elements")
+SUM_DIM = _declare("sum_dim", "SumBackward1", lambda x, *, dim, keepdim: c_order(np.sum(x, axis=dim, keepdims=keepdim)),
+                   lambda F, g, s: _back(F, g, s), "grad expanded over the summed dims", "sum over dims")
+# sum / count is what np.mean computes, without its warning for an empty input (0/0 is nan, as in PyTorch)
+MEAN = _declare("mean", "MeanBackward0", lambda x, *, count: np.sum(x) / count,
+                lambda F, g, s: F.expand(g / s.count, s.input_shape), "grad / numel expanded to self's shape",
+                "mean of all elements", noisy=True)
+MEAN_DIM = _declare("mean_dim", "MeanBackward1",
+                    lambda x, *, dim, keepdim, count: c_order(np.sum(x, axis=dim, keepdims=keepdim) / count),
+                    lambda F, g, s: _back(F, g / s.count, s), "grad / count expanded over the averaged dims",
+                    "mean over dims", noisy=True)
+MAX = _declare("max", "MaxBackward1", lambda x: np.max(x), _max_all_grad,
+               "grad shared evenly by the elements equal to the max", "largest element")
+MIN = _declare("min", "MinBackward1", lambda x: np.min(x), _max_all_grad,
+               "grad shared evenly by the elements equal to the min", "smallest element")
+MAX_DIM = _declare("max_dim", "MaxBackward0", _take_dim, _indices_grad, "grad to the position of the max along dim",
+                   "max over a dim", saved=("indices",))
+MIN_DIM = _declare("min_dim", "MinBackward0", _take_dim, _indices_grad, "grad to the position of the min along dim",
+                   "min over a dim", saved=("indices",))
+AMAX = _declare("amax", "AmaxBackward0", _over(np.amax), _extreme_grad,
+                "grad shared evenly by the elements equal to the max", "largest element over dims")
+AMIN = _declare("amin", "AminBackward0", _over(np.amin), _extreme_grad,
+                "grad shared evenly by the elements equal to the min", "smallest element over dims")
+SOFTMAX = _declare("softmax", "SoftmaxBackward0", _softmax,
+                   lambda F, g, s: s.result * (g - F.sum(g * s.result, s.dim, True)),
+                   "result * (grad - sum(grad * result, dim))", "exp(self) / sum(exp(self), dim)", noisy=True)
+LOG_SOFTMAX = _declare("log_softmax", "LogSoftmaxBackward0", _log_softmax,
+                       lambda F, g, s: g - F.exp(s.result) * F.sum(g, s.dim, True),
+                       "grad - exp(result) * sum(grad, dim)",
+                       "self - log(sum(exp(self), dim))", noisy=True)
+PROD = _declare("prod", "ProdBackward0", _over(np.prod), _prod_grad, "grad * (the product of the other elements)",
+                "product", noisy=True)
+PROD_DIM = _declare("prod_dim", "ProdBackward1", _over(np.prod), _prod_grad,
+                    "grad * (the product of the other elements)", "product over a dim", noisy=True)
+VAR = _declare("var", "VarBackward0", _variance, _var_grad, "grad * 2 * (self - mean) / (n - correction)", "variance",
+               noisy=True)
+STD = _declare("std", "StdBackward0",
+               lambda x, *, dim, keepdim, correction: _variance(x, dim=dim, keepdim=keepdim, correction=correction,
+                                                                root=True),
+               _std_grad, "grad * (self - mean) / (result * (n - correction))", "standard deviation", noisy=True)
+LOGSUMEXP = _declare("logsumexp", "LogsumexpBackward0", lambda x, *, dim, keepdim: _logsumexp(x, dim, keepdim),
+                     _logsumexp_grad, "grad * exp(self - result)", "log(sum(exp(self)))", noisy=True)
+NORM = _declare("norm", "LinalgVectorNormBackward0",
+                lambda x, *, dim, keepdim: np.sqrt(np.sum(x * x, axis=dim, keepdims=keepdim)), _norm_grad,
+                "grad * self / result", "Euclidean norm", noisy=True)
+CUMSUM = _declare("cumsum", "CumsumBackward0", lambda x, *, dim: np.cumsum(x, axis=dim),
+                  lambda F, g, s: F.reverse_cumsum(g, s.dim), "grad summed from the end along dim",
+                  "running sum along dim")
+CUMPROD = _declare("cumprod", "CumprodBackward0", lambda x, *, dim: np.cumprod(x, axis=dim),
+                   lambda F, g, s: F.reverse_cumsum(g * s.result, s.dim) / s.self,
+                   "(grad * result) summed from the end along dim, / self", "running product along dim", noisy=True)
+
+
+# ---------------------------------------------------------------------------- dims
+def reduced_dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    """Normalize dim (an int or a sequence of ints) to sorted non-negative dims."""
+    items = list(dim) if isinstance(dim, (list, tuple)) else [dim]
+    dims = [check_dim(d, ndim) for d in items]
+    if len(set(dims)) != len(dims):
+        raise BadValueError(f"dim {items} names a dimension more than once")
+    if ndim == 0:  # dim 0 or -1 of a 0-d tensor: nothing to reduce over (PyTorch allows it)
+        return ()
+    return tuple(sorted(dims)) if dims else tuple(range(ndim))
+
+
+def check_reduced(x: Tensor, dims: tuple[int, ...], keepdim: Any, what: str = "the reduction's result") -> None:
+    """A reduction's result is no larger than its input, except over an empty dim: ones(10**9, 0).sum(1)
+    has 10**9 elements. Checked against the element limit before numpy allocates them."""
+    if x._data.size == 0:
+        shape = x._data.shape
+        check_elements(tuple(1 if d in dims else n for d, n in enumerate(shape)) if keepdim
+                       else tuple(n for d, n in enumerate(shape) if d not in dims), what)
+
+
+def _reduced(x: Tensor, dim: Any, keepdim: bool) -> tuple[tuple[int, ...], bool]:
+    """dim as sorted dims (all of them for None or ()), checked like sum's."""
+    dims = reduced_dims(dim, x.ndim) if dim is not None and dim != () else tuple(range(x.ndim))
+    check_reduced(x, dims, keepdim)
+    return dims, bool(keepdim)
+
+
+# ---------------------------------------------------------------------------- the functions
+@builtin("sum(input, dim=None, keepdim=False)", ("sum", "sum_dim"))
+def sum(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
+    x = tensor_arg(input)
+    if dim is None:
+        return apply(SUM, (x,))
+    dims = reduced_dims(dim, x.ndim)
+    check_reduced(x, dims, keepdim)
+    return apply(SUM_DIM, (x,), {"dim": dims, "keepdim": bool(keepdim)})
+
+
+@builtin("mean(input, dim=None, keepdim=False)", ("mean", "mean_dim"))
+def mean(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
+    x = tensor_arg(input)
+    if dim is None:
+        return apply(MEAN, (x,), {"count": x.numel()})
+    dims = reduced_dims(dim, x.ndim)
+    check_reduced(x, dims, keepdim)
+    count = math.prod(x._data.shape[d] for d in dims) if x.ndim else 1
+    return apply(MEAN_DIM, (x,), {"dim": dims, "keepdim": bool(keepdim), "count": count})
+
+
+MinMax = namedtuple("MinMax", ["values", "indices"])
+
+
+def _extreme(kind: str, input: Any, dim: Any, keepdim: bool, other: Any) -> Any:
+    x = tensor_arg(input)
+    if isinstance(dim, Tensor) and other is None:
+        dim, other = None, dim
+    if other is not None:
+        return maximum(x, other) if kind == "max" else minimum(x, other)
+    if dim is None:
+        if x.numel() == 0:
+            raise BadValueError(f"{kind}(): Expected reduction dim to be specified for input.numel() == 0.")
+        return apply(MAX if kind == "max" else MIN, (x,))
+    d = check_dim(dim, x.ndim)
+    data = x._data if x.ndim else x._data.reshape(1)
+    if data.shape[d] == 0:
+        raise BadValueError(f"{kind}(): cannot take the {kind} over an empty dimension {dim}")
+    pick = np.argmax if kind == "max" else np.argmin
+    indices = pick(data, axis=d, keepdims=True)
+    if not keepdim or x.ndim == 0:
+        indices = np.squeeze(indices, axis=d)
+    keep = bool(keepdim) and x.ndim > 0
+    values = apply(MAX_DIM if kind == "max" else MIN_DIM, (x,), {"dim": d, "keepdim": keep, "indices": indices})
+    return MinMax(values, Tensor._make(indices.astype(np.int64)))
+
+
+@builtin("max(input, dim=None, keepdim=False)", ("max", "max_dim", "maximum"))
+def max(input: Any, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:
+    """Largest element; with dim, (values, indices) along it; with a tensor, the elementwise maximum."""
+    return _extreme("max", input, dim, keepdim, other)
+
+
+@builtin("min(input, dim=None, keepdim=False)", ("min", "min_dim", "minimum"))
+def min(input: Any, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:
+    """Smallest element; with dim, (values, indices) along it; with a tensor, the elementwise minimum."""
+    return _extreme("min", input, dim, keepdim, other)
+
+
+def _softmax_dim(x: Tensor, dim: Any, name: str) -> tuple[int, ...]:
+    """The axes to normalize over, as a tuple: empty for a 0-d tensor (whose softmax is 1)."""
+    if dim is None:
+        if x.ndim > 1:
+            raise BadValueError(f"{name}() needs dim= for a tensor of {x.ndim} dimensions, e.g. {name}(x, dim=-1)")
+        dim = 0
+    d = check_dim(dim, x.ndim)
+    return (d,) if x.ndim else ()
+
+
+@builtin("softmax(input, dim)", ("softmax",), functional=True)
+def softmax(input: Any, dim: Any = None) -> Tensor:
+    x = tensor_arg(input)
+    dims = _softmax_dim(x, dim, "softmax")
+    check_reduced(x, dims, True, f"softmax's hidden sum along dim {dims[0] if dims else 0}")
+    return apply(SOFTMAX, (x,), {"dim": dims})
+
+
+@builtin("log_softmax(input, dim)", ("log_softmax",), functional=True)
+def log_softmax(input: Any, dim: Any = None) -> Tensor:
+    x = tensor_arg(input)
+    dims = _softmax_dim(x, dim, "log_softmax")
+    check_reduced(x, dims, True, f"log_softmax's hidden sum along dim {dims[0] if dims else 0}")
+    return apply(LOG_SOFTMAX, (x,), {"dim": dims})
+
+
+@builtin("prod(input, dim=None, keepdim=False)", ("prod", "prod_dim"))
+def prod(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
+    x = tensor_arg(input)
+    dims, keep = _reduced(x, dim, keepdim)
+    return apply(PROD if dim is None else PROD_DIM, (x,), {"dim": dims, "keepdim": keep})
+
+
+def _correction(unbiased: Any, correction: Any) -> int:
+    if correction is not None:
+        return int(correction)
+    return 1 if unbiased is None or unbiased else 0
+
+
+@builtin("var(input, dim=None, unbiased=True, keepdim=False, correction=None)", ("var",))
+def var(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False, correction: Any = None) -> Tensor:
+    x = tensor_arg(input)
+    dims, keep = _reduced(x, dim, keepdim)
+    return apply(VAR, (x,), {"dim": dims, "keepdim": keep, "correction": _correction(unbiased, correction)})
+
+
+@builtin("std(input, dim=None, unbiased=True, keepdim=False, correction=None)", ("std",))
+def std(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False, correction: Any = None) -> Tensor:
+    x = tensor_arg(input)
+    dims, keep = _reduced(x, dim, keepdim)
+    return apply(STD, (x,), {"dim": dims, "keepdim": keep, "correction": _correction(unbiased, correction)})
+
+
+@builtin("logsumexp(input, dim, keepdim=False)", ("logsumexp",))
+def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> Tensor:
+    x = tensor_arg(input)
+    dims, keep = _reduced(x, dim, keepdim)
+    return apply(LOGSUMEXP, (x,), {"dim": dims, "keepdim": keep})
+
+
+@builtin("amax(input, dim=(), keepdim=False)", ("amax",))
+def amax(input: Any, dim: Any = (), keepdim: bool = False) -> Tensor:
+    x = tensor_arg(input)
+    dims, keep = _reduced(x, dim, keepdim)
+    if x._data.size == 0:
+        raise BadValueError("amax(): the input is empty, so it has no largest element", reason="empty")
+    return apply(AMAX, (x,), {"dim": dims, "keepdim": keep})
+
+
+@builtin("amin(input, dim=(), keepdim=False)", ("amin",))
+def amin(input: Any, dim: Any = (), keepdim: bool = False) -> Tensor:
+    x = tensor_arg(input)
+    dims, keep = _reduced(x, dim, keepdim)
+    if x._data.size == 0:
+        raise BadValueError("amin(): the input is empty, so it has no smallest element", reason="empty")
+    return apply(AMIN, (x,), {"dim": dims, "keepdim": keep})
+
+
+@builtin("norm(input, p=2, dim=None, keepdim=False)", ("norm",))
+def norm(input: Any, p: Any = 2, dim: Any = None, keepdim: bool = False) -> Tensor:
+    x = tensor_arg(input)
+    if p not in (2, 2.0, "fro", None):
+        raise BadValueError(f"norm(): only the Euclidean norm (p=2) is available, got p={p!r}",
+                            hint="for another p, write (abs(x) ** p).sum() ** (1 / p)", reason="norm")
+    dims, keep = _reduced(x, dim, keepdim)
+    return apply(NORM, (x,), {"dim": dims, "keepdim": keep})
+
+
+@builtin("cumsum(input, dim)", ("cumsum",))
+def cumsum(input: Any, dim: int) -> Tensor:
+    x = tensor_arg(input)
+    return apply(CUMSUM, (x,), {"dim": check_dim(dim, x.ndim) if x.ndim else 0})
+
+
+@builtin("cumprod(input, dim)", ("cumprod",))
+def cumprod(input: Any, dim: int) -> Tensor:
+    x = tensor_arg(input)
+    return apply(CUMPROD, (x,), {"dim": check_dim(dim, x.ndim) if x.ndim else 0})
+
+
+def prod_others(x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
+    """For each element, the product of the other elements of its group along `dims` (zeros included)."""
+    moved = np.moveaxis(x, dims, tuple(range(x.ndim - len(dims), x.ndim)))
+    shape = moved.shape
+    flat = moved.reshape((*shape[:x.ndim - len(dims)], -1))
+    ones = np.ones((*flat.shape[:-1], 1), dtype=x.dtype)
+    left = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
+    right = np.flip(np.cumprod(np.concatenate([ones, np.flip(flat, -1)[..., :-1]], axis=-1), axis=-1), -1)
+    return np.moveaxis((left * right).reshape(shape), tuple(range(x.ndim - len(dims), x.ndim)), dims)

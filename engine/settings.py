@@ -1,0 +1,132 @@
+"""The engine's process-wide settings, as PyTorch keeps them: grad mode, the default dtype, the element limit,
+anomaly detection, the label of what is being recorded and the observer of backward passes.
+
+`settings(...)` changes some of them for a block and restores them after it; a front end runs each command
+inside one instead of setting them for the whole process. The checks every new tensor passes (dtype names,
+element and dimension limits) live here too, below the Tensor.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from .errors import BadValueError, LimitError
+
+FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+DTYPE_NAMES = {"float32": FLOAT_DTYPES[0], "float64": FLOAT_DTYPES[1], "float": FLOAT_DTYPES[0],
+               "double": FLOAT_DTYPES[1], "torch.float32": FLOAT_DTYPES[0], "torch.float64": FLOAT_DTYPES[1]}
+MAX_DIMS = 64  # numpy's (and PyTorch's) limit on a tensor's dimensions
+
+
+class State:
+    """Process-wide switches, as PyTorch keeps them (grad mode, default dtype, element limit)."""
+
+    grad_enabled = True
+    default_dtype = FLOAT_DTYPES[0]
+    max_elements: int | None = None
+    anomaly = False
+    forward_context: object = None
+    # Called as observer(node, grad_in, grads_out) for every node a backward pass runs, in order
+    # (for AccumulateGrad: grads_out is (), and the call comes before .grad is updated); autodiff's
+    # explanation of a pass reads it through it.
+    observer = None
+
+
+STATE = State()
+
+
+def as_dtype(dtype: Any) -> np.dtype:
+    """Resolve a dtype given as a name ("float32", "float64") or numpy dtype; None means the default."""
+    if dtype is None:
+        return STATE.default_dtype
+    if isinstance(dtype, str):
+        resolved = DTYPE_NAMES.get(dtype)
+        if resolved is None:
+            raise BadValueError(f"unsupported dtype {dtype!r}: use 'float32' or 'float64'")
+        return resolved
+    try:
+        resolved = np.dtype(dtype)
+    except TypeError:
+        raise BadValueError(f"unsupported dtype {dtype!r}: use 'float32' or 'float64'") from None
+    if resolved not in FLOAT_DTYPES:
+        raise BadValueError(f"unsupported dtype {resolved}: autodiff tensors are float32 or float64")
+    return resolved
+
+
+def check_elements(shape: tuple[int, ...], what: str = "tensor") -> None:
+    """Refuse, before allocating, a result with more elements than the configured limit."""
+    limit = STATE.max_elements
+    if limit is None:
+        return
+    count = 1
+    for size in shape:
+        count *= size
+    if count > limit:
+        raise LimitError(
+            f"{what} of shape {tuple(shape)} would have {count:,} elements, over the limit of {limit:,}",
+            reason="elements",
+        )
+
+
+def check_dims(ndim: int, what: str = "the tensor") -> None:
+    """Refuse, before numpy does with an internal error, a result with more dimensions than numpy allows."""
+    if ndim > MAX_DIMS:
+        raise LimitError(f"{what} would have {ndim} dimensions; a tensor has at most {MAX_DIMS}", reason="dims")
+
+
+def check_dim(dim: int, ndim: int) -> int:
+    """Wrap a possibly negative dim into range, with PyTorch's error when it is out of range."""
+    if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
+        raise BadValueError(f"dim must be an integer, got {dim!r}")
+    low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
+    if not low <= dim <= high:
+        raise BadValueError(
+            f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})",
+            reason="dim",
+        )
+    return int(dim) % max(ndim, 1)
+
+
+def _checked_limit(limit: int | None) -> int | None:
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise BadValueError(f"the element limit must be a positive integer, got {limit!r}")
+    return limit
+
+
+_UNSET: Any = object()
+
+
+@contextlib.contextmanager
+def settings(*, default_dtype: Any = _UNSET, max_elements: Any = _UNSET) -> Iterator[None]:
+    """Inside the block, new tensors default to `default_dtype` and no tensor may have more than
+    `max_elements` elements (None: no limit); both are restored after it. Omitted ones stay as they are."""
+    previous = STATE.default_dtype, STATE.max_elements
+    dtype = STATE.default_dtype if default_dtype is _UNSET else as_dtype(default_dtype)
+    limit = STATE.max_elements if max_elements is _UNSET else _checked_limit(max_elements)
+    STATE.default_dtype, STATE.max_elements = dtype, limit
+    try:
+        yield
+    finally:
+        STATE.default_dtype, STATE.max_elements = previous
+
+
+def set_default_dtype(dtype: Any) -> None:
+    """The dtype of new tensors made from numbers and lists ('float32' or 'float64'), for the whole process."""
+    STATE.default_dtype = as_dtype(dtype)
+
+
+def get_default_dtype() -> np.dtype:
+    return STATE.default_dtype
+
+
+def get_max_elements() -> int | None:
+    return STATE.max_elements
+
+
+def set_max_elements(limit: int | None) -> None:
+    """Refuse (LimitError, before allocating) any tensor with more elements than limit; None: no limit."""
+    STATE.max_elements = _checked_limit(limit)

@@ -1,0 +1,244 @@
+"""`TensorMath`: the formulas' vocabulary on Tensors, through recorded operations, so that a backward pass with
+create_graph=True is itself a graph that can be differentiated again; and PyTorch's fused backward kernels it
+records there (TanhBackwardBackward0, ...), declared here as the ops they are."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from .arithmetic import pow
+from .arrays import kept_shape, sigmoid_backward, summed_axes, tanh_backward
+from .arrays import sign as sign_kernel
+from .coerce import operand
+from .constructors import zeros_like
+from .elementwise import cos, cosh, exp, log, sign, sin, sinh, sqrt
+from .errors import BadValueError
+from .indexing import getitem
+from .inplace import AS_STRIDED, AS_STRIDED_SCATTER, COPY
+from .linalg import diag, inverse, matmul
+from .logic import WHERE
+from .optable import Grad, Op, declare
+from .recording import apply
+from .reductions import cumsum, prod, sum
+from .shapes import SELECT_BACKWARD, SLICE_BACKWARD, expand, permute, reshape, to, transpose, unsqueeze
+from .tensor import Tensor
+from .vocabulary import NumpyMath
+
+# This module uses torch's pow and sum; Python's built-ins of those names are not used here.
+
+TANH_BACKWARD = declare(Op(
+    "tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"), tanh_backward,
+    (Grad(lambda F, g, s: F.tanh_backward(g, s.output), "grad * (1 - output**2)"),
+     Grad(lambda F, g, s: g * (F.mul_scalar(s.output, -2.0) * s.grad_output), "grad * -2 * output * grad_output")),
+    "grad_output * (1 - output**2)"))
+SIGMOID_BACKWARD = declare(Op(
+    "sigmoid_backward", "SigmoidBackwardBackward0", ("grad_output", "output"), sigmoid_backward,
+    (Grad(lambda F, g, s: F.sigmoid_backward(g, s.output), "grad * (1 - output) * output"),
+     Grad(lambda F, g, s: (g * s.grad_output) * (F.mul_scalar(s.output, -2.0) + 1),
+          "grad * grad_output * (1 - 2 * output)")),
+    "grad_output * (1 - output) * output"))
+THRESHOLD_BACKWARD = declare(Op(
+    "threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"),
+    lambda go, x: np.where(x <= 0, 0.0, go).astype(go.dtype),
+    (Grad(lambda F, g, s: F.threshold_backward(g, s.self), "grad where self > 0"),
+     Grad(lambda F, g, s: F.zeros_like(g), "0")), "grad_output where self > 0"))
+SGN = declare(Op("sgn", "SgnBackward0", ("self",), sign_kernel, (Grad(lambda F, g, s: F.zeros_like(g), "0"),),
+                 "the sign (inside abs's backward)"))
+ADD_SCALAR = declare(Op("add_scalar", "AddBackward1", ("self",), lambda x, *, other: x + other,
+                        (Grad(lambda F, g, s: g, "grad"),), "self + other, a number (inside backward formulas)"))
+MUL_SCALAR = declare(Op("mul_scalar", "MulBackward1", ("self",), lambda x, *, other: x * other,
+                        (Grad(lambda F, g, s: g * s.other, "grad * other"),),
+                        "self * other, a number (inside backward formulas)"))
+
+
+def where(condition: np.ndarray, input: Any, other: Any) -> Tensor:
+    """Elementwise choice by a fixed boolean mask (what backward formulas' masks do), recorded as WhereBackward0."""
+    a, b = operand(input), operand(other)
+    if not isinstance(a, Tensor):
+        a = Tensor._make(np.asarray(a, dtype=b.dtype))
+    return apply(WHERE, (a, b), {"condition": condition})
+
+
+class TensorMath:
+    """NumpyMath's vocabulary on Tensors, through recorded operations (for create_graph=True)."""
+
+    records = True  # the formulas' results are tensors with a graph (create_graph=True)
+
+    # ---- the executor's handling of values
+    @staticmethod
+    def fit(g: Tensor, shape: tuple[int, ...], dtype: np.dtype) -> Tensor:
+        if g.shape != shape:
+            g = TensorMath.sum_to(g, shape)
+        if g.dtype != dtype:
+            g = to(g, dtype)
+        return g
+
+    @staticmethod
+    def add_to(entry: list, g: Tensor) -> None:
+        entry[0] = entry[0] + g
+
+    @staticmethod
+    def emitted(g: Tensor, grad_in: Any, earlier: list) -> tuple[Tensor, bool]:
+        return g, False
+
+    @staticmethod
+    def retained(current: Tensor | None, g: Tensor) -> Tensor:
+        return g if current is None else current + g
+
+    @staticmethod
+    def as_tensor(g: Tensor) -> Tensor:
+        return g
+
+    @staticmethod
+    def of_tensor(t: Tensor) -> Tensor:
+        return t
+
+    @staticmethod
+    def copy_grad(g: Tensor) -> Tensor:
+        return apply(COPY, (0.0, g))  # copy_ into a new tensor (that needs no grad)
+
+    # ---- the formulas' vocabulary
+    exp = staticmethod(exp)
+    sinh = staticmethod(sinh)
+    cosh = staticmethod(cosh)
+    log = staticmethod(log)
+    sin = staticmethod(sin)
+    cos = staticmethod(cos)
+    sqrt = staticmethod(sqrt)
+    sign = staticmethod(sign)
+    matmul = staticmethod(matmul)
+    pow = staticmethod(pow)
+    where = staticmethod(where)
+    permute = staticmethod(lambda x, dims: permute(x, dims))
+    transpose = staticmethod(transpose)
+    unsqueeze = staticmethod(unsqueeze)
+    reshape = staticmethod(lambda x, shape: reshape(x, shape))
+    expand = staticmethod(lambda x, shape: expand(x, shape))
+    index = staticmethod(getitem)
+    cast = staticmethod(to)
+
+    mul = staticmethod(operator.mul)
+    div = staticmethod(operator.truediv)
+
+    @staticmethod
+    def sin_backward(g: Tensor, x: Tensor) -> Tensor:
+        return g * cos(x)
+
+    @staticmethod
+    def zeros_like(g: Tensor) -> Tensor:
+        return zeros_like(g)
+
+    log_number = NumpyMath.log_number
+
+    inverse = staticmethod(inverse)
+    diagonal = staticmethod(diag)
+
+    @staticmethod
+    def diagonal_backward(g: Tensor, shape: tuple[int, ...]) -> Tensor:
+        if len(shape) != 2 or shape[0] != shape[1]:
+            raise BadValueError("a second derivative through the diagonal of a non-square matrix is not supported",
+                                reason="unsupported")
+        return diag(g)
+
+    @staticmethod
+    def prod_others(x: Tensor, result: Tensor, dims: tuple[int, ...]) -> Tensor:
+        """The product of the other elements, recorded: result / x away from zeros; at a group's only zero,
+        the product of the rest; 0 where the group has two zeros or more (PyTorch's prod_backward)."""
+        shape = tuple(x.shape)
+        kept = kept_shape(shape, dims)
+        zero = x.data == 0
+        if not zero.any():
+            return reshape(result, kept) / x
+        zeros = np.broadcast_to(zero.sum(axis=dims, keepdims=True), shape)
+        nonzero = where(zero, 1.0, x)
+        rest = expand(reshape(prod(nonzero, dims if len(dims) != x.ndim else None, True), kept),
+                         shape)
+        at_zero = where(zeros == 1, rest, 0.0)
+        return where(zero, at_zero, expand(reshape(result, kept), shape) / nonzero)
+
+    @staticmethod
+    def reverse_cumsum(g: Tensor, dim: int) -> Tensor:
+        return sum(g, (dim,), True) - cumsum(g, dim) + g
+
+    @staticmethod
+    def as_strided_backward(g: Tensor, shape: tuple[int, ...], index: np.ndarray) -> Tensor:
+        return apply(AS_STRIDED_SCATTER, (g,), {"shape": shape, "index": index})
+
+    @staticmethod
+    def as_strided(g: Tensor, index: np.ndarray) -> Tensor:
+        return apply(AS_STRIDED, (g,), {"index": index})
+
+    @staticmethod
+    def mul_sum_to(a: Tensor, b: Any, shape: tuple[int, ...]) -> Tensor:
+        return TensorMath.sum_to(a * b, shape)
+
+    @staticmethod
+    def tanh_backward(g: Tensor, result: Tensor) -> Tensor:
+        return apply(TANH_BACKWARD, (g, result))
+
+    @staticmethod
+    def sigmoid_backward(g: Tensor, result: Tensor) -> Tensor:
+        return apply(SIGMOID_BACKWARD, (g, result))
+
+    @staticmethod
+    def threshold_backward(g: Tensor, x: Tensor) -> Tensor:
+        return apply(THRESHOLD_BACKWARD, (g, x))
+
+    @staticmethod
+    def sgn(x: Tensor) -> Tensor:
+        return apply(SGN, (x,))
+
+    @staticmethod
+    def mul_scalar(x: Tensor, number: float) -> Tensor:
+        return apply(MUL_SCALAR, (x,), {"other": number})
+
+    @staticmethod
+    def pow_backward(g: Tensor, x: Tensor, exponent: float) -> Tensor:
+        # PyTorch's grad * (exponent * self.pow(exponent - 1)): a Tensor times a Scalar is MulBackward1
+        return g * apply(MUL_SCALAR, (pow(x, exponent - 1),), {"other": exponent})
+
+    @staticmethod
+    def sqrt_backward(g: Tensor, result: Tensor) -> Tensor:
+        return g / TensorMath.mul_scalar(result, 2.0)
+
+    @staticmethod
+    def tan_backward(g: Tensor, result: Tensor) -> Tensor:
+        return g * apply(ADD_SCALAR, (pow(result, 2),), {"other": 1.0})
+
+    @staticmethod
+    def reciprocal_backward(g: Tensor, result: Tensor) -> Tensor:
+        return (-g) * (result * result)
+
+    @staticmethod
+    def div_other_backward(g: Tensor, a: Tensor, b: Tensor) -> Tensor:
+        return (-g) * ((a / b) / b)
+
+    @staticmethod
+    def values(x: Any) -> Any:
+        return x._data if isinstance(x, Tensor) else x
+
+    @staticmethod
+    def sum(x: Tensor, dims: tuple[int, ...], keepdim: bool) -> Tensor:
+        return sum(x, dims, keepdim)
+
+    @staticmethod
+    def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
+        if g.shape == shape:
+            return g
+        axes = summed_axes(tuple(g.shape), shape)
+        if axes is None:
+            return reshape(g, shape)
+        reduced = sum(g, axes, True) if axes else g
+        return reshape(reduced, shape) if g.ndim != len(shape) else reduced
+
+    @staticmethod
+    def select_backward(g: Tensor, shape: tuple[int, ...], dim: int, index: int) -> Tensor:
+        return apply(SELECT_BACKWARD, (g,), {"shape": shape, "dim": dim, "index": index})
+
+    @staticmethod
+    def slice_backward(g: Tensor, shape: tuple[int, ...], dim: int, start: int, stop: int, step: int) -> Tensor:
+        return apply(SLICE_BACKWARD, (g,),
+                     {"shape": shape, "dim": dim, "start": start, "stop": stop, "step": step})
