@@ -35,8 +35,8 @@ from autodiff.engine.errors import (
     UnknownNameError,
     UsageError,
 )
-from autodiff.grammar.evaluate import Evaluation, Evaluator
-from autodiff.grammar.parser import parse
+from autodiff.grammar.interpreter import Evaluation, Interpreter
+from autodiff.grammar.syntax import parse
 
 # torch.allclose's defaults, for float64; float32 rounds at about 6e-8, so its defaults are looser
 # (the atol of torch.testing.assert_close for float32, and a relative tolerance that float32 arithmetic
@@ -90,7 +90,7 @@ class _Program:
 
     def __init__(self, text: str) -> None:
         self.tree = parse(text)
-        self.evaluator = Evaluator()
+        self.evaluator = Interpreter()
 
     def run(self, bindings: list[Binding]) -> tuple[Tensor, dict[str, Tensor], Evaluation]:
         """(root, the bound leaves, the evaluation); the leaves are this run's own fresh tensors."""
@@ -246,7 +246,7 @@ class _Derivative:
             error.message = f"{self.what}: {error.message}"
             error.details["summary"] = f"{self.what}: {error.details.get('summary', '')}"
             raise
-        self.evaluator = Evaluator()
+        self.evaluator = Interpreter()
 
     def value(self, point: dict[str, np.ndarray]) -> np.ndarray:
         try:

@@ -15,31 +15,9 @@ import numpy as np
 
 from autodiff import engine
 from autodiff.engine import Tensor
-from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, ParseError, UnknownNameError, UsageError
-from autodiff.grammar import syntax as S
-from autodiff.grammar.evaluate import Evaluation, Evaluator
-from autodiff.grammar.parser import parse
-
-
-def constant(text: str, what: str) -> Any:
-    """The value of a constant expression (a VALUE of --var/--const/--grad-tensor): a number, a list
-    literal or a call of the built-ins, never a variable. `what` names it in error messages."""
-    try:
-        program = parse(text)
-    except ParseError as error:
-        error.message = f"{what}: {error.message}"
-        error.details["summary"] = f"{what}: {error.details.get('summary', '')}"
-        raise
-    statements = program.statements
-    if len(statements) != 1 or not isinstance(statements[0], S.ExprStmt):
-        raise ParseError(f"{what}: expected one expression, e.g. 3, [1, 2] or randn(2, 2), got {text!r}",
-                         line=1, column=1)
-    try:
-        return Evaluator().expression(statements[0].value)
-    except UnknownNameError as error:
-        error.message = f"{what}: {error.message} (a value cannot refer to variables)"
-        error.hint = None
-        raise
+from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UnknownNameError, UsageError
+from autodiff.grammar.interpreter import Evaluation, Interpreter, constant
+from autodiff.grammar.syntax import Program, parse
 
 
 def as_tensor(value: Any, what: str) -> Tensor:
@@ -77,7 +55,7 @@ class EvalRequest:
     # Receives every backward step (engine.observe); its start_pass(), if any, is called before
     # each backward call (--explain uses both).
     observe: Callable[..., None] | None = None
-    parsed: S.Program | None = None  # the program already parsed (--batch parses it once for every line)
+    parsed: Program | None = None  # the program already parsed (--batch parses it once for every line)
     # What each backward pass keeps of a gradient for the report (text output keeps only what it prints, so
     # that --repeat 500 on a large tensor does not hold 500 copies); None: a full copy, and the copies of
     # all passes together are bounded by the element limit, checked before the first pass.
@@ -114,13 +92,13 @@ def bind(bindings: list[Binding]) -> dict[str, Tensor]:
     return names
 
 
-def evaluate(request: EvalRequest) -> tuple[Evaluator, Evaluation]:
+def evaluate(request: EvalRequest) -> tuple[Interpreter, Evaluation]:
     """Parse and run the program with the bindings in place."""
     program = request.parsed if request.parsed is not None else parse(request.program)
-    evaluator = Evaluator()
-    evaluator.names.update(bind(request.bindings))
-    evaluation = evaluator.run(program, Evaluation(program))
-    return evaluator, evaluation
+    interpreter = Interpreter()
+    interpreter.names.update(bind(request.bindings))
+    evaluation = interpreter.run(program, Evaluation(program))
+    return interpreter, evaluation
 
 
 def named_tensors(evaluation: Evaluation) -> dict[str, Tensor]:

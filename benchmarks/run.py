@@ -67,7 +67,7 @@ def parse_time(size: int = 1_000_000) -> tuple[float, float]:
     """(autodiff's parse, CPython's ast.parse) of the same ~1 MB program, best of three, in seconds."""
     import ast
 
-    from autodiff.grammar.parser import parse
+    from autodiff.grammar.syntax import parse
 
     line = "y = sin(x) * 2.5 + (x - 1) ** 2 / 3\n"
     text = (line * (size // len(line) + 1))[: size - size % len(line)]

@@ -5,7 +5,7 @@ import signal as _signal
 import sys as _sys
 
 
-def _interrupted_while_starting(signum: int, frame: object) -> None:
+def interrupted_while_starting(signum: int, frame: object) -> None:
     # Ctrl-C before main() runs (while Python imports the command) would end in a KeyboardInterrupt
     # traceback: exit as main() does on Ctrl-C instead. main() puts Python's own handler back.
     _os.write(2, b"autodiff: interrupted\n")
@@ -18,4 +18,4 @@ def _interrupted_while_starting(signum: int, frame: object) -> None:
 # Ctrl-C at the terminal does not reach it, as for any other program.
 if (_os.path.basename(_sys.argv[0]) == "autodiff" or _sys.argv[:1] == ["-m"]) and \
         _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
-    _signal.signal(_signal.SIGINT, _interrupted_while_starting)
+    _signal.signal(_signal.SIGINT, interrupted_while_starting)

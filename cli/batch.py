@@ -59,7 +59,7 @@ class _Batch:
     def __init__(self, program: str, assignments: tuple[str, ...], options: dict[str, Any]) -> None:
         from autodiff.cli import eval_run as commands
         from autodiff.engine.errors import UsageError
-        from autodiff.grammar.parser import parse
+        from autodiff.grammar.syntax import parse
 
         if options.get("output_format") not in (None, "json"):
             raise UsageError(f"--batch writes one JSON document per line; drop --format {options['output_format']}")

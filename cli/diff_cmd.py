@@ -48,7 +48,7 @@ def diff_command(program: str | None, assignments: tuple[str, ...], file: str | 
     """
     text, assignments = read_program(program, file, assignments)
     point = _point(assignments, options["variables"], options["constants"])
-    from autodiff.app.symbolic import derive, value_at
+    from autodiff.app.diff import derive, value_at
 
     result = derive(text, list(options["wrt"]) or None, options["order"])
     rows = []
@@ -141,7 +141,7 @@ def _document(rows: list, result: Any) -> dict[str, Any]:
         {"wrt": d.wrt, "order": d.order, "expr": d.text, "latex": d.latex, "value": _number(value),
          "autograd": _number(autograd)} for d, value, autograd in rows]}
     if result is not None:
-        from autodiff.app.symbolic import to_language
+        from autodiff.app.printing import to_language
 
         document["steps"] = [{"node": step.node, "rule": "; ".join(step.rules), "grad_in": to_language(step.grad_in),
                               "grads_out": [None if g is None else to_language(g) for g in step.grads_out]}
@@ -150,7 +150,7 @@ def _document(rows: list, result: Any) -> dict[str, Any]:
 
 
 def _text(program: str, rows: list, result: Any) -> str:
-    from autodiff.app.symbolic import to_language
+    from autodiff.app.printing import to_language
 
     lines = []
     for d, value, autograd in rows:

@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from autodiff.cli import _interrupted_while_starting
+from autodiff.cli import interrupted_while_starting
 from autodiff.cli.options import settings
 
 
@@ -53,7 +53,7 @@ _register()
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the command; map every failure to its message and exit code, never a traceback."""
     args = sys.argv[1:] if argv is None else argv
-    if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
+    if signal.getsignal(signal.SIGINT) is interrupted_while_starting:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl-C is a KeyboardInterrupt
     _standard_streams()
     debug = "--debug" in args

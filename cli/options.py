@@ -143,7 +143,7 @@ def read_source(stream: Any, what: str) -> str:
     depends on it). No more is read than the parser accepts: a 10 GB file or an endless pipe is refused,
     not loaded."""
     from autodiff.engine.errors import InputError, LimitError
-    from autodiff.grammar.parser import MAX_SOURCE_CHARS
+    from autodiff.grammar.syntax import MAX_SOURCE_CHARS
 
     most = 4 * MAX_SOURCE_CHARS  # UTF-8 takes at most 4 bytes a character
     data = stream.read(most + 1)

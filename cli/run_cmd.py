@@ -79,10 +79,10 @@ def run_script(source: str, write: Callable[[str], Any], max_steps: int = 1_000_
 
     from autodiff.cli.errors import report
     from autodiff.engine.errors import AutodiffError
-    from autodiff.grammar.evaluate import Evaluator
-    from autodiff.grammar.parser import parse
+    from autodiff.grammar.interpreter import SCRIPT, Interpreter
+    from autodiff.grammar.syntax import parse
 
-    evaluator = Evaluator(mode="script", write=write, max_steps=max_steps)
+    evaluator = Interpreter(policy=SCRIPT, write=write, max_steps=max_steps)
     try:
         program = parse(source)
         with np.errstate(all="ignore"):  # log(0) is -inf and sqrt(-1) nan, as in PyTorch, without warnings
@@ -96,7 +96,7 @@ def run_script(source: str, write: Callable[[str], Any], max_steps: int = 1_000_
 def with_excerpt(error: Any, source: str) -> Any:
     """The error, with the source line and a caret under its column when it has a location (a syntax
     error carries its own)."""
-    from autodiff.grammar.parser import source_excerpt
+    from autodiff.grammar.syntax import source_excerpt
 
     if error.line is not None and not error.details.get("excerpt") and "\n" not in error.message:
         error.details["excerpt"] = source_excerpt(source, error.line, error.column or 1)
@@ -124,7 +124,7 @@ def repl_command(dtype: str, seed: int | None, max_elements: int, max_steps: int
     return Repl(interactive, max_steps).loop()
 
 
-MAX_LINE_BYTES = 1_000_000  # a REPL line; the parser takes no larger program (grammar.parser.MAX_SOURCE_CHARS)
+MAX_LINE_BYTES = 1_000_000  # a REPL line; the parser takes no larger program (grammar.syntax.MAX_SOURCE_CHARS)
 
 
 class Repl:
@@ -133,11 +133,11 @@ class Repl:
     PROMPT, CONTINUE = ">>> ", "... "
 
     def __init__(self, interactive: bool, max_steps: int = 1_000_000) -> None:
-        from autodiff.grammar.evaluate import Evaluator, echo
+        from autodiff.grammar.interpreter import SCRIPT, Interpreter, echo
 
         self.interactive = interactive
         self.max_steps = max_steps
-        self.evaluator = Evaluator(mode="script", write=self._write)
+        self.evaluator = Interpreter(policy=SCRIPT, write=self._write)
 
         def show(value: Any) -> None:  # every bare expression's value, in blocks too (as Python's REPL)
             shown = echo(value)
@@ -232,8 +232,8 @@ class Repl:
 
         from autodiff.cli.errors import error_line, excerpt
         from autodiff.engine.errors import AutodiffError
-        from autodiff.grammar.evaluate import Evaluation
-        from autodiff.grammar.parser import parse
+        from autodiff.grammar.interpreter import Evaluation
+        from autodiff.grammar.syntax import parse
 
         try:
             program = parse(text)

@@ -22,7 +22,7 @@ from . import api as _api  # installs the Tensor's constructor, operators and me
 from . import constructors as _constructors
 from . import joins as _joins
 from . import losses as _losses
-from .api import OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
+from .api import INPLACE, OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
 from .autograd import backward, grad
 from .constructors import manual_seed
 from .errors import (
@@ -77,7 +77,7 @@ float64 = np.dtype(np.float64)
 globals().update({name: entry.fn for name, entry in BUILTINS.items()})
 
 __all__ = [
-    "BUILTINS", "FUNCTION", "KINDS", "OPERATORS", "OPS", "OP_GROUPS", "REFLECTED", "TENSOR_METHODS",
+    "BUILTINS", "FUNCTION", "INPLACE", "KINDS", "OPERATORS", "OPS", "OP_GROUPS", "REFLECTED", "TENSOR_METHODS",
     "TENSOR_PROPERTIES", "UNARY_OPERATORS", "AccumulateGrad", "AutodiffError", "AutogradError", "BadValueError",
     "Builtin", "Grad", "GradMode", "GraphInput", "InputError", "LimitError", "MinMax", "Node", "NumpyMath", "Op",
     "ParseError", "RemovableHandle", "STATE", "ShapeError", "Size", "Tensor", "TensorMath", "UnknownNameError",

@@ -126,9 +126,9 @@ def div(input: Any, other: Any) -> Tensor:
 
 
 def _pow_plan(R: Any, input: Any, exponent: Any) -> Any:
-    if R.constant(input):
+    if R.is_constant(input):
         return R.op(POW_SCALAR_BASE, exponent, base=input)
-    if R.constant(exponent):
+    if R.is_constant(exponent):
         return R.op(POW, input, exponent=exponent)
     return R.op(POW_TENSOR, input, exponent)
 

@@ -37,7 +37,9 @@ class Builtin:
     method: bool
     op: Op | None = None  # the one op it applies to its tensor arguments, in order
     composite: Callable[..., Any] | None = None  # lambda F, *args: its definition in other built-ins
-    plan: Callable[..., Any] | None = None  # lambda R, *args, **kwargs: its ops, for other backends (see Router)
+    # lambda R, *args, **kwargs: its ops, for other backends; R offers R.op(op, *inputs, **params) and
+    # R.is_constant(x) (x needs no gradient: a number, a constant)
+    plan: Callable[..., Any] | None = None
     functional: bool = False  # also torch.nn.functional.NAME
     alias_of: str | None = None  # the built-in it is another spelling of (ln: log)
     parameters: tuple[str, ...] = field(init=False, compare=False)

@@ -1,2 +1,3 @@
-"""autodiff.grammar: the language's grammar, its parser, and the evaluator that turns programs into
-engine calls (so the autograd graph is built as the program runs)."""
+"""autodiff.grammar: the language. `syntax` turns a program's text into its syntax tree (the grammar is
+autodiff.lark); `interpreter` runs the tree against a backend: the engine's, so the autograd graph is built
+as the program runs, or another (autodiff diff records the same operations on symbols)."""

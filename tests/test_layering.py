@@ -1,7 +1,8 @@
 """The house rules, checked on the source: dependencies point one way (cli -> app -> grammar -> engine), each
-layer uses the others' public modules only, nothing outside engine/ touches an engine object's private
-attributes or assigns engine state, command-line words stay in the CLI, and no source file grows past
-800 lines. See the README's layout section."""
+layer uses the others' public modules only, no folder has an import cycle (imports inside functions count),
+nothing outside engine/ touches an engine object's private attributes or assigns engine state, no module
+imports another's private names, command-line words stay in the CLI, and files and functions stay small.
+See the README's layout section."""
 
 from __future__ import annotations
 
@@ -15,47 +16,78 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ["engine", "grammar", "app", "cli"]  # each may import only the ones before it
-# The modules of a layer that the layers above may import (the rest are its own business).
+# The modules of a layer that the layers above may import (the rest are its own business). The syntax tree
+# (autodiff.grammar.syntax.tree) is not among them: only the interpreter reads a program's tree.
 PUBLIC = {
     "engine": {"autodiff.engine", "autodiff.engine.errors", "autodiff.engine.formatting", "autodiff.engine.allocator"},
-    "grammar": {"autodiff.grammar", "autodiff.grammar.parser", "autodiff.grammar.evaluate", "autodiff.grammar.syntax"},
+    "grammar": {"autodiff.grammar", "autodiff.grammar.syntax", "autodiff.grammar.interpreter"},
     "app": {"autodiff.app", "autodiff.app.session", "autodiff.app.checking", "autodiff.app.explain",
-            "autodiff.app.graph", "autodiff.app.symbolic", "autodiff.app.derivatives",
-            "autodiff.app.table"},
+            "autodiff.app.graph", "autodiff.app.symbolic", "autodiff.app.diff", "autodiff.app.printing",
+            "autodiff.app.sympymath", "autodiff.app.derivatives", "autodiff.app.table"},
 }
 THIRD_PARTY = {  # what each layer may import besides the standard library and the layers below it
     "engine": {"numpy"},
     "grammar": {"numpy", "lark"},  # lark only in generate.py, at development time (checked below)
-    "app": {"numpy", "sympy"},  # sympy in app/symbolic.py only, imported by `autodiff diff` (checked below)
+    "app": {"numpy", "sympy"},  # sympy only in the symbolic modules, imported by their commands (checked below)
     "cli": {"numpy", "click", "rich", "uniplot", "matplotlib"},  # the last two only in cli/plot_cmd.py
 }
-MAX_LINES = 800
-GENERATED = {"grammar/_generated_parser.py"}
+SYMPY_MODULES = {"sympymath.py", "printing.py", "symbolic.py", "diff.py"}
+MAX_LINES = 500
+MAX_FUNCTION_LINES = 60
+GENERATED = {"grammar/syntax/tables.py"}
+# The house issue's last steps (removed as each is done): app modules still spelling command-line flags, and
+# files and functions still over the limits.
+PENDING_FLAGS = {"app/checking.py", "app/derivatives.py", "app/diff.py", "app/explain.py", "app/graph.py",
+                 "app/printing.py", "app/session.py", "app/table.py"}
+PENDING_SIZE = {"app/checking.py", "app/checking.py:check_derivatives", "app/checking.py:gradcheck",
+                "cli/inputs.py:_json_array"}
 
 
 def _sources(layer: str) -> list[Path]:
-    return sorted(p for p in (ROOT / layer).glob("*.py") if f"{layer}/{p.name}" not in GENERATED)
+    return sorted(p for p in (ROOT / layer).rglob("*.py") if p.relative_to(ROOT).as_posix() not in GENERATED)
 
 
-def _imports(path: Path) -> list[tuple[int, str]]:
-    """(line, absolute module name) of every import in the file, relative imports resolved."""
-    layer = path.parent.name
+def _package(path: Path) -> str:
+    """The package a source file belongs to: grammar/syntax/lexer.py is in autodiff.grammar.syntax."""
+    return ".".join(["autodiff", *path.parent.relative_to(ROOT).parts])
+
+
+def _is_module(name: str) -> bool:
+    parts = name.split(".")[1:]
+    return bool(parts) and ((ROOT.joinpath(*parts).with_suffix(".py")).exists() or ROOT.joinpath(*parts).is_dir())
+
+
+def _type_checking_lines(tree: ast.AST) -> set[int]:
+    """The lines of `if TYPE_CHECKING:` blocks: imports there are for type hints only, never run."""
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING"):
+            for inner in node.body:
+                lines.update(range(inner.lineno, (inner.end_lineno or inner.lineno) + 1))
+    return lines
+
+
+def _imports(path: Path) -> list[tuple[int, str, list[str]]]:
+    """(line, absolute module name, names taken) of every import in the file, anywhere in it (inside
+    functions too), relative imports resolved; `from package import module` counts as importing the module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped = _type_checking_lines(tree)
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
+        if getattr(node, "lineno", None) in skipped:
+            continue
         if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names]
+            found += [(node.lineno, alias.name, []) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
             if node.level:
-                module = f"autodiff.{layer}" + (f".{module}" if module else "")
-            if module == "autodiff":  # `from autodiff import engine`
-                found += [(node.lineno, f"autodiff.{alias.name}") for alias in node.names]
-                continue
-            found.append((node.lineno, module))
-            # `from autodiff.engine import errors` imports a module too
-            found += [(node.lineno, f"{module}.{alias.name}") for alias in node.names
-                      if module.startswith("autodiff.") and f"{module}.{alias.name}".count(".") == 2
-                      and (ROOT / module.split(".")[1] / f"{alias.name}.py").exists()]
+                base = _package(path).split(".")
+                base = base[:len(base) - node.level + 1]
+                module = ".".join(base) + (f".{module}" if module else "")
+            names = [alias.name for alias in node.names]
+            found.append((node.lineno, module, names))
+            found += [(node.lineno, f"{module}.{name}", []) for name in names
+                      if module.startswith("autodiff") and _is_module(f"{module}.{name}")]
     return found
 
 
@@ -65,12 +97,12 @@ def test_dependencies_point_one_way_through_public_modules(layer):
     stdlib = sys.stdlib_module_names
     problems = []
     for path in _sources(layer):
-        for line, module in _imports(path):
-            where = f"{layer}/{path.name}:{line} imports {module}"
+        for line, module, _ in _imports(path):
+            where = f"{path.relative_to(ROOT)}:{line} imports {module}"
             top = module.split(".")[0]
             if top == "autodiff":
                 target = module.split(".")[1] if module.count(".") else ""
-                if target == layer:
+                if target == layer or (not target and module == "autodiff"):
                     continue
                 if target not in below:
                     problems.append(f"{where}: {layer} may not depend on {target or 'autodiff'}")
@@ -78,13 +110,83 @@ def test_dependencies_point_one_way_through_public_modules(layer):
                     problems.append(f"{where}: not a public module of {target} ({sorted(PUBLIC[target])})")
             elif top not in stdlib and top not in THIRD_PARTY[layer] and top != "__future__":
                 problems.append(f"{where}: {top} is not a dependency of {layer}")
+            elif top == "sympy" and path.name not in SYMPY_MODULES:
+                problems.append(f"{where}: sympy belongs to the symbolic modules ({sorted(SYMPY_MODULES)})")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_no_import_cycle_inside_a_folder(layer):
+    """Within a layer, the modules import each other in one direction only, counting imports inside functions."""
+    modules = {_package(p) + ("" if p.name == "__init__.py" else f".{p.stem}"): p for p in _sources(layer)}
+    graph = {name: {m for _, m, _ in _imports(path) if m in modules and m != name and not _is_package(m, name)}
+             for name, path in modules.items()}
+    cycles = _cycles(graph)
+    assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def _is_package(module: str, importer: str) -> bool:
+    """A package's __init__ re-exporting its modules is not an import of the package by them."""
+    return importer.startswith(module + ".")
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    found.append(sorted(group))
+    return found
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_no_private_name_imported_from_another_module(layer):
+    problems = [f"{path.relative_to(ROOT)}:{line} imports {name} from {module}"
+                for path in _sources(layer) for line, module, names in _imports(path)
+                for name in names if name.startswith("_") and not name.startswith("__")]
+    problems += [f"{path.relative_to(ROOT)}:{line} imports the private module {module}"
+                 for path in _sources(layer) for line, module, _ in _imports(path)
+                 if any(part.startswith("_") and not part.startswith("__") for part in module.split("."))]
     assert not problems, "\n".join(problems)
 
 
 def test_lark_is_imported_only_by_the_generator():
     for path in _sources("grammar"):
         if path.name != "generate.py":
-            assert not [m for _, m in _imports(path) if m.split(".")[0] == "lark"], path
+            assert not [m for _, m, _ in _imports(path) if m.split(".")[0] == "lark"], path
 
 
 @pytest.mark.parametrize("layer", ["grammar", "app", "cli"])
@@ -97,7 +199,7 @@ def test_no_private_attribute_of_engine_objects_outside_the_engine(layer):
                 if owner in ("self", "cls", "_os", "_sys", "_signal", "_tables") or (
                         path.name == "generate.py" and node.attr == "_build_scanner"):  # lark's, at generation
                     continue
-                problems.append(f"{layer}/{path.name}:{node.lineno}: .{node.attr}")
+                problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: .{node.attr}")
     assert not problems, "\n".join(problems)
 
 
@@ -111,26 +213,40 @@ def test_no_assignment_to_engine_state_outside_the_engine(layer):
             for target in targets:
                 text = ast.unparse(target)
                 if text.startswith(("engine.", "E.", "STATE.")):
-                    problems.append(f"{layer}/{path.name}:{node.lineno}: {text} = ...")
+                    problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: {text} = ...")
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("layer", ["engine", "grammar"])
-def test_no_command_line_option_in_engine_or_grammar(layer):
+@pytest.mark.parametrize("layer", ["engine", "grammar", "app"])
+def test_no_command_line_option_in_engine_grammar_or_app(layer):
     option = re.compile(r"--[a-z][a-z-]+")
     problems = []
     for path in _sources(layer):
-        if path.name == "generate.py":  # a development script with its own --check
-            continue
+        if path.name == "generate.py" or path.relative_to(ROOT).as_posix() in PENDING_FLAGS:
+            continue  # (generate.py: a development script with its own --check)
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if option.search(line):
-                problems.append(f"{layer}/{path.name}:{number}: {line.strip()}")
+                problems.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not problems, "\n".join(problems)
 
 
 def test_no_source_file_over_the_limit():
-    long = [f"{layer}/{p.name}: {n} lines" for layer in LAYERS for p in _sources(layer)
-            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES]
+    long = [f"{p.relative_to(ROOT)}: {n} lines" for layer in LAYERS for p in _sources(layer)
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+            and p.relative_to(ROOT).as_posix() not in PENDING_SIZE]
+    assert not long, "\n".join(long)
+
+
+def test_no_function_over_the_limit():
+    long = []
+    for layer in LAYERS:
+        for path in _sources(layer):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                    where = f"{path.relative_to(ROOT).as_posix()}:{node.name}"
+                    if lines > MAX_FUNCTION_LINES and where not in PENDING_SIZE:
+                        long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}: {lines} lines")
     assert not long, "\n".join(long)
 
 

@@ -17,7 +17,7 @@ import autodiff.cli
 import autodiff.engine
 import autodiff.grammar
 from autodiff.cli.main import main
-from autodiff.grammar.evaluate import NODE_METHODS, TENSOR_ATTRIBUTES, TENSOR_METHODS
+from autodiff.grammar.interpreter import NODE_METHODS, TENSOR_ATTRIBUTES, TENSOR_METHODS
 
 PACKAGES = {name: Path(module.__file__).parent for name, module in
             (("engine", autodiff.engine), ("grammar", autodiff.grammar), ("cli", autodiff.cli))}
@@ -42,11 +42,15 @@ DYNAMIC_ATTRIBUTES = {
         (1, "installs the BUILTINS table's functions as Tensor methods at import time"),
     ("engine/api.py", "_install", "setattr(T, name, method)"):
         (1, "installs the in-place methods (a fixed table, INPLACE) at import time"),
-    ("grammar/parser.py", "_Builder.__init__", "getattr(self, action)"):
+    ("grammar/syntax/builder.py", "TreeBuilder.__init__", "getattr(self, action)"):
         (1, "the rule actions of the generated parser tables (the grammar's aliases), never user text"),
-    ("grammar/evaluate.py", "Evaluator._attribute", "getattr(value, attr)"):
-        (3, "only after `attr in TENSOR_METHODS`, `attr in NODE_METHODS` or attr in ('values', 'indices'): "
-            "fixed allow-lists without '_' names (checked below)"),
+    ("grammar/interpreter/members.py", "attribute", "getattr(value, attr)"):
+        (2, "only after `attr in NODE_METHODS` or attr in ('values', 'indices'): fixed allow-lists without '_' "
+            "names (checked below)"),
+    ("grammar/interpreter/members.py", "_tensor_member", "getattr(value, attr)"):
+        (1, "only after `attr in TENSOR_METHODS`: the engine's fixed allow-list without '_' names (checked below)"),
+    ("grammar/interpreter/members.py", "", "getattr(t, name)"):
+        (1, "name is one of the engine's TENSOR_PROPERTIES, a fixed tuple without '_' names (checked below)"),
     ("cli/main.py", "_standard_streams", "getattr(sys, name)"):
         (1, "name is one of the constants 'stdin', 'stdout', 'stderr'"),
     ("cli/main.py", "_standard_streams", "setattr(sys, name, open(os.devnull, mode, encoding='utf-8'))"):

@@ -252,8 +252,9 @@ def test_an_unreadable_batch_file_is_an_io_error(cli, tmp_path):
 
 # ---------------------------------------------------------------------------- the program is parsed once
 def test_the_program_is_parsed_once_whatever_the_number_of_lines(cli, monkeypatch):
+    from autodiff import grammar
     from autodiff.app import session
-    from autodiff.grammar import parser
+    from autodiff.grammar import syntax as parser
 
     seen: list[str] = []
     real = parser.parse
@@ -264,6 +265,7 @@ def test_the_program_is_parsed_once_whatever_the_number_of_lines(cli, monkeypatc
 
     monkeypatch.setattr(parser, "parse", counting)
     monkeypatch.setattr(session, "parse", counting)
+    monkeypatch.setattr(grammar.interpreter, "parse", counting)  # the VALUE of a binding (constant())
     out = cli("eval", PROGRAM, "y=2", "--batch", "-", input='{"x": 1}\n' * 50)
     assert out.code == 0
     assert len(out.stdout.splitlines()) == 50

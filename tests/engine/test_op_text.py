@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from autodiff import engine as E
 from autodiff.engine import OPS
 from autodiff.engine.vocabulary import NumpyMath
-from autodiff.grammar.evaluate import Evaluator
-from autodiff.grammar.parser import parse
+from autodiff.grammar.interpreter import Interpreter
+from autodiff.grammar.syntax import parse
 
 # Parameters an op needs, with values inside every formula's domain.
 PARAMS = {"pow": {"exponent": 2.5}, "rsub": {"other": 1.5}, "pow_scalar_base": {"base": 2.0}}
@@ -61,7 +61,7 @@ def test_formula_text_computes_what_the_formula_computes(name, index, data):
                             input_dtype=np.dtype(np.float64))
     expected = np.broadcast_to(np.asarray(op.grads[index].fn(NumpyMath, grad, saved), dtype=np.float64), (3,))
 
-    evaluator = Evaluator()
+    evaluator = Interpreter()
     bound = {**values, "grad": grad, "result": result}
     evaluator.names.update({n: E.tensor(v, dtype="float64") for n, v in bound.items()})
     evaluator.names.update(params)

@@ -33,7 +33,7 @@ from autodiff.cli.errors import EXIT_CODES
 from autodiff.cli.main import main
 from autodiff.engine import BUILTINS, KINDS
 from autodiff.engine.settings import STATE
-from autodiff.grammar.evaluate import TENSOR_ATTRIBUTES, TENSOR_METHODS
+from autodiff.grammar.interpreter import TENSOR_ATTRIBUTES, TENSOR_METHODS
 
 # ---------------------------------------------------------------------------- profiles
 _COMMON = {

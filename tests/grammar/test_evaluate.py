@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 
 from autodiff import engine as E
 from autodiff.engine.errors import AutodiffError
-from autodiff.grammar.evaluate import Evaluator
-from autodiff.grammar.parser import parse
+from autodiff.grammar.interpreter import Interpreter
+from autodiff.grammar.syntax import parse
 
 
 def run(source: str, **names):
     """Evaluate `source` with the given names bound (numbers and lists become leaves needing grad)."""
-    evaluator = Evaluator()
+    evaluator = Interpreter()
     for name, value in names.items():
         evaluator.names[name] = value if isinstance(value, E.Tensor) else E.tensor(value, requires_grad=True)
     evaluation = evaluator.run(parse(source))

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from autodiff.engine.errors import AutodiffError, LimitError, ParseError
-from autodiff.grammar import _generated_parser, generate
-from autodiff.grammar.parser import MAX_BRACKET_DEPTH, MAX_SOURCE_CHARS, parse, source_excerpt
-from autodiff.grammar.syntax import (
+from autodiff.grammar.syntax import MAX_BRACKET_DEPTH, MAX_SOURCE_CHARS, generate, parse, source_excerpt
+from autodiff.grammar.syntax import tables as _generated_parser
+from autodiff.grammar.syntax.tree import (
     Assign,
     BinOp,
     Call,
@@ -37,7 +37,7 @@ from autodiff.grammar.syntax import (
     dump,
 )
 
-GRAMMAR_DIR = Path(generate.__file__).resolve().parent
+GRAMMAR_DIR = Path(generate.__file__).resolve().parent.parent  # grammar/: autodiff.lark, syntax/, interpreter/
 
 
 def tree(source: str, positions: bool = False) -> str:
@@ -642,15 +642,15 @@ def test_nodes_are_frozen_slotted_dataclasses() -> None:
 
 def test_generated_parser_is_current() -> None:
     grammar = (GRAMMAR_DIR / "autodiff.lark").read_text(encoding="utf-8")
-    assert generate.grammar_sha256(grammar) == _generated_parser.GRAMMAR_SHA256, "run python grammar/generate.py"
+    assert generate.grammar_sha256(grammar) == _generated_parser.GRAMMAR_SHA256, "run python grammar/syntax/generate.py"
     pytest.importorskip("lark")
-    assert generate.render(grammar) == (GRAMMAR_DIR / "_generated_parser.py").read_text(encoding="utf-8")
+    assert generate.render(grammar) == (GRAMMAR_DIR / "syntax" / "tables.py").read_text(encoding="utf-8")
 
 
 def test_grammar_package_runs_no_code_from_data() -> None:
     """No eval/exec/compile/__import__, no pickle loads anywhere in the grammar."""
     hits = []
-    for path in GRAMMAR_DIR.glob("*.py"):
+    for path in GRAMMAR_DIR.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call):
                 fn = node.func
@@ -664,7 +664,7 @@ def test_grammar_package_runs_no_code_from_data() -> None:
 def test_runtime_does_not_import_lark() -> None:
     import subprocess
 
-    code = "import sys; from autodiff.grammar.parser import parse; parse('(2*x)**3'); print('lark' in sys.modules)"
+    code = "import sys; from autodiff.grammar.syntax import parse; parse('(2*x)**3'); print('lark' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 

@@ -16,7 +16,9 @@ one shared `__init__` and the frozenness (assignment raises dataclasses.FrozenIn
 from __future__ import annotations
 
 import inspect  # already imported by dataclasses
+from collections.abc import Callable
 from dataclasses import FrozenInstanceError, dataclass
+from typing import Any
 
 
 def _node(cls: type) -> type:
@@ -325,83 +327,67 @@ def _opt(node: Node | None) -> Node | str:
     return "_" if node is None else node
 
 
+def _call_parts(node: Call) -> list[Node | str]:
+    kwargs: list[Node | str] = []
+    for name, value in node.kwargs:
+        kwargs += ["(=", name, value, ")"]
+    return ["call", node.func, *node.args, *kwargs]
+
+
+def _fstring_parts(node: FString) -> list[Node | str]:
+    parts: list[Node | str] = ["fstring", repr(node.pieces[0])]
+    for field, conversion, spec, piece in zip(node.fields, node.conversions, node.specs, node.pieces[1:]):
+        parts += [field, f"!{conversion}" if conversion else "", f":{spec!r}" if spec else "", repr(piece)]
+    return [p for p in parts if p != ""]
+
+
+# The s-expression of each kind of node: strings to print and child nodes to expand in their place.
+_PARTS: dict[type, Callable[[Any], list]] = {
+    Number: lambda n: [n.text],
+    String: lambda n: [repr(n.value)],
+    Constant: lambda n: [repr(n.value)],
+    Name: lambda n: [n.id],
+    NoneIndex: lambda n: ["newaxis"],
+    EllipsisIndex: lambda n: ["..."],
+    BinOp: lambda n: [n.op, n.left, n.right],
+    UnaryOp: lambda n: [n.op, n.operand],
+    Attribute: lambda n: [".", n.value, n.attr],
+    Call: _call_parts,
+    Subscript: lambda n: ["[]", n.value, *n.index],
+    Slice: lambda n: [":", _opt(n.start), _opt(n.stop), _opt(n.step)],
+    ListExpr: lambda n: ["list", *n.items],
+    TupleExpr: lambda n: ["tuple", *n.items],
+    Assign: lambda n: ["=", n.name, n.value],
+    IndexAssign: lambda n: ["[]=", n.name, *n.index, n.value],
+    ExprStmt: lambda n: ["expr", n.value],
+    Import: lambda n: ["import", n.module] + ([n.alias] if n.alias else []),
+    Program: lambda n: ["program", *n.statements],
+    BoolOp: lambda n: [n.op, n.left, n.right],
+    IfExp: lambda n: ["ifexp", n.test, n.body, n.orelse],
+    Lambda: lambda n: ["lambda", f"({' '.join(n.params)})", n.body],
+    FString: _fstring_parts,
+    ListComp: lambda n: ["listcomp", n.element, n.target, n.iterable, *n.conditions],
+    AssignTo: lambda n: ["=", *n.targets, n.value],
+    AugAssign: lambda n: [f"{n.op}=", n.target, n.value],
+    Pass: lambda n: ["pass"],
+    Break: lambda n: ["break"],
+    Continue: lambda n: ["continue"],
+    Return: lambda n: ["return"] + ([n.value] if n.value is not None else []),
+    Assert: lambda n: ["assert", n.test] + ([n.message] if n.message is not None else []),
+    If: lambda n: ["if", n.test, "(then", *n.body, ")", "(else", *n.orelse, ")"],
+    For: lambda n: ["for", n.target, n.iter, *n.body],
+    While: lambda n: ["while", n.test, *n.body],
+    With: lambda n: ["with", n.context, *([n.alias] if n.alias else []), *n.body],
+    FunctionDef: lambda n: ["def", n.name, f"({' '.join(n.params)})", n.body],
+}
+
+
 def _parts(node: Node) -> list[Node | str]:
     """The s-expression of one node: strings to print and child nodes to expand in their place."""
-    if isinstance(node, Number):
-        return [node.text]
-    if isinstance(node, String):
-        return [repr(node.value)]
-    if isinstance(node, Constant):
-        return [repr(node.value)]
-    if isinstance(node, Name):
-        return [node.id]
-    if isinstance(node, NoneIndex):
-        return ["newaxis"]
-    if isinstance(node, EllipsisIndex):
-        return ["..."]
-    if isinstance(node, BinOp):
-        return [node.op, node.left, node.right]
-    if isinstance(node, UnaryOp):
-        return [node.op, node.operand]
-    if isinstance(node, Attribute):
-        return [".", node.value, node.attr]
-    if isinstance(node, Call):
-        kwargs: list[Node | str] = []
-        for name, value in node.kwargs:
-            kwargs += ["(=", name, value, ")"]
-        return ["call", node.func, *node.args, *kwargs]
-    if isinstance(node, Subscript):
-        return ["[]", node.value, *node.index]
-    if isinstance(node, Slice):
-        return [":", _opt(node.start), _opt(node.stop), _opt(node.step)]
-    if isinstance(node, ListExpr):
-        return ["list", *node.items]
-    if isinstance(node, TupleExpr):
-        return ["tuple", *node.items]
-    if isinstance(node, Assign):
-        return ["=", node.name, node.value]
-    if isinstance(node, IndexAssign):
-        return ["[]=", node.name, *node.index, node.value]
-    if isinstance(node, ExprStmt):
-        return ["expr", node.value]
-    if isinstance(node, Import):
-        return ["import", node.module] + ([node.alias] if node.alias else [])
-    if isinstance(node, Program):
-        return ["program", *node.statements]
-    if isinstance(node, BoolOp):
-        return [node.op, node.left, node.right]
-    if isinstance(node, IfExp):
-        return ["ifexp", node.test, node.body, node.orelse]
-    if isinstance(node, Lambda):
-        return ["lambda", f"({' '.join(node.params)})", node.body]
-    if isinstance(node, FString):
-        parts: list[Node | str] = ["fstring", repr(node.pieces[0])]
-        for field, conversion, spec, piece in zip(node.fields, node.conversions, node.specs, node.pieces[1:]):
-            parts += [field, f"!{conversion}" if conversion else "", f":{spec!r}" if spec else "", repr(piece)]
-        return [p for p in parts if p != ""]
-    if isinstance(node, ListComp):
-        return ["listcomp", node.element, node.target, node.iterable, *node.conditions]
-    if isinstance(node, AssignTo):
-        return ["=", *node.targets, node.value]
-    if isinstance(node, AugAssign):
-        return [f"{node.op}=", node.target, node.value]
-    if isinstance(node, (Pass, Break, Continue)):
-        return [type(node).__name__.lower()]
-    if isinstance(node, Return):
-        return ["return"] + ([node.value] if node.value is not None else [])
-    if isinstance(node, Assert):
-        return ["assert", node.test] + ([node.message] if node.message is not None else [])
-    if isinstance(node, If):
-        return ["if", node.test, "(then", *node.body, ")", "(else", *node.orelse, ")"]
-    if isinstance(node, For):
-        return ["for", node.target, node.iter, *node.body]
-    if isinstance(node, While):
-        return ["while", node.test, *node.body]
-    if isinstance(node, With):
-        return ["with", node.context, *([node.alias] if node.alias else []), *node.body]
-    if isinstance(node, FunctionDef):
-        return ["def", node.name, f"({' '.join(node.params)})", node.body]
-    raise TypeError(f"not a syntax node: {node!r}")
+    parts = _PARTS.get(type(node))
+    if parts is None:
+        raise TypeError(f"not a syntax node: {node!r}")
+    return parts(node)
 
 
 _LEAVES = (Number, String, Constant, Name, NoneIndex, EllipsisIndex, Pass, Break, Continue)

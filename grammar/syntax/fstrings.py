@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from autodiff.grammar.syntax import ExprStmt, FString
+from autodiff.grammar.syntax.tree import ExprStmt, FString
 
 _OPEN = "([{"
 _CLOSE = ")]}"
@@ -85,12 +85,10 @@ def _split(tok: Any, decode: Callable[[Any], str], problem: type, parse: Callabl
     flush()
 
 
-def _field(tok: Any, body: str, start: int, body_start: int, problem: type, parse: Callable[[str], Any],
-           pieces: list[str], fields: list, conversions: list[str], specs: list[str]) -> int:
-    """Read one field starting after its '{'; returns the position after its '}'."""
+def _expression_end(tok: Any, body: str, start: int, body_start: int, problem: type) -> int:
+    """Where a field's expression ends (at its '}', ':' or '!'), skipping brackets and string literals."""
     depth, i, n = 0, start, len(body)
     quote: str | None = None
-    end_expr = -1
     while i < n:
         ch = body[i]
         if quote is not None:
@@ -112,30 +110,21 @@ def _field(tok: Any, body: str, start: int, body_start: int, problem: type, pars
         elif ch in _CLOSE:
             if depth == 0:
                 if ch == "}":
-                    end_expr = i
-                    break
+                    return i
                 raise problem(f"f-string: unmatched '{ch}'", *_position(tok, body_start + i))
             depth -= 1
         elif depth == 0 and (ch == ":" or (ch == "!" and not body.startswith("!=", i))):
-            end_expr = i
-            break
+            return i
         i += 1
-    if end_expr < 0:
-        raise problem("f-string: expecting '}'", *_position(tok, body_start + start - 1))
-    expression = body[start:end_expr]
-    line, column = _position(tok, body_start + start)
-    debug = ""
-    stripped = expression.rstrip()
-    if stripped.endswith("=") and not stripped.endswith(("==", "!=", "<=", ">=")):
-        debug = expression  # {x=} and {x = }: the text, then the value
-        expression = stripped[:-1]
-    if not expression.strip():
-        raise problem("f-string: empty expression not allowed", line, column)
+    raise problem("f-string: expecting '}'", *_position(tok, body_start + start - 1))
+
+
+def _conversion_and_spec(tok: Any, body: str, i: int, body_start: int, problem: type) -> tuple[str, str, int]:
+    """The field's conversion ('' or r, s, a) and format spec after its expression; and where its '}' is."""
     conversion = spec = ""
-    i = end_expr
     if body[i] == "!":
         conversion = body[i + 1 : i + 2]
-        if conversion not in ("r", "s", "a") or i + 2 >= n or body[i + 2] not in ":}":
+        if conversion not in ("r", "s", "a") or i + 2 >= len(body) or body[i + 2] not in ":}":
             raise problem("f-string: invalid conversion character: expected 's', 'r', or 'a'",
                           *_position(tok, body_start + i + 1))
         i += 2
@@ -148,25 +137,45 @@ def _field(tok: Any, body: str, start: int, body_start: int, problem: type, pars
             raise problem("f-string: a nested field in a format spec is not supported (write the spec out, e.g. "
                           "{x:.4f})", *_position(tok, body_start + i + 1 + spec.index("{")))
         i = close
-    # The expression is parsed in place: padded so that its nodes carry their position in the script.
+    return conversion, spec, i
+
+
+def _parsed(expression: str, line: int, column: int, problem: type, parse: Callable[[str], Any]) -> Any:
+    """A field's expression, parsed in place: padded so that its nodes carry their position in the script."""
     from autodiff.engine.errors import ParseError
 
     try:
         program = parse("\n" * (line - 1) + " " * (column - 1) + expression)
     except ParseError as error:  # reported against the script's own text, with its caret
         summary = error.details.get("summary", "invalid expression").replace("end of program", "end of the field")
-        raise problem(f"f-string: {summary}", error.line or line,
-                      error.column or column) from None
+        raise problem(f"f-string: {summary}", error.line or line, error.column or column) from None
     statements = program.statements
     if len(statements) != 1 or not isinstance(statements[0], ExprStmt):
         raise problem("f-string: a field holds one expression", line, column)
+    return statements[0].value
+
+
+def _field(tok: Any, body: str, start: int, body_start: int, problem: type, parse: Callable[[str], Any],
+           pieces: list[str], fields: list, conversions: list[str], specs: list[str]) -> int:
+    """Read one field starting after its '{'; returns the position after its '}'."""
+    end_expr = _expression_end(tok, body, start, body_start, problem)
+    expression = body[start:end_expr]
+    line, column = _position(tok, body_start + start)
+    debug = ""
+    stripped = expression.rstrip()
+    if stripped.endswith("=") and not stripped.endswith(("==", "!=", "<=", ">=")):
+        debug = expression  # {x=} and {x = }: the text, then the value
+        expression = stripped[:-1]
+    if not expression.strip():
+        raise problem("f-string: empty expression not allowed", line, column)
+    conversion, spec, i = _conversion_and_spec(tok, body, end_expr, body_start, problem)
+    value = _parsed(expression, line, column, problem, parse)
     if debug:
         pieces[-1] += debug
         if not conversion and not spec:
             conversion = "r"
-    fields.append(statements[0].value)
+    fields.append(value)
     conversions.append(conversion)
     specs.append(spec)
     pieces.append("")
     return i + 1
-

@@ -8,7 +8,7 @@ from __future__ import annotations
 import keyword
 import re
 
-from autodiff.grammar import _generated_parser as _tables
+from autodiff.grammar.syntax import tables as _tables
 
 MAX_SOURCE_CHARS = 1_000_000  # checked before lexing; parsing that much takes a few seconds
 MAX_BRACKET_DEPTH = 500  # ( and [ open at once
@@ -40,7 +40,7 @@ _LOOKALIKES = dict(zip("−–—×·∗‘’“”÷", "---***''\"\"/"))
 _STRING_PREFIXES = frozenset(("r", "u", "b", "br", "rb", "fr", "rf"))
 
 
-class _Problem(Exception):
+class SyntaxProblem(Exception):
     """A mistake found somewhere inside; parse() turns it into the public error with an excerpt."""
 
     def __init__(self, message: str, line: int, column: int, limit: bool = False) -> None:
@@ -74,7 +74,21 @@ _ADJACENT_SECOND = frozenset({"STRING"})  # see _check_adjacent
 _WORDS = frozenset({"NAME", "NUMBER", "IMPORT", "AS", "TRUE", "FALSE", "NONE"})
 
 
-def _tokens(text: str, brackets: list[Token]):  # -> Iterator[Token]
+class _Scan:
+    """The lexer's state between tokens."""
+
+    __slots__ = ("after_colon", "brackets", "levels", "line", "line_start", "pending", "prev", "text")
+
+    def __init__(self, text: str, brackets: list[Token]) -> None:
+        self.text, self.brackets = text, brackets
+        self.line, self.line_start = 1, 0
+        self.prev: Token | None = None  # the previous significant token
+        self.levels: list[int] = []  # indentation widths of the open blocks; levels[0] is the program's
+        self.pending: str | None = None  # the indentation of the line after the last newline, not yet handled
+        self.after_colon = False  # whether the last line ended with ':' (a block follows)
+
+
+def tokens(text: str, brackets: list[Token]):  # -> Iterator[Token]
     """Lex `text`, drop newlines inside brackets and refuse what is not the language, token by token;
     indentation becomes _INDENT and _DEDENT tokens (blocks of scripts), as Python's tokenizer does.
 
@@ -83,88 +97,101 @@ def _tokens(text: str, brackets: list[Token]):  # -> Iterator[Token]
     with an _NL, the last one too (an empty one, described as the end of the program).
     """
     match = _SCANNER.match
-    pos, line, line_start, end = 0, 1, 0, len(text)
-    prev: Token | None = None  # the previous significant token
-    levels: list[int] = []  # indentation widths of the open blocks; levels[0] is the program's
-    pending: str | None = None  # the indentation of the line after the last newline, not yet handled
-    after_colon = False  # whether the last line ended with ':' (a block follows)
+    scan = _Scan(text, brackets)
+    pos, end = 0, len(text)
     while pos < end:
         m = match(text, pos)
         if m is None or m.end() == pos:
-            raise _lex_problem(text, pos, line, pos - line_start + 1)
+            raise _lex_problem(text, pos, scan.line, pos - scan.line_start + 1)
         kind, value = m.lastgroup, m.group()
         start, pos = pos, m.end()
-        tok = None if kind in _IGNORE else Token(kind, value, start, line, start - line_start + 1)
+        tok = None if kind in _IGNORE else Token(kind, value, start, scan.line, start - scan.line_start + 1)
         if "\n" in value:
-            line += value.count("\n")
-            line_start = start + value.rindex("\n") + 1
+            scan.line += value.count("\n")
+            scan.line_start = start + value.rindex("\n") + 1
         if tok is None:
             continue
-        if kind in _ASSIGN_LIKE and text.startswith("=", pos):
-            both = text[start : pos + 1]  # := and the like: caught here, before the parser sees the first
-            raise _Problem(f"'{both}' {_NOT_PYTHON}", tok.line, tok.column)
-        if kind == "NAME":
-            tok.type = kind = _KEYWORDS.get(value, "NAME")
-            if value in _RESERVED:
-                raise _Problem(_UNSUPPORTED.get(value, f"'{value}' {_NOT_PYTHON}"), tok.line, tok.column)
-        elif kind == "_NL":
-            if brackets:
-                continue  # implicit line joining inside () and []
-            if "\n" in value:
-                pending = value[value.rindex("\n") + 1 :]
-            if prev is not None and prev.type == "_NL":
-                continue  # a blank continued line
-            after_colon = prev is not None and prev.type == "COLON"
-            if prev is None:
-                prev = tok
+        handled = _newline(scan, tok) if kind == "_NL" else _token(scan, tok, pos)
+        if handled is not None:  # a newline dropped (False), or the program's first line end (True)
+            if handled:
+                scan.prev = tok
                 yield tok
-                continue
-        elif kind in _OPENERS:
-            if len(brackets) >= MAX_BRACKET_DEPTH:
-                raise _Problem(
-                    f"brackets are nested more than {MAX_BRACKET_DEPTH} deep", tok.line, tok.column, limit=True
-                )
-            brackets.append(tok)
-        elif kind in _CLOSERS:
-            if not brackets:
-                raise _Problem(f"unexpected '{value}'", tok.line, tok.column)
-            opener = brackets.pop()
-            if opener.type != _CLOSERS[kind]:
-                closer = ")" if opener.type == "LPAR" else "]"
-                raise _Problem(
-                    f"unexpected '{value}': the '{opener.value}' opened at line {opener.line}, column "
-                    f"{opener.column} needs a '{closer}' first",
-                    tok.line,
-                    tok.column,
-                )
+            continue
         if kind != "_NL":
-            if not levels:  # the first statement: its indentation is the program's level
-                levels.append(_width(pending if pending is not None else text[line_start:start]))
-                pending = None
-            elif pending is not None and (prev is None or prev.type == "_NL"):
-                yield from _indentation(_width(pending), levels, tok, after_colon)
-                pending = None
+            yield from _level(scan, tok, start)
+        prev = scan.prev
         if (
             prev is not None
-            and (kind in _ADJACENT_SECOND or (prev.type == "NUMBER" and kind in _WORDS))
+            and (tok.type in _ADJACENT_SECOND or (prev.type == "NUMBER" and tok.type in _WORDS))
             and prev.pos + len(prev.value) == tok.pos
         ):
             _check_adjacent(text, prev, tok)
-        prev = tok
+        scan.prev = tok
         yield tok
-    if brackets:
-        opener = brackets[-1]
-        raise _Problem(
-            f"unclosed '{opener.value}' opened at line {opener.line}, column {opener.column}",
-            opener.line,
-            opener.column,
-        )
-    column = end - line_start + 1
-    if prev is not None and prev.type != "_NL":
-        yield Token("_NL", "", end, line, column)  # the last line's end (described as the end of the program)
-    for _ in levels[1:]:
-        yield Token("_DEDENT", "", end, line, column)
-    yield Token("$END", "", end, line, column)
+    yield from _end(scan, end)
+
+
+def _newline(scan: _Scan, tok: Token) -> bool | None:
+    """An _NL token: False to drop it, True to yield it as it is, None to handle it as any token."""
+    if scan.brackets:
+        return False  # implicit line joining inside () and []
+    value = tok.value
+    if "\n" in value:
+        scan.pending = value[value.rindex("\n") + 1 :]
+    prev = scan.prev
+    if prev is not None and prev.type == "_NL":
+        return False  # a blank continued line
+    scan.after_colon = prev is not None and prev.type == "COLON"
+    return True if prev is None else None
+
+
+def _token(scan: _Scan, tok: Token, pos: int) -> None:
+    """Refuse what is not the language; keywords take their own type; brackets are counted."""
+    kind, value, brackets = tok.type, tok.value, scan.brackets
+    if kind in _ASSIGN_LIKE and scan.text.startswith("=", pos):
+        both = scan.text[tok.pos : pos + 1]  # := and the like: caught here, before the parser sees the first
+        raise SyntaxProblem(f"'{both}' {_NOT_PYTHON}", tok.line, tok.column)
+    if kind == "NAME":
+        tok.type = _KEYWORDS.get(value, "NAME")
+        if value in _RESERVED:
+            raise SyntaxProblem(_UNSUPPORTED.get(value, f"'{value}' {_NOT_PYTHON}"), tok.line, tok.column)
+    elif kind in _OPENERS:
+        if len(brackets) >= MAX_BRACKET_DEPTH:
+            raise SyntaxProblem(f"brackets are nested more than {MAX_BRACKET_DEPTH} deep", tok.line, tok.column,
+                                limit=True)
+        brackets.append(tok)
+    elif kind in _CLOSERS:
+        if not brackets:
+            raise SyntaxProblem(f"unexpected '{value}'", tok.line, tok.column)
+        opener = brackets.pop()
+        if opener.type != _CLOSERS[kind]:
+            closer = ")" if opener.type == "LPAR" else "]"
+            raise SyntaxProblem(f"unexpected '{value}': the '{opener.value}' opened at line {opener.line}, column "
+                                f"{opener.column} needs a '{closer}' first", tok.line, tok.column)
+
+
+def _level(scan: _Scan, tok: Token, start: int):  # -> Iterator[Token]
+    """The indentation tokens before the first token of a line."""
+    if not scan.levels:  # the first statement: its indentation is the program's level
+        scan.levels.append(_width(scan.pending if scan.pending is not None else scan.text[scan.line_start:start]))
+        scan.pending = None
+    elif scan.pending is not None and (scan.prev is None or scan.prev.type == "_NL"):
+        yield from _indentation(_width(scan.pending), scan.levels, tok, scan.after_colon)
+        scan.pending = None
+
+
+def _end(scan: _Scan, end: int):  # -> Iterator[Token]
+    """The last line's end, the blocks still open, and $END."""
+    if scan.brackets:
+        opener = scan.brackets[-1]
+        raise SyntaxProblem(f"unclosed '{opener.value}' opened at line {opener.line}, column {opener.column}",
+                            opener.line, opener.column)
+    column = end - scan.line_start + 1
+    if scan.prev is not None and scan.prev.type != "_NL":
+        yield Token("_NL", "", end, scan.line, column)  # the last line's end (described as the end of the program)
+    for _ in scan.levels[1:]:
+        yield Token("_DEDENT", "", end, scan.line, column)
+    yield Token("$END", "", end, scan.line, column)
 
 
 def _width(indentation: str) -> int:
@@ -188,7 +215,7 @@ def _indentation(width: int, levels: list[int], tok: Token, after_colon: bool): 
     while width < levels[-1] and len(levels) > 1:
         levels.pop()
         if width > levels[-1]:
-            raise _Problem("unindent does not match any outer indentation level", tok.line, tok.column)
+            raise SyntaxProblem("unindent does not match any outer indentation level", tok.line, tok.column)
         yield Token("_DEDENT", "", tok.pos, tok.line, tok.column)
     if width < levels[-1]:
         levels[-1] = width
@@ -200,34 +227,34 @@ def _check_adjacent(text: str, prev: Token, tok: Token) -> None:
     if prev.type == "NUMBER" and tok.type in _WORDS:
         if prev.value == "0" and tok.value[:1] in "xXoObB" and tok.type == "NAME":
             base = {"x": "hexadecimal", "o": "octal", "b": "binary"}[tok.value[0].lower()]
-            raise _Problem(f"invalid number '{_short(both)}': {base} literals are not part of the language; write the "
-                           "number in decimal", prev.line, prev.column)
+            raise SyntaxProblem(f"invalid number '{shortened(both)}': {base} literals are not part of the language; "
+                                "write the number in decimal", prev.line, prev.column)
         if tok.value.startswith("_"):
-            raise _Problem(f"invalid number '{_short(both)}': '_' between digits is not part of the language; write "
-                           "the digits without it", prev.line, prev.column)
+            raise SyntaxProblem(f"invalid number '{shortened(both)}': '_' between digits is not part of the language; "
+                                "write the digits without it", prev.line, prev.column)
         hint = ""
         if tok.type == "NAME" and tok.value[0] not in "eEjJ":
             hint = f"; to multiply, write '{prev.value}*{tok.value}'"
-        raise _Problem(f"invalid number '{_short(both)}'{hint}", prev.line, prev.column)
+        raise SyntaxProblem(f"invalid number '{shortened(both)}'{hint}", prev.line, prev.column)
     if tok.type == "STRING" and prev.type == "NAME" and prev.value.lower() in _STRING_PREFIXES:
-        raise _Problem(f"string prefix '{prev.value}' {_NOT_PYTHON}: write a plain string", prev.line, prev.column)
+        raise SyntaxProblem(f"string prefix '{prev.value}' {_NOT_PYTHON}: write a plain string", prev.line, prev.column)
 
 
-def _lex_problem(text: str, pos: int, line: int, column: int) -> _Problem:
+def _lex_problem(text: str, pos: int, line: int, column: int) -> SyntaxProblem:
     """Why nothing of the language starts at `pos`."""
     ch = text[pos]
     if ch in "'\"":
         triple = "triple-quoted " if text.startswith(ch * 3, pos) else ""
-        return _Problem(f"unterminated {triple}string", line, column)
+        return SyntaxProblem(f"unterminated {triple}string", line, column)
     if ch == "\\":
-        return _Problem("unexpected '\\': a backslash may only end a line, to continue it", line, column)
+        return SyntaxProblem("unexpected '\\': a backslash may only end a line, to continue it", line, column)
     for op in _FOREIGN_OPERATORS:
         if text.startswith(op, pos):
             if op == "^":
-                return _Problem("'^' is not a power in Python (it is exclusive or): write ** for a power, "
-                                "e.g. x**2 for x^2", line, column)
-            return _Problem(f"'{op}' {_NOT_PYTHON}", line, column)
-    return _Problem(_invalid_character(ch), line, column)
+                return SyntaxProblem("'^' is not a power in Python (it is exclusive or): write ** for a power, "
+                                     "e.g. x**2 for x^2", line, column)
+            return SyntaxProblem(f"'{op}' {_NOT_PYTHON}", line, column)
+    return SyntaxProblem(_invalid_character(ch), line, column)
 
 
 def _invalid_character(ch: str) -> str:
@@ -247,6 +274,6 @@ def _invalid_character(ch: str) -> str:
     return message
 
 
-def _short(text: str, limit: int = 24) -> str:
+def shortened(text: str, limit: int = 24) -> str:
     text = text if len(text) <= limit else text[: limit - 3] + "..."
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)

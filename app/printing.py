@@ -1,0 +1,117 @@
+"""SymPy expressions written in the autodiff language (abs, where, maximum, e, ...), so that what `diff` prints
+pastes back into `autodiff eval` and `check --expect`; and in LaTeX."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy
+from sympy.printing.str import StrPrinter
+
+from autodiff.app.sympymath import LANGUAGE_NAMES
+from autodiff.engine.errors import BadValueError
+
+MAX_PRINTED_OPS = 20_000  # a formula larger than this is refused rather than printed
+
+
+class SymbolicError(BadValueError):
+    """What `diff` cannot derive (a tensor-valued program, a function with no symbolic form)."""
+
+
+def unsupported(what: str, node: Any = None) -> SymbolicError:
+    """The error for what diff does not derive, at the node of the program where it is when known."""
+    error = SymbolicError(f"diff: {what}; diff derives scalar programs of numbers, names, + - * / **, and the "
+                          "elementwise functions (autodiff ops lists them)", reason="symbolic")
+    return error.at(getattr(node, "line", None), getattr(node, "column", None)) if node is not None else error
+
+
+class LanguagePrinter(StrPrinter):
+    """SymPy expressions in the autodiff language (abs, where, maximum, e, ...), so they paste back."""
+
+    def _print_Abs(self, expr: Any) -> str:
+        return f"abs({self._print(expr.args[0])})"
+
+    def _print_Exp1(self, expr: Any) -> str:
+        return "e"
+
+    def _print_Pi(self, expr: Any) -> str:
+        return "pi"
+
+    def _print_Infinity(self, expr: Any) -> str:
+        return "inf"
+
+    def _print_NegativeInfinity(self, expr: Any) -> str:
+        return "-inf"
+
+    def _print_NaN(self, expr: Any) -> str:
+        return "nan"
+
+    _print_ComplexInfinity = _print_NaN
+
+    def _print_ceiling(self, expr: Any) -> str:
+        return f"ceil({self._print(expr.args[0])})"
+
+    def _print_Max(self, expr: Any) -> str:
+        return self._fold("maximum", expr.args)
+
+    def _print_Min(self, expr: Any) -> str:
+        return self._fold("minimum", expr.args)
+
+    def _fold(self, name: str, args: Any) -> str:
+        text = self._print(args[0])
+        for arg in args[1:]:
+            text = f"{name}({text}, {self._print(arg)})"
+        return text
+
+    def _print_Piecewise(self, expr: Any) -> str:
+        pieces = list(expr.args)
+        text = self._print(pieces[-1][0]) if pieces[-1][1] is sympy.true else "nan"
+        for value, condition in reversed(pieces[:-1] if pieces[-1][1] is sympy.true else pieces):
+            text = f"where({self._print(condition)}, {self._print(value)}, {text})"
+        return text
+
+    def _print_Heaviside(self, expr: Any) -> str:
+        x = self._print(expr.args[0])
+        return f"where({x} > 0, 1, where({x} < 0, 0, 1/2))"
+
+    def _print_DiracDelta(self, expr: Any) -> str:
+        return "0"
+
+    def _print_And(self, expr: Any) -> str:
+        return " & ".join(f"({self._print(a)})" for a in expr.args)
+
+    def _print_Or(self, expr: Any) -> str:
+        return " | ".join(f"({self._print(a)})" for a in expr.args)
+
+    def _print_Not(self, expr: Any) -> str:
+        return f"~({self._print(expr.args[0])})"
+
+    def _print_Relational(self, expr: Any) -> str:
+        op = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}[expr.rel_op]
+        return f"{self.parenthesize(expr.lhs, 0)} {op} {self.parenthesize(expr.rhs, 0)}"
+
+    def _print_Rational(self, expr: Any) -> str:
+        return f"{expr.p}/{expr.q}"
+
+    def _print_BooleanTrue(self, expr: Any) -> str:
+        return "True"
+
+    def _print_BooleanFalse(self, expr: Any) -> str:
+        return "False"
+
+    def _print_Function(self, expr: Any) -> str:
+        name = LANGUAGE_NAMES.get(expr.func.__name__)
+        if name is None:
+            raise unsupported(f"the derivative uses {expr.func.__name__}, which the language does not have")
+        return f"{name}({', '.join(self._print(a) for a in expr.args)})"
+
+
+def to_language(expr: Any) -> str:
+    if sympy.count_ops(expr) > MAX_PRINTED_OPS:
+        raise SymbolicError(f"diff: the formula has more than {MAX_PRINTED_OPS:,} operations; it is too large to "
+                            "show", reason="symbolic")
+    return LanguagePrinter({"order": "none"}).doprint(expr)
+
+
+def to_latex(expr: Any) -> str:
+    return sympy.latex(expr)

@@ -1,0 +1,216 @@
+"""The interpreter: runs a parsed program statement by statement against a backend (the engine's, unless
+another is given) under a policy (EVAL for `autodiff eval`, SCRIPT for `autodiff run`). It owns the
+program's names, the scopes of the script's functions and comprehensions, the imported modules and the
+step count; expressions.py and statements.py hold the rules, the backend the arithmetic.
+
+Nothing here evaluates Python: names resolve to bound values, to the prelude's built-ins and modules, or
+to the backend (`unbound`); attributes come from explicit allow-lists (members.py).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from typing import Any
+
+from autodiff import engine
+from autodiff.engine import BUILTINS
+from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UnknownNameError
+from autodiff.grammar.interpreter import expressions, statements
+from autodiff.grammar.interpreter.backend import Backend
+from autodiff.grammar.interpreter.engine_backend import EngineBackend, as_index
+from autodiff.grammar.interpreter.policy import EVAL, Policy
+from autodiff.grammar.interpreter.prelude import CONSTANTS, PYTHON_BUILTINS, TORCH, builtin_function, imported
+from autodiff.grammar.interpreter.values import Evaluation, Function, Origin, UserFunction, display, shown, truth
+from autodiff.grammar.syntax import tree as S
+
+MAX_STEPS = 1_000_000  # statements a script may run, loop rounds included (the command line can change it)
+
+
+class Interpreter:
+    """Runs statements against one environment of names.
+
+    `write` receives what print() writes (SCRIPT); `on_expression` (optional) the value of each bare
+    expression statement (the REPL shows them).
+    """
+
+    def __init__(self, backend: Backend | None = None, policy: Policy = EVAL, *,
+                 write: Callable[[str], None] | None = None, max_steps: int = MAX_STEPS) -> None:
+        self.backend = backend if backend is not None else EngineBackend()
+        self.policy = policy
+        self.write = write
+        self.max_steps = max_steps
+        self.steps = 0
+        self.scopes: list[dict[str, Any]] = []  # the parameters of the script's functions being called
+        self.on_expression: Callable[[Any], None] | None = None
+        self.names: dict[str, Any] = {}
+        self.modules: dict[str, Any] = {name: TORCH for name in policy.modules}
+
+    # ------------------------------------------------------------------ statements
+    def run(self, program: S.Program, evaluation: Evaluation | None = None) -> Evaluation:
+        """Run every statement in order; errors carry the line and column of the failing part."""
+        result = evaluation or Evaluation(program)
+        for statement in program.statements:
+            self.statement(statement, result)
+        result.names = self.names
+        return result
+
+    def statement(self, stmt: S.Node, result: Evaluation) -> None:
+        """Run one statement and record it as the root so far."""
+        refused = self.policy.refused
+        if refused and type(stmt).__name__ in refused:
+            raise self.refusal(type(stmt).__name__, stmt)
+        if engine.is_anomaly_enabled():
+            with engine.forward_context(Origin(stmt, result.program.source)):
+                self._statement(stmt, result)
+        else:
+            self._statement(stmt, result)
+
+    def _statement(self, stmt: S.Node, result: Evaluation) -> None:
+        if isinstance(stmt, S.BLOCKS):
+            self.count_step(stmt)
+            statements.run_block(self, stmt, result)
+        else:
+            statements.simple_statement(self, stmt, result)
+
+    def count_step(self, stmt: S.Node) -> None:
+        """One more statement run; past `max_steps`, a limit error (an endless loop stops here)."""
+        self.steps += 1
+        if self.steps > self.max_steps:
+            raise LimitError(f"the script ran {self.max_steps:,} statements (loop rounds included), the limit",
+                             reason="steps").at(stmt.line, stmt.column)
+
+    def bind_module(self, module: str, alias: str | None) -> None:
+        """`import MODULE [as ALIAS]`."""
+        name, namespace = imported(module, alias)
+        self.modules[name] = namespace
+
+    # ------------------------------------------------------------------ expressions
+    def expression(self, node: S.Node) -> Any:
+        """The value of an expression (see expressions.py)."""
+        return expressions.evaluate(self, node)
+
+    def condition(self, node: S.Node) -> Any:
+        """The value of an `if`/`while`/`assert` test (its truth is taken by the caller)."""
+        value = self.expression(node)
+        self.guard(lambda: truth(value), node)
+        return value
+
+    def comprehension(self, node: S.ListComp) -> list:
+        return statements.comprehension(self, node)
+
+    def index_of(self, index: tuple) -> Any:
+        """The value of the items of `x[...]`, as the engine's index."""
+        return as_index([self.expression(item) for item in index])
+
+    def guard(self, action: Callable[[], Any], node: S.Node) -> Any:
+        """Run `action`, placing an error it raises at `node`."""
+        try:
+            return action()
+        except AutodiffError as error:
+            raise error.at(node.line, node.column) from None
+
+    def refusal(self, kind: str, node: S.Node) -> AutodiffError:
+        """The policy's error for a construct it refuses."""
+        what = self.policy.refused[kind]
+        if self.policy.refuse is not None:
+            return self.policy.refuse(what, node)
+        return BadValueError(f"{what} is not available here").at(node.line, node.column)
+
+    def lookup(self, node: S.Name) -> Any:
+        """A name's value: the innermost scope's, the program's, a module, a built-in, a constant."""
+        name = node.id
+        if self.scopes and name in self.scopes[-1]:
+            return self.scopes[-1][name]
+        if name in self.names:
+            return self.names[name]
+        if name in self.modules:
+            return self.modules[name]
+        if self.policy.python_builtins and name in PYTHON_BUILTINS:
+            return PYTHON_BUILTINS[name]
+        if name in BUILTINS:
+            return builtin_function(name)
+        if name in CONSTANTS:  # after the program's own names: a tutorial may assign `e = c * d`
+            return self.backend.constant(name)
+        if name == "print" and self.policy.prints:
+            return Function("print", self._print, "print(*values)")
+        value = self.backend.unbound(name)
+        if value is None:
+            raise self.unknown(name, node)
+        return value
+
+    def unknown(self, name: str, node: S.Node) -> UnknownNameError:
+        """The error for a name nothing binds, with the likeliest name meant."""
+        close = difflib.get_close_matches(name, list(self.names), n=1) or close_builtin(name)
+        suggestion = f"; did you mean '{close[0]}'?" if close else ""
+        bind = "" if (close and close[0] in BUILTINS) or name.startswith("_") else \
+            self.policy.unknown_hint.format(name=shown(name))
+        if name == "print":
+            return UnknownNameError("print is only available in scripts (autodiff run)",
+                                    line=node.line, column=node.column)
+        # Outside scripts the name could also be bound from outside the program: reason "unbound_name" lets a
+        # front end say how (the command line has an option for it).
+        reason = "unbound_name" if bind and not self.policy.prints else "unknown_name"
+        return UnknownNameError(f"unknown name '{shown(name)}'{suggestion}", hint=bind or None, reason=reason,
+                                name=name, shown=shown(name), line=node.line, column=node.column)
+
+    # ------------------------------------------------------------------ calls
+    def call(self, node: S.Call, args: list[Any]) -> Any:
+        """A call: the script's own functions here, everything else by the backend."""
+        function, positional = args[0], args[1:1 + len(node.args)]
+        keywords = dict(zip((k for k, _ in node.kwargs), args[1 + len(node.args):]))
+        if isinstance(function, UserFunction):
+            return self.call_user(function, tuple(positional), keywords)
+        return self.backend.call(function, list(positional), keywords)
+
+    def call_user(self, function: UserFunction, args: tuple, kwargs: dict) -> Any:
+        """Call a function of the script: its parameters in front of the script's names."""
+        scope = _parameters(function, args, kwargs)
+        if len(self.scopes) >= statements.MAX_CALL_DEPTH:
+            raise LimitError(f"function calls are nested more than {statements.MAX_CALL_DEPTH} deep (a function "
+                             "that calls itself never stops)", reason="call_depth")
+        self.scopes.append(scope)
+        try:
+            if isinstance(function.body, tuple):
+                return statements.run_body(self, function.body, scope)
+            return self.expression(function.body)
+        finally:
+            self.scopes.pop()
+
+    def _print(self, *values: Any, sep: str = " ", end: str = "\n") -> None:
+        text = sep.join(display(v) for v in values) + end
+        if self.write is not None:
+            self.write(text)
+
+
+def _parameters(function: UserFunction, args: tuple, kwargs: dict) -> dict[str, Any]:
+    """The arguments of a call of the script's function, bound to its parameters, as Python checks them."""
+    params, name = function.params, function.name
+    if len(args) > len(params):
+        raise BadValueError(f"{name}() takes {len(params)} positional argument{'' if len(params) == 1 else 's'} "
+                            f"but {len(args)} were given", reason="arguments")
+    scope: dict[str, Any] = dict(zip(params, args))
+    for key, value in kwargs.items():
+        if key not in params:
+            raise BadValueError(f"{name}() got an unexpected keyword argument '{key}'", reason="arguments")
+        if key in scope:
+            raise BadValueError(f"{name}() got multiple values for argument '{key}'", reason="arguments")
+        scope[key] = value
+    missing = [p for p in params if p not in scope]
+    if missing:
+        raise BadValueError(f"{name}() missing required argument: '{missing[0]}'", reason="arguments")
+    return scope
+
+
+def close_builtin(name: str) -> list[str]:
+    """The built-in a misspelt name most likely meant: a close spelling (sine: sin), or one that shares a
+    prefix of four letters or more (arctg: arctan, not tan); aliases count as names of their own."""
+    known = [*BUILTINS, *CONSTANTS]
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
+    if close:
+        return close
+    lower = name.lower()
+    prefixed = [k for k in known if len(k) >= 4 and len(lower) >= 4 and k[:4] == lower[:4]]
+    if prefixed:
+        return [max(prefixed, key=lambda k: difflib.SequenceMatcher(None, lower, k).ratio())]
+    return []

@@ -1,0 +1,179 @@
+"""The operators of the language on the engine's values, as Python and PyTorch define them: arithmetic on
+tensors records operations; on two Python numbers it is Python's (kept finite-time: no gigantic
+integers); comparisons give boolean tensors, or Python bools for two numbers; `& | ~`, `is`, `in`, `%`
+and `//` as Python has them."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from autodiff import engine
+from autodiff.engine import Tensor
+from autodiff.engine.errors import BadValueError, UnknownNameError
+from autodiff.grammar.interpreter.values import Function, kind, truth
+
+# Integers stay exact only while they are this small; beyond, arithmetic on numbers is in floats.
+MAX_EXACT_INT = 2**63
+
+
+def is_plain_number(value: Any) -> bool:
+    return isinstance(value, (int, float))  # bools too, as in Python
+
+
+def is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+_COMPARISONS = {"<": engine.lt, "<=": engine.le, ">": engine.gt, ">=": engine.ge, "==": engine.eq, "!=": engine.ne}
+_PYTHON_COMPARE = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+                   ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+def _compare_or_logic(op: str, left: Any, right: Any) -> Any:
+    """A comparison (a boolean tensor, or a Python bool for two numbers) or & / | on booleans."""
+    plain = (int, float, bool)
+    if isinstance(left, plain) and isinstance(right, plain):
+        if op in _PYTHON_COMPARE:
+            return _PYTHON_COMPARE[op](left, right)
+        if isinstance(left, bool) and isinstance(right, bool):
+            return (left and right) if op == "&" else (left or right)
+        raise BadValueError(f"{op} combines booleans (comparisons), got {kind(left)} and {kind(right)}",
+                            hint="compare first, e.g. (x > 0) & (x < 1)", reason="operands")
+    if isinstance(left, list):
+        left = engine.tensor(left)
+    if isinstance(right, list):
+        right = engine.tensor(right)
+    for side in (left, right):
+        if not isinstance(side, (Tensor, *plain)):
+            raise BadValueError(f"unsupported operand types for {op}: {kind(left)} and {kind(right)}",
+                                reason="operands")
+    if op in _COMPARISONS:
+        return _COMPARISONS[op](left, right)
+    return engine.logical_and(left, right) if op == "&" else engine.logical_or(left, right)
+
+
+def binary(op: str, left: Any, right: Any) -> Any:
+    """`left op right` for every binary operator of the language, on the engine's values."""
+    if op in _COMPARISONS or op in ("&", "|"):
+        return _compare_or_logic(op, left, right)
+    if op in ("is", "is not", "in", "not in"):
+        return identity_or_membership(op, left, right)
+    if op in ("%", "//"):
+        return modulo_or_floor(op, left, right)
+    if is_number(left) and is_number(right):
+        return _number_arithmetic(op, left, right)
+    if isinstance(left, list):
+        left = engine.tensor(left)
+    if isinstance(right, list):
+        right = engine.tensor(right)
+    if not isinstance(left, Tensor) and not isinstance(right, Tensor):
+        raise BadValueError(f"unsupported operand types for {op}: {kind(left)} and {kind(right)}",
+                            reason="operands")
+    for side in (left, right):
+        if isinstance(side, Function):  # `x*t` with no t: t is the built-in transpose, not a value
+            raise UnknownNameError(
+                f"'{side.name}' is a built-in function, not a value: is a variable named {side.name} missing?",
+                hint=f"assign {side.name} = ... first, or use another name", reason="builtin_as_value",
+                name=side.name, shown=side.name)
+        if not isinstance(side, Tensor) and not is_number(side):
+            raise BadValueError(f"unsupported operand types for {op}: {kind(left)} and {kind(right)}",
+                                reason="operands")
+    if op == "+":
+        return left + right
+    if op == "-":
+        return left - right
+    if op == "*":
+        return left * right
+    if op == "/":
+        return left / right
+    if op == "**":
+        return left ** right
+    if op == "@":
+        return engine.matmul(left, right)
+    raise BadValueError(f"unknown operator {op}")
+
+
+def big_integer(value: int | float) -> float:
+    """An integer literal past MAX_EXACT_INT, as a float (inf past float's range, as 1e999 is)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
+
+
+def _number_arithmetic(op: str, a: float, b: float) -> float | int:
+    """Python numbers combined as Python would, kept finite-time: no gigantic integers."""
+    exact = isinstance(a, int) and isinstance(b, int)
+    try:
+        if op == "+":
+            result = a + b
+        elif op == "-":
+            result = a - b
+        elif op == "*":
+            result = a * b if not exact or abs(a).bit_length() + abs(b).bit_length() < 128 else float(a) * float(b)
+        elif op == "/":
+            return a / b if b != 0 else (math.copysign(math.inf, a) * math.copysign(1, b) if a else math.nan)
+        elif op == "**":
+            if exact and 0 <= b <= 64 and abs(a) < 2**32:
+                result = a**b
+            else:
+                result = float(a) ** float(b)
+                if isinstance(result, complex):
+                    return math.nan
+        else:
+            raise BadValueError(f"{op} needs at least one tensor operand (matrices): both sides are numbers",
+                                reason="operands")
+    except OverflowError:
+        return math.inf
+    except ZeroDivisionError:
+        return math.inf
+    if isinstance(result, int) and abs(result) >= MAX_EXACT_INT:
+        return float(result)
+    return result
+
+
+def unary(op: str, value: Any) -> Any:
+    """`op value` for the unary operators of the language (- + ~ not), on the engine's values."""
+    if op == "not":
+        return not truth(value)
+    if isinstance(value, list):
+        value = engine.tensor(value)
+    if op == "~":
+        if isinstance(value, bool):
+            return not value
+        if isinstance(value, Tensor):
+            return engine.logical_not(value)
+        raise BadValueError(f"~ negates booleans (comparisons), got {kind(value)}", reason="operands")
+    if is_number(value) or isinstance(value, Tensor):
+        return -value if op == "-" else value
+    raise BadValueError(f"bad operand type for unary {op}: {kind(value)}", reason="operands")
+
+
+def identity_or_membership(op: str, left: Any, right: Any) -> bool:
+    """`is`, `is not`, `in`, `not in` (a tensor contains a number when an element equals it, as in PyTorch)."""
+    if op == "is":
+        return left is right
+    if op == "is not":
+        return left is not right
+    if isinstance(right, Tensor):
+        found = bool(engine.eq(right, left).any()) if isinstance(left, (Tensor, int, float)) else False
+    elif isinstance(right, (list, tuple, range)):
+        found = any(truth(binary("==", item, left)) if isinstance(item, Tensor) else item == left
+                    for item in right)
+    elif isinstance(right, str) and isinstance(left, str):
+        found = left in right
+    else:
+        raise BadValueError(f"argument of type '{type(right).__name__}' is not iterable", reason="operands")
+    return found if op == "in" else not found
+
+
+def modulo_or_floor(op: str, left: Any, right: Any) -> Any:
+    """`%` and `//` of two numbers, as Python computes them."""
+    if not (is_plain_number(left) and is_plain_number(right)):
+        fix = "x - floor(x / y) * y" if op == "%" else "floor(x / y)"
+        raise BadValueError(f"{op} works on numbers here, not tensors: write {fix}", reason="operands")
+    if right == 0:
+        raise BadValueError("integer division or modulo by zero" if isinstance(right, int) else
+                            "float modulo" if op == "%" else "float floor division by zero", reason="zero_division")
+    return left % right if op == "%" else left // right

@@ -1,0 +1,185 @@
+"""The Python built-ins tutorial scripts use (range, len, enumerate, zip, list, tuple, min, max, round, abs,
+sum, float, int, str, repr, bool), as Python computes them on Python values; min, max, abs, round and sum
+keep the tensor built-ins' meaning for tensors. Each is bounded: list() of a huge range is a limit error."""
+
+from __future__ import annotations
+
+import inspect
+import math
+from typing import Any
+
+from autodiff import engine
+from autodiff.engine import Tensor
+from autodiff.engine.errors import BadValueError, LimitError
+from autodiff.grammar.interpreter.values import display, truth
+
+MAX_LIST = 10_000_000  # items list() may build
+
+
+def _integer(value: Any, what: str) -> int:
+    if isinstance(value, Tensor) and value.numel() == 1 and value.dtype.kind in "iu":
+        value = value.item()
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadValueError(f"'{type(value).__name__}' object cannot be interpreted as an integer ({what})",
+                            reason="arguments")
+    return value
+
+
+def _range(*args: Any) -> range:
+    if not 1 <= len(args) <= 3:
+        raise BadValueError(f"range expected 1 to 3 arguments, got {len(args)}", reason="arguments")
+    numbers = [_integer(a, "range") for a in args]
+    if len(numbers) == 3 and numbers[2] == 0:
+        raise BadValueError("range() arg 3 must not be zero", reason="arguments")
+    return range(*numbers)
+
+
+def _len(value: Any) -> int:
+    if isinstance(value, Tensor):
+        return len(value)
+    if isinstance(value, (list, tuple, str, range, engine.Size)):
+        return len(value)
+    raise BadValueError(f"object of type '{type(value).__name__}' has no len()", reason="arguments")
+
+
+def iterable_of(value: Any) -> Any:
+    """What `for` and the built-ins may iterate: ranges, lists, tuples, strings, tensors (along dim 0)."""
+    if isinstance(value, (range, list, tuple, str, enumerate, zip)):  # engine.Size is a tuple
+        return value
+    if isinstance(value, Tensor):
+        if value.ndim == 0:
+            raise BadValueError("iteration over a 0-d tensor", reason="iterate")
+        return value
+    raise BadValueError(f"'{type(value).__name__}' object is not iterable", reason="iterate")
+
+
+def _enumerate(iterable: Any, start: int = 0) -> enumerate:
+    return enumerate(iterable_of(iterable), _integer(start, "enumerate start"))
+
+
+def _zip(*iterables: Any) -> zip:
+    return zip(*(iterable_of(i) for i in iterables))
+
+
+def _list(iterable: Any = ()) -> list:
+    items = iterable_of(iterable)
+    if isinstance(items, range) and len(items) > MAX_LIST:
+        raise LimitError(f"list() of {len(items):,} items; the limit is {MAX_LIST:,}", reason="elements")
+    out = []
+    for item in items:
+        out.append(item)
+        if len(out) > MAX_LIST:
+            raise LimitError(f"list() of more than {MAX_LIST:,} items", reason="elements")
+    return out
+
+
+def _is_plain_number(value: Any) -> bool:
+    return isinstance(value, (int, float))  # bools too, as in Python
+
+
+def _numbers(args: tuple) -> list | None:
+    """The numbers of min(a, b, ...) or min([a, b, ...]) when they are all Python numbers, else None."""
+    items = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple, range)) else list(args)
+    return items if items and all(_is_plain_number(i) for i in items) else None
+
+
+def _builtin(name: str, *args: Any, **kwargs: Any) -> Any:
+    """The tensor built-in `name`, called with its signature checked (a clear error, not a TypeError)."""
+    builtin = engine.BUILTINS[name]
+    try:
+        inspect.signature(builtin.fn).bind(*args, **kwargs)
+    except TypeError as error:
+        raise BadValueError(f"{name}(): {error} (usage: {builtin.signature})", reason="arguments") from None
+    return builtin.fn(*args, **kwargs)
+
+
+def _extreme(kind: str) -> Any:
+    pick = min if kind == "min" else max
+
+    def choose(*args: Any, **kwargs: Any) -> Any:
+        numbers = _numbers(args) if not kwargs else None
+        if numbers is not None:
+            return pick(numbers)
+        if len(args) == 1 and isinstance(args[0], (list, tuple)) and not args[0]:
+            raise BadValueError(f"{kind}() arg is an empty sequence", reason="arguments")
+        return _builtin(kind, *args, **kwargs)
+
+    return choose
+
+
+def _round(value: Any, ndigits: int | None = None) -> Any:
+    if _is_plain_number(value):
+        return round(value, ndigits) if ndigits is not None else round(value)
+    if ndigits is not None:
+        raise BadValueError("round(tensor, ndigits) is not supported: use round(x.item(), ndigits)",
+                            reason="arguments")
+    return _builtin("round", value)
+
+
+def _abs(value: Any) -> Any:
+    return abs(value) if _is_plain_number(value) else _builtin("abs", value)
+
+
+def _sum(iterable: Any, *rest: Any, **kwargs: Any) -> Any:
+    if not isinstance(iterable, (list, tuple, range, enumerate, zip)):  # a tensor (or a number): torch.sum
+        return _builtin("sum", iterable, *rest, **kwargs)
+    total = rest[0] if rest else kwargs.get("start", 0)
+    for item in iterable_of(iterable):
+        total = total + item
+    return total
+
+
+def _tuple(iterable: Any = ()) -> tuple:
+    return tuple(_list(iterable))
+
+
+def _float(value: Any = 0.0) -> float:
+    if isinstance(value, Tensor):
+        return value.item()
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            raise BadValueError(f"could not convert string to float: {value!r}", reason="arguments") from None
+    if not _is_plain_number(value):
+        raise BadValueError(f"float() argument must be a number or a tensor, not '{type(value).__name__}'",
+                            reason="arguments")
+    return float(value)
+
+
+def _int(value: Any = 0) -> int:
+    number = _float(value) if not (isinstance(value, int) and not isinstance(value, Tensor)) else value
+    if isinstance(number, float) and not math.isfinite(number):
+        raise BadValueError(f"cannot convert float {number} to integer", reason="arguments")
+    return int(number)
+
+
+def _str(value: Any = "") -> str:
+    return display(value)
+
+
+def _bool(value: Any = False) -> bool:
+    return truth(value)
+
+
+def python_builtins() -> dict[str, tuple[Any, str]]:
+    """The Python built-ins of scripts: name -> (function, usage). min, max, abs, round and sum keep the
+    tensor built-ins' meaning for tensors."""
+    return {
+        "range": (_range, "range(stop) or range(start, stop[, step])"),
+        "len": (_len, "len(value)"),
+        "enumerate": (_enumerate, "enumerate(iterable, start=0)"),
+        "zip": (_zip, "zip(a, b, ...)"),
+        "list": (_list, "list(iterable)"),
+        "tuple": (_tuple, "tuple(iterable)"),
+        "min": (_extreme("min"), "min(a, b, ...), min(list) or min(input, dim=None, keepdim=False)"),
+        "max": (_extreme("max"), "max(a, b, ...), max(list) or max(input, dim=None, keepdim=False)"),
+        "round": (_round, "round(number, ndigits=None) or round(input)"),
+        "abs": (_abs, "abs(number) or abs(input)"),
+        "sum": (_sum, "sum(iterable, start=0) or sum(input, dim=None)"),
+        "float": (_float, "float(value)"),
+        "int": (_int, "int(value)"),
+        "str": (_str, "str(value)"),
+        "repr": (repr, "repr(value)"),
+        "bool": (_bool, "bool(value)"),
+    }

@@ -1,0 +1,327 @@
+"""Statements: the simple ones (one rule each in SIMPLE, dispatched on the node's class), assignment to any
+target (names, name[index], x.attribute, tuples unpacked), augmented assignment, comprehensions, and the
+blocks of scripts (if/for/while/with, def), run on an explicit stack of frames, never by recursion, so
+nesting costs no Python stack. Every statement a script runs counts against its step limit."""
+
+from __future__ import annotations
+
+from collections import ChainMap
+from collections.abc import Callable
+from typing import Any
+
+from autodiff import engine
+from autodiff.engine import Tensor
+from autodiff.engine.errors import AutodiffError, BadValueError, LimitError
+from autodiff.grammar.interpreter.members import set_attribute
+from autodiff.grammar.interpreter.pybuiltins import MAX_LIST, iterable_of
+from autodiff.grammar.interpreter.values import Evaluation, UserFunction, display, kind, truth
+from autodiff.grammar.syntax import tree as S
+
+MAX_CALL_DEPTH = 100  # calls of the script's own functions (and comprehensions) inside each other
+
+
+# ---------------------------------------------------------------------------- simple statements
+def _assign(interp: Any, stmt: S.Assign, result: Evaluation) -> None:
+    value = interp.expression(stmt.value)
+    if isinstance(value, list) and not interp.policy.keeps_lists:
+        value = interp.guard(lambda: engine.tensor(value), stmt.value)
+    interp.names[stmt.name] = value
+    result.root, result.root_name = value, stmt.name
+
+
+def _index_assign(interp: Any, stmt: S.IndexAssign, result: Evaluation) -> None:
+    target = interp.names.get(stmt.name)
+    if target is None and stmt.name not in interp.names:
+        raise interp.unknown(stmt.name, stmt)
+    if not isinstance(target, Tensor):
+        raise BadValueError(f"{stmt.name}[...] = ... needs {stmt.name} to be a tensor, "
+                            f"not {kind(target)}").at(stmt.line, stmt.column)
+    index = interp.index_of(stmt.index)
+    value = interp.expression(stmt.value)
+    interp.guard(lambda: engine.setitem(target, index, value), stmt)
+    result.root, result.root_name = target, stmt.name
+
+
+def _expression_statement(interp: Any, stmt: S.ExprStmt, result: Evaluation) -> None:
+    value = interp.expression(stmt.value)
+    result.root, result.root_name = value, None  # as documented: null for a bare expression
+    if interp.on_expression is not None:
+        interp.on_expression(value)
+
+
+def _import(interp: Any, stmt: S.Import, result: Evaluation) -> None:
+    interp.guard(lambda: interp.bind_module(stmt.module, stmt.alias), stmt)
+    result.root, result.root_name = None, None
+
+
+def _assign_to(interp: Any, stmt: S.AssignTo, result: Evaluation) -> None:
+    value = interp.expression(stmt.value)
+    for target in stmt.targets:
+        assign(interp, target, value)
+    result.root, result.root_name = value, None
+
+
+def _augmented_statement(interp: Any, stmt: S.AugAssign, result: Evaluation) -> None:
+    value = augmented(interp, stmt)
+    result.root, result.root_name = value, stmt.target.id if isinstance(stmt.target, S.Name) else None
+
+
+def _assert(interp: Any, stmt: S.Assert, result: Evaluation) -> None:
+    if not truth(interp.condition(stmt.test)):
+        message = "" if stmt.message is None else display(interp.expression(stmt.message))
+        raise BadValueError(f"AssertionError{': ' + message if message else ''}",
+                            reason="assertion").at(stmt.line, stmt.column)
+    result.root, result.root_name = None, None
+
+
+def _pass(interp: Any, stmt: S.Pass, result: Evaluation) -> None:
+    result.root, result.root_name = None, None
+
+
+SIMPLE: dict[type, Callable[[Any, Any, Evaluation], None]] = {
+    S.Assign: _assign,
+    S.IndexAssign: _index_assign,
+    S.ExprStmt: _expression_statement,
+    S.Import: _import,
+    S.AssignTo: _assign_to,
+    S.AugAssign: _augmented_statement,
+    S.Assert: _assert,
+    S.Pass: _pass,
+}
+
+
+def simple_statement(interp: Any, stmt: S.Node, result: Evaluation) -> None:
+    """Run a statement that has no block."""
+    rule = SIMPLE.get(type(stmt))
+    if rule is None:  # break, continue and return outside their block: the parser refuses them
+        raise BadValueError(f"'{type(stmt).__name__.lower()}' outside its block").at(stmt.line, stmt.column)
+    rule(interp, stmt, result)
+    result.root_statement = stmt
+
+
+# ---------------------------------------------------------------------------- assignment
+def assign(interp: Any, target: S.Node, value: Any, scope: dict | None = None) -> None:
+    """Bind `value` to a target: a name, name[index], x.attribute, or a tuple/list of targets (unpacked).
+    Names go to `scope` when given (a comprehension's), else to the script's names."""
+    names = interp.names if scope is None else scope
+    stack: list[tuple[S.Node, Any]] = [(target, value)]
+    while stack:
+        node, item = stack.pop()
+        if isinstance(node, S.Name):
+            names[node.id] = item
+        elif isinstance(node, (S.TupleExpr, S.ListExpr)):
+            items = _unpack(item, len(node.items), node)
+            stack.extend(reversed(list(zip(node.items, items))))
+        elif isinstance(node, S.Subscript):
+            owner = interp.expression(node.value)
+            if not isinstance(owner, Tensor):
+                raise BadValueError(f"'{type(owner).__name__}' object does not support item assignment",
+                                    reason="subscript").at(node.line, node.column)
+            index = interp.index_of(node.index)
+            interp.guard(lambda o=owner, i=index, v=item: engine.setitem(o, i, v), node)
+        elif isinstance(node, S.Attribute):
+            owner = interp.expression(node.value)
+            interp.guard(lambda o=owner, a=node.attr, v=item: set_attribute(o, a, v), node)
+        else:  # pragma: no cover - the parser allows no other target
+            raise BadValueError("cannot assign to this").at(node.line, node.column)
+
+
+def _unpack(value: Any, count: int, node: S.Node) -> list:
+    if isinstance(value, Tensor):
+        items = list(value) if value.ndim else None
+    elif isinstance(value, (list, tuple, range, str, enumerate, zip)):
+        items = list(value) if not isinstance(value, range) or len(value) <= MAX_LIST else None
+    else:
+        items = None
+    if items is None:
+        raise BadValueError(f"cannot unpack a non-iterable {type(value).__name__} object",
+                            reason="unpack").at(node.line, node.column)
+    if len(items) != count:
+        few = "not enough" if len(items) < count else "too many"
+        raise BadValueError(f"{few} values to unpack (expected {count}, got {len(items)})",
+                            reason="unpack").at(node.line, node.column)
+    return items
+
+
+_INPLACE = {"+": "add_", "-": "sub_", "*": "mul_", "/": "div_", "**": "pow_"}
+
+
+def augmented(interp: Any, stmt: S.AugAssign) -> Any:
+    """`target op= value`: a tensor target is updated in place (x += y is x.add_(y), as in PyTorch), a
+    number is rebound; `x[i] op= y` writes x[i] op y back into x[i]."""
+    target = stmt.target
+    current = interp.expression(target)
+    value = interp.expression(stmt.value)
+    if isinstance(current, Tensor) and stmt.op in _INPLACE and not isinstance(target, S.Subscript):
+        if isinstance(value, list):
+            value = engine.tensor(value)
+        method = engine.INPLACE[_INPLACE[stmt.op]]
+        result = interp.guard(lambda: method(current, value), stmt)
+    else:
+        result = interp.guard(lambda: interp.backend.operator(stmt.op, current, value), stmt)
+    assign(interp, target, result)
+    return result
+
+
+def comprehension(interp: Any, node: S.ListComp) -> list:
+    """`[element for target in iterable if ...]`: its names live in a scope of their own, as in Python 3."""
+    items = interp.guard(lambda: iterable_of(interp.expression(node.iterable)), node.iterable)
+    if len(interp.scopes) >= MAX_CALL_DEPTH:
+        raise LimitError(f"comprehensions and calls are nested more than {MAX_CALL_DEPTH} deep",
+                         reason="call_depth").at(node.line, node.column)
+    scope = dict(interp.scopes[-1]) if interp.scopes else {}
+    interp.scopes.append(scope)
+    out: list = []
+    try:
+        for item in items:
+            interp.count_step(node)
+            assign(interp, node.target, item, scope)
+            if all(truth(interp.condition(condition)) for condition in node.conditions):
+                out.append(interp.expression(node.element))
+    finally:
+        interp.scopes.pop()
+    return out
+
+
+# ---------------------------------------------------------------------------- blocks
+class _Frame:
+    """A body being run: its statements, the next one's index, and what runs it (a loop, a with)."""
+
+    __slots__ = ("body", "context", "index", "items", "node")
+
+    def __init__(self, body: tuple, node: S.Node | None = None, items: Any = None, context: Any = None) -> None:
+        self.body, self.node, self.items, self.context, self.index = body, node, items, context, 0
+
+
+_CONTEXTS = (engine.GradMode,)
+
+
+def run_block(interp: Any, stmt: S.Node, result: Evaluation) -> None:
+    """Run a block statement (if, for, while, with, def) to its end, with an explicit stack of frames."""
+    frames: list[_Frame] = []
+    try:
+        _start(interp, stmt, frames, result)
+        _run(interp, frames, result)  # (a `return` outside a function is refused by the parser)
+    except BaseException:
+        _leave_all(frames)  # every open `with` restores its grad mode
+        raise
+    result.root, result.root_name, result.root_statement = None, None, stmt
+
+
+def run_body(interp: Any, body: tuple, local: dict[str, Any]) -> Any:
+    """Run a function's statements until a `return` (or their end: None), with `local` as its names.
+
+    The names a function assigns are its own, as in Python: while it runs, interp.names reads `local` first and
+    then the script's names, and writes go to `local` (a ChainMap); the caller's locals are not visible.
+    """
+    outer = interp.names
+    script_names = outer.maps[-1] if isinstance(outer, ChainMap) else outer
+    interp.names = ChainMap(local, script_names)
+    frames = [_Frame(body)]
+    try:
+        returned = _run(interp, frames, Evaluation(S.Program((), "", line=1, column=1)))  # (what it binds: unused)
+        return None if returned is None or returned.value is None else interp.expression(returned.value)
+    finally:
+        _leave_all(frames)  # after `return` inside a `with`, or an error: grad modes restored
+        interp.names = outer
+
+
+def _run(interp: Any, frames: list[_Frame], result: Evaluation) -> S.Return | None:
+    """Run the open bodies until none is left, or until a `return` statement, which is given back."""
+    while frames:
+        frame = frames[-1]
+        if frame.index < len(frame.body):
+            inner = frame.body[frame.index]
+            frame.index += 1
+            interp.count_step(inner)
+            if isinstance(inner, S.Return):
+                return inner
+            if isinstance(inner, (S.Break, S.Continue)):
+                _leave_loop(frames, inner)
+            elif isinstance(inner, S.BLOCKS):
+                _start(interp, inner, frames, result)
+            else:
+                simple_statement(interp, inner, result)
+            continue
+        _next_round(interp, frames)
+    return None
+
+
+def _leave_all(frames: list[_Frame]) -> None:
+    """Leave every open body, innermost first: each `with` restores its grad mode."""
+    while frames:
+        frame = frames.pop()
+        if frame.context is not None:
+            frame.context.__exit__(None, None, None)
+
+
+def _start(interp: Any, stmt: S.Node, frames: list[_Frame], result: Evaluation) -> None:
+    if isinstance(stmt, S.If):
+        frames.append(_Frame(stmt.body if truth(interp.condition(stmt.test)) else stmt.orelse))
+    elif isinstance(stmt, S.For):
+        items = interp.guard(lambda: iterable_of(interp.expression(stmt.iter)), stmt.iter)
+        frame = _Frame(stmt.body, stmt, iter(items))
+        frames.append(frame)
+        if not _next_item(interp, frame):
+            frames.pop()
+    elif isinstance(stmt, S.While):
+        if truth(interp.condition(stmt.test)):
+            frames.append(_Frame(stmt.body, stmt))
+    elif isinstance(stmt, S.With):
+        context = interp.expression(stmt.context)
+        if not isinstance(context, _CONTEXTS):
+            raise BadValueError(f"with needs torch.no_grad(), torch.enable_grad() or torch.set_grad_enabled(...), "
+                                f"not {type(context).__name__}", reason="context").at(stmt.line, stmt.column)
+        entered = context.__enter__()
+        frames.append(_Frame(stmt.body, stmt, context=context))
+        if stmt.alias is not None:
+            interp.names[stmt.alias] = entered
+    elif isinstance(stmt, S.FunctionDef):
+        interp.names[stmt.name] = UserFunction(stmt.name, stmt.params, stmt.body, interp)
+
+
+def _next_item(interp: Any, frame: _Frame) -> bool:
+    """Bind the loop's next item to its target; False at the end."""
+    stmt = frame.node
+    try:
+        item = next(frame.items)
+    except StopIteration:
+        return False
+    except AutodiffError as error:
+        raise error.at(stmt.iter.line, stmt.iter.column) from None
+    assign(interp, stmt.target, item)
+    frame.index = 0
+    return True
+
+
+def _next_round(interp: Any, frames: list[_Frame]) -> None:
+    """The body of frames[-1] ran to its end: loop again, or leave it."""
+    frame = frames[-1]
+    node = frame.node
+    if isinstance(node, S.For):
+        interp.count_step(node)
+        if _next_item(interp, frame):
+            return
+    elif isinstance(node, S.While):
+        interp.count_step(node)
+        if truth(interp.condition(node.test)):
+            frame.index = 0
+            return
+    frames.pop()
+    if frame.context is not None:
+        frame.context.__exit__(None, None, None)
+
+
+def _leave_loop(frames: list[_Frame], stmt: S.Node) -> None:
+    """break: leave the innermost loop; continue: go to its next round (leaving the bodies inside it)."""
+    while frames:
+        frame = frames[-1]
+        if isinstance(frame.node, (S.For, S.While)):
+            if isinstance(stmt, S.Break):
+                frames.pop()
+            else:
+                frame.index = len(frame.body)
+            return
+        frames.pop()
+        if frame.context is not None:
+            frame.context.__exit__(None, None, None)

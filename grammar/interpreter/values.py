@@ -1,0 +1,163 @@
+"""The values a program works with besides the engine's tensors: dtypes as the language shows them, modules
+(`torch`, `torch.nn.functional`), functions (built-ins, bound methods, the script's own), and what a run
+produced (`Evaluation`); and how values print, format and test true, as Python does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from autodiff.engine import AccumulateGrad, Node, Tensor
+from autodiff.engine.errors import BadValueError
+from autodiff.grammar.syntax.tree import FString, Program
+from autodiff.grammar.syntax.tree import Node as SyntaxNode
+
+
+@dataclass
+class Evaluation:
+    """What running a program produced: its names in binding order and the root (last statement)."""
+
+    program: Program
+    names: dict[str, Any] = field(default_factory=dict)
+    root: Any = None
+    root_name: str | None = None
+    root_statement: SyntaxNode | None = None
+
+
+class DType(str):
+    """A dtype as the language shows it (torch.float32); as a string it is the engine's name for it."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"torch.{str.__str__(self)}"
+
+    __str__ = __repr__
+
+
+class Namespace:
+    """`torch`, `torch.autograd` or an unsupported module (`np`): a fixed table of names."""
+
+    __slots__ = ("members", "name")
+
+    def __init__(self, name: str, members: dict[str, Any]) -> None:
+        self.name, self.members = name, members
+
+    def __repr__(self) -> str:
+        return f"<module '{self.name}'>"
+
+
+class Function:
+    """A callable of the language (a built-in, a method bound to its object, or a script helper)."""
+
+    __slots__ = ("builtin", "fn", "name", "signature")
+
+    def __init__(self, name: str, fn: Callable[..., Any], signature: str | None = None, builtin: Any = None) -> None:
+        self.name, self.fn, self.signature = name, fn, signature
+        self.builtin = builtin  # the engine's Builtin record when it is one (other backends run it from that)
+
+    def __repr__(self) -> str:
+        return f"<function {self.name}>"
+
+
+class UserFunction:
+    """A function of the script: `def f(x): ...` or `lambda grad: ...`. Calling it is the interpreter's work
+    (`call_user`): its parameters in front of the script's names, no other closure."""
+
+    __slots__ = ("body", "interpreter", "name", "params")
+
+    def __init__(self, name: str, params: tuple[str, ...], body: Any, interpreter: Any) -> None:
+        self.name, self.params, self.body, self.interpreter = name, params, body, interpreter
+
+    def __repr__(self) -> str:
+        return f"<function {self.name}>"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.interpreter.call_user(self, args, kwargs)
+
+
+class Origin:
+    """The statement a node was recorded in, for anomaly reports: 'line 2: y = sqrt(x)'."""
+
+    __slots__ = ("line", "text")
+
+    def __init__(self, stmt: SyntaxNode, source: str) -> None:
+        self.line = stmt.line
+        lines = source.split("\n")
+        self.text = lines[stmt.line - 1].strip() if 0 < stmt.line <= len(lines) else ""
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.text}"
+
+
+# ---------------------------------------------------------------------------- Python's meaning of values
+def kind(value: Any) -> str:
+    """A value's type as messages name it."""
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, (Node, AccumulateGrad)):
+        return value.name()
+    if value is None:
+        return "NoneType"
+    return type(value).__name__
+
+
+def shown(name: str, width: int = 60) -> str:
+    """A name as an error message quotes it: a very long one is cut (the message stays one line)."""
+    return name if len(name) <= width else f"{name[:width - 3]}..."
+
+
+def truth(value: Any) -> bool:
+    """Python's truth value; a tensor's needs exactly one element, as in PyTorch."""
+    if isinstance(value, Tensor):
+        return bool(value)
+    if value is None or isinstance(value, (bool, int, float, str, list, tuple, range)):
+        return bool(value)
+    return True
+
+
+def display(value: Any) -> str:
+    """How print shows a value, as Python's print would: PyTorch's repr for tensors and nodes, str for
+    strings, repr for the rest (a list prints as a list, [1, 2], as it does in Python)."""
+    if isinstance(value, str) and not isinstance(value, DType):
+        return value
+    return repr(value)
+
+
+def echo(value: Any) -> str | None:
+    """How the REPL shows a bare expression's value, as Python's REPL does: its repr, nothing for None."""
+    return None if value is None else repr(value)
+
+
+def format_field(value: Any, conversion: str, spec: str) -> str:
+    """One f-string field, as Python formats it (a 0-d tensor formats as its number, as PyTorch's
+    Tensor.__format__ does; any other tensor takes no format spec)."""
+    if conversion:
+        value = repr(value) if conversion == "r" else ascii(value) if conversion == "a" else display(value)
+    if isinstance(value, Tensor):
+        if value.ndim == 0:
+            value = value.item() if value.dtype.kind == "f" else value.tolist()
+        elif spec:
+            raise BadValueError(f"unsupported format string passed to Tensor.__format__ ({spec!r} needs one number: "
+                                "use .item() or index the tensor)", reason="format")
+        else:
+            return repr(value)
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        try:
+            return format(value, spec)
+        except ValueError as error:
+            raise BadValueError(f"{error}", reason="format") from None
+    if spec:
+        raise BadValueError(f"unsupported format string passed to {type(value).__name__}.__format__",
+                            reason="format")
+    return display(value)
+
+
+def fstring(node: FString, values: list[Any]) -> str:
+    """The text of an f-string, its fields' values given in order."""
+    out = [node.pieces[0]]
+    for value, conversion, spec, piece in zip(values, node.conversions, node.specs, node.pieces[1:]):
+        out.append(format_field(value, conversion, spec))
+        out.append(piece)
+    return "".join(out)

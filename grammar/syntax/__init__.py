@@ -1,0 +1,17 @@
+"""autodiff.grammar.syntax: the language's text to its syntax tree, without evaluating anything.
+
+`parse(source) -> Program` lexes (lexer.py), drives the LALR(1) tables generated from `grammar/autodiff.lark`
+(tables.py, states.py, parser.py) and builds the tree bottom-up (builder.py, tree.py, fstrings.py); a
+mistake is a ParseError with line, column and a caret excerpt (diagnostics.py). Only the interpreter
+(autodiff.grammar.interpreter) reads the tree; the layers above hold a parsed program without looking in.
+"""
+
+from __future__ import annotations
+
+from autodiff.grammar.syntax.diagnostics import source_excerpt
+from autodiff.grammar.syntax.lexer import MAX_BRACKET_DEPTH, MAX_INT_DIGITS, MAX_PARSE_DEPTH, MAX_SOURCE_CHARS
+from autodiff.grammar.syntax.parser import parse
+from autodiff.grammar.syntax.tree import Program
+
+__all__ = ["MAX_BRACKET_DEPTH", "MAX_INT_DIGITS", "MAX_PARSE_DEPTH", "MAX_SOURCE_CHARS", "Program", "parse",
+           "source_excerpt"]
