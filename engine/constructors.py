@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from . import generator
 from .arrays import memory_order
 from .errors import BadValueError, LimitError
 from .registry import builtin
@@ -200,30 +201,26 @@ def full(size: Any, fill_value: float, dtype: Any = None, requires_grad: bool = 
     return _filled((size,), _number(fill_value, "fill_value"), dtype, requires_grad)
 
 
-class _Random:
-    generator = None  # made on first use: importing numpy.random costs more than the rest of the engine
-
-
 def manual_seed(seed: int) -> None:
-    """Make rand/randn reproducible (numpy's PCG64, so the numbers differ from PyTorch's)."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise BadValueError(f"seed must be a non-negative integer, got {seed!r}")
-    _Random.generator = np.random.default_rng(int(seed))
+    """Seed the random numbers as torch.manual_seed does (PyTorch's mt19937 and transforms, so rand, randn
+    and the rest give PyTorch's numbers bit for bit). seed: an integer in [0, 2**64)."""
+    generator.manual_seed(seed)
 
 
 def _random(sizes: tuple, dtype: Any, requires_grad: bool, normal: bool, like: np.ndarray | None = None) -> Tensor:
     shape = _sizes(sizes)
     check_elements(shape)
     resolved = as_dtype(dtype)
-    if _Random.generator is None:
-        _Random.generator = np.random.default_rng()
-    gen = _Random.generator
-    array = gen.standard_normal(shape, dtype=resolved) if normal else gen.random(shape, dtype=resolved)
-    if like is not None:  # the same values, in the memory layout of a dense input (preserve_format)
-        laid_out = np.empty_like(like, dtype=resolved, order=memory_order(like))
-        laid_out[...] = array
-        array = laid_out
-    return _new(np.asarray(array), requires_grad)
+    try:  # *_like keep the memory layout of a dense input (preserve_format), and are filled in memory order
+        out = np.empty(shape, resolved) if like is None else np.empty_like(like, resolved, memory_order(like))
+    except MemoryError:
+        raise LimitError(f"not enough memory for a tensor of shape {shape}", reason="memory") from None
+    gen = generator.default_generator()
+    if normal:  # a non-contiguous result takes PyTorch's one-at-a-time path
+        values = generator.normal(gen, out.size, resolved, contiguous=out.flags.c_contiguous)
+    else:
+        values = generator.uniform(gen, out.size, resolved)
+    return _new(generator.in_memory_order(out, values), requires_grad)
 
 
 @builtin("rand(*size, dtype=None, requires_grad=False)", method=False, summary="uniform random numbers in [0, 1)")
