@@ -47,9 +47,19 @@ def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def fma32(a: np.ndarray | float, b: np.ndarray | float, c: np.ndarray | float) -> np.ndarray:
     """float32 a*b + c with a single rounding, elementwise (broadcasting)."""
     p = np.asarray(a, F32).astype(np.float64) * np.asarray(b, F32).astype(np.float64)  # exact
-    s, err = _two_sum(p, np.asarray(c, F32).astype(np.float64))
+    c64 = np.asarray(c, F32).astype(np.float64)
+    s = np.asarray(p + c64)
+    # Rounding s to float32 is a second rounding; it can differ from one rounding of the exact sum only
+    # when s lies halfway between two float32 numbers (or in float32's subnormal range): redo those.
     with np.errstate(invalid="ignore"):
-        return np.asarray(_round_to_odd(np.asarray(s), np.asarray(err)).astype(F32))
+        doubtful = ((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000) | (np.abs(s) < 2.0**-125)
+    if doubtful.any():
+        p, c64 = np.broadcast_to(p, s.shape), np.broadcast_to(c64, s.shape)
+        total, err = _two_sum(p[doubtful], c64[doubtful])
+        s = s.copy()
+        s[doubtful] = _round_to_odd(total, err)
+    with np.errstate(over="ignore"):
+        return s.astype(F32)
 
 
 def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
