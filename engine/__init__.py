@@ -16,6 +16,7 @@ import numpy as np
 
 from . import calculus as _calculus
 from . import constructors as _constructors
+from . import distributions as _distributions  # randint, randperm, normal, bernoulli, multinomial
 from . import functions as _functions
 from . import logic as _logic
 from . import losses as _losses  # registers the loss functions of torch.nn.functional
@@ -92,4 +93,4 @@ __all__ = [
     "observe",
     "set_default_dtype", "set_grad_enabled", "set_max_elements", "set_printoptions", "setitem", *BUILTINS,
 ]
-del _calculus, _constructors, _functions, _logic, _losses, _methods
+del _calculus, _constructors, _distributions, _functions, _logic, _losses, _methods

@@ -353,6 +353,18 @@ class Tensor:
             value = value.item()
         return fill_(self, value, "fill_")
 
+    def normal_(self, mean: float = 0.0, std: float = 1.0) -> Tensor:
+        """Overwrite with normal samples, PyTorch's numbers after manual_seed (not recorded)."""
+        from .distributions import normal_
+
+        return normal_(self, mean, std)
+
+    def uniform_(self, from_: float = 0.0, to: float = 1.0) -> Tensor:
+        """Overwrite with uniform samples from [from_, to), PyTorch's numbers after manual_seed (not recorded)."""
+        from .distributions import uniform_
+
+        return uniform_(self, from_, to)
+
     # In-place updates (x += y is x.add_(y)): the result is written into this tensor's memory.
     def add_(self, other: Any) -> Tensor:
         from .inplace import update_

@@ -87,6 +87,7 @@ TENSOR_ATTRIBUTES = {
 TENSOR_METHODS = {name for name, b in BUILTINS.items() if b.method} | {
     "backward", "retain_grad", "zero_", "fill_", "item", "tolist", "size", "dim", "numel", "detach_",
     "requires_grad_", "float", "double", "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "abs_", "register_hook",
+    "normal_", "uniform_",
 }
 NODE_ATTRIBUTES = {
     "next_functions": lambda n: n.next_functions,
