@@ -212,7 +212,7 @@ def _random(sizes: tuple, dtype: Any, requires_grad: bool, normal: bool, like: n
     check_elements(shape)
     resolved = as_dtype(dtype)
     try:  # *_like keep the memory layout of a dense input (preserve_format), and are filled in memory order
-        out = np.empty(shape, resolved) if like is None else np.empty_like(like, resolved, memory_order(like))
+        out = np.empty(shape, resolved) if like is None else generator.empty_like(like, resolved)
     except MemoryError:
         raise LimitError(f"not enough memory for a tensor of shape {shape}", reason="memory") from None
     gen = generator.default_generator()

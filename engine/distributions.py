@@ -7,7 +7,7 @@ numbers bit for bit.
 - randperm(n): Fisher-Yates, for i in 0..n-2 swap i with i + word % (n - i) (one 32-bit word each).
 - normal(mean, std, size) with numbers is normal_(mean, std) of a new tensor; with tensors, PyTorch draws
   standard normals of the broadcast shape and computes eps * std + mean (eps drawn with std when std is a
-  number), here with recorded operations, so gradients reach mean and std.
+  number). PyTorch's gradient with respect to mean and std is zero; here the result has no history.
 - bernoulli(p): one uniform per element, 1 where u < p (float32 p: 24-bit uniforms, float64: 53-bit);
   bernoulli(input, p) with a number p: 53-bit uniforms. PyTorch on Intel CPUs with MKL draws the scalar-p
   form from MKL's own stream instead: those numbers are not reproduced.
@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 
 from . import generator
-from .arrays import memory_order
 from .constructors import _new, _sizes, _tensor_arg
 from .errors import BadValueError, LimitError, ShapeError
 from .floatmath import libm
@@ -164,18 +163,19 @@ def _normal_of_tensors(mean: Any, std: Any) -> Tensor:
                          f"std {list(std.shape) if isinstance(std, Tensor) else []} do not broadcast") from None
     check_elements(shape)
     out_dtype = np.result_type(*(t._data.dtype for t in tensors))
-    if isinstance(std, Tensor) and std._data.size and not bool(np.all(std._data >= 0)):
-        raise BadValueError("normal expects all elements of std >= 0.0")
-    gen = generator.default_generator()
-    if not isinstance(std, Tensor):  # PyTorch: normal_(0, std), then + mean
-        s = _number(std, "std")
-        _check_std(s)
-        eps = _new(generator.normal(gen, math.prod(shape), out_dtype, 0.0, s).reshape(shape), False)
-        return eps + mean
-    eps = _new(generator.normal(gen, math.prod(shape), out_dtype).reshape(shape), False)
-    if not isinstance(mean, Tensor):
-        mean = _number(mean, "mean")
-    return eps * std + mean  # PyTorch: normal_(0, 1), mul_(std), add_(mean): the same two roundings
+    m = mean._data.astype(out_dtype) if isinstance(mean, Tensor) else out_dtype.type(_number(mean, "mean"))
+    if isinstance(std, Tensor):
+        if std._data.size and not bool(np.all(std._data >= 0)):
+            raise BadValueError("normal expects all elements of std >= 0.0")
+        s, eps_std = std._data.astype(out_dtype), 1.0
+    else:
+        s, eps_std = None, _number(std, "std")
+        _check_std(eps_std)
+    eps = generator.normal(generator.default_generator(), math.prod(shape), out_dtype, 0.0, eps_std).reshape(shape)
+    # PyTorch: normal_(0, std) then add_(mean), or normal_(0, 1), mul_(std), add_(mean): the same roundings
+    with np.errstate(all="ignore"):
+        values = (eps if s is None else eps * s) + m
+    return _new(np.asarray(values, dtype=out_dtype), False)
 
 
 @builtin("bernoulli(input, p=None)", summary="1 with probability p (input's values, or the number p), else 0")
@@ -241,8 +241,7 @@ def multinomial(input: Any, num_samples: Any, replacement: bool = False) -> Tens
 def _by_exponential_race(gen: generator.Generator, probs: np.ndarray, n_sample: int) -> np.ndarray:
     """PyTorch's sampling without replacement: q ~ Exp(1) laid out as input, the largest input / q win."""
     u = generator.unit_uniform(gen, probs.size, np.dtype(np.float64))
-    q = generator.in_memory_order(np.empty_like(probs, order=memory_order(probs)),
-                                  (-libm(math.log1p, -u)).astype(probs.dtype))
+    q = generator.in_memory_order(generator.empty_like(probs, probs.dtype), (-libm(math.log1p, -u)).astype(probs.dtype))
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = probs / q
     if n_sample == 1:

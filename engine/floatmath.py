@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from fractions import Fraction
 
 import numpy as np
 
@@ -95,6 +94,8 @@ def fma64(a: np.ndarray | float, b: np.ndarray | float, c: np.ndarray | float) -
 def _fma_exact(a: float, b: float, c: float) -> float:
     if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
         return a * b + c
+    from fractions import Fraction  # rarely needed: not imported at start-up
+
     try:
         return float(Fraction(a) * Fraction(b) + Fraction(c))
     except OverflowError:

@@ -187,11 +187,43 @@ def normal_fill16(data: np.ndarray, dtype: np.dtype, mean: float, std: float) ->
     return out.reshape(-1)
 
 
+def layout_order(shape: tuple[int, ...], strides: tuple[int, ...]) -> list[int]:
+    """The dims of an array from outermost to innermost as PyTorch orders them (TensorIterator's
+    reorder_dimensions, empty_like's infer_dense_strides): by stride, a 0 stride (broadcast) ambiguous
+    and left in place, equal strides with the larger size outside."""
+    perm = list(range(len(shape) - 1, -1, -1))  # innermost first, as PyTorch sorts
+
+    def should_swap(d0: int, d1: int) -> int:
+        s0, s1 = abs(strides[d0]), abs(strides[d1])
+        if s0 == 0 or s1 == 0:
+            return 0
+        if s0 != s1:
+            return -1 if s0 < s1 else 1
+        return 1 if shape[d0] > shape[d1] else 0
+
+    for i in range(1, len(perm)):  # insertion sort that steps over ambiguous pairs
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            order = should_swap(perm[d0], perm[d1])
+            if order > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif order < 0:
+                break
+    return perm[::-1]
+
+
+def empty_like(like: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """A new dense array of like's shape with like's order of dims in memory (PyTorch's empty_like with
+    preserve_format, also for an input with gaps: the dims keep their order)."""
+    order = layout_order(like.shape, like.strides)
+    return np.empty([like.shape[d] for d in order], dtype).transpose(np.argsort(order))
+
+
 def in_memory_order(out: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """out filled with values (a flat array) in the order out's elements lie in memory, as PyTorch's
-    TensorIterator fills a dense tensor; out must be dense (no gaps, no overlap)."""
-    order = sorted(range(out.ndim), key=lambda d: -abs(out.strides[d]))  # outermost dimension first
-    view = out.transpose(order)
+    """out filled with values (a flat array) in the order PyTorch's TensorIterator visits out's elements:
+    along its dims from outermost to innermost in memory (see layout_order)."""
+    view = out.transpose(layout_order(out.shape, out.strides))
     view[...] = values.reshape(view.shape)
     return out
 
