@@ -213,7 +213,7 @@ def _random(sizes: tuple, dtype: Any, requires_grad: bool, normal: bool, like: n
     resolved = as_dtype(dtype)
     try:  # *_like keep the memory layout of a dense input (preserve_format), and are filled in memory order
         out = np.empty(shape, resolved) if like is None else generator.empty_like(like, resolved)
-    except MemoryError:
+    except (MemoryError, ValueError):  # ValueError: numpy's "array is too big" for rand(0, 2**62)
         raise LimitError(f"not enough memory for a tensor of shape {shape}", reason="memory") from None
     gen = generator.default_generator()
     if normal:  # a non-contiguous result takes PyTorch's one-at-a-time path

@@ -129,6 +129,12 @@ def randperm(n: Any, *, dtype: Any = None, requires_grad: bool = False) -> Tenso
     return _result(np.array(perm, dtype=np.int64), out_dtype, requires_grad)
 
 
+def _float_data(t: Tensor, what: str) -> np.ndarray:
+    if t._data.dtype.kind != "f":
+        raise BadValueError(f"{what} must be a float tensor, got {t._data.dtype}")
+    return t._data
+
+
 def _check_std(std: float) -> None:
     if not std >= 0.0:
         raise BadValueError(f"normal expects std >= 0.0, but found std {std:g}")
@@ -156,6 +162,9 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, dtype: Any = None,
 
 def _normal_of_tensors(mean: Any, std: Any) -> Tensor:
     tensors = [x for x in (mean, std) if isinstance(x, Tensor)]
+    for t, what in ((mean, "mean"), (std, "std")):
+        if isinstance(t, Tensor):
+            _float_data(t, f"normal's {what}")
     try:
         shape = np.broadcast_shapes(*(t._data.shape for t in tensors))
     except ValueError:
@@ -163,7 +172,8 @@ def _normal_of_tensors(mean: Any, std: Any) -> Tensor:
                          f"std {list(std.shape) if isinstance(std, Tensor) else []} do not broadcast") from None
     check_elements(shape)
     out_dtype = np.result_type(*(t._data.dtype for t in tensors))
-    m = mean._data.astype(out_dtype) if isinstance(mean, Tensor) else out_dtype.type(_number(mean, "mean"))
+    with np.errstate(all="ignore"):
+        m = mean._data.astype(out_dtype) if isinstance(mean, Tensor) else out_dtype.type(_number(mean, "mean"))
     if isinstance(std, Tensor):
         if std._data.size and not bool(np.all(std._data >= 0)):
             raise BadValueError("normal expects all elements of std >= 0.0")
@@ -180,8 +190,7 @@ def _normal_of_tensors(mean: Any, std: Any) -> Tensor:
 
 @builtin("bernoulli(input, p=None)", summary="1 with probability p (input's values, or the number p), else 0")
 def bernoulli(input: Any, p: Any = None) -> Tensor:
-    t = _tensor_arg(input)
-    data = t._data
+    data = _float_data(_tensor_arg(input), "bernoulli's input")
     gen = generator.default_generator()
     if p is None:
         probs = np.ascontiguousarray(data)  # PyTorch's result is contiguous: drawn in C order
@@ -217,8 +226,7 @@ def _check_distribution(probs: np.ndarray, n_sample: int, replacement: bool) -> 
 @builtin("multinomial(input, num_samples, replacement=False)",
          summary="indices drawn with the probabilities in input's last dim, int64")
 def multinomial(input: Any, num_samples: Any, replacement: bool = False) -> Tensor:
-    t = _tensor_arg(input)
-    probs = t._data
+    probs = _float_data(_tensor_arg(input), "multinomial's input")
     n_sample = _whole(num_samples, "num_samples")
     _check_distribution(probs, n_sample, bool(replacement))
     check_elements((*probs.shape[:-1], n_sample))
@@ -274,7 +282,7 @@ def uniform_(t: Tensor, low: Any = 0.0, high: Any = 1.0) -> Tensor:
     if not lo <= hi:
         raise BadValueError(f"uniform_ expects to return a [from, to) range, but found from={lo:g} > to={hi:g}")
     limit = float(np.finfo(t._data.dtype).max)
-    with np.errstate(over="ignore"):
+    with np.errstate(all="ignore"):
         span = float(np.asarray(hi, t._data.dtype) - np.asarray(lo, t._data.dtype))
     if not span <= limit:
         raise BadValueError(f"uniform_ expects to-from <= {limit:g}, but found to={hi:g} and from={lo:g}")

@@ -120,14 +120,12 @@ def uniform(gen: Generator, n: int, dtype: np.dtype, low: float = 0.0, high: flo
     """n uniforms in [low, high) as PyTorch's uniform_ draws them, in memory order."""
     dtype = np.dtype(dtype)
     x = unit_uniform(gen, n, dtype)
-    if dtype == np.float32:
-        lo, hi = np.float32(low), np.float32(high)
-        with np.errstate(over="ignore"):
-            values = x if (lo, hi) == (0, 1) else fma32(x, hi - lo, lo)
-        return np.where(values == hi, lo, values).astype(np.float32)
-    lo, hi = float(low), float(high)
-    values = x if (lo, hi) == (0.0, 1.0) else fma64(x, hi - lo, lo)
-    return np.where(values == hi, lo, values)
+    if (low, high) == (0, 1):
+        return x
+    with np.errstate(all="ignore"):  # huge bounds overflow to inf, as in PyTorch
+        lo, hi = dtype.type(low), dtype.type(high)
+        values = fma32(x, hi - lo, lo) if dtype == np.float32 else fma64(x, hi - lo, lo)
+        return np.where(values == hi, lo, values).astype(dtype)
 
 
 def normal(gen: Generator, n: int, dtype: np.dtype, mean: float = 0.0, std: float = 1.0,
@@ -137,7 +135,8 @@ def normal(gen: Generator, n: int, dtype: np.dtype, mean: float = 0.0, std: floa
     if n >= VECTORISED_MIN and contiguous:
         return _normal_blocks(gen, n, dtype, mean, std)
     samples = normal_scalar(gen, n)
-    return fma64(samples, float(std), float(mean)).astype(dtype)
+    with np.errstate(all="ignore"):  # a huge mean or std overflows to inf, as in PyTorch
+        return fma64(samples, float(std), float(mean)).astype(dtype)
 
 
 def normal_scalar(gen: Generator, n: int) -> np.ndarray:
@@ -164,9 +163,10 @@ def normal_scalar(gen: Generator, n: int) -> np.ndarray:
 def _normal_blocks(gen: Generator, n: int, dtype: np.dtype, mean: float, std: float) -> np.ndarray:
     data = unit_uniform(gen, n, dtype)
     full = n - n % 16
-    data[:full] = normal_fill16(data[:full], dtype, mean, std)
-    if n % 16:
-        data[n - 16:] = normal_fill16(unit_uniform(gen, 16, dtype), dtype, mean, std)
+    with np.errstate(all="ignore"):  # a huge mean or std overflows to inf, as in PyTorch
+        data[:full] = normal_fill16(data[:full], dtype, mean, std)
+        if n % 16:
+            data[n - 16:] = normal_fill16(unit_uniform(gen, 16, dtype), dtype, mean, std)
     return data
 
 

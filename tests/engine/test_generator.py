@@ -426,6 +426,11 @@ def test_numpy_random_is_imported_on_first_use_only():
     (lambda: E.multinomial(E.tensor([0.5, 0.5]), 2.0), BadValueError, "whole number"),
     (lambda: E.multinomial(E.zeros(2, 2, 2) + 1, 1), ShapeError, "1 or 2 dim"),
     (lambda: E.multinomial(E.tensor([[1.0, 1.0], [0.0, 0.0]]), 1, True), BadValueError, "sum of probabilities"),
+    (lambda: E.multinomial(E.randint(1, 3, (3,)), 1), BadValueError, "float tensor"),
+    (lambda: E.bernoulli(E.randint(0, 2, (3,))), BadValueError, "float tensor"),
+    (lambda: E.normal(E.randint(0, 2, (3,)), 1.0), BadValueError, "float tensor"),
+    (lambda: E.randint(0, 2, (3,)).normal_(), BadValueError, "float tensor"),
+    (lambda: E.rand(0, 2**62), LimitError, "memory"),
 ])
 def test_user_errors_are_typed(call, error, text):
     with pytest.raises(error) as caught:
