@@ -69,7 +69,7 @@ def program_options(fn: Callable) -> Callable:
 def engine_options(dtype: bool = True) -> Callable[[Callable], Callable]:
     """--dtype (unless dtype=False), --seed and --max-elements."""
     options = [
-        click.option("--seed", type=int, help="Seed for rand/randn."),
+        click.option("--seed", type=int, help="Seed the random numbers: PyTorch's, as torch.manual_seed(N)."),
         click.option("--max-elements", type=int, default=50_000_000, show_default=True,
                      help="Refuse tensors with more elements."),
     ]

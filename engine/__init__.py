@@ -20,6 +20,7 @@ import numpy as np
 
 from . import api as _api  # installs the Tensor's constructor, operators and methods
 from . import constructors as _constructors
+from . import distributions as _distributions  # randint, randperm, normal, bernoulli, multinomial
 from . import joins as _joins
 from . import losses as _losses
 from .api import INPLACE, OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
@@ -87,4 +88,4 @@ __all__ = [
     "observe", "set_default_dtype", "set_grad_enabled", "set_max_elements", "set_printoptions", "setitem",
     "settings", *BUILTINS,
 ]
-del _api, _constructors, _joins, _losses
+del _api, _constructors, _distributions, _joins, _losses

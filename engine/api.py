@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import logic
+from . import distributions, logic
 from .arithmetic import ADD, DIV, MUL, REFLECTED, SUB, rdiv, rsub
 from .autograd import backward
 from .coerce import array_from
@@ -79,6 +79,9 @@ INPLACE: dict[str, Callable[..., Tensor]] = {
     "abs_": lambda self: update_(self, BUILTINS["abs"].fn, "abs_"),
     "zero_": lambda self: fill_(self, 0.0, "zero_"),
     "fill_": _fill,
+    # Random values written in place, PyTorch's numbers after manual_seed (not recorded)
+    "normal_": lambda self, mean=0.0, std=1.0: distributions.normal_(self, mean, std),
+    "uniform_": lambda self, from_=0.0, to=1.0: distributions.uniform_(self, from_, to),
 }
 
 

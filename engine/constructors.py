@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from . import coerce
+from . import coerce, generator
 from .arrays import memory_order
 from .coerce import array_from, number, size_argument, tensor_arg
 from .errors import BadValueError, LimitError
@@ -16,7 +16,8 @@ from .settings import as_dtype, check_elements
 from .tensor import Tensor
 
 
-def _new(array: np.ndarray, requires_grad: bool) -> Tensor:
+def leaf(array: np.ndarray, requires_grad: bool) -> Tensor:
+    """A new leaf tensor around `array` (no copy)."""
     t = Tensor._make(array)
     if requires_grad:
         t._requires_grad = True
@@ -26,7 +27,7 @@ def _new(array: np.ndarray, requires_grad: bool) -> Tensor:
 @builtin("tensor(data, dtype=None, requires_grad=False)", method=False,
          summary="a tensor holding data (a number or nested lists)")
 def tensor(data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    return _new(array_from(data, as_dtype(dtype) if dtype is not None else None), requires_grad)
+    return leaf(array_from(data, as_dtype(dtype) if dtype is not None else None), requires_grad)
 
 
 def _filled(sizes: tuple, fill: float, dtype: Any, requires_grad: bool, like: np.ndarray | None = None) -> Tensor:
@@ -37,9 +38,9 @@ def _filled(sizes: tuple, fill: float, dtype: Any, requires_grad: bool, like: np
             array = np.full(shape, fill, dtype=as_dtype(dtype))
         else:  # PyTorch's *_like keep the memory layout of a dense input (preserve_format)
             array = np.full_like(like, fill, dtype=as_dtype(dtype), order=memory_order(like))
-    except MemoryError:
+    except (MemoryError, ValueError):  # ValueError: numpy's "array is too big" for zeros(0, 2**62)
         raise LimitError(f"not enough memory for a tensor of shape {shape}", reason="memory") from None
-    return _new(array, requires_grad)
+    return leaf(array, requires_grad)
 
 
 @builtin("ones(*size, dtype=None, requires_grad=False)", method=False, summary="a tensor of ones")
@@ -60,30 +61,26 @@ def full(size: Any, fill_value: float, dtype: Any = None, requires_grad: bool = 
     return _filled((size,), number(fill_value, "fill_value"), dtype, requires_grad)
 
 
-class _Random:
-    generator = None  # made on first use: importing numpy.random costs more than the rest of the engine
-
-
 def manual_seed(seed: int) -> None:
-    """Make rand/randn reproducible (numpy's PCG64, so the numbers differ from PyTorch's)."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise BadValueError(f"seed must be a non-negative integer, got {seed!r}")
-    _Random.generator = np.random.default_rng(int(seed))
+    """Seed the random numbers as torch.manual_seed does (PyTorch's mt19937 and transforms, so rand, randn
+    and the rest give PyTorch's numbers bit for bit). seed: an integer in [0, 2**64)."""
+    generator.manual_seed(seed)
 
 
 def _random(sizes: tuple, dtype: Any, requires_grad: bool, normal: bool, like: np.ndarray | None = None) -> Tensor:
     shape = coerce.sizes(sizes)
     check_elements(shape)
     resolved = as_dtype(dtype)
-    if _Random.generator is None:
-        _Random.generator = np.random.default_rng()
-    gen = _Random.generator
-    array = gen.standard_normal(shape, dtype=resolved) if normal else gen.random(shape, dtype=resolved)
-    if like is not None:  # the same values, in the memory layout of a dense input (preserve_format)
-        laid_out = np.empty_like(like, dtype=resolved, order=memory_order(like))
-        laid_out[...] = array
-        array = laid_out
-    return _new(np.asarray(array), requires_grad)
+    try:  # *_like keep the memory layout of a dense input (preserve_format), and are filled in memory order
+        out = np.empty(shape, resolved) if like is None else generator.empty_like(like, resolved)
+    except (MemoryError, ValueError):  # ValueError: numpy's "array is too big" for rand(0, 2**62)
+        raise LimitError(f"not enough memory for a tensor of shape {shape}", reason="memory") from None
+    gen = generator.default_generator()
+    if normal:  # a non-contiguous result takes PyTorch's one-at-a-time path
+        values = generator.normal(gen, out.size, resolved, contiguous=out.flags.c_contiguous)
+    else:
+        values = generator.uniform(gen, out.size, resolved)
+    return leaf(generator.in_memory_order(out, values), requires_grad)
 
 
 @builtin("rand(*size, dtype=None, requires_grad=False)", method=False, summary="uniform random numbers in [0, 1)")
@@ -117,7 +114,7 @@ def arange(start: float, end: float | None = None, step: float = 1, *, dtype: An
                          hint="raise step, or narrow start and end", reason="elements")
     count = math.ceil(span)
     check_elements((count,))
-    return _new((start + step * np.arange(count, dtype=np.float64)).astype(as_dtype(dtype)), requires_grad)
+    return leaf((start + step * np.arange(count, dtype=np.float64)).astype(as_dtype(dtype)), requires_grad)
 
 
 @builtin("linspace(start, end, steps, dtype=None, requires_grad=False)", method=False,
@@ -126,14 +123,14 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None, require
     (count,) = coerce.sizes((steps,), "steps")
     check_elements((count,))
     values = np.linspace(number(start, "start"), number(end, "end"), count, dtype=np.float64)
-    return _new(values.astype(as_dtype(dtype)), requires_grad)
+    return leaf(values.astype(as_dtype(dtype)), requires_grad)
 
 
 @builtin("eye(n, m=None, dtype=None, requires_grad=False)", method=False, summary="the identity matrix")
 def eye(n: int, m: int | None = None, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     rows, cols = coerce.sizes((n, n if m is None else m))
     check_elements((rows, cols))
-    return _new(np.eye(rows, cols, dtype=as_dtype(dtype)), requires_grad)
+    return leaf(np.eye(rows, cols, dtype=as_dtype(dtype)), requires_grad)
 
 
 def _like(x: Any, dtype: Any) -> tuple[np.ndarray, Any]:

@@ -153,6 +153,25 @@ def fill_(t: Tensor, value: float, op_name: str) -> Tensor:
     return t
 
 
+def overwrite_(t: Tensor, write: Callable[[np.ndarray], None], name: str) -> Tensor:
+    """t.normal_(), t.uniform_(): `write` puts fresh values into t's memory. Not recorded: where PyTorch
+    would record the write (a tensor with a history that requires grad, outside no_grad) it is refused."""
+    base = base_of(t)
+    _check_leaf(t, base)
+    if STATE.grad_enabled and (base if base is not None else t)._requires_grad:
+        raise AutogradError(f"{name} on a tensor that requires grad is not recorded by autodiff",
+                            hint="call it inside no_grad(), or on x.detach()", reason="random_inplace")
+    if base is not None and t._view_stamp != t._counter().value:
+        refresh_view(t)
+    write(t._data)
+    t._bump_version()
+    if base is not None:
+        refresh_view(t)
+    elif t._view_stamp is not None:
+        t._view_stamp = t._counter().value
+    return t
+
+
 def update_(t: Tensor, compute: Callable[[Tensor], Tensor], name: str) -> Tensor:
     """t.add_(y) and the other in-place updates: `compute` gives the new value from t's current one (an
     ordinary recorded operation), which is then written into t's memory; t takes the operation's node as

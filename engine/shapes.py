@@ -200,6 +200,7 @@ def expand(input: Any, *sizes: Any) -> Tensor:
             f"expand: the number of sizes provided ({len(target)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({len(shape)})", reason="expand")
     lead = len(target) - len(shape)
+    target_sizes = list(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)) else list(sizes)
     for i, n in enumerate(shape):
         want = target[lead + i]
         if want == -1:
@@ -207,7 +208,7 @@ def expand(input: Any, *sizes: Any) -> Tensor:
         elif n != want and n != 1:
             raise ShapeError(
                 f"The expanded size of the tensor ({want}) must match the existing size ({n}) at non-singleton "
-                f"dimension {lead + i}.  Target sizes: {list(sizes if len(sizes) != 1 else sizes[0])}.  "
+                f"dimension {lead + i}.  Target sizes: {target_sizes}.  "
                 f"Tensor sizes: {list(shape)}", reason="expand")
     if any(n == -1 for n in target[:lead]):
         raise ShapeError("expand: -1 is not allowed for a new leading dimension", reason="expand")

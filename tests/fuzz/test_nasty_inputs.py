@@ -482,3 +482,17 @@ def test_undecodable_arguments_end_to_end():
     assert done.returncode == 2, done
     assert b"Traceback" not in done.stderr
     assert b'"kind": "syntax"' in done.stdout
+
+
+@pytest.mark.parametrize(("program", "kind", "words"), [
+    ("tensor([]).expand(1)", "shape", "The expanded size of the tensor (1) must match the existing size (0)"),
+    ("zeros(0, 2**62)", "limit", "not enough memory for a tensor of shape (0, 4611686018427387904)"),
+])
+def test_shapes_numpy_refuses_are_typed_errors(program, kind, words):
+    from autodiff.engine.errors import AutodiffError
+    from autodiff.grammar.interpreter import Interpreter
+    from autodiff.grammar.syntax import parse
+
+    with pytest.raises(AutodiffError) as caught:
+        Interpreter().run(parse(program))
+    assert caught.value.kind == kind and words in caught.value.message
