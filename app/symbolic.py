@@ -711,7 +711,17 @@ __all__ = [
     "SymPyMath",
     "SymbolicError",
     "derive",
+    "program_expression",
     "simplified",
     "to_language",
     "value_at",
 ]
+
+
+def program_expression(text: str) -> tuple[Any, list[str]]:
+    """The program's root as a SymPy expression of its variables (real symbols), and the variables' names in
+    the order they first appear. Built from the syntax tree, never from the text: SymPy never parses user
+    text. For the calculus commands (critical, tangent, limit, gradient)."""
+    recorder = Recorder()
+    root = recorder.run(parse(text))
+    return root.expr, list(recorder.graph.leaves)

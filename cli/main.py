@@ -40,9 +40,11 @@ def _register() -> None:
         plot_cmd,
         run_cmd,
         table_cmd,
+        tangent_cmd,
     )
 
-    for module in (eval_cmd, graph_cmd, check_cmd, diff_cmd, matrix_cmd, table_cmd, plot_cmd, ops_cmd, run_cmd):
+    for module in (eval_cmd, graph_cmd, check_cmd, diff_cmd, matrix_cmd, table_cmd, plot_cmd, ops_cmd, run_cmd,
+                   tangent_cmd):
         for command in module.COMMANDS:
             cli.add_command(command)
 
