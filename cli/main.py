@@ -34,6 +34,7 @@ def _register() -> None:
         check_cmd,
         diff_cmd,
         eval_cmd,
+        gradient_cmd,
         graph_cmd,
         matrix_cmd,
         ops_cmd,
@@ -44,7 +45,7 @@ def _register() -> None:
     )
 
     for module in (eval_cmd, graph_cmd, check_cmd, diff_cmd, matrix_cmd, table_cmd, plot_cmd, ops_cmd, run_cmd,
-                   tangent_cmd):
+                   tangent_cmd, gradient_cmd):
         for command in module.COMMANDS:
             cli.add_command(command)
 
