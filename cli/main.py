@@ -37,6 +37,7 @@ def _register() -> None:
         gradient_cmd,
         graph_cmd,
         matrix_cmd,
+        newton_cmd,
         ops_cmd,
         plot_cmd,
         run_cmd,
@@ -45,7 +46,7 @@ def _register() -> None:
     )
 
     for module in (eval_cmd, graph_cmd, check_cmd, diff_cmd, matrix_cmd, table_cmd, plot_cmd, ops_cmd, run_cmd,
-                   tangent_cmd, gradient_cmd):
+                   tangent_cmd, gradient_cmd, newton_cmd):
         for command in module.COMMANDS:
             cli.add_command(command)
 
