@@ -73,6 +73,10 @@ def with_constants(expr: Any, variables: list[str], texts: dict[str, str]) -> An
     return expr.xreplace(replace) if replace else expr
 
 
+def sympy_float(value: float) -> Any:
+    return sympy.Float(value)
+
+
 def symbol(name: str) -> Any:
     return sympy.Symbol(name, real=True)
 
@@ -128,4 +132,4 @@ def text(value: Any) -> str:
 
 
 __all__ = ["SECONDS", "TimedOut", "at", "bounded", "decimal", "derivative", "exact_number", "expression",
-           "is_real_number", "symbol", "text", "with_constants", "without_deltas"]
+           "is_real_number", "symbol", "sympy_float", "text", "with_constants", "without_deltas"]

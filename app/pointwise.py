@@ -21,7 +21,7 @@ from autodiff.engine.errors import LimitError, UsageError
 from autodiff.grammar.parser import parse
 
 MAX_TERMS = 1_000  # partial derivatives at one point (the multi-indices up to the order)
-MAX_POINTWISE = 2_000  # points evaluated one by one when the program is not elementwise
+MAX_POINTWISE = 5_000  # points evaluated one by one when the program is not elementwise
 
 
 @dataclass
@@ -198,7 +198,7 @@ def _one_variable(fn: Function, points: np.ndarray, order: int) -> list[np.ndarr
     xs = points[:, 0]
     root, (leaf,) = fn.run({fn.variables[0]: xs})
     shape = xs.shape
-    if tuple(root.shape) != shape:
+    if tuple(root.shape) != shape and not (root.data.size == 1 and not root.requires_grad):  # a constant
         raise ValueError("not elementwise")
     out = [_data(root, shape)]
     current: Tensor | None = root
@@ -212,7 +212,7 @@ def _one_variable(fn: Function, points: np.ndarray, order: int) -> list[np.ndarr
 def _gradient_hessian(fn: Function, points: np.ndarray) -> list[np.ndarray]:
     m, n = points.shape
     root, leaves = fn.run({name: points[:, j] for j, name in enumerate(fn.variables)})
-    if tuple(root.shape) != (m,):
+    if tuple(root.shape) != (m,) and not (root.data.size == 1 and not root.requires_grad):  # a constant
         raise ValueError("not elementwise")
     hessian = np.zeros((m, n, n))
     gradient = np.zeros((m, n))

@@ -20,6 +20,7 @@ class Bindings:
     point: dict[str, float] = field(default_factory=dict)  # NAME=VALUE (and --var)
     texts: dict[str, str] = field(default_factory=dict)  # each VALUE as written (for SymPy's exact numbers)
     intervals: dict[str, tuple[float, float]] = field(default_factory=dict)  # NAME=A:B
+    interval_texts: dict[str, tuple[str, str]] = field(default_factory=dict)  # A and B as written
     constants: list[Any] = field(default_factory=list)  # Binding(requires_grad=False)
 
 
@@ -55,6 +56,7 @@ def read_bindings(assignments: tuple[str, ...], options: dict[str, Any], interva
             if not (math.isfinite(a) and math.isfinite(b)) or a >= b:
                 raise UsageError(f"{name}={value}: an interval A:B needs finite numbers with A < B")
             out.intervals[name] = (a, b)
+            out.interval_texts[name] = (parts[0].strip(), parts[1].strip())
         elif requires_grad:
             out.point[name] = scalar(binding_value(name, value, None), f"the value of {name}")
             out.texts[name] = value

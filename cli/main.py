@@ -32,6 +32,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
 def _register() -> None:
     from autodiff.cli import (
         check_cmd,
+        critical_cmd,
         diff_cmd,
         eval_cmd,
         gradient_cmd,
@@ -46,7 +47,7 @@ def _register() -> None:
     )
 
     for module in (eval_cmd, graph_cmd, check_cmd, diff_cmd, matrix_cmd, table_cmd, plot_cmd, ops_cmd, run_cmd,
-                   tangent_cmd, gradient_cmd, newton_cmd):
+                   tangent_cmd, gradient_cmd, newton_cmd, critical_cmd):
         for command in module.COMMANDS:
             cli.add_command(command)
 
