@@ -99,20 +99,26 @@ class _Searcher:
         return x
 
     def probe(self, x: float, lo: float, hi: float, zero: float) -> float | None:
-        """Newton on g from x, kept in [lo, hi]: a double root of g (g touches 0 without changing sign)."""
-        for _ in range(100):
+        """Newton on g from x, kept in [lo, hi], run until its steps stop shrinking the error (a double root
+        converges only linearly): a double root of g (g touches 0 without changing sign) when |g| ends below
+        `zero`."""
+        best, best_g = x, math.inf
+        for _ in range(200):
             values = self.at(x)
             g, gp = values[self.k], values[self.k + 1]
             if not math.isfinite(g):
                 return None
-            if abs(g) <= zero:
-                return x
-            if gp == 0 or not math.isfinite(gp):
-                return None
-            x = x - g / gp
+            if abs(g) < best_g:
+                best, best_g = x, abs(g)
+            if g == 0 or gp == 0 or not math.isfinite(gp):
+                break
+            step = g / gp
+            x = x - step
             if not lo <= x <= hi:
                 return None
-        return None
+            if abs(step) <= 1e-15 * max(1.0, abs(x)):
+                break
+        return best if best_g <= zero else None
 
 
 def search(fn: Function, k: int, a: float, b: float, n: int, seconds: float = SECONDS) -> Search:
@@ -191,7 +197,8 @@ def classify(fn: Function, k: int, x: float, h: float, scale: float, notes: list
     f, g, gp = p[(0,)], p[(k,)], p[(k + 1,)]
     where = f"{name} = {number(x, 10)}"
     if not math.isfinite(f):
-        notes.append(f"{prime(k)} changes sign at {where}, where f is not defined: not a critical point")
+        notes.append(f"f is not defined at {where}: not a {'critical' if k == 1 else 'inflection'} point (though "
+                     f"{prime(k)} changes sign or is not defined there)")
         return None
     sides = jump(fn, {name: x}, name, k, h)
     if k == 2:

@@ -165,7 +165,7 @@ def several_variables(program: str, names: list[str], texts: dict[str, str],
 def _inside(values: dict[str, Any], box: dict[str, tuple[Any, Any]] | None) -> bool:
     if not box:
         return True
-    return all(box[n][0] <= X.decimal(v) <= box[n][1] for n, v in values.items() if n in box)
+    return all(box[n][0] < X.decimal(v) < box[n][1] for n, v in values.items() if n in box)
 
 
 __all__ = ["Solutions", "exact_text", "one_variable", "several_variables"]

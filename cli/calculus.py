@@ -89,7 +89,7 @@ def choose(bound: dict[str, Any], wrt: tuple[str, ...], bindings: Bindings, what
 def json_number(value: float | None) -> Any:
     if value is None:
         return None
-    value = float(value)
+    value = float(value) + 0.0  # -0.0 as 0.0
     if math.isnan(value) or math.isinf(value):
         return str(value)
     return value
