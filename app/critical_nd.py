@@ -48,7 +48,7 @@ def several_variables(fn: Function, program: str, intervals: dict[str, tuple[flo
     count = starts or STARTS
     if not 1 <= count <= MAX_STARTS:
         raise UsageError(f"--points must be between 1 and {MAX_STARTS:,}, got {count}")
-    side = max(2, int(round(count ** (1 / len(names)))))
+    side = max(2, round(count ** (1 / len(names))))
     found, notes = _newton(fn, box, side)
     result.notes += notes
     solutions = _exact(program, names, texts, box, intervals, result) if exact else None
@@ -75,8 +75,8 @@ def several_variables(fn: Function, program: str, intervals: dict[str, tuple[flo
         result.notes.append(f"the numeric search found {extra} point{'s' * (extra != 1)} SymPy's solve did not give "
                             "(shown without an exact form)")
     result.points = _classified(fn, merged, solutions)
-    result.method.append(f"numbers: autograd (float64): Newton's method on grad f = 0 from a grid of {side}^{len(names)}"
-                         f" = {side ** len(names):,} starts in the box, at most {STEPS} steps each; "
+    result.method.append(f"numbers: autograd (float64): Newton's method on grad f = 0 from a grid of "
+                         f"{side}^{len(names)} = {side ** len(names):,} starts in the box, at most {STEPS} steps each; "
                          "classified by the Hessian")
     return result
 

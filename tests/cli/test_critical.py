@@ -58,7 +58,8 @@ def test_exact_forms_agree_with_sympy(cli):
     import sympy
 
     x = sympy.Symbol("x", real=True)
-    for program, f in [("(x**2 + 7)/(x - 1)", (x**2 + 7) / (x - 1)), ("x**3 - 6*x**2 + 9*x + 1", x**3 - 6 * x**2 + 9 * x + 1),
+    for program, f in [("(x**2 + 7)/(x - 1)", (x**2 + 7) / (x - 1)),
+                       ("x**3 - 6*x**2 + 9*x + 1", x**3 - 6 * x**2 + 9 * x + 1),
                        ("x*exp(-x)", x * sympy.exp(-x)), ("x**2*log(x)", x**2 * sympy.log(x))]:
         document = _json(cli, program, "x=0.1:10" if "log" in program else "x=-10:10")
         theirs = sorted(sympy.solveset(sympy.diff(f, x), x, sympy.Interval(0.1 if "log" in program else -10, 10)),
