@@ -37,6 +37,7 @@ def _register() -> None:
         eval_cmd,
         gradient_cmd,
         graph_cmd,
+        limit_cmd,
         matrix_cmd,
         newton_cmd,
         ops_cmd,
@@ -47,7 +48,7 @@ def _register() -> None:
     )
 
     for module in (eval_cmd, graph_cmd, check_cmd, diff_cmd, matrix_cmd, table_cmd, plot_cmd, ops_cmd, run_cmd,
-                   tangent_cmd, gradient_cmd, newton_cmd, critical_cmd):
+                   tangent_cmd, gradient_cmd, newton_cmd, critical_cmd, limit_cmd):
         for command in module.COMMANDS:
             cli.add_command(command)
 
