@@ -216,7 +216,7 @@ def _conclude(result: Limit) -> None:
             result.exists = None
             result.reason = f"the numbers cannot tell: from the {_side_words(result, s)}, f {what}"
             return
-        result.reason = f"the {_side_words(result, s)} limit does not exist: f {what}"
+        result.reason = f"the {_side_words(result, s)} limit does not exist: f {what}".replace("the one-sided ", "the ")
         others = [(o, v) for o, (v, _) in values.items() if o != s and v is not None]
         if others and not math.isinf(result.point):
             o, v = others[0]
