@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from autodiff.app import exact as X
 from autodiff.app.pointwise import Function, jump, number
 from autodiff.engine.errors import BadValueError, UsageError
 
@@ -131,6 +130,8 @@ def _where(point: dict[str, float]) -> str:
 def _exact(result: Taylor, program: str, point_texts: dict[str, str]) -> None:
     """The same polynomial from SymPy (exact derivatives at the exact point), when every derivative is found
     in time and agrees with autograd's."""
+    from autodiff.app import exact as X
+
     found = X.expression(program)
     if not found:
         result.notes.append(f"no exact form: {found.reason}")

@@ -23,7 +23,8 @@ PUBLIC = {
             "autodiff.app.graph", "autodiff.app.symbolic", "autodiff.app.derivatives",
             "autodiff.app.table", "autodiff.app.exact", "autodiff.app.pointwise", "autodiff.app.tangent",
             "autodiff.app.gradient", "autodiff.app.newton", "autodiff.app.critical", "autodiff.app.extrema",
-            "autodiff.app.critical_exact", "autodiff.app.critical_nd", "autodiff.app.limits"},
+            "autodiff.app.critical_exact", "autodiff.app.critical_nd", "autodiff.app.limits",
+            "autodiff.app.noise"},
 }
 THIRD_PARTY = {  # what each layer may import besides the standard library and the layers below it
     "engine": {"numpy"},
