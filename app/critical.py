@@ -136,7 +136,7 @@ def search(fn: Function, k: int, a: float, b: float, n: int, seconds: float = SE
     _flats(xs, zeros, out)
     lone = [i for i in np.flatnonzero(zeros) if not (i > 0 and zeros[i - 1]) and not (i + 1 < n and zeros[i + 1])]
     out.candidates += [float(xs[i]) for i in lone]
-    undefined = np.isfinite(f) & ~np.isfinite(g)
+    undefined = np.isfinite(f) & ~np.isfinite(g) & (np.abs(f) < 1e300)  # not an overflow
     out.candidates += [float(xs[i]) for i in np.flatnonzero(undefined)]
     changes = np.flatnonzero(finite[:-1] & finite[1:] & (g[:-1] * g[1:] < 0))
     for i in changes:
@@ -271,8 +271,8 @@ def _words(kind: str) -> str:
 def check_grid(a: float, b: float, n: int) -> None:
     if n * 8 > 1 << 31:
         raise LimitError(f"--points {n:,} is too many", reason="points")
-    if not (math.isfinite(a) and math.isfinite(b) and a < b):
-        raise UsageError(f"the interval must be finite with A < B, got {a}:{b}")
+    if not (math.isfinite(a) and math.isfinite(b) and a < b and math.isfinite(b - a)):
+        raise UsageError(f"the interval must be finite with A < B (and B - A a float64 number), got {a}:{b}")
 
 
 __all__ = ["DEFAULT_INTERVAL", "DEFAULT_POINTS", "Flat", "Point", "Search", "check_grid", "classify", "distinct",

@@ -44,7 +44,6 @@ def critical_command(program: str | None, assignments: tuple[str, ...], file: st
     the absolute extrema on a closed interval; with --order 2 the inflection points. With several variables,
     the points where the gradient is 0, classified by the Hessian (minimum, maximum, saddle, inconclusive).
     Exact where SymPy solves it, decimals from autograd (float64) always. NAME=VALUE binds a constant."""
-    from autodiff.app.pointwise import Function
     from autodiff.engine.errors import UsageError
 
     text, assignments = read_program(program, file, assignments)
@@ -54,9 +53,28 @@ def critical_command(program: str | None, assignments: tuple[str, ...], file: st
 
     for name, value in bindings.point.items():  # a point value is a constant of the question
         bindings.constants.append(Binding(name, value, False))
-    names = _variables(text, bindings)
+    names, why = _variables(text, bindings)
     if not names:
-        raise UsageError("the program has no variable: give its interval, e.g. x=-2:2")
+        raise UsageError("give the variable's interval, e.g. x=-2:2" + (f" (its variables cannot be read from the "
+                                                                      f"program: {why})" if why else
+                                                                      " (the program has no free variable)"))
+    import numpy as np
+
+    with np.errstate(all="ignore"):
+        result = _answer(text, names, bindings, texts, options)
+    if output_format(options["output_format"]) == "json":
+        write_json(_document(result))
+    else:
+        from autodiff.cli.critical_text import text as render
+
+        sys.stdout.write(render(text, result))
+    return 0
+
+
+def _answer(text: str, names: list[str], bindings: Any, texts: dict[str, str], options: dict[str, Any]) -> Any:
+    from autodiff.app.pointwise import Function
+    from autodiff.engine.errors import UsageError
+
     fn = Function(text, names, bindings.constants)
     if len(names) == 1:
         from autodiff.app.extrema import one_variable
@@ -72,28 +90,24 @@ def critical_command(program: str | None, assignments: tuple[str, ...], file: st
 
         result = several_variables(fn, text, bindings.intervals, texts, options["points"],
                                    exact=not options["no_exact"])
-    if output_format(options["output_format"]) == "json":
-        write_json(_document(result))
-    else:
-        from autodiff.cli.critical_text import text as render
-
-        sys.stdout.write(render(text, result))
-    return 0
+    return result
 
 
 COMMANDS = [critical_command]
 
 
-def _variables(text: str, bindings: Any) -> list[str]:
-    """The names with an interval, then the program's other free names (not bound as constants)."""
+def _variables(text: str, bindings: Any) -> tuple[list[str], str | None]:
+    """The names with an interval, then the program's other free names (not bound as constants); and why
+    the program's names could not be read, if so."""
     from autodiff.app.exact import expression
 
     bound = {b.name for b in bindings.constants}
     names = list(bindings.intervals)
     found = expression(text)
-    if found:
-        names += [n for n in found[1] if n not in bound and n not in names]
-    return names
+    if not found:
+        return names, found.reason
+    names += [n for n in found[1] if n not in bound and n not in names]
+    return names, None
 
 
 def _document(result: Any) -> dict[str, Any]:
