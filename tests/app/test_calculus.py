@@ -58,11 +58,11 @@ def test_partials_at_a_point_mixed_ones_included():
 def test_batches_agree_with_points_and_fall_back_for_a_program_that_is_not_elementwise():
     fn = Function("sin(x) * x", ["x"])
     xs = np.linspace(-2, 2, 9)
-    f, d1, d2 = fn.batch(xs, 2)
+    _, _, d2 = fn.batch(xs, 2)
     assert fn.elementwise is True
     assert d2 == pytest.approx(2 * np.cos(xs) - xs * np.sin(xs), rel=1e-12)
     other = Function("x * x.sum()", ["x"])  # x * sum(x): one point at a time
-    f, d1 = other.batch(xs, 1)
+    _, d1 = other.batch(xs, 1)
     assert other.elementwise is False and d1 == pytest.approx(2 * xs, rel=1e-12)
 
 
