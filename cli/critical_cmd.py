@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from autodiff.cli.calculus import decimal, json_number, read_bindings, write_json
+from autodiff.cli.calculus import json_number, read_bindings, write_json
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
@@ -134,4 +134,4 @@ def _document(result: Any) -> dict[str, Any]:
             "general": result.general, "method": result.method, "notes": result.notes}
 
 
-__all__ = ["COMMANDS", "decimal"]
+__all__ = ["COMMANDS"]
