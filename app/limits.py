@@ -183,13 +183,13 @@ def _text(value: Any) -> str | None:
 
 def _side_value(one: Side) -> tuple[float | None, str]:
     """A one-sided limit: its value (inf/-inf included), or None with what it does instead."""
-    import sympy
-
-    from autodiff.app import exact as X
-
     if one.status == "not defined":
         return None, "is not defined on that side (nan)"
     if one.exact is not None:
+        import sympy
+
+        from autodiff.app import exact as X
+
         if one.exact in (sympy.oo, -sympy.oo):
             return (math.inf if one.exact == sympy.oo else -math.inf), ""
         if X.is_real_number(one.exact):
