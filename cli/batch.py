@@ -67,6 +67,7 @@ class _Batch:
         self.options = options
         self.seed = options["seed"]
         self.line_limit, self.line_option = line_limit(options.get("max_line_bytes"), options["max_elements"])
+        self.program = program
         self.request = commands.eval_request(program, assignments, options)
         self.request.parsed = parse(program)  # once, for every line
         self.defaults = list(self.request.bindings)
@@ -97,6 +98,7 @@ class _Batch:
         """The document for one input line (None: a line too long to read), and whether it succeeded."""
         from autodiff.cli import eval_run as commands
         from autodiff.cli.errors import error_document
+        from autodiff.cli.limit_notes import eval_notes
         from autodiff.engine.errors import AutodiffError, LimitError
 
         try:
@@ -114,6 +116,9 @@ class _Batch:
             request.bindings = self.defaults + bindings
             result, graph, steps = commands.evaluate(request, self.options)
             document = commands.json_document(result, graph if self.options["trace"] else None, steps)
+            warnings = eval_notes(self.program, request, result, self.options)
+            if warnings:  # as `autodiff eval` warns for the same input
+                document["warnings"] = warnings
             return {"line": number, **document}, True
         except AutodiffError as error:
             return {"line": number, **error_document(error)}, False

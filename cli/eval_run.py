@@ -11,6 +11,7 @@ import numpy as np
 from autodiff.app.graph import graph_of
 from autodiff.app.session import EvalRequest, EvalResult, constant, run_eval
 from autodiff.cli import jsonout
+from autodiff.cli.limit_notes import eval_notes
 from autodiff.cli.options import bindings_from, configure_engine, output_format
 from autodiff.cli.text import Doc, tree_lines, write
 from autodiff.engine import Tensor
@@ -24,6 +25,7 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
             request = eval_request(program, assignments, options)
             result, graph, steps = evaluate(request, options)
             warnings = precision_warnings(program, assignments, options, result)
+            warnings += eval_notes(program, request, result, options)
         document = json_document(result, graph if options["trace"] else None, steps)
         if warnings:
             document["warnings"] = warnings
@@ -40,6 +42,7 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
             request.keep = _shown  # each pass keeps the text it prints, not a copy of a large gradient
             result, graph, steps = evaluate(request, options)
             warnings = precision_warnings(program, assignments, options, result)
+            warnings += eval_notes(program, request, result, options)
         for warning in warnings:
             sys.stderr.write(f"autodiff: warning: {warning}\n")
         write(eval_doc(result, request, options, graph if options["trace"] else None, pretty), pretty=pretty)

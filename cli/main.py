@@ -32,17 +32,23 @@ def cli(ctx: click.Context, debug: bool) -> None:
 def _register() -> None:
     from autodiff.cli import (
         check_cmd,
+        critical_cmd,
         diff_cmd,
         eval_cmd,
+        gradient_cmd,
         graph_cmd,
+        limit_cmd,
         matrix_cmd,
+        newton_cmd,
         ops_cmd,
         plot_cmd,
         run_cmd,
         table_cmd,
+        tangent_cmd,
     )
 
-    for module in (eval_cmd, graph_cmd, check_cmd, diff_cmd, matrix_cmd, table_cmd, plot_cmd, ops_cmd, run_cmd):
+    for module in (eval_cmd, graph_cmd, check_cmd, diff_cmd, matrix_cmd, table_cmd, plot_cmd, ops_cmd, run_cmd,
+                   tangent_cmd, gradient_cmd, newton_cmd, critical_cmd, limit_cmd):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -24,6 +24,7 @@ EPILOG = """\b
 Examples:
   autodiff plot 'sin(x)' x=0:2*pi --order 2
   autodiff plot 'x**3 - 2*x' x=-2:2 --out cubic.png
+  autodiff plot 'sqrt(x)' x=0:9 --tangent x=4
 """
 
 
@@ -31,6 +32,8 @@ Examples:
                short_help="Draw a function and its derivatives over a grid.")
 @program_options
 @click.option("--order", type=int, default=1, show_default=True, help="Draw the derivatives up to this order.")
+@click.option("--tangent", "tangent", metavar="NAME=VALUE",
+              help="Also draw the tangent line at this point (autodiff tangent gives its formula).")
 @click.option("--out", "out", metavar="FILE.png|FILE.svg", help="Write an image instead (needs the 'plot' extra).")
 @click.option("--width", type=click.IntRange(20, 400), default=60, show_default=True, help="Characters wide.")
 @click.option("--height", type=click.IntRange(5, 200), default=15, show_default=True, help="Lines high.")
@@ -68,6 +71,10 @@ def plot_command(program: str | None, assignments: tuple[str, ...], file: str | 
         result = table(text, wrt, points, constants, options["order"])
     labels = [text] + [f"d{k} (d{'' if k == 1 else k}/d{wrt}{'' if k == 1 else k})" for k in range(1, result.order + 1)]
     series = [result.values, *result.derivatives]
+    if options["tangent"] is not None:
+        label, line = tangent_line(text, wrt, points, constants, options["tangent"])
+        labels.append(label)
+        series.append(line)
     if out is not None:
         try:
             import matplotlib
@@ -97,6 +104,25 @@ def plot_command(program: str | None, assignments: tuple[str, ...], file: str | 
 
 
 COMMANDS = [plot_command]
+
+
+def tangent_line(text: str, wrt: str, points: Any, constants: list, option: str) -> tuple[str, Any]:
+    """--tangent NAME=VALUE: the tangent line's label (its formula) and its values on the grid."""
+    import numpy as np
+
+    from autodiff.app.pointwise import Function
+    from autodiff.app.session import constant
+    from autodiff.app.tangent import taylor
+    from autodiff.cli.options import split_binding
+    from autodiff.engine.errors import UsageError
+
+    name, value = split_binding(option, "--tangent")
+    if name != wrt:
+        raise UsageError(f"--tangent {option}: the tangent is taken in the plotted variable: --tangent {wrt}=VALUE")
+    at = _number(constant(value, "--tangent"), name)
+    line = taylor(Function(text, [wrt], constants), {wrt: at}, 1, text, {}, exact=False)
+    c0, c1 = line.coefficients.get((0,), 0.0), line.coefficients.get((1,), 0.0)
+    return f"tangent at {wrt} = {value}: {line.formula}", c0 + c1 * np.asarray(points)
 
 
 def draw(points: Any, series: list, labels: list[str], wrt: str, width: int, height: int, color: bool) -> str:

@@ -66,6 +66,10 @@ def table_command(program: str | None, assignments: tuple[str, ...], file: str |
         raise UsageError("give the grid as NAME=START:STOP[:STEP], e.g. x=0:1:0.1")
     with np.errstate(all="ignore"):
         result = table(text, wrt, points, constants, options["order"])
+    from autodiff.cli.limit_notes import table_noise
+
+    noise = table_noise(text, wrt, points, constants, [*assignments, *options["variables"], *options["constants"]])
+    warning = None if noise is None else _noise_warning(wrt, points, noise)
     output = output_format(options["output_format"])
     names = ["value", *(f"d{k}" for k in range(1, result.order + 1))]
     columns = [result.values, *result.derivatives]
@@ -73,13 +77,19 @@ def table_command(program: str | None, assignments: tuple[str, ...], file: str |
         from autodiff.cli import jsonout
 
         rows = [{wrt: _json(x), **{n: _json(c[i]) for n, c in zip(names, columns)}} for i, x in enumerate(points)]
-        sys.stdout.write(jsonout.dumps({"wrt": wrt, "order": result.order, "rows": rows}) + "\n")
+        document: dict[str, Any] = {"wrt": wrt, "order": result.order, "rows": rows}
+        if warning is not None:
+            document["warnings"] = [warning]
+        sys.stdout.write(jsonout.dumps(document) + "\n")
     elif output == "csv":
         lines = [",".join([wrt, *names])]
         lines += [",".join(_csv(v) for v in (x, *(c[i] for c in columns))) for i, x in enumerate(points)]
         sys.stdout.write("\n".join(lines) + "\n")
+        if warning is not None:
+            sys.stderr.write(f"autodiff: warning: {warning}\n")
     else:
-        sys.stdout.write(_text(wrt, names, points, columns, result.notes))
+        notes = result.notes + ([warning] if warning is not None else [])
+        sys.stdout.write(_text(wrt, names, points, columns, notes, noise))
     return 0
 
 
@@ -117,17 +127,27 @@ def _cell(v: float) -> str:
     return f"{v:.6g}"
 
 
-def _text(wrt: str, names: list[str], points: Any, columns: list, notes: list[str]) -> str:
+def _noise_warning(wrt: str, points: Any, noise: Any) -> str:
+    shown = ", ".join(f"{float(x):.6g}" for x in points[noise][:5]) + (", ..." if noise.sum() > 5 else "")
+    return (f"the values at {wrt} = {shown} may be rounding noise: the same program in float32 keeps none of their "
+            "digits, so float64 has lost at least 7 of its 16 to cancellation (the program subtracts nearly equal "
+            "numbers) and their last digits, or all of them, may be noise: not the function's values, nor its limit "
+            "(autodiff limit finds a limit)")
+
+
+def _text(wrt: str, names: list[str], points: Any, columns: list, notes: list[str], noise: Any = None) -> str:
     header = [wrt, *names]
     rows = [[_cell(x), *(_cell(c[i]) for c in columns)] for i, x in enumerate(points)]
     widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
     lines = ["  ".join(h.rjust(w) for h, w in zip(header, widths))]
-    for row in rows:
+    for index, row in enumerate(rows):
         mark = ""
         if row[1] in ("nan", "inf", "-inf"):
             mark = "  <- not defined here"
         elif any(cell in ("nan", "inf", "-inf") for cell in row[2:]):
             mark = "  <- not differentiable here"
+        if noise is not None and noise[index]:
+            mark += "  <- rounding noise?"
         lines.append("  ".join(cell.rjust(w) for cell, w in zip(row, widths)) + mark)
     lines += [f"note: {n}" for n in notes]
     return "\n".join(lines) + "\n"

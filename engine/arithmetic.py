@@ -148,17 +148,19 @@ square = composite("square(input)", lambda F, x: F.pow(x, 2), "input ** 2 (recor
 
 
 # ---------------------------------------------------------------------------- the reflected operators
-def rsub(tensor: Tensor, number: Any) -> Tensor:
-    """`number - tensor`, the operator: RsubBackward1 (torch.sub(number, tensor) is SubBackward0)."""
-    a, b = both(number, tensor)
+def rsub(input: Tensor, other: Any) -> Tensor:
+    """`other - input` for the operator `number - tensor`: RsubBackward1 (torch.sub(number, tensor) is
+    SubBackward0)."""
+    a, b = both(other, input)
     if not isinstance(a, Tensor):
         return apply(RSUB, (b,), {"other": a})
     return binary(SUB, a, b)
 
 
-def rdiv(tensor: Tensor, number: Any) -> Tensor:
-    """`number / tensor`, the operator: recorded as reciprocal(tensor) * number, as PyTorch's __rtruediv__."""
-    a, b = both(number, tensor)
+def rdiv(input: Tensor, other: Any) -> Tensor:
+    """`other / input` for the operator `number / tensor`: recorded as reciprocal(tensor) * number, as PyTorch's
+    __rtruediv__."""
+    a, b = both(other, input)
     if not isinstance(a, Tensor):
         return binary(MUL, reciprocal(b), a)
     return binary(DIV, a, b)

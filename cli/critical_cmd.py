@@ -1,0 +1,137 @@
+"""`autodiff critical`: critical points (f' = 0 or not defined, or grad f = 0), their classification,
+inflection points and absolute extrema (app.extrema, app.critical_nd). SymPy is imported when it runs."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from autodiff.cli.calculus import json_number, read_bindings, write_json
+from autodiff.cli.options import (
+    SETTINGS,
+    ProgramCommand,
+    engine_options,
+    format_option,
+    output_format,
+    program_options,
+    read_program,
+)
+
+EPILOG = """\b
+Examples (textbook exercises):
+  autodiff critical 'x**2 * exp(-x)'                 find and classify the critical points of x^2 e^-x
+  autodiff critical 'x**3 - 3*x**2 + 1' x=-1/2:4     absolute extrema of a cubic on [-1/2, 4]
+  autodiff critical 'sin(x)' x=0:2*pi --order 2      inflection points of sin on [0, 2 pi]
+  autodiff critical 'x**3 - 3*x + y**2'              local extrema and saddle points of f(x, y)
+"""
+
+
+@click.command("critical", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
+               short_help="Critical and inflection points, classified; absolute extrema.")
+@program_options
+@click.option("--order", type=click.IntRange(1, 2), default=1, show_default=True,
+              help="1: critical points (f' = 0 or not defined); 2: inflection points (f'' changes sign).")
+@click.option("--points", type=int, default=None,
+              help="Grid points of the numeric search (one variable: 2001; several: starts of Newton's method).")
+@click.option("--no-exact", is_flag=True, help="Numbers only (skip SymPy).")
+@format_option()
+@engine_options(dtype=False)
+def critical_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
+    """The critical points of PROGRAM on NAME=A:B (default -10:10): where f' = 0 or f' is not defined,
+    each classified (second-derivative test; the first-derivative test when f'' = 0 or f' is not defined);
+    the absolute extrema on a closed interval; with --order 2 the inflection points. With several variables,
+    the points where the gradient is 0, classified by the Hessian (minimum, maximum, saddle, inconclusive).
+    Exact where SymPy solves it, decimals from autograd (float64) always. NAME=VALUE binds a constant."""
+    from autodiff.engine.errors import UsageError
+
+    text, assignments = read_program(program, file, assignments)
+    bindings = read_bindings(assignments, options, intervals=True)
+    texts = dict(bindings.texts)
+    from autodiff.app.session import Binding
+
+    for name, value in bindings.point.items():  # a point value is a constant of the question
+        bindings.constants.append(Binding(name, value, False))
+    names, why = _variables(text, bindings)
+    if not names:
+        raise UsageError("give the variable's interval, e.g. x=-2:2" + (f" (its variables cannot be read from the "
+                                                                      f"program: {why})" if why else
+                                                                      " (the program has no free variable)"))
+    import numpy as np
+
+    with np.errstate(all="ignore"):
+        result = _answer(text, names, bindings, texts, options)
+    if output_format(options["output_format"]) == "json":
+        write_json(_document(result))
+    else:
+        from autodiff.cli.critical_text import text as render
+
+        sys.stdout.write(render(text, result))
+    return 0
+
+
+def _answer(text: str, names: list[str], bindings: Any, texts: dict[str, str], options: dict[str, Any]) -> Any:
+    from autodiff.app.pointwise import Function
+    from autodiff.engine.errors import UsageError
+
+    fn = Function(text, names, bindings.constants)
+    if len(names) == 1:
+        from autodiff.app.extrema import one_variable
+
+        name = names[0]
+        result = one_variable(fn, text, options["order"], bindings.intervals.get(name), texts,
+                              bindings.interval_texts.get(name), options["points"] or 2001,
+                              exact=not options["no_exact"])
+    else:
+        if options["order"] != 1:
+            raise UsageError("--order 2 (inflection points) is for functions of one variable")
+        from autodiff.app.critical_nd import several_variables
+
+        result = several_variables(fn, text, bindings.intervals, texts, options["points"],
+                                   exact=not options["no_exact"])
+    return result
+
+
+COMMANDS = [critical_command]
+
+
+def _variables(text: str, bindings: Any) -> tuple[list[str], str | None]:
+    """The names with an interval, then the program's other free names (not bound as constants); and why
+    the program's names could not be read, if so."""
+    from autodiff.app.exact import expression
+
+    bound = {b.name for b in bindings.constants}
+    names = list(bindings.intervals)
+    found = expression(text)
+    if not found:
+        return names, found.reason
+    names += [n for n in found[1] if n not in bound and n not in names]
+    return names, None
+
+
+def _document(result: Any) -> dict[str, Any]:
+    one = len(result.variables) == 1
+    points = []
+    for p in result.points:
+        entry: dict[str, Any] = ({"x": json_number(p.x)} if one else {n: json_number(v) for n, v in p.at.items()})
+        entry.update({"exact": p.exact, "value": json_number(p.value), "exact_value": p.exact_value, "kind": p.kind,
+                      "type" if one else "test": p.type if one else p.test})
+        if one:
+            entry["test"] = p.test
+        else:
+            entry["hessian"] = [[json_number(v) for v in row] for row in p.hessian]
+            entry["eigenvalues"] = [json_number(v) for v in p.eigenvalues]
+            if p.discriminant is not None:
+                entry["D"] = json_number(p.discriminant)
+        points.append(entry)
+    return {"variables": result.variables, "interval": {n: [a, b] for n, (a, b) in result.box.items()},
+            "interval_given": result.given, "order": result.order, "points": points,
+            "flat": [[f.start, f.stop] for f in result.flats],
+            "absolute": {kind: [{"x": json_number(e.x), "value": json_number(e.value), "exact": e.exact,
+                                 "exact_value": e.exact_value} for e in extrema]
+                         for kind, extrema in result.absolute.items()},
+            "general": result.general, "method": result.method, "notes": result.notes}
+
+
+__all__ = ["COMMANDS"]

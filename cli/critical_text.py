@@ -1,0 +1,55 @@
+"""`autodiff critical`'s text output: one line per point, the method, the notes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autodiff.cli.calculus import decimal
+
+
+def _shown(exact: str | None, value: float) -> str:
+    plain = decimal(value)
+    if exact is None or exact == plain:
+        return plain
+    try:
+        same = abs(float(exact) - value) <= 1e-12 * max(1.0, abs(value))  # 0 for sin(pi)'s 1.2e-16
+    except ValueError:
+        same = False
+    return exact if same else f"{exact} ({plain})"
+
+
+def _range(result: Any) -> str:
+    ranges = ", ".join(f"{n} in [{decimal(a)}, {decimal(b)}]" for n, (a, b) in result.box.items())
+    if result.given:
+        return ranges
+    return f"{ranges} (no interval given: {', '.join(f'{n}=A:B' for n in result.box)} sets it)"
+
+
+def text(program: str, result: Any) -> str:
+    what = "inflection points" if result.order == 2 else "critical points"
+    lines = [f"{what} of {program}, {_range(result)}"]
+    if result.general:
+        lines.append(f"  infinitely many: {result.general}")
+    one = len(result.variables) == 1
+    for p in result.points:
+        if one:
+            where = f"{result.variables[0]} = {_shown(p.exact, p.x)}"
+            lines.append(f"  {where}  f = {_shown(p.exact_value, p.value)}  {p.kind}  ({p.type}; {p.test})")
+        else:
+            exact = p.exact or {}
+            where = ", ".join(f"{n} = {_shown(exact.get(n), v)}" for n, v in p.at.items())
+            lines.append(f"  ({where})  f = {_shown(p.exact_value, p.value)}  {p.kind}  ({p.test})")
+    for flat in result.flats:
+        d = "f''" if result.order == 2 else "f'"
+        lines.append(f"  {d} = 0 on all of [{decimal(flat.start)}, {decimal(flat.stop)}]: every point there counts "
+                     "(f is " + ("linear" if result.order == 2 else "constant") + " there)")
+    if not result.points and not result.flats and not result.general:
+        lines.append(f"  none: no {what[:-1]} found")
+    for kind, extrema in result.absolute.items():
+        (a, b), = result.box.values()
+        for e in extrema:
+            lines.append(f"absolute {kind} on [{decimal(a)}, {decimal(b)}]: f = {_shown(e.exact_value, e.value)} at "
+                         f"{result.variables[0]} = {_shown(e.exact, e.x)}")
+    lines += [f"method: {m}" for m in result.method]
+    lines += [f"note: {n}" for n in result.notes]
+    return "\n".join(lines) + "\n"

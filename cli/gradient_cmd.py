@@ -1,0 +1,120 @@
+"""`autodiff gradient`: the gradient at a point, its norm, the steepest ascent and a directional derivative
+(app.gradient). SymPy is imported only for --symbolic, when the command runs."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from autodiff.cli.calculus import choose, decimal, json_number, read_bindings, write_json
+from autodiff.cli.options import (
+    SETTINGS,
+    ProgramCommand,
+    engine_options,
+    format_option,
+    output_format,
+    program_options,
+    read_program,
+)
+
+EPILOG = """\b
+Examples (textbook exercises):
+  autodiff gradient 'x**2*y + y**3' x=1 y=2                      the gradient of f(x, y) = x^2 y + y^3 at (1, 2)
+  autodiff gradient 'x*exp(y)' x=2 y=0 --direction 3,4           the directional derivative along (3, 4)
+  autodiff gradient 'x**2 + y**2 + z**2' x=1 y=1 z=1 --symbolic  with the formulas
+"""
+
+
+@click.command("gradient", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
+               short_help="The gradient, steepest ascent and directional derivative at a point.")
+@program_options
+@click.option("--direction", metavar="A,B,...", help="A direction (normalised): the directional derivative along it.")
+@click.option("--symbolic", is_flag=True, help="Also the gradient's formulas and exact values (SymPy).")
+@click.option("--wrt", "wrt", multiple=True, metavar="NAME",
+              help="The variables (repeatable; default: every NAME=VALUE; the others are constants).")
+@format_option()
+@engine_options(dtype=False)
+def gradient_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
+    """The gradient of PROGRAM at the point NAME=VALUE ..., its norm, the direction of steepest ascent and,
+    with --direction, the directional derivative along that (normalised) direction, all by autograd in
+    float64."""
+    from autodiff.app.gradient import formulas, gradient
+    from autodiff.app.pointwise import Function
+    from autodiff.engine.errors import UsageError
+
+    text, assignments = read_program(program, file, assignments)
+    bindings = read_bindings(assignments, options)
+    names = choose(bindings.point, options["wrt"], bindings, "point")
+    if not names:
+        raise UsageError("give the point, e.g. x=1 y=2")
+    direction = _direction(options["direction"]) if options["direction"] is not None else None
+    result = gradient(Function(text, names, bindings.constants), bindings.point, direction)
+    if options["symbolic"]:
+        formulas(result, text, bindings.texts)
+    if output_format(options["output_format"]) == "json":
+        write_json(_document(result))
+    else:
+        sys.stdout.write(_text(text, result, bindings.texts))
+    return 0
+
+
+COMMANDS = [gradient_command]
+
+
+def _direction(text: str) -> list[float]:
+    from autodiff.app.session import constant
+    from autodiff.engine import Tensor
+    from autodiff.engine.errors import UsageError
+
+    source = text.strip()
+    value = constant(source if source.startswith("[") else f"[{source}]", "--direction")
+    import numpy as np
+
+    try:
+        data = np.asarray(value.data if isinstance(value, Tensor) else value, dtype=np.float64)
+    except (TypeError, ValueError):
+        data = None
+    if data is None or data.ndim != 1:
+        raise UsageError(f"--direction {text!r}: give the components, e.g. --direction 3,4")
+    return [float(v) for v in data]
+
+
+def _vector(values: dict[str, float]) -> str:
+    return "(" + ", ".join(decimal(v) for v in values.values()) + ")"
+
+
+def _text(program: str, result: Any, texts: dict[str, str]) -> str:
+    where = ", ".join(f"{n} = {texts.get(n, decimal(v))}" for n, v in result.point.items())
+    lines = [f"gradient of {program} at {where}", f"  f = {decimal(result.value)}"]
+    for name, g in result.gradient.items():
+        exact = result.exact.get(name)
+        shown = f"{exact}  ({decimal(g)})" if exact is not None and exact != decimal(g) else decimal(g)
+        formula = f"{result.formulas[name]} = " if name in result.formulas else ""
+        lines.append(f"  df/d{name} = {formula}{shown}")
+    lines.append(f"  gradient = {_vector(result.gradient)}, norm {decimal(result.norm)}")
+    if result.ascent is None:
+        lines.append("  steepest ascent: none (the gradient is 0: a critical point)")
+    else:
+        lines.append(f"  steepest ascent along {_vector(result.ascent)} (the gradient / its norm), at rate "
+                     f"{decimal(result.norm)}")
+    if result.direction is not None:
+        lines.append(f"  directional derivative along {_vector(result.direction)}: {decimal(result.directional)}")
+    lines += [f"  note: {n}" for n in result.notes]
+    lines.append("by autograd (float64)" + ("; formulas by SymPy" if result.formulas else ""))
+    return "\n".join(lines) + "\n"
+
+
+def _document(result: Any) -> dict[str, Any]:
+    def vector(values: dict[str, float] | None) -> Any:
+        return None if values is None else {n: json_number(v) for n, v in values.items()}
+
+    document = {"point": vector(result.point), "value": json_number(result.value),
+                "gradient": vector(result.gradient), "norm": json_number(result.norm),
+                "ascent": vector(result.ascent), "direction": vector(result.direction),
+                "directional": json_number(result.directional), "notes": result.notes}
+    if result.formulas or result.exact:
+        document["formulas"] = result.formulas
+        document["exact"] = result.exact
+    return document

@@ -1,0 +1,81 @@
+"""`autodiff newton`: Newton's method on f = 0 with autograd's derivative, the table of iterates (app.newton)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from autodiff.cli.calculus import choose, decimal, json_number, read_bindings, write_json
+from autodiff.cli.options import (
+    SETTINGS,
+    ProgramCommand,
+    engine_options,
+    format_option,
+    output_format,
+    program_options,
+    read_program,
+)
+
+EPILOG = """\b
+Examples (textbook exercises):
+  autodiff newton 'x**2 - 10' x=3              sqrt(10) by Newton's method from x0 = 3
+  autodiff newton 'cos(x) - x' x=1 --steps 5   the root of cos x = x, five steps from x0 = 1
+  autodiff newton 'x**3 - 2*x + 2' x=0         a cycle: Newton's method fails from x0 = 0
+"""
+
+
+@click.command("newton", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
+               short_help="Newton's method on f = 0 from x0, step by step.")
+@program_options
+@click.option("--steps", type=int, default=50, show_default=True, help="At most this many Newton steps.")
+@click.option("--tol", type=float, default=1e-12, show_default=True,
+              help="Converged when |x_{n+1} - x_n| <= TOL * max(1, |x_{n+1}|).")
+@click.option("--wrt", "wrt", metavar="NAME", help="The variable (default: the one NAME=VALUE; others are constants).")
+@format_option()
+@engine_options(dtype=False)
+def newton_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
+    """Newton's method on PROGRAM = 0 from NAME=X0: x_{n+1} = x_n - f(x_n)/f'(x_n), with f' from autograd
+    (float64). Prints every iterate (x_n, f(x_n), f'(x_n)) and the root, or why it failed (f' = 0, f not
+    defined, divergence, a cycle, too few steps). Exit 0 when it converged, 1 when not."""
+    from autodiff.app.newton import newton
+    from autodiff.app.pointwise import Function
+    from autodiff.engine.errors import UsageError
+
+    text, assignments = read_program(program, file, assignments)
+    bindings = read_bindings(assignments, options)
+    names = choose(bindings.point, (options["wrt"],) if options["wrt"] else (), bindings, "starting value")
+    if len(names) != 1:
+        raise UsageError("give one starting value, e.g. x=3 (bind the other names with --const, or pick one with "
+                         "--wrt)" if names else "give the starting value, e.g. x=3")
+    (name,) = names
+    result = newton(Function(text, names, bindings.constants), bindings.point[name], options["steps"], options["tol"])
+    if output_format(options["output_format"]) == "json":
+        write_json({"variable": name, "iterations": [
+            {"n": it.n, "x": json_number(it.x), "f": json_number(it.f), "df": json_number(it.df)}
+            for it in result.iterations], "root": json_number(result.root), "converged": result.converged,
+            "reason": result.reason})
+    else:
+        sys.stdout.write(_text(text, result))
+    return 0 if result.converged else 1
+
+
+COMMANDS = [newton_command]
+
+
+def _text(program: str, result: Any) -> str:
+    x = result.variable
+    header = ["n", f"{x}_n", f"f({x}_n)", f"f'({x}_n)"]
+    rows = [[str(it.n), decimal(it.x, 15), decimal(it.f, 6), "" if it.df is None else decimal(it.df, 6)]
+            for it in result.iterations]
+    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
+    lines = [f"Newton's method on {program} = 0 from {x}_0 = {decimal(result.iterations[0].x, 15)}",
+             "  ".join(h.rjust(w) for h, w in zip(header, widths))]
+    lines += ["  ".join(c.rjust(w) for c, w in zip(row, widths)) for row in rows]
+    if result.converged:
+        lines.append(f"root: {x} = {decimal(result.root, 15)}  ({result.reason}; {len(result.iterations) - 1} steps)")
+    else:
+        lines.append(f"no root: {result.reason}")
+    lines.append("f' by autograd (float64)")
+    return "\n".join(lines) + "\n"

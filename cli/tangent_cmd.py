@@ -1,0 +1,119 @@
+"""`autodiff tangent`: the tangent line (plane) or Taylor polynomial of a program at a point (app.tangent).
+SymPy is imported when the command runs, never at start-up."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from autodiff.cli.calculus import choose, decimal, read_bindings, write_json
+from autodiff.cli.options import SETTINGS, ProgramCommand, engine_options, format_option, program_options, read_program
+
+EPILOG = """\b
+Examples (textbook exercises):
+  autodiff tangent 'x**3 - 2*x + 1' x=2          the tangent line of y = x^3 - 2x + 1 at x = 2
+  autodiff tangent 'sqrt(x)' x=4                 linear approximation of sqrt(4.1): eval the line at 4.1
+  autodiff tangent 'exp(x)' x=0 --order 3        Taylor polynomial of degree 3 of e^x about 0
+  autodiff tangent 'x**2 + y**2' x=1 y=2         the tangent plane of z = x^2 + y^2 at (1, 2)
+"""
+
+
+@click.command("tangent", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
+               short_help="The tangent line (plane) or Taylor polynomial at a point.")
+@program_options
+@click.option("--order", type=int, default=1, show_default=True,
+              help="The degree of the Taylor polynomial (1: the tangent line or plane).")
+@click.option("--wrt", "wrt", multiple=True, metavar="NAME",
+              help="The variables (repeatable; default: every NAME=VALUE; the others are constants).")
+@click.option("--no-exact", is_flag=True, help="Decimals only (skip SymPy's exact form).")
+@format_option()
+@engine_options(dtype=False)
+def tangent_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
+    """The tangent line of PROGRAM at NAME=VALUE, y = f(a) + f'(a)(x - a), written in the language so it
+    pastes back into `autodiff eval` and `plot`; with two variables the tangent plane, with --order N the
+    Taylor polynomial of degree N. Decimal coefficients from autograd (float64), the exact form from SymPy
+    when it finds one."""
+    from autodiff.app.pointwise import Function
+    from autodiff.app.tangent import taylor
+    from autodiff.cli.options import output_format
+    from autodiff.engine.errors import UsageError
+
+    text, assignments = read_program(program, file, assignments)
+    bindings = read_bindings(assignments, options)
+    names = choose(bindings.point, options["wrt"], bindings, "point")
+    if not names:
+        raise UsageError("give the point, e.g. x=2 (and y=1 for a tangent plane)")
+    fn = Function(text, names, bindings.constants)
+    result = taylor(fn, bindings.point, options["order"], text, bindings.texts, exact=not options["no_exact"])
+    output = output_format(options["output_format"])
+    if output == "json":
+        write_json(_document(result))
+    else:
+        sys.stdout.write(_text(text, result, bindings.texts))
+    return 0
+
+
+COMMANDS = [tangent_command]
+
+
+def _lhs(variables: list[str]) -> str:
+    name = "y" if len(variables) == 1 else "z" if len(variables) == 2 else "w"
+    return name if name not in variables else "f"
+
+
+def _what(result: Any) -> str:
+    n = len(result.variables)
+    if result.order == 1:
+        return "tangent line" if n == 1 else "tangent plane" if n == 2 else "tangent hyperplane"
+    return f"Taylor polynomial of degree {result.order}"
+
+
+def _label(alpha: tuple[int, ...], variables: list[str]) -> str:
+    """f, f', f'', f^(4) for one variable; f_x, f_xy, ... for several."""
+    k = sum(alpha)
+    if len(variables) == 1:
+        return "f" if k == 0 else "f" + "'" * k if k <= 3 else f"f^({k})"
+    return "f" if k == 0 else "f_" + "".join(v * e for v, e in zip(variables, alpha))
+
+
+def _text(program: str, result: Any, texts: dict[str, str]) -> str:
+    where = ", ".join(f"{n} = {texts.get(n, decimal(v))}" for n, v in result.point.items())
+    args = ", ".join(texts.get(n, decimal(v)) for n, v in result.point.items())
+    lines = [f"{_what(result)} of {program} at {where}"]
+    for alpha, value in result.derivatives.items():
+        exact = result.exact_derivatives.get(alpha)
+        shown = f"{exact}  ({decimal(value)})" if exact is not None and exact != decimal(value) else decimal(value)
+        lines.append(f"  {_label(alpha, result.variables)}({args}) = {shown}")
+    lhs = _lhs(result.variables)
+    lines.append(f"  {lhs} = {result.formula}")
+    if result.exact is not None:
+        lines.append(f"  exact: {lhs} = {result.exact}")
+    lines += [f"  note: {n}" for n in result.notes]
+    lines.append("derivatives by autograd (float64)" + ("; exact form by SymPy" if result.exact is not None else ""))
+    return "\n".join(lines) + "\n"
+
+
+def _document(result: Any) -> dict[str, Any]:
+    from autodiff.cli.calculus import json_number
+
+    def monomial(m: tuple[int, ...]) -> dict[str, int]:
+        return {v: e for v, e in zip(result.variables, m) if e}
+
+    return {"variables": result.variables, "point": {n: json_number(v) for n, v in result.point.items()},
+            "order": result.order, "formula": result.formula, "exact": result.exact,
+            "coefficients": _coefficients(result, monomial),
+            "derivatives": [{"powers": monomial(a), "value": json_number(d),
+                             "exact": result.exact_derivatives.get(a)} for a, d in result.derivatives.items()],
+            "notes": result.notes}
+
+
+def _coefficients(result: Any, monomial: Any) -> list[Any]:
+    """One variable: [c0, c1, ..., cN] in powers of x; several: {"powers": {...}, "value": c} per monomial."""
+    from autodiff.cli.calculus import json_number
+
+    if len(result.variables) == 1:
+        return [json_number(result.coefficients.get((k,), 0.0)) for k in range(result.order + 1)]
+    ordered = sorted(result.coefficients.items(), key=lambda mc: (sum(mc[0]), [-e for e in mc[0]]))
+    return [{"powers": monomial(m), "value": json_number(c)} for m, c in ordered]
