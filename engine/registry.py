@@ -147,20 +147,35 @@ class _Traced:
 
 
 class _Tracer:
-    """A namespace of built-ins that records which ones a definition calls."""
+    """A namespace of built-ins that records which ops a definition records: a built-in's one op, or the ops
+    its plan picks for placeholders (values that need gradients) and numbers, or else all of its ops."""
 
     def __init__(self) -> None:
-        self.names: list[str] = []
+        self.ops: list[str] = []
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
         if name not in BUILTINS:
             raise AttributeError(f"a composite calls {name}, which is not a built-in (yet)")
+        builtin = BUILTINS[name]
 
         def call(*args: Any, **kwargs: Any) -> _Traced:
-            self.names.append(name)
+            if builtin.op is not None:
+                self.ops.append(builtin.op.name)
+            elif builtin.plan is not None:
+                builtin.plan(self, *args, **kwargs)
+            else:
+                self.ops.extend(builtin.ops)
             return _Traced()
 
         return call
+
+    @staticmethod
+    def is_constant(x: Any) -> bool:
+        return not isinstance(x, _Traced)
+
+    def op(self, op: Op, *inputs: Any, **params: Any) -> _Traced:
+        self.ops.append(op.name)
+        return _Traced()
 
 
 def traced_ops(definition: Callable[..., Any]) -> tuple[str, ...]:
@@ -168,5 +183,4 @@ def traced_ops(definition: Callable[..., Any]) -> tuple[str, ...]:
     tracer = _Tracer()
     count = len(inspect.signature(definition).parameters) - 1
     definition(tracer, *(_Traced() for _ in range(count)))
-    ops = [op for name in tracer.names for op in BUILTINS[name].ops]
-    return tuple(dict.fromkeys(ops))
+    return tuple(dict.fromkeys(tracer.ops))
