@@ -13,11 +13,16 @@ from autodiff.cli.options import (
     ProgramCommand,
     binding_texts,
     configure_engine,
+    dtype_option,
     engine_options,
+    format_option,
+    option,
+    order_option,
     output_format,
     program_options,
     read_program,
     split_binding,
+    tolerance_options,
 )
 
 DEFAULT_SAMPLES = 5  # the bound point and four around it: a formula right at one point only is caught
@@ -73,19 +78,16 @@ def _setup(program: str | None, assignments: tuple[str, ...], file: str | None, 
 @click.command("check", cls=ProgramCommand, epilog=EPILOG_CHECK, context_settings=SETTINGS,
                short_help="Check your own derivatives against autograd.")
 @program_options
-@click.option("--expect", "expectations", multiple=True, metavar="NAME=EXPR",
-              help="Your derivative of the program with respect to NAME, in the language (repeatable).")
-@click.option("--samples", type=int, metavar="N",
-              help="Check at N points (default 5): the bound values, then points drawn around them, or each VALUE "
-                   "evaluated again (e.g. x='randn()').")
-@click.option("--order", type=click.IntRange(1, 2), default=1, show_default=True,
-              help="2: the expectations are second derivatives.")
-@click.option("--rtol", type=float, help="Relative tolerance (default 1e-5 for float64, 1e-4 for float32).")
-@click.option("--atol", type=float, help="Absolute tolerance (default 1e-8 for float64, 1e-5 for float32).")
-@click.option("--format", "output_format", type=click.Choice(["pretty", "plain", "json"]),
-              help="Output format (default: pretty on a terminal, plain when piped).")
-@click.option("--dtype", type=click.Choice(["float32", "float64"]), default="float64", show_default=True,
-              help="The precision of autograd's side (yours is always evaluated in float64).")
+@option("--expect", "expectations", multiple=True, metavar="NAME=EXPR",
+        help="Your derivative of the program with respect to NAME, in the language (repeatable).")
+@option("--samples", type=int, metavar="N",
+        help="Check at N points (default 5): the bound values, then points drawn around them, or each VALUE "
+             "evaluated again (e.g. x='randn()').")
+@order_option("2: the expectations are second derivatives.", high=2)
+@tolerance_options("Relative tolerance (default 1e-5 for float64, 1e-4 for float32).",
+                   "Absolute tolerance (default 1e-8 for float64, 1e-5 for float32).")
+@format_option()
+@dtype_option("float64", help="The precision of autograd's side (yours is always evaluated in float64).")
 @engine_options(dtype=False)
 def check_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """Check your derivatives of PROGRAM against autograd.
@@ -260,15 +262,12 @@ def _float(value: float) -> float | str:
 @click.command("gradcheck", cls=ProgramCommand, epilog=EPILOG_GRADCHECK, context_settings=SETTINGS,
                short_help="Compare autograd with central finite differences, in float64.")
 @program_options
-@click.option("--eps", type=float, default=1e-6, show_default=True, help="The finite-difference step.")
-@click.option("--atol", type=float, default=1e-5, show_default=True, help="Absolute tolerance.")
-@click.option("--rtol", type=float, default=1e-3, show_default=True, help="Relative tolerance.")
-@click.option("--max-perturbations", type=int, default=10_000, show_default=True,
-              help="Refuse to perturb more leaf elements than this (each costs two evaluations).")
-@click.option("--dtype", type=click.Choice(["float32", "float64"]),
-              help="Ignored: gradcheck always evaluates in float64.")
-@click.option("--format", "output_format", type=click.Choice(["pretty", "plain", "json"]),
-              help="Output format (default: pretty on a terminal, plain when piped).")
+@option("--eps", type=float, default=1e-6, show_default=True, help="The finite-difference step.")
+@tolerance_options("Relative tolerance.", "Absolute tolerance.", rtol=1e-3, atol=1e-5)
+@option("--max-perturbations", type=int, default=10_000, show_default=True,
+        help="Refuse to perturb more leaf elements than this (each costs two evaluations).")
+@dtype_option(None, help="Ignored: gradcheck always evaluates in float64.")
+@format_option()
 @engine_options(dtype=False)
 def gradcheck_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """Compare autograd's gradient of PROGRAM with central finite differences, in float64.

@@ -13,7 +13,10 @@ from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
     engine_options,
+    exact_option,
     format_option,
+    option,
+    order_option,
     output_format,
     program_options,
     read_program,
@@ -31,11 +34,10 @@ Examples (textbook exercises):
 @click.command("critical", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="Critical and inflection points, classified; absolute extrema.")
 @program_options
-@click.option("--order", type=click.IntRange(1, 2), default=1, show_default=True,
-              help="1: critical points (f' = 0 or not defined); 2: inflection points (f'' changes sign).")
-@click.option("--points", type=int, default=None,
-              help="Grid points of the numeric search (one variable: 2001; several: starts of Newton's method).")
-@click.option("--no-exact", is_flag=True, help="Numbers only (skip SymPy).")
+@order_option("1: critical points (f' = 0 or not defined); 2: inflection points (f'' changes sign).", high=2)
+@option("--points", type=int, default=None,
+        help="Grid points of the numeric search (one variable: 2001; several: starts of Newton's method).")
+@exact_option()
 @format_option()
 @engine_options(dtype=False)
 def critical_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:

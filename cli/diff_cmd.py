@@ -15,9 +15,13 @@ from autodiff.cli.options import (
     ProgramCommand,
     binding_texts,
     configure_engine,
+    format_option,
+    order_option,
     output_format,
     program_options,
     read_program,
+    steps_option,
+    wrt_option,
 )
 
 EPILOG = """\b
@@ -34,12 +38,10 @@ Examples:
 @click.command("diff", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="The derivative as a formula, with the chain rule's steps.")
 @program_options
-@click.option("--wrt", "wrt", multiple=True, metavar="NAME",
-              help="Differentiate with respect to NAME (repeatable; default: every variable).")
-@click.option("--order", type=int, default=1, show_default=True, help="The N-th derivative.")
-@click.option("--steps", is_flag=True, help="Show the chain rule, node by node, in backward order.")
-@click.option("--format", "output_format", type=click.Choice(["pretty", "plain", "json", "latex"]),
-              help="Output format (default: pretty on a terminal, plain when piped).")
+@wrt_option()
+@order_option("The N-th derivative.")
+@steps_option(help="Show the chain rule, node by node, in backward order.")
+@format_option("latex")
 def diff_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """Derive PROGRAM (a scalar formula) symbolically: d root / d NAME for each variable.
 

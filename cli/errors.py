@@ -31,6 +31,15 @@ def exit_code(error: AutodiffError) -> int:
     return EXIT_CODES.get(error.kind, 1)
 
 
+def worded(error: AutodiffError) -> AutodiffError:
+    """The error with the settings it names ({order}) worded as the command line's options (--order)."""
+    if error.fields:
+        from autodiff.cli.options import flag_of
+
+        error.named({field: flag_of(field) for field in error.fields})
+    return error
+
+
 def cli_hint(error: AutodiffError) -> str | None:
     """The hint in the command line's vocabulary (options instead of Python keyword arguments)."""
     reason = error.reason
@@ -78,6 +87,7 @@ def excerpt(error: AutodiffError) -> str | None:
 def error_line(error: AutodiffError, python_hints: bool = False) -> str:
     """`autodiff: KIND error at line L, column C: message (hint)`. Scripts (`autodiff run`, the REPL) pass
     python_hints: their fix is Python's (retain_graph=True), not an option (--retain-graph)."""
+    worded(error)
     where = ""
     if error.line is not None:
         where = f" at line {error.line}" + (f", column {error.column}" if error.column is not None else "")
@@ -89,6 +99,7 @@ def error_line(error: AutodiffError, python_hints: bool = False) -> str:
 
 
 def error_document(error: AutodiffError) -> dict[str, Any]:
+    worded(error)
     body: dict[str, Any] = {"kind": error.kind, "message": summary(error)}
     hint = cli_hint(error)
     if hint:

@@ -8,10 +8,15 @@ import click
 
 from autodiff.cli.options import (
     ProgramCommand,
+    backward_option,
     engine_options,
     format_option,
+    grad_tensor_option,
+    option,
+    order_option,
     program_options,
     program_text,
+    retain_graph_option,
     settings,
 )
 
@@ -29,25 +34,23 @@ Examples:
 
 @click.command("eval", cls=ProgramCommand, epilog=EPILOG_EVAL, context_settings=settings())
 @program_options
-@click.option("--grad-tensor", "--gradient", "grad_tensor", metavar="VALUE",
-              help="The gradient argument of backward (for a non-scalar output).")
-@click.option("--retain-graph", is_flag=True, help="Keep the graph's saved values so backward can run again.")
-@click.option("--backward", "backward", multiple=True, metavar="NAME",
-              help="Run backward from this named tensor (repeatable, in order; default: the root).")
-@click.option("--repeat", type=int, default=1, show_default=True, help="Run the backward sequence N times.")
-@click.option("--zero-grad", is_flag=True, help="Zero every leaf's .grad before each backward call.")
-@click.option("--retain-grad", "retain_grad", multiple=True, metavar="NAME", help="Keep .grad on a non-leaf.")
-@click.option("--order", type=int, default=1, show_default=True, help="N-th derivative (one leaf).")
-@click.option("--detect-anomaly", is_flag=True, help="Stop at the first backward node that returns nan.")
-@click.option("--trace", is_flag=True, help="Show the backward graph.")
-@click.option("--explain", is_flag=True, help="Replay the backward pass step by step.")
+@grad_tensor_option()
+@retain_graph_option()
+@backward_option()
+@option("--repeat", type=int, default=1, show_default=True, help="Run the backward sequence N times.")
+@option("--zero-grad", is_flag=True, help="Zero every leaf's .grad before each backward call.")
+@option("--retain-grad", "retain_grad", multiple=True, metavar="NAME", help="Keep .grad on a non-leaf.")
+@order_option("N-th derivative (one leaf).")
+@option("--detect-anomaly", is_flag=True, help="Stop at the first backward node that returns nan.")
+@option("--trace", is_flag=True, help="Show the backward graph.")
+@option("--explain", is_flag=True, help="Replay the backward pass step by step.")
 @format_option()
 @engine_options()
-@click.option("--digits", type=click.IntRange(0, 30), metavar="N",
-              help="Digits after the point in pretty and plain output (default 4, as PyTorch prints).")
-@click.option("--batch", metavar="FILE", help="Parse once, evaluate once per JSON line of bindings ('-': stdin).")
-@click.option("--max-line-bytes", metavar="BYTES", default="32M", show_default=True,
-              help="With --batch: a longer line gets a limit error, unread (BYTES: 1000000, 64M, 1G).")
+@option("--digits", type=click.IntRange(0, 30), metavar="N",
+        help="Digits after the point in pretty and plain output (default 4, as PyTorch prints).")
+@option("--batch", metavar="FILE", help="Parse once, evaluate once per JSON line of bindings ('-': stdin).")
+@option("--max-line-bytes", metavar="BYTES", default="32M", show_default=True,
+        help="With --batch: a longer line gets a limit error, unread (BYTES: 1000000, 64M, 1G).")
 def eval_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int | None:
     """Evaluate PROGRAM, run backward, and show the gradients.
 

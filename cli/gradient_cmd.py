@@ -14,9 +14,11 @@ from autodiff.cli.options import (
     ProgramCommand,
     engine_options,
     format_option,
+    option,
     output_format,
     program_options,
     read_program,
+    wrt_option,
 )
 
 EPILOG = """\b
@@ -30,10 +32,9 @@ Examples (textbook exercises):
 @click.command("gradient", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="The gradient, steepest ascent and directional derivative at a point.")
 @program_options
-@click.option("--direction", metavar="A,B,...", help="A direction (normalised): the directional derivative along it.")
-@click.option("--symbolic", is_flag=True, help="Also the gradient's formulas and exact values (SymPy).")
-@click.option("--wrt", "wrt", multiple=True, metavar="NAME",
-              help="The variables (repeatable; default: every NAME=VALUE; the others are constants).")
+@option("--direction", metavar="A,B,...", help="A direction (normalised): the directional derivative along it.")
+@option("--symbolic", is_flag=True, help="Also the gradient's formulas and exact values (SymPy).")
+@wrt_option("The variables (repeatable; default: every NAME=VALUE; the others are constants).")
 @format_option()
 @engine_options(dtype=False)
 def gradient_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:

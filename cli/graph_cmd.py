@@ -14,12 +14,17 @@ import click
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
+    backward_option,
     bindings_from,
     configure_engine,
     engine_options,
+    format_option,
+    grad_tensor_option,
+    option,
     output_format,
     program_options,
     read_program,
+    retain_graph_option,
 )
 
 EPILOG = """\b
@@ -34,15 +39,12 @@ Examples:
 @click.command("graph", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="Show the backward graph: a tree, Graphviz DOT, Mermaid or JSON.")
 @program_options
-@click.option("--backward", "run_backward", is_flag=True,
-              help="Run backward from the root first, and show the gradient each node received.")
-@click.option("--grad-tensor", "--gradient", "grad_tensor", metavar="VALUE",
-              help="With --backward: the gradient argument of backward (for a non-scalar output).")
-@click.option("--retain-graph", is_flag=True, help="With --backward: keep the graph's saved values.")
-@click.option("--to", "target", type=click.Choice(["tree", "dot", "mermaid", "json"]), default="tree",
-              show_default=True, help="What to write: a text tree, Graphviz DOT, a Mermaid flowchart or JSON.")
-@click.option("--format", "output_format", type=click.Choice(["pretty", "plain", "json"]),
-              help="For --to tree: pretty (colour, box drawing) or plain; json is --to json.")
+@backward_option(flag=True, help="Run backward from the root first, and show the gradient each node received.")
+@grad_tensor_option(help="With --backward: the gradient argument of backward (for a non-scalar output).")
+@retain_graph_option(help="With --backward: keep the graph's saved values.")
+@option("--to", "target", type=click.Choice(["tree", "dot", "mermaid", "json"]), default="tree",
+        show_default=True, help="What to write: a text tree, Graphviz DOT, a Mermaid flowchart or JSON.")
+@format_option(help="For --to tree: pretty (colour, box drawing) or plain; json is --to json.")
 @engine_options()
 def graph_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """Show the backward graph of PROGRAM: grad_fn nodes down to the AccumulateGrad of each leaf.

@@ -14,7 +14,9 @@ from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
     engine_options,
+    exact_option,
     format_option,
+    option,
     output_format,
     program_options,
     read_program,
@@ -31,9 +33,9 @@ Examples (textbook exercises):
 @click.command("limit", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="The limit as x -> a (or inf), exact and checked by the numbers.")
 @program_options
-@click.option("--side", type=click.Choice(["both", "+", "-", "right", "left"]), default="both", show_default=True,
-              help="Approach a from above (+, right), below (-, left) or both.")
-@click.option("--no-exact", is_flag=True, help="Numbers only (skip SymPy).")
+@option("--side", type=click.Choice(["both", "+", "-", "right", "left"]), default="both", show_default=True,
+        help="Approach a from above (+, right), below (-, left) or both.")
+@exact_option()
 @format_option()
 @engine_options(dtype=False)
 def limit_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:

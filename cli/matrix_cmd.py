@@ -18,6 +18,7 @@ from autodiff.cli.options import (
     output_format,
     program_options,
     read_program,
+    wrt_option,
 )
 
 EPILOG_JACOBIAN = """\b
@@ -44,7 +45,7 @@ def _request(program: str | None, assignments: tuple[str, ...], file: str | None
 @click.command("jacobian", cls=ProgramCommand, epilog=EPILOG_JACOBIAN, context_settings=SETTINGS,
                short_help="The Jacobian of the root with respect to each variable.")
 @program_options
-@click.option("--wrt", "wrt", multiple=True, metavar="NAME", help="Only these variables (repeatable).")
+@wrt_option("Only these variables (repeatable).")
 @format_option()
 @engine_options()
 def jacobian_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
@@ -79,7 +80,7 @@ def jacobian_command(program: str | None, assignments: tuple[str, ...], file: st
 @click.command("hessian", cls=ProgramCommand, epilog=EPILOG_HESSIAN, context_settings=SETTINGS,
                short_help="The Hessian of a scalar root over all its variables.")
 @program_options
-@click.option("--wrt", "wrt", multiple=True, metavar="NAME", help="Only these variables (repeatable).")
+@wrt_option("Only these variables (repeatable).")
 @format_option()
 @engine_options()
 def hessian_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:

@@ -13,9 +13,12 @@ from autodiff.cli.options import (
     ProgramCommand,
     engine_options,
     format_option,
+    option,
     output_format,
     program_options,
     read_program,
+    steps_option,
+    wrt_option,
 )
 
 EPILOG = """\b
@@ -29,10 +32,10 @@ Examples (textbook exercises):
 @click.command("newton", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="Newton's method on f = 0 from x0, step by step.")
 @program_options
-@click.option("--steps", type=int, default=50, show_default=True, help="At most this many Newton steps.")
-@click.option("--tol", type=float, default=1e-12, show_default=True,
-              help="Converged when |x_{n+1} - x_n| <= TOL * max(1, |x_{n+1}|).")
-@click.option("--wrt", "wrt", metavar="NAME", help="The variable (default: the one NAME=VALUE; others are constants).")
+@steps_option(50, help="At most this many Newton steps.")
+@option("--tol", type=float, default=1e-12, show_default=True,
+        help="Converged when |x_{n+1} - x_n| <= TOL * max(1, |x_{n+1}|).")
+@wrt_option("The variable (default: the one NAME=VALUE; others are constants).", multiple=False)
 @format_option()
 @engine_options(dtype=False)
 def newton_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:

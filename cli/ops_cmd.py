@@ -14,7 +14,8 @@ from typing import Any
 
 import click
 
-from autodiff.cli.options import SETTINGS, output_format
+from autodiff.cli.options import SETTINGS, format_option
+from autodiff.cli.options import output_format as chosen_format
 
 # The language's operators and attribute shortcuts: (syntax, the built-in it calls, or its ops directly).
 OPERATORS: tuple[tuple[str, str | None, tuple[str, ...], str], ...] = (
@@ -96,16 +97,15 @@ def _op_record(op: Any) -> dict[str, Any]:
 
 @click.command("ops", context_settings=SETTINGS,
                short_help="List every function and operator with its backward formulas.")
-@click.option("--format", "choice", type=click.Choice(["pretty", "plain", "json"]),
-              help="Output format (default: pretty on a terminal, plain when piped).")
-def ops_command(choice: str | None) -> int:
+@format_option()
+def ops_command(output_format: str | None) -> int:
     """List every function and operator: signature, grad_fn name(s) and backward formula(s).
 
     A formula gives the gradient sent to one input, in terms of `grad` (the gradient of the result),
     the inputs (`self`, `other`, ...), `result` and the function's parameters. Read from the engine's
     op table, so it is always what backward actually runs.
     """
-    output = output_format(choice)
+    output = chosen_format(output_format)
     groups = catalogue()
     if output == "json":
         from autodiff.cli import jsonout

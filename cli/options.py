@@ -47,10 +47,65 @@ class ProgramCommand(click.Command):
 
 
 # ---------------------------------------------------------------------------- option declarations
+# Every option of every command is declared once, by one call of `option` (a flag in one place only:
+# tests/test_layering.py checks); options several commands share are the functions below, each taking
+# what differs between commands as arguments. Errors from the application name a setting by its parameter's
+# name ({order}); cli/errors.py words it as its option (flag_of: --order).
+# A parameter's flag is --its-name, unless listed here (the test of this module checks every option).
+FLAGS: dict[str, str] = {"variables": "--var", "constants": "--const", "output_format": "--format",
+                         "expectations": "--expect", "run_backward": "--backward", "target": "--to"}
+
+
+def flag_of(name: str) -> str:
+    """The option that sets the parameter `name`."""
+    return FLAGS.get(name) or "--" + name.replace("_", "-")
+
+
+def option(*declarations: str, **attributes: Any) -> Callable:
+    """click.option (the one place that calls it), for a flag that FLAGS words right."""
+    flag = next(d for d in declarations if d.startswith("--"))
+    name = next((d for d in declarations if not d.startswith("-")), flag[2:].replace("-", "_"))
+    if flag_of(name) != flag:
+        raise ValueError(f"option {flag} sets {name!r}: add it to FLAGS")
+    return click.option(*declarations, **attributes)
+
+
 def _decorate(fn: Callable, decorators: list[Callable]) -> Callable:
     for decorator in reversed(decorators):
         fn = decorator(fn)
     return fn
+
+
+class BindingText(click.ParamType):
+    """NAME=VALUE, checked (the VALUE stays text: each command evaluates it as it needs)."""
+
+    name = "NAME=VALUE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        label = next((o for o in getattr(param, "opts", ()) if o.startswith("--")), "NAME=VALUE")
+        split_binding(value, label)
+        return value
+
+
+class Positive(click.ParamType):
+    """A whole number of at least `low`, refused with the option's name (a usage error)."""
+
+    name = "N"
+
+    def __init__(self, low: int = 1, words: str = "positive") -> None:
+        self.low, self.words = low, words
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        from autodiff.engine.errors import UsageError
+
+        number = value if isinstance(value, int) else click.INT.convert(value, param, ctx)
+        if number < self.low:
+            flag = next((o for o in getattr(param, "opts", ()) if o.startswith("--")), "the value")
+            raise UsageError(f"{flag} must be {self.words}, got {number}")
+        return number
+
+
+BINDING = BindingText()
 
 
 def program_options(fn: Callable) -> Callable:
@@ -58,30 +113,88 @@ def program_options(fn: Callable) -> Callable:
     return _decorate(fn, [
         click.argument("program", required=False),
         click.argument("assignments", nargs=-1),
-        click.option("-f", "--file", "file", metavar="PATH", help="Read the program from a file."),
-        click.option("--var", "variables", multiple=True, metavar="NAME=VALUE",
-                     help="Bind a leaf tensor that requires grad (VALUE: 3, [1, 2], randn(2, 2), @data.npy)."),
-        click.option("--const", "constants", multiple=True, metavar="NAME=VALUE",
-                     help="Bind a tensor that needs no grad."),
+        option("-f", "--file", "file", metavar="PATH", help="Read the program from a file."),
+        option("--var", "variables", multiple=True, metavar="NAME=VALUE", type=BINDING,
+               help="Bind a leaf tensor that requires grad (VALUE: 3, [1, 2], randn(2, 2), @data.npy)."),
+        option("--const", "constants", multiple=True, metavar="NAME=VALUE", type=BINDING,
+               help="Bind a tensor that needs no grad."),
     ])
 
 
+def dtype_option(default: str | None = "float32", help: str = "The default dtype of new tensors.") -> Callable:
+    """--dtype float32|float64."""
+    return option("--dtype", type=click.Choice(["float32", "float64"]), default=default,
+                  show_default=default is not None, help=help)
+
+
 def engine_options(dtype: bool = True) -> Callable[[Callable], Callable]:
-    """--dtype (unless dtype=False), --seed and --max-elements."""
+    """--dtype (unless dtype=False: the command declares its own), --seed and --max-elements."""
     options = [
-        click.option("--seed", type=int, help="Seed the random numbers: PyTorch's, as torch.manual_seed(N)."),
-        click.option("--max-elements", type=int, default=50_000_000, show_default=True,
-                     help="Refuse tensors with more elements."),
+        option("--seed", type=int, help="Seed for the random numbers (PyTorch's generator: torch.manual_seed)."),
+        option("--max-elements", type=Positive(), default=50_000_000, show_default=True,
+               help="Refuse tensors with more elements."),
     ]
     if dtype:
-        options.insert(0, click.option("--dtype", type=click.Choice(["float32", "float64"]), default="float32",
-                                       show_default=True, help="The default dtype of new tensors."))
+        options.insert(0, dtype_option())
     return lambda fn: _decorate(fn, options)
 
 
-def format_option(help: str = "Output format (default: pretty on a terminal, plain when piped).") -> Callable:
-    """--format pretty|plain|json."""
-    return click.option("--format", "output_format", type=click.Choice(["pretty", "plain", "json"]), help=help)
+def format_option(*extra: str, help: str = "Output format (default: pretty on a terminal, plain when piped).",
+                  json: bool = True) -> Callable:
+    """--format pretty|plain|json, and the command's own formats."""
+    choices = ["pretty", "plain", *(["json"] if json else []), *extra]
+    return option("--format", "output_format", type=click.Choice(choices), help=help)
+
+
+def order_option(help: str, low: int = 1, high: int | None = None) -> Callable:
+    """--order N: which derivative (or up to which one)."""
+    kind = click.IntRange(low, high) if high is not None else int
+    return option("--order", type=kind, default=1, show_default=True, help=help)
+
+
+def wrt_option(help: str = "Differentiate with respect to NAME (repeatable; default: every variable).",
+               multiple: bool = True) -> Callable:
+    """--wrt NAME."""
+    return option("--wrt", "wrt", multiple=multiple, metavar="NAME", help=help)
+
+
+def tolerance_options(rtol_help: str, atol_help: str, rtol: float | None = None,
+                      atol: float | None = None) -> Callable:
+    """--rtol and --atol."""
+    return lambda fn: _decorate(fn, [
+        option("--rtol", type=float, default=rtol, show_default=rtol is not None, help=rtol_help),
+        option("--atol", type=float, default=atol, show_default=atol is not None, help=atol_help),
+    ])
+
+
+def backward_option(flag: bool = False,
+                    help: str = "Run backward from this named tensor (repeatable, in order; default: the root).",
+                    ) -> Callable:
+    """--backward: which tensors backward starts from (eval: NAME, repeatable), or whether to run it (graph, a
+    flag: the two meanings are one option's, to be made one)."""
+    kind: dict[str, Any] = {"is_flag": True} if flag else {"multiple": True, "metavar": "NAME"}
+    return option("--backward", "run_backward" if flag else "backward", help=help, **kind)
+
+
+def grad_tensor_option(help: str = "The gradient argument of backward (for a non-scalar output).") -> Callable:
+    """--grad-tensor VALUE (also --gradient)."""
+    return option("--grad-tensor", "--gradient", "grad_tensor", metavar="VALUE", help=help)
+
+
+def retain_graph_option(help: str = "Keep the graph's saved values so backward can run again.") -> Callable:
+    return option("--retain-graph", is_flag=True, help=help)
+
+
+def steps_option(count: int | None = None, help: str = "") -> Callable:
+    """--steps: diff's derivation shown (a flag), or newton's number of steps."""
+    kind: dict[str, Any] = {"is_flag": True} if count is None else {"type": int, "default": count,
+                                                                   "show_default": True}
+    return option("--steps", help=help, **kind)
+
+
+def exact_option(help: str = "Numbers only (skip SymPy).") -> Callable:
+    """--no-exact: the calculus commands' decimals without SymPy's exact forms."""
+    return option("--no-exact", is_flag=True, help=help)
 
 
 def output_format(choice: str | None) -> str:

@@ -14,7 +14,11 @@ from autodiff.cli.options import (
     binding_texts,
     binding_value,
     configure_engine,
+    dtype_option,
     engine_options,
+    format_option,
+    option,
+    order_option,
     output_format,
     program_options,
     read_program,
@@ -31,15 +35,14 @@ Examples:
 @click.command("plot", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="Draw a function and its derivatives over a grid.")
 @program_options
-@click.option("--order", type=int, default=1, show_default=True, help="Draw the derivatives up to this order.")
-@click.option("--tangent", "tangent", metavar="NAME=VALUE",
-              help="Also draw the tangent line at this point (autodiff tangent gives its formula).")
-@click.option("--out", "out", metavar="FILE.png|FILE.svg", help="Write an image instead (needs the 'plot' extra).")
-@click.option("--width", type=click.IntRange(20, 400), default=60, show_default=True, help="Characters wide.")
-@click.option("--height", type=click.IntRange(5, 200), default=15, show_default=True, help="Lines high.")
-@click.option("--format", "output_format", type=click.Choice(["pretty", "plain"]),
-              help="pretty: in colour (default on a terminal); plain: without.")
-@click.option("--dtype", type=click.Choice(["float32", "float64"]), default="float64", show_default=True)
+@order_option("Draw the derivatives up to this order.")
+@option("--tangent", "tangent", metavar="NAME=VALUE",
+        help="Also draw the tangent line at this point (autodiff tangent gives its formula).")
+@option("--out", "out", metavar="FILE.png|FILE.svg", help="Write an image instead (needs the 'plot' extra).")
+@option("--width", type=click.IntRange(20, 400), default=60, show_default=True, help="Characters wide.")
+@option("--height", type=click.IntRange(5, 200), default=15, show_default=True, help="Lines high.")
+@format_option(json=False, help="pretty: in colour (default on a terminal); plain: without.")
+@dtype_option("float64", help="")
 @engine_options(dtype=False)
 def plot_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """Draw PROGRAM and its derivatives over NAME=START:STOP[:STEP] (200 points by default)."""

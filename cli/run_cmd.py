@@ -15,7 +15,14 @@ from typing import Any
 
 import click
 
-from autodiff.cli.options import configure_engine, engine_options, read_file, read_stdin, settings
+from autodiff.cli.options import (
+    configure_engine,
+    engine_options,
+    option,
+    read_file,
+    read_stdin,
+    settings,
+)
 
 EPILOG_RUN = """\b
 Examples:
@@ -34,7 +41,7 @@ Example session:
 """
 
 
-MAX_STEPS_OPTION = click.option(
+MAX_STEPS_OPTION = option(
     "--max-steps", type=click.IntRange(min=1), default=1_000_000, show_default=True,
     help="Stop a script after this many statements (loop rounds included): an endless loop ends in a limit error.")
 

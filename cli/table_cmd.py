@@ -15,7 +15,10 @@ from autodiff.cli.options import (
     binding_texts,
     binding_value,
     configure_engine,
+    dtype_option,
     engine_options,
+    format_option,
+    order_option,
     output_format,
     program_options,
     read_program,
@@ -33,11 +36,9 @@ Examples:
 @click.command("table", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="The value and derivatives at every point of a grid.")
 @program_options
-@click.option("--order", type=int, default=1, show_default=True, help="Derivatives up to this order.")
-@click.option("--format", "output_format", type=click.Choice(["pretty", "plain", "json", "csv"]),
-              help="Output format (default: pretty on a terminal, plain when piped).")
-@click.option("--dtype", type=click.Choice(["float32", "float64"]), default="float64", show_default=True,
-              help="The precision of the evaluation.")
+@order_option("Derivatives up to this order.")
+@format_option("csv")
+@dtype_option("float64", help="The precision of the evaluation.")
 @engine_options(dtype=False)
 def table_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """Tabulate PROGRAM and its derivatives over a grid: NAME=START:STOP[:STEP] (STOP included when on the

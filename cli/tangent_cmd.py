@@ -9,7 +9,17 @@ from typing import Any
 import click
 
 from autodiff.cli.calculus import choose, decimal, read_bindings, write_json
-from autodiff.cli.options import SETTINGS, ProgramCommand, engine_options, format_option, program_options, read_program
+from autodiff.cli.options import (
+    SETTINGS,
+    ProgramCommand,
+    engine_options,
+    exact_option,
+    format_option,
+    order_option,
+    program_options,
+    read_program,
+    wrt_option,
+)
 
 EPILOG = """\b
 Examples (textbook exercises):
@@ -23,11 +33,9 @@ Examples (textbook exercises):
 @click.command("tangent", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="The tangent line (plane) or Taylor polynomial at a point.")
 @program_options
-@click.option("--order", type=int, default=1, show_default=True,
-              help="The degree of the Taylor polynomial (1: the tangent line or plane).")
-@click.option("--wrt", "wrt", multiple=True, metavar="NAME",
-              help="The variables (repeatable; default: every NAME=VALUE; the others are constants).")
-@click.option("--no-exact", is_flag=True, help="Decimals only (skip SymPy's exact form).")
+@order_option("The degree of the Taylor polynomial (1: the tangent line or plane).")
+@wrt_option("The variables (repeatable; default: every NAME=VALUE; the others are constants).")
+@exact_option("Decimals only (skip SymPy's exact form).")
 @format_option()
 @engine_options(dtype=False)
 def tangent_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:

@@ -5,6 +5,8 @@ The kinds are the README's: the CLI maps each kind to its exit code in one place
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 KINDS = ("syntax", "name", "usage", "shape", "autograd", "value", "limit", "io")
 
 
@@ -27,8 +29,15 @@ class AutodiffError(Exception):
         column: int | None = None,
         hint: str | None = None,
         reason: str | None = None,
+        fields: tuple[str, ...] = (),
         **details: object,
     ) -> None:
+        # With `fields`, the message and hint name a caller's settings as {field} (e.g. "{order} must be at
+        # least 1"): shown as the field's own name, or as a front end words them (named(), with its own words).
+        self.fields = fields
+        self._templates = (message, hint) if fields else None
+        if fields:
+            message, hint = _worded(message, {}), None if hint is None else _worded(hint, {})
         super().__init__(message)
         self.message = message
         self.line = line
@@ -36,6 +45,14 @@ class AutodiffError(Exception):
         self.hint = hint
         self.reason = reason
         self.details = details
+
+    def named(self, words: Mapping[str, str]) -> AutodiffError:
+        """The error with its fields worded as `words` names them (a command line's options); returns self."""
+        if self._templates is not None and self.message == _worded(self._templates[0], {}):
+            message, hint = self._templates
+            self.message = _worded(message, words)
+            self.hint = None if hint is None else _worded(hint, words)
+        return self
 
     def __str__(self) -> str:
         return f"{self.message} (hint: {self.hint})" if self.hint else self.message
@@ -45,6 +62,15 @@ class AutodiffError(Exception):
         if self.line is None:
             self.line, self.column = line, column
         return self
+
+
+class _Words(dict):
+    def __missing__(self, field: str) -> str:
+        return field
+
+
+def _worded(template: str, words: Mapping[str, str]) -> str:
+    return template.format_map(_Words(words))
 
 
 class ParseError(AutodiffError):

@@ -261,3 +261,31 @@ def test_help_and_version_do_not_import_numpy(args):
             "except SystemExit:\n    pass\nprint('numpy' in sys.modules, 'rich' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip().splitlines()[-1] == "False False", done.stdout + done.stderr
+
+
+def test_every_option_is_declared_once():
+    """A flag is declared by one call of cli.options.option (commands share the functions of cli/options.py),
+    so it has one name, type and help wherever it appears; click.option itself is called only there."""
+    sites: dict[str, list[str]] = {}
+    for path in _sources("cli"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            called = ast.unparse(node.func)
+            if called == "click.option":
+                assert path.name == "options.py" or path.name == "main.py", f"{path.name}:{node.lineno}: use option()"
+            if called in ("option", "click.option"):
+                flags = [a.value for a in node.args if isinstance(a, ast.Constant) and str(a.value).startswith("--")]
+                for flag in flags:
+                    sites.setdefault(flag, []).append(f"{path.name}:{node.lineno}")
+    twice = {flag: where for flag, where in sites.items() if len(where) > 1}
+    assert not twice, twice
+
+
+def test_errors_name_settings_that_the_command_line_words_as_options():
+    from autodiff.cli.errors import worded
+    from autodiff.engine.errors import UsageError
+
+    error = UsageError("{order} cannot be combined with {backward}", fields=("order", "backward"))
+    assert error.message == "order cannot be combined with backward"  # what a library user reads
+    assert worded(error).message == "--order cannot be combined with --backward"
