@@ -124,7 +124,7 @@ class _Searcher:
 def search(fn: Function, k: int, a: float, b: float, n: int, seconds: float = SECONDS) -> Search:
     """Candidates for f^(k) = 0 or undefined on [a, b], from a grid of n points."""
     if not 3 <= n <= MAX_GRID:
-        raise UsageError(f"--points must be between 3 and {MAX_GRID:,}, got {n}")
+        raise UsageError(f"{{points}} must be between 3 and {MAX_GRID:,}, got {n}", fields=("points",))
     xs = np.linspace(a, b, n)
     columns = fn.batch(xs, k)
     f, g = columns[0], columns[k]
@@ -270,7 +270,7 @@ def _words(kind: str) -> str:
 
 def check_grid(a: float, b: float, n: int) -> None:
     if n * 8 > 1 << 31:
-        raise LimitError(f"--points {n:,} is too many", reason="points")
+        raise LimitError(f"{{points}} {n:,} is too many", reason="points", fields=("points",))
     if not (math.isfinite(a) and math.isfinite(b) and a < b and math.isfinite(b - a)):
         raise UsageError(f"the interval must be finite with A < B (and B - A a float64 number), got {a}:{b}")
 

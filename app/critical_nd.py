@@ -47,7 +47,7 @@ def several_variables(fn: Function, program: str, intervals: dict[str, tuple[flo
     result = Critical(names, box, all(n in intervals for n in names), 1)
     count = starts or STARTS
     if not 1 <= count <= MAX_STARTS:
-        raise UsageError(f"--points must be between 1 and {MAX_STARTS:,}, got {count}")
+        raise UsageError(f"{{points}} must be between 1 and {MAX_STARTS:,}, got {count}", fields=("points",))
     side = max(2, round(count ** (1 / len(names))))
     found, notes = _newton(fn, box, side)
     result.notes += notes

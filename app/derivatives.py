@@ -36,11 +36,12 @@ def _variables(request: EvalRequest, wrt: list[str]) -> tuple[Tensor, str | None
         t = evaluation.names.get(name)
         if name not in bound or not isinstance(t, Tensor) or not t.requires_grad:
             listed = ", ".join(bound) or "none"
-            raise UsageError(f"--wrt {name}: not a variable of the program (bind it with --var {name}=VALUE; "
-                             f"variables: {listed})")
+            raise UsageError(f"{{wrt}} {name}: not a variable of the program (bind it with {{variables}} "
+                             f"{name}=VALUE; variables: {listed})", fields=("wrt", "variables"))
         variables[name] = t
     if not variables:
-        raise UsageError("no variable to differentiate: bind one with --var NAME=VALUE (or NAME=VALUE)")
+        raise UsageError("no variable to differentiate: bind one with {variables} NAME=VALUE (or NAME=VALUE)",
+                         fields=("variables",))
     return root, evaluation.root_name, variables
 
 

@@ -44,14 +44,15 @@ class DiffResult:
 def derive(program: str, wrt: list[str] | None, order: int, simplify: bool = True) -> DiffResult:
     """d^order root / d wrt^order for each wrt (default: every free variable), as formulas."""
     if not 1 <= order <= MAX_ORDER:
-        raise UsageError(f"--order must be between 1 and {MAX_ORDER}, got {order}")
+        raise UsageError(f"{{order}} must be between 1 and {MAX_ORDER}, got {order}", fields=("order",))
     formula = record(program)
     names = formula.variables
     targets = wrt or names
     for name in targets:
         if name not in formula.leaves:
             known = ", ".join(names) or "none"
-            raise UsageError(f"--wrt {name}: the program has no variable {name!r} (its variables: {known})")
+            raise UsageError(f"{{wrt}} {name}: the program has no variable {name!r} (its variables: {known})",
+                             fields=("wrt",))
     if not targets:
         raise UsageError("the program has no variable to differentiate: it is made of numbers and constants only")
     differentiate(formula)

@@ -1,4 +1,4 @@
-"""SymPy for the calculus commands (critical, tangent, limit, gradient --symbolic), every call bounded in time.
+"""SymPy for the calculus commands (critical, tangent, limit, gradient's formulas), every call bounded in time.
 
 The program's SymPy expression comes from `autodiff.app.symbolic.program_expression` (the syntax tree, never
 the text); a point such as `pi/4` becomes exact the same way. SymPy's solve and limit can run for minutes on

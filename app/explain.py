@@ -1,4 +1,4 @@
-"""--explain: the backward pass replayed step by step, in the order the engine ran it.
+"""The explanation of a backward pass: the pass replayed step by step, in the order the engine ran it.
 
 `Explainer` is the engine's backward observer (engine.observe): for every node it copies the
 gradient the node received, what it sent to each input and the saved values its rule used, while they

@@ -43,11 +43,12 @@ def gradient(fn: Function, point: dict[str, float], direction: list[float] | Non
     result = Gradient(fn.variables, point, value, grad, norm, ascent)
     if direction is not None:
         if len(direction) != n:
-            raise UsageError(f"--direction has {len(direction)} components; the gradient has {n} "
-                             f"({', '.join(fn.variables)})")
+            raise UsageError(f"{{direction}} has {len(direction)} components; the gradient has {n} "
+                             f"({', '.join(fn.variables)})", fields=("direction",))
         length = math.sqrt(sum(d * d for d in direction))
         if not math.isfinite(length) or length == 0:
-            raise UsageError("--direction must be a nonzero vector of finite numbers, e.g. --direction 3,4")
+            raise UsageError("{direction} must be a nonzero vector of finite numbers, e.g. {direction} 3,4",
+                             fields=("direction",))
         result.direction = {v: d / length for v, d in zip(fn.variables, direction)}
         result.directional = sum(grad[v] * result.direction[v] for v in fn.variables)
     for name in fn.variables:

@@ -1,6 +1,6 @@
 """`autodiff graph`'s data: the backward graph below a tensor as plain records (each node once, in a fixed
 depth-first order, found iteratively), and the graph observed through one backward pass (the gradient
-each node received and passed on). `eval --trace` and `--explain` use the records too."""
+each node received and passed on). eval's graph and its explanation of a pass use the records too."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ class Graph:
 def graph_of(root: Tensor, names: dict[str, Any], extra: list[Tensor] | None = None) -> Graph:
     """The backward graph below root, each node once (depth-first, first visit order), iteratively.
 
-    Nodes reachable only from the `extra` tensors (other --backward targets) follow, numbered after them.
+    Nodes reachable only from the `extra` tensors (other tensors backward started from) follow, numbered after them.
     """
     starts = []
     for t in [root, *(extra or [])]:

@@ -220,7 +220,7 @@ def _conclude(result: Limit) -> None:
         others = [(o, v) for o, (v, _) in values.items() if o != s and v is not None]
         if others and not math.isinf(result.point):
             o, v = others[0]
-            result.reason += f"; the {_side_words(result, o)} limit is {_shown(result.sides[o], v)} (--side {o})"
+            result.reason += f"; the {_side_words(result, o)} limit is {_shown(result.sides[o], v)} (side {o})"
         return
     found = [v for v, _ in values.values()]
     if len(found) == 2 and not _same(found[0], found[1]):

@@ -41,9 +41,9 @@ def _at(fn: Function, x: float) -> tuple[float, float]:
 def newton(fn: Function, x0: float, steps: int = 50, tol: float = 1e-12, seconds: float = SECONDS) -> Newton:
     """Run at most `steps` Newton steps from x0; converged when |x_{n+1} - x_n| <= tol * max(1, |x_{n+1}|)."""
     if not 1 <= steps <= MAX_STEPS:
-        raise UsageError(f"--steps must be between 1 and {MAX_STEPS:,}, got {steps}")
+        raise UsageError(f"{{steps}} must be between 1 and {MAX_STEPS:,}, got {steps}", fields=("steps",))
     if not (tol > 0 and math.isfinite(tol)):
-        raise UsageError(f"--tol must be a positive number, got {tol}")
+        raise UsageError(f"{{tol}} must be a positive number, got {tol}", fields=("tol",))
     result = Newton(fn.variables[0])
     started = time.monotonic()
     x = x0
@@ -72,7 +72,7 @@ def _stop(result: Newton, n: int, x: float, f: float, df: float, steps: int, tol
         result.iterations[-1].df = df
         return "f(x_n) is exactly 0" if f == 0 else f"the step fell below the tolerance {tol:g}"
     if n == steps:
-        return f"no convergence in {steps} steps (the last step was {number(abs(x - previous), 6)}): more --steps?"
+        return f"no convergence in {steps} steps (the last step was {number(abs(x - previous), 6)}): more steps?"
     if df == 0 or not math.isfinite(df):
         return (f"f'({name}_{n}) = {number(df)} at {name}_{n} = {number(x, 10)}: the tangent is "
                 f"{'horizontal' if df == 0 else 'not defined'}, so Newton's step is not defined: start elsewhere")

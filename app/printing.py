@@ -1,5 +1,5 @@
 """SymPy expressions written in the autodiff language (abs, where, maximum, e, ...), so that what `diff` prints
-pastes back into `autodiff eval` and `check --expect`; and in LaTeX."""
+pastes back into `autodiff eval` and into `autodiff check` as an expected derivative; and in LaTeX."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ from autodiff.grammar.interpreter import Evaluation, Interpreter, constant
 from autodiff.grammar.syntax import Program, parse
 
 
-def as_tensor(value: Any, what: str) -> Tensor:
+def as_tensor(value: Any, what: str, fields: tuple[str, ...] = ()) -> Tensor:
     """A value as a fresh tensor of the default dtype (numbers and lists are floats)."""
     if isinstance(value, Tensor):
         return engine.tensor(value.data, dtype=engine.get_default_dtype())
@@ -28,12 +28,13 @@ def as_tensor(value: Any, what: str) -> Tensor:
         return engine.tensor(value, dtype=engine.get_default_dtype())
     if isinstance(value, (int, float, list, tuple)) and not isinstance(value, bool):
         return engine.tensor(value)
-    raise BadValueError(f"{what} must be a number, a list of numbers or a tensor, not {type(value).__name__}")
+    raise BadValueError(f"{what} must be a number, a list of numbers or a tensor, not {type(value).__name__}",
+                        fields=fields)
 
 
 @dataclass
 class Binding:
-    """A name bound before the program runs: a leaf that requires grad (--var) or not (--const)."""
+    """A name bound before the program runs: a leaf that requires grad (a variable) or not (a constant)."""
 
     name: str
     value: Any  # a Tensor, a numpy array, a number or a list
@@ -53,11 +54,11 @@ class EvalRequest:
     order: int = 1
     detect_anomaly: bool = False
     # Receives every backward step (engine.observe); its start_pass(), if any, is called before
-    # each backward call (--explain uses both).
+    # each backward call (the explanation of a pass uses both).
     observe: Callable[..., None] | None = None
-    parsed: Program | None = None  # the program already parsed (--batch parses it once for every line)
+    parsed: Program | None = None  # the program already parsed (a batch parses it once for every line)
     # What each backward pass keeps of a gradient for the report (text output keeps only what it prints, so
-    # that --repeat 500 on a large tensor does not hold 500 copies); None: a full copy, and the copies of
+    # that 500 repeated passes on a large tensor does not hold 500 copies); None: a full copy, and the copies of
     # all passes together are bounded by the element limit, checked before the first pass.
     keep: Callable[[np.ndarray], Any] | None = None
 
@@ -68,7 +69,7 @@ class Pass:
 
     root: str | None
     grads: dict[str, Any]  # np.ndarray | None, or what EvalRequest.keep kept of it
-    order: int | None = None  # --order: which derivative this pass computed
+    order: int | None = None  # which derivative this pass computed (EvalRequest.order)
 
 
 @dataclass
@@ -82,7 +83,7 @@ class EvalResult:
 
 
 def bind(bindings: list[Binding]) -> dict[str, Tensor]:
-    """Tensors for the bindings: fresh leaves of the default dtype, requiring grad for --var."""
+    """Tensors for the bindings: fresh leaves of the default dtype, requiring grad for the variables."""
     names: dict[str, Tensor] = {}
     for b in bindings:
         t = as_tensor(b.value, f"the value of {b.name}")
@@ -137,33 +138,34 @@ def root_tensor(evaluation: Evaluation) -> Tensor:
 def run_eval(request: EvalRequest) -> EvalResult:
     """Evaluate the program and run the requested backward passes."""
     if request.repeat < 1:
-        raise UsageError(f"--repeat must be at least 1, got {request.repeat}")
+        raise UsageError(f"{{repeat}} must be at least 1, got {request.repeat}", fields=("repeat",))
     if request.order < 1:
-        raise UsageError(f"--order must be at least 1, got {request.order}")
-    for option, value in (("--repeat", request.repeat), ("--order", request.order)):
+        raise UsageError(f"{{order}} must be at least 1, got {request.order}", fields=("order",))
+    for setting, value in (("repeat", request.repeat), ("order", request.order)):
         if value > MAX_LOOP:  # every pass is run and reported: 10**9 of them is a hang, not an answer
-            raise UsageError(f"{option} must be at most {MAX_LOOP:,}, got {value:,}")
+            raise UsageError(f"{{{setting}}} must be at most {MAX_LOOP:,}, got {value:,}", fields=(setting,))
     passes = request.repeat * max(1, len(request.backward))
     if passes > MAX_LOOP:  # 10,000 x 10,000 passes: refused before any work
-        raise UsageError(f"--backward x --repeat gives {passes:,} backward passes, over the limit of {MAX_LOOP:,}")
+        raise UsageError(f"{{backward}} x {{repeat}} gives {passes:,} backward passes, over the limit of "
+                         f"{MAX_LOOP:,}", fields=("backward", "repeat"))
     if request.order > 1 and (request.backward or request.repeat > 1):
-        raise UsageError("--order cannot be combined with --backward or --repeat")
+        raise UsageError("{order} cannot be combined with {backward} or {repeat}",
+                         fields=("order", "backward", "repeat"))
     # Every run starts with recording on, as a fresh process does, whatever an earlier run in this process
-    # (an earlier --batch line) switched off with torch.set_grad_enabled(False).
+    # (an earlier batch line) switched off with torch.set_grad_enabled(False).
     with engine.detect_anomaly(request.detect_anomaly), engine.enable_grad():
         _, evaluation = evaluate(request)
         root = root_tensor(evaluation)
         names = named_tensors(evaluation)
         for name in request.retain_grad:
-            _named(names, name, "--retain-grad").retain_grad()
-        gradient = None if request.grad_tensor is None else as_tensor(request.grad_tensor, "--grad-tensor")
+            _named(names, name, "retain_grad").retain_grad()
+        gradient = None if request.grad_tensor is None else as_tensor(request.grad_tensor, "{grad_tensor}",
+                                                                       ("grad_tensor",))
         if request.order > 1:
             return _higher_order(request, evaluation, root, gradient)
         if not request.backward and not root.requires_grad:
-            reason = ("the root does not require grad: bind a variable with --var NAME=VALUE "
-                      "(or requires_grad=True) to differentiate")
-            return EvalResult(evaluation, root, [], grads_of(names), skipped_backward=reason)
-        targets = [(name, _named(names, name, "--backward")) for name in request.backward] or \
+            return EvalResult(evaluation, root, [], grads_of(names), skipped_backward=ROOT_NEEDS_NO_GRAD)
+        targets = [(name, _named(names, name, "backward")) for name in request.backward] or \
             [(evaluation.root_name, root)]
         if request.keep is None:
             _check_kept(leaves(evaluation), request.repeat * len(targets))
@@ -213,23 +215,24 @@ def _check_next_order_memory(wanted: int, order: int, before: int, now: int) -> 
     need = int(now * growth)
     left = room()
     if left is not None and need > left:
-        raise LimitError(f"--order {wanted}: derivative {order + 1} would need about {need >> 20:,} MiB more for its "
-                         f"graph (the saved values grew {growth:.1f} times with the last order, to {now >> 20:,} MiB), "
-                         f"and {max(left, 0) >> 20:,} MiB are left under the memory cap",
-                         hint=f"ask for --order {order} or less, or raise AUTODIFF_MAX_MEMORY", reason="order")
+        raise LimitError(f"{{order}} {wanted}: derivative {order + 1} would need about {need >> 20:,} MiB more for "
+                         f"its graph (the saved values grew {growth:.1f} times with the last order, to "
+                         f"{now >> 20:,} MiB), and {max(left, 0) >> 20:,} MiB are left under the memory cap",
+                         hint=f"ask for {{order}} {order} or less, or raise AUTODIFF_MAX_MEMORY", reason="order",
+                         fields=("order",))
     return now
 
 
-def _named(names: dict[str, Tensor], name: str, option: str) -> Tensor:
+def _named(names: dict[str, Tensor], name: str, field: str) -> Tensor:
     tensor = names.get(name)
     if tensor is None:
         import difflib
 
         close = difflib.get_close_matches(name, list(names), n=1)
         known = ", ".join(names) or "none"
-        raise UnknownNameError(f"{option} {name}: no tensor named {name!r} in the program"
+        raise UnknownNameError(f"{{{field}}} {name}: no tensor named {name!r} in the program"
                                + (f"; did you mean {close[0]!r}?" if close else f" (named tensors: {known})"),
-                               reason="unknown_name", name=name)
+                               reason="unknown_name", name=name, fields=(field,))
     return tensor
 
 
@@ -239,8 +242,8 @@ def _higher_order(request: EvalRequest, evaluation: Evaluation, root: Tensor, gr
     candidates = {name: t for name, t in named_tensors(evaluation).items() if t.is_leaf and t.requires_grad}
     if len(candidates) != 1:
         listed = ", ".join(candidates) or "none"
-        raise UsageError(f"--order needs exactly one leaf that requires grad; the program has {len(candidates)} "
-                         f"({listed})")
+        raise UsageError(f"{{order}} needs exactly one leaf that requires grad; the program has {len(candidates)} "
+                         f"({listed})", fields=("order",))
     (name, x), = candidates.items()
     passes = []
     current, grad_output = root, gradient
@@ -262,9 +265,9 @@ def _higher_order(request: EvalRequest, evaluation: Evaluation, root: Tensor, gr
         current, grad_output = derivative.sum(), None
         previous, size = size, engine.graph_size(current, budget)
         if order < request.order and size * max(1.0, size / max(previous, 1)) > budget:
-            raise LimitError(f"--order {request.order}: the graph grows too fast with the order (derivative {order} "
-                             f"has {size:,} nodes; the limit for the next is {budget:,})",
-                             hint=f"ask for --order {order} or less", reason="order")
+            raise LimitError(f"{{order}} {request.order}: the graph grows too fast with the order (derivative "
+                             f"{order} has {size:,} nodes; the limit for the next is {budget:,})",
+                             hint=f"ask for {{order}} {order} or less", reason="order", fields=("order",))
         if order < request.order:
             held = _check_next_order_memory(request.order, order, held, engine.graph_bytes(current))
     x.grad = derivative.detach()
@@ -272,8 +275,9 @@ def _higher_order(request: EvalRequest, evaluation: Evaluation, root: Tensor, gr
     return EvalResult(evaluation, root, passes, grads)
 
 
-MAX_LOOP = 10_000  # --repeat and --order
-MAX_DERIVATIVE_NODES = 200_000  # the graph --order differentiates next (at least 4 times the program's)
+MAX_LOOP = 10_000  # repeated passes, and the order of a derivative
+MAX_DERIVATIVE_NODES = 200_000  # the graph a higher order differentiates next (at least 4 times the program's)
+ROOT_NEEDS_NO_GRAD = "the root does not require grad"  # why no backward pass ran
 
 
 __all__ = ["AutodiffError", "Binding", "EvalRequest", "EvalResult", "Pass", "as_tensor", "constant", "root_tensor",

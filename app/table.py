@@ -61,7 +61,7 @@ def _run(program: str, wrt: str, x: np.ndarray, constants: list[Binding], order:
 def table(program: str, wrt: str, points: np.ndarray, constants: list[Binding], order: int) -> Table:
     """The value and derivatives 1..order at each point."""
     if not 1 <= order <= 10:
-        raise UsageError(f"--order must be between 1 and 10, got {order}")
+        raise UsageError(f"{{order}} must be between 1 and 10, got {order}", fields=("order",))
     notes: list[str] = []
     try:
         values, derivatives = _run(program, wrt, points.copy(), constants, order)

@@ -83,7 +83,7 @@ def taylor(fn: Function, point: dict[str, float], order: int, program: str,
            point_texts: dict[str, str], exact: bool = True) -> Taylor:
     """The Taylor polynomial of degree `order` of fn at the point (order 1: the tangent line or plane)."""
     if not 1 <= order <= MAX_ORDER:
-        raise UsageError(f"--order must be between 1 and {MAX_ORDER}, got {order}")
+        raise UsageError(f"{{order}} must be between 1 and {MAX_ORDER}, got {order}", fields=("order",))
     derivatives = fn.partials(point, order)
     values = [point[v] for v in fn.variables]
     result = Taylor(fn.variables, point, order, derivatives, {}, "")

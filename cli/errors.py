@@ -25,6 +25,8 @@ _CLI_HINTS = {
 
 
 _ELEMENTS_HINT = "raise the limit (--max-elements) or use smaller sizes"
+# What to do when the root needs no grad, so no backward pass ran
+NO_GRAD_ADVICE = "bind a variable with --var NAME=VALUE (or requires_grad=True) to differentiate"
 
 
 def exit_code(error: AutodiffError) -> int:

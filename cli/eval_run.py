@@ -11,6 +11,7 @@ import numpy as np
 from autodiff.app.graph import graph_of
 from autodiff.app.session import EvalRequest, EvalResult, constant, run_eval
 from autodiff.cli import jsonout
+from autodiff.cli.errors import NO_GRAD_ADVICE
 from autodiff.cli.limit_notes import eval_notes
 from autodiff.cli.options import bindings_from, configure_engine, output_format
 from autodiff.cli.text import Doc, tree_lines, write
@@ -184,7 +185,7 @@ def eval_doc(result: EvalResult, request: EvalRequest, options: dict[str, Any], 
     doc.block([(root_name or "root", "name"), (" = ", "")], repr(result.root))
     if result.skipped_backward:
         doc.blank()
-        doc.line(("no backward pass: ", "muted"), (result.skipped_backward, "hint"))
+        doc.line(("no backward pass: ", "muted"), (f"{result.skipped_backward}: {NO_GRAD_ADVICE}", "hint"))
     gradient = f"gradient={options['grad_tensor']}" if options.get("grad_tensor") else ""
     for i, p in enumerate(result.passes, 1):
         doc.blank()

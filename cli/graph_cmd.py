@@ -158,6 +158,7 @@ def _no_graph_reason(observed: Any) -> str:
 # ---------------------------------------------------------------------------- tree
 def tree_doc(observed: Any, pretty: bool) -> Any:
     """The graph as eval --trace shows it; with --backward each node also shows the gradient it received."""
+    from autodiff.cli.errors import NO_GRAD_ADVICE
     from autodiff.cli.text import Doc, tree_lines
 
     doc = Doc()
@@ -168,7 +169,7 @@ def tree_doc(observed: Any, pretty: bool) -> Any:
             grad = observed.received.get(node.id)
             labels[node.id] = [("  grad: ", "muted"), ("None" if grad is None else brief(grad), "value")]
     if observed.skipped_backward:
-        doc.line(("no backward pass: ", "muted"), (observed.skipped_backward, "hint"))
+        doc.line(("no backward pass: ", "muted"), (f"{observed.skipped_backward}: {NO_GRAD_ADVICE}", "hint"))
     tree_lines(doc, observed.graph, pretty, indent=0, labels=labels)
     return doc
 

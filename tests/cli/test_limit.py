@@ -69,7 +69,7 @@ def test_limits_that_do_not_exist(cli):
     assert _json(cli, "sin(1/x)", "x=0", "--no-exact")["reason"].endswith("does not settle (it oscillates)")
     document = _json(cli, "log(x)", "x=0")
     assert document["reason"] == ("the left limit does not exist: f is not defined on that side (nan); the right "
-                                  "limit is -inf (--side +)")
+                                  "limit is -inf (side +)")
 
 
 def test_text_output(cli):
