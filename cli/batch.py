@@ -63,10 +63,9 @@ class _Batch:
 
         if options.get("output_format") not in (None, "json"):
             raise UsageError(f"--batch writes one JSON document per line; drop --format {options['output_format']}")
-        commands.configure(options)
         self.options = options
-        self.seed = options["seed"]
-        self.line_limit, self.line_option = line_limit(options.get("max_line_bytes"), options["max_elements"])
+        self.seed = options["config"].seed
+        self.line_limit, self.line_option = line_limit(options.get("max_line_bytes"), options["config"].max_elements)
         self.program = program
         self.request = commands.eval_request(program, assignments, options)
         self.request.parsed = parse(program)  # once, for every line
@@ -107,7 +106,7 @@ class _Batch:
                 why = option if option == "--max-line-bytes" else "room for --max-elements numbers"
                 raise LimitError(f"the line is longer than {self.line_limit:,} bytes ({why}); the rest of it is "
                                  "skipped unread", hint=f"raise {self.line_option}", reason="line")
-            bindings = line_bindings(raw, self.options["max_elements"])
+            bindings = line_bindings(raw, self.options["config"].max_elements)
             if self.seed is not None:
                 from autodiff import engine
 

@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from autodiff.cli.options import binding_texts, binding_value, configure_engine
+from autodiff.cli.options import binding_texts, binding_value
 
 
 @dataclass
@@ -37,12 +37,11 @@ def scalar(value: Any, what: str) -> float:
 
 
 def read_bindings(assignments: tuple[str, ...], options: dict[str, Any], intervals: bool = False) -> Bindings:
-    """Configure the engine for float64 and read the bindings: NAME=VALUE and --var are the variables (a
-    point), --const the constants; with `intervals`, NAME=A:B gives a variable's interval."""
+    """Read the bindings (the command runs in float64): NAME=VALUE and --var are the variables (a point),
+    --const the constants; with `intervals`, NAME=A:B gives a variable's interval."""
     from autodiff.app.session import Binding, constant
     from autodiff.engine.errors import UsageError
 
-    configure_engine("float64", options.get("seed"), options.get("max_elements") or 50_000_000)
     out = Bindings()
     for name, value, _, requires_grad in binding_texts(assignments, options.get("variables", ()),
                                                             options.get("constants", ())):
@@ -61,7 +60,7 @@ def read_bindings(assignments: tuple[str, ...], options: dict[str, Any], interva
             out.point[name] = scalar(binding_value(name, value, None), f"the value of {name}")
             out.texts[name] = value
         else:
-            out.constants.append(Binding(name, binding_value(name, value, options.get("max_elements")), False))
+            out.constants.append(Binding(name, binding_value(name, value, options["config"].max_elements), False))
             out.texts[name] = value
     return out
 

@@ -12,7 +12,6 @@ from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
     binding_texts,
-    configure_engine,
     dtype_option,
     engine_options,
     format_option,
@@ -61,16 +60,10 @@ def _variables(assignments: tuple[str, ...], variables: tuple[str, ...], constan
     return list(bound.values())
 
 
-def _setup(program: str | None, assignments: tuple[str, ...], file: str | None, options: dict[str, Any],
-           dtype: str) -> tuple[str, list[Any], str]:
-    from autodiff.engine.errors import UsageError
-
-    if options["max_elements"] < 1:
-        raise UsageError(f"--max-elements must be positive, got {options['max_elements']}")
+def _setup(program: str | None, assignments: tuple[str, ...], file: str | None,
+           options: dict[str, Any]) -> tuple[str, list[Any], str]:
     text, assignments = read_program(program, file, assignments)
-    # the seed is applied by the check itself, right before it draws the values
-    configure_engine(dtype, None, options["max_elements"])
-    variables = _variables(assignments, options["variables"], options["constants"], options["max_elements"])
+    variables = _variables(assignments, options["variables"], options["constants"], options["config"].max_elements)
     return text, variables, output_format(options["output_format"])
 
 
@@ -101,12 +94,12 @@ def check_command(program: str | None, assignments: tuple[str, ...], file: str |
 
     from autodiff.app.checking import CheckRequest, Expectation, check_derivatives
 
-    text, variables, output = _setup(program, assignments, file, options, options["dtype"])
+    text, variables, output = _setup(program, assignments, file, options)
     expectations = [Expectation(*split_binding(e, "--expect")) for e in options["expectations"]]
     with np.errstate(all="ignore"):
         report = check_derivatives(CheckRequest(
             program=text, variables=variables, expectations=expectations, dtype=options["dtype"],
-            samples=DEFAULT_SAMPLES if options["samples"] is None else options["samples"], seed=options["seed"],
+            samples=DEFAULT_SAMPLES if options["samples"] is None else options["samples"], seed=options["config"].seed,
             rtol=options["rtol"],
             atol=options["atol"], order=options["order"]))
     if output == "json":
@@ -268,7 +261,7 @@ def _float(value: float) -> float | str:
         help="Refuse to perturb more leaf elements than this (each costs two evaluations).")
 @dtype_option(None, help="Ignored: gradcheck always evaluates in float64.")
 @format_option()
-@engine_options(dtype=False)
+@engine_options("float64")
 def gradcheck_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """Compare autograd's gradient of PROGRAM with central finite differences, in float64.
 
@@ -281,11 +274,11 @@ def gradcheck_command(program: str | None, assignments: tuple[str, ...], file: s
 
     from autodiff.app.checking import GradcheckRequest, gradcheck
 
-    text, variables, output = _setup(program, assignments, file, options, "float64")
+    text, variables, output = _setup(program, assignments, file, options)
     with np.errstate(all="ignore"):
         report = gradcheck(GradcheckRequest(
             program=text, variables=variables, eps=options["eps"], atol=options["atol"], rtol=options["rtol"],
-            max_perturbations=options["max_perturbations"], seed=options["seed"]))
+            max_perturbations=options["max_perturbations"], seed=options["config"].seed))
     if output == "json":
         import sys
 

@@ -39,7 +39,7 @@ Examples (textbook exercises):
         help="Grid points of the numeric search (one variable: 2001; several: starts of Newton's method).")
 @exact_option()
 @format_option()
-@engine_options(dtype=False)
+@engine_options("float64")
 def critical_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """The critical points of PROGRAM on NAME=A:B (default -10:10): where f' = 0 or f' is not defined,
     each classified (second-derivative test; the first-derivative test when f'' = 0 or f' is not defined);

@@ -14,7 +14,6 @@ from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
     binding_texts,
-    configure_engine,
     format_option,
     order_option,
     output_format,
@@ -112,11 +111,12 @@ def _variables(result: Any) -> list[str]:
 
 def _autograd(program: str, wrt: str, order: int, point: dict[str, float]) -> float:
     """Autograd's derivative at the point (float64), for comparison."""
+    from autodiff.app.config import Config
     from autodiff.app.session import Binding, EvalRequest, run_eval
 
-    configure_engine("float64", None, 50_000_000)
     bindings = [Binding(name, value, name == wrt) for name, value in point.items()]
-    result = run_eval(EvalRequest(program, bindings, order=order))
+    with Config("float64").applied():
+        result = run_eval(EvalRequest(program, bindings, order=order))
     grads = result.passes[-1].grads if result.passes else {}
     value = grads.get(wrt)
     return math.nan if value is None else float(value)

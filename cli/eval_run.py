@@ -13,13 +13,12 @@ from autodiff.app.session import EvalRequest, EvalResult, constant, run_eval
 from autodiff.cli import jsonout
 from autodiff.cli.errors import NO_GRAD_ADVICE
 from autodiff.cli.limit_notes import eval_notes
-from autodiff.cli.options import bindings_from, configure_engine, output_format
+from autodiff.cli.options import bindings_from, output_format
 from autodiff.cli.text import Doc, tree_lines, write
 from autodiff.engine import Tensor
 
 
 def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[str, Any]) -> None:
-    configure(options)
     output = output_format(options["output_format"])
     if output == "json":
         with np.errstate(all="ignore"):
@@ -55,50 +54,26 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
         set_printoptions(None)
 
 
-PRECISION_CHECK_ELEMENTS = 100_000  # programs up to this size are run again in float64 to check float32
-PRECISION_RTOL = 1e-3
-
-
 def precision_warnings(program: str, assignments: tuple[str, ...], options: dict[str, Any],
                        result: EvalResult) -> list[str]:
-    """In float32 (the default, as PyTorch), run a small program again in float64 and say where a scalar
-    result or gradient differs by more than 1e-3 relative: float32 has lost the digits there."""
+    """Where float32 lost the digits (app.precision), in the command line's words; not for random programs
+    (their draws would differ)."""
+    from autodiff.app.precision import lost_digits
+
     texts = [program, *assignments, *options["variables"], *options["constants"], options["grad_tensor"] or ""]
-    if options["dtype"] != "float32" or any("rand" in t for t in texts):  # random draws would differ
+    if any("rand" in t for t in texts):
         return []
-    tensors = [t for t in result.evaluation.names.values() if isinstance(t, Tensor)]
-    if sum(t.data.size for t in tensors) > PRECISION_CHECK_ELEMENTS:
-        return []
-    try:
-        configure_engine("float64", options["seed"], options["max_elements"])
-        again = run_eval(eval_request(program, assignments, options))
-    except Exception:
-        return []
-    finally:
-        configure(options)
-    pairs = [("the root", result.root.data, again.root.data)]
-    pairs += [(f"{name}.grad", result.grads.get(name), again.grads.get(name)) for name in result.grads]
-    warnings = []
-    for what, low, high in pairs:
-        if low is None or high is None or np.asarray(low).size != 1 or np.asarray(high).size != 1:
-            continue
-        a, b = float(np.asarray(low).reshape(-1)[0]), float(np.asarray(high).reshape(-1)[0])
-        if np.isfinite(a) and np.isfinite(b) and abs(a - b) > PRECISION_RTOL * abs(b):
-            warnings.append(f"{what} is {a:.6g} in float32 but {b:.10g} in float64: float32 has lost the digits "
-                            "here; run with --dtype float64")
-    return warnings
-
-
-def configure(options: dict[str, Any]) -> None:
-    """Set the engine up for a run: dtype, seed and element limit."""
-    configure_engine(options["dtype"], options["seed"], options["max_elements"])
+    return [f"{lost.what} is {lost.float32:.6g} in float32 but {lost.float64:.10g} in float64: float32 has lost the "
+            "digits here; run with --dtype float64"
+            for lost in lost_digits(result, lambda: eval_request(program, assignments, options), options["config"])]
 
 
 def eval_request(program: str, assignments: tuple[str, ...], options: dict[str, Any]) -> EvalRequest:
     """The eval options as a request (bindings and --grad-tensor evaluated)."""
     return EvalRequest(
         program=program,
-        bindings=bindings_from(assignments, options["variables"], options["constants"], options["max_elements"]),
+        bindings=bindings_from(assignments, options["variables"], options["constants"],
+                                   options["config"].max_elements),
         grad_tensor=None if options["grad_tensor"] is None else constant(options["grad_tensor"], "--grad-tensor"),
         retain_graph=options["retain_graph"],
         backward=list(options["backward"]),

@@ -36,7 +36,7 @@ Examples (textbook exercises):
 @option("--symbolic", is_flag=True, help="Also the gradient's formulas and exact values (SymPy).")
 @wrt_option("The variables (repeatable; default: every NAME=VALUE; the others are constants).")
 @format_option()
-@engine_options(dtype=False)
+@engine_options("float64")
 def gradient_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """The gradient of PROGRAM at the point NAME=VALUE ..., its norm, the direction of steepest ascent and,
     with --direction, the directional derivative along that (normalised) direction, all by autograd in

@@ -16,7 +16,6 @@ from autodiff.cli.options import (
     ProgramCommand,
     backward_option,
     bindings_from,
-    configure_engine,
     engine_options,
     format_option,
     grad_tensor_option,
@@ -89,18 +88,18 @@ def _observe(program: str | None, assignments: tuple[str, ...], file: str | None
     from autodiff.app.session import EvalRequest, constant
     from autodiff.engine.errors import UsageError
 
-    if options["max_elements"] < 1:
+    if options["config"].max_elements < 1:
         raise UsageError(f"--max-elements must be positive, got {options['max_elements']}")
     if not options["run_backward"]:
         for name in ("grad_tensor", "retain_graph"):
             if options[name]:
                 raise UsageError(f"--{name.replace('_', '-')} needs --backward (it is an option of the backward pass)")
     text, assignments = read_program(program, file, assignments)
-    configure_engine(options["dtype"], options["seed"], options["max_elements"])
     with np.errstate(all="ignore"):
         request = EvalRequest(
             program=text,
-            bindings=bindings_from(assignments, options["variables"], options["constants"], options["max_elements"]),
+            bindings=bindings_from(assignments, options["variables"], options["constants"],
+                                   options["config"].max_elements),
             grad_tensor=None if options["grad_tensor"] is None else constant(options["grad_tensor"], "--grad-tensor"),
             retain_graph=options["retain_graph"],
         )

@@ -37,7 +37,7 @@ Examples (textbook exercises):
         help="Approach a from above (+, right), below (-, left) or both.")
 @exact_option()
 @format_option()
-@engine_options(dtype=False)
+@engine_options("float64")
 def limit_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """The limit of PROGRAM as NAME -> VALUE (a number, inf or -inf): SymPy's exact limit when it finds one,
     and the program's values at NAME = VALUE +- 10^-k (or +-10^k), computed by autograd's engine in float64,

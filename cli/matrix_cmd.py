@@ -12,7 +12,6 @@ from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
     bindings_from,
-    configure_engine,
     engine_options,
     format_option,
     output_format,
@@ -37,8 +36,8 @@ def _request(program: str | None, assignments: tuple[str, ...], file: str | None
     from autodiff.app.session import EvalRequest
 
     text, assignments = read_program(program, file, assignments)
-    configure_engine(options["dtype"], options["seed"], options["max_elements"])
-    bindings = bindings_from(assignments, options["variables"], options["constants"], options["max_elements"])
+    bindings = bindings_from(assignments, options["variables"], options["constants"],
+                                   options["config"].max_elements)
     return EvalRequest(text, bindings)
 
 

@@ -37,7 +37,7 @@ Examples (textbook exercises):
         help="Converged when |x_{n+1} - x_n| <= TOL * max(1, |x_{n+1}|).")
 @wrt_option("The variable (default: the one NAME=VALUE; others are constants).", multiple=False)
 @format_option()
-@engine_options(dtype=False)
+@engine_options("float64")
 def newton_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """Newton's method on PROGRAM = 0 from NAME=X0: x_{n+1} = x_n - f(x_n)/f'(x_n), with f' from autograd
     (float64). Prints every iterate (x_n, f(x_n), f'(x_n)) and the root, or why it failed (f' = 0, f not

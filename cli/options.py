@@ -3,6 +3,7 @@ engine's configuration. Imports click only at the top, so that `autodiff --help`
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections.abc import Callable
@@ -127,16 +128,32 @@ def dtype_option(default: str | None = "float32", help: str = "The default dtype
                   show_default=default is not None, help=help)
 
 
-def engine_options(dtype: bool = True) -> Callable[[Callable], Callable]:
-    """--dtype (unless dtype=False: the command declares its own), --seed and --max-elements."""
+def engine_options(dtype: bool | str = True) -> Callable[[Callable], Callable]:
+    """--seed, --max-elements and --dtype (dtype=True; a dtype name: that dtype, no option; False: the command
+    declares its own --dtype). The command receives them as one frozen `config` (app.config.Config) and runs
+    inside it: the engine's settings are the command's, restored after it."""
     options = [
-        option("--seed", type=int, help="Seed for the random numbers (PyTorch's generator: torch.manual_seed)."),
+        option("--seed", type=Positive(0, "a non-negative integer"),
+               help="Seed for the random numbers (PyTorch's generator: torch.manual_seed)."),
         option("--max-elements", type=Positive(), default=50_000_000, show_default=True,
                help="Refuse tensors with more elements."),
     ]
-    if dtype:
+    if dtype is True:
         options.insert(0, dtype_option())
-    return lambda fn: _decorate(fn, options)
+
+    def decorate(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def configured(*args: Any, seed: int | None, max_elements: int, **kwargs: Any) -> Any:
+            from autodiff.app.config import Config
+
+            chosen = dtype if isinstance(dtype, str) else kwargs.get("dtype") or "float32"
+            config = Config(chosen, seed, max_elements)
+            with config.applied():
+                return fn(*args, config=config, **kwargs)
+
+        return _decorate(configured, options)
+
+    return decorate
 
 
 def format_option(*extra: str, help: str = "Output format (default: pretty on a terminal, plain when piped).",
@@ -338,19 +355,3 @@ def parse_bytes(text: str) -> int | None:
         return None
     value = float(match.group(1)) * _UNITS[match.group(2) or ""]
     return int(value) if 0 < value < 1 << 62 else None
-
-
-# ---------------------------------------------------------------------------- the engine
-def configure_engine(dtype: str, seed: int | None, max_elements: int) -> None:
-    """Set the engine up for a run: dtype, seed and element limit (checked)."""
-    from autodiff import engine
-    from autodiff.engine.errors import UsageError
-
-    if max_elements < 1:
-        raise UsageError(f"--max-elements must be positive, got {max_elements}")
-    if seed is not None and seed < 0:
-        raise UsageError(f"--seed must be a non-negative integer, got {seed}")
-    engine.set_default_dtype(dtype)
-    engine.set_max_elements(max_elements)
-    if seed is not None:
-        engine.manual_seed(seed)

@@ -13,7 +13,6 @@ from autodiff.cli.options import (
     ProgramCommand,
     binding_texts,
     binding_value,
-    configure_engine,
     dtype_option,
     engine_options,
     format_option,
@@ -53,7 +52,6 @@ def plot_command(program: str | None, assignments: tuple[str, ...], file: str | 
     from autodiff.engine.errors import InputError, UsageError
 
     text, assignments = read_program(program, file, assignments)
-    configure_engine(options["dtype"], options["seed"], options["max_elements"])
     wrt, points, constants = None, None, []
     for name, value, _, _ in binding_texts(assignments, options["variables"], options["constants"]):
         if ":" in value and not value.startswith("@"):
@@ -64,7 +62,7 @@ def plot_command(program: str | None, assignments: tuple[str, ...], file: str | 
             step = numbers[2] if len(numbers) == 3 else (numbers[1] - numbers[0]) / 199 or 1.0
             wrt, points = name, grid(numbers[0], numbers[1], step)
         else:
-            constants.append(Binding(name, binding_value(name, value, options["max_elements"]), False))
+            constants.append(Binding(name, binding_value(name, value, options["config"].max_elements), False))
     if wrt is None:
         raise UsageError("give the range as NAME=START:STOP[:STEP], e.g. x=0:2*pi")
     out = options["out"]

@@ -16,7 +16,6 @@ from typing import Any
 import click
 
 from autodiff.cli.options import (
-    configure_engine,
     engine_options,
     option,
     read_file,
@@ -51,7 +50,7 @@ MAX_STEPS_OPTION = option(
 @click.argument("file", metavar="FILE|-")
 @engine_options()
 @MAX_STEPS_OPTION
-def run_command(file: str, dtype: str, seed: int | None, max_elements: int, max_steps: int) -> int:
+def run_command(file: str, dtype: str, config: Any, max_steps: int) -> int:
     """Run a script of the language (FILE, or '-' for standard input), PyTorch-style.
 
     The script may `import torch` (or `import torch as T`), print tensors in PyTorch's repr and call
@@ -59,9 +58,7 @@ def run_command(file: str, dtype: str, seed: int | None, max_elements: int, max_
     nothing. The first error stops the script: its kind, line and column go to stderr and the exit code
     is the kind's (1: shape, autograd, value, limit; 2: syntax, name, usage, io).
     """
-    source = _read_script(file)
-    configure_engine(dtype, seed, max_elements)
-    return run_script(source, write_output, max_steps)
+    return run_script(_read_script(file), write_output, max_steps)
 
 
 def write_output(text: str) -> None:
@@ -82,46 +79,29 @@ def _read_script(file: str) -> str:
 
 def run_script(source: str, write: Callable[[str], Any], max_steps: int = 1_000_000) -> int:
     """Run a whole script, printing through `write`; the exit code (0, or the first error's)."""
-    import numpy as np
-
+    from autodiff.app.script import ScriptSession
     from autodiff.cli.errors import report
     from autodiff.engine.errors import AutodiffError
-    from autodiff.grammar.interpreter import SCRIPT, Interpreter
-    from autodiff.grammar.syntax import parse
 
-    evaluator = Interpreter(policy=SCRIPT, write=write, max_steps=max_steps)
     try:
-        program = parse(source)
-        with np.errstate(all="ignore"):  # log(0) is -inf and sqrt(-1) nan, as in PyTorch, without warnings
-            evaluator.run(program)
+        ScriptSession(write, max_steps).run(source)
     except AutodiffError as error:
         sys.stdout.flush()  # what the script printed comes before the error
-        return report(with_excerpt(error, source), json_mode=False, python_hints=True)
+        return report(error, json_mode=False, python_hints=True)
     return 0
-
-
-def with_excerpt(error: Any, source: str) -> Any:
-    """The error, with the source line and a caret under its column when it has a location (a syntax
-    error carries its own)."""
-    from autodiff.grammar.syntax import source_excerpt
-
-    if error.line is not None and not error.details.get("excerpt") and "\n" not in error.message:
-        error.details["excerpt"] = source_excerpt(source, error.line, error.column or 1)
-    return error
 
 
 # ---------------------------------------------------------------------------- autodiff repl
 @click.command("repl", epilog=EPILOG_REPL, context_settings=settings())
 @engine_options()
 @MAX_STEPS_OPTION
-def repl_command(dtype: str, seed: int | None, max_elements: int, max_steps: int) -> int:
+def repl_command(dtype: str, config: Any, max_steps: int) -> int:
     """An interactive session of the language (script mode), like Python's REPL.
 
     A bare expression shows its value's repr. Input continues on a '...' line while a bracket or a
     triple-quoted string is open, or after a line that ends with a backslash. Errors print their message
     and the session goes on. Ctrl-C cancels the current input; Ctrl-D (or exit) ends the session.
     """
-    configure_engine(dtype, seed, max_elements)
     interactive = sys.stdin.isatty()
     if interactive:
         import contextlib
@@ -140,18 +120,10 @@ class Repl:
     PROMPT, CONTINUE = ">>> ", "... "
 
     def __init__(self, interactive: bool, max_steps: int = 1_000_000) -> None:
-        from autodiff.grammar.interpreter import SCRIPT, Interpreter, echo
+        from autodiff.app.script import ScriptSession
 
         self.interactive = interactive
-        self.max_steps = max_steps
-        self.evaluator = Interpreter(policy=SCRIPT, write=self._write)
-
-        def show(value: Any) -> None:  # every bare expression's value, in blocks too (as Python's REPL)
-            shown = echo(value)
-            if shown is not None:
-                self._write(shown + "\n")
-
-        self.evaluator.on_expression = show
+        self.session = ScriptSession(self._write, max_steps, echoes=True)
 
     @staticmethod
     def _write(text: str) -> None:
@@ -183,6 +155,8 @@ class Repl:
     def read_entry(self) -> str | None:
         """The next entry's text, None at the end of the input (Ctrl-D)."""
         lines: list[str] = []
+        from autodiff.app.script import Entry
+
         entry = Entry()
         while True:
             line = self._read_line(self.CONTINUE if lines else self.PROMPT)
@@ -234,24 +208,14 @@ class Repl:
         return ""
 
     def run_entry(self, text: str) -> None:
-        """Run the entry's statements in order, showing each bare expression's value (None shows nothing)."""
-        import numpy as np
-
+        """Run the entry's statements in order, showing each bare expression's value (None shows nothing); an
+        error is shown and the session goes on."""
         from autodiff.cli.errors import error_line, excerpt
         from autodiff.engine.errors import AutodiffError
-        from autodiff.grammar.interpreter import Evaluation
-        from autodiff.grammar.syntax import parse
 
         try:
-            program = parse(text)
-            evaluation = Evaluation(program)
-            self.evaluator.steps = 0  # each entry has the whole step budget
-            self.evaluator.max_steps = self.max_steps
-            with np.errstate(all="ignore"):
-                for statement in program.statements:
-                    self.evaluator.statement(statement, evaluation)
+            self.session.run_entry(text)
         except AutodiffError as error:
-            error = with_excerpt(error, text)
             lines = [error_line(error, python_hints=True)]
             detail = excerpt(error)
             if detail:
@@ -259,77 +223,6 @@ class Repl:
             sys.stdout.flush()
             sys.stderr.write("\n".join(lines) + "\n")
             sys.stderr.flush()
-
-
-def needs_more(text: str) -> bool:
-    """Whether an entry of these lines continues on another line (see Entry)."""
-    entry = Entry()
-    more = False
-    for line in text.split("\n"):
-        more = entry.feed(line)
-    return more
-
-
-class Entry:
-    """The REPL's reading of an entry, a line at a time (each line is scanned once: a 20,000-line paste
-    costs 20,000 line scans, not 20,000 rescans of everything so far).
-
-    An entry continues while a bracket or a triple-quoted string is open, after a line that ends with a
-    backslash, and, once a line opened a block (it ends with ':'), until an empty line, as in Python's REPL.
-    Strings and comments are skipped, so `'('` opens nothing.
-    """
-
-    def __init__(self) -> None:
-        self.depth = 0
-        self.quote: str | None = None  # the triple quote still open
-        self.block = False
-
-    def feed(self, line: str) -> bool:
-        """Take the next line; True when the entry needs more lines."""
-        if self.block and not line.strip() and self.depth == 0 and self.quote is None:
-            return False
-        last = self._scan(line)
-        if self.depth == 0 and self.quote is None and last == ":":
-            self.block = True
-        if self.quote is not None or self.depth > 0 or line.endswith("\\"):
-            return True
-        return self.block
-
-    def _scan(self, line: str) -> str:
-        """Track brackets and strings through the line; its last significant character outside them."""
-        i, n, last = 0, len(line), ""
-        if self.quote is not None:
-            end = line.find(self.quote)
-            while end > 0 and line[end - 1] == "\\":
-                end = line.find(self.quote, end + 1)
-            if end < 0:
-                return ""
-            i = end + 3
-            self.quote = None
-        while i < n:
-            ch = line[i]
-            if ch == "#":
-                break
-            if ch in "'\"":
-                quote = line[i:i + 3] if line[i:i + 3] in ("'''", '"""') else ch
-                i += len(quote)
-                while i < n and not line.startswith(quote, i):
-                    i += 2 if line[i] == "\\" else 1
-                if i >= n:
-                    if len(quote) == 3:
-                        self.quote = quote  # a triple-quoted string is still open
-                    return ""
-                i += len(quote)
-                last = "'"
-                continue
-            if ch in "([":
-                self.depth += 1
-            elif ch in ")]" and self.depth > 0:
-                self.depth -= 1
-            if not ch.isspace():
-                last = ch
-            i += 1
-        return last
 
 
 COMMANDS: list[click.Command] = [run_command, repl_command]

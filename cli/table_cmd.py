@@ -14,7 +14,6 @@ from autodiff.cli.options import (
     ProgramCommand,
     binding_texts,
     binding_value,
-    configure_engine,
     dtype_option,
     engine_options,
     format_option,
@@ -50,7 +49,6 @@ def table_command(program: str | None, assignments: tuple[str, ...], file: str |
     from autodiff.engine.errors import UsageError
 
     text, assignments = read_program(program, file, assignments)
-    configure_engine(options["dtype"], options["seed"], options["max_elements"])
     wrt, points, constants = None, None, []
     for name, value, _, _ in binding_texts(assignments, options["variables"], options["constants"]):
         if ":" in value and not value.startswith("@"):
@@ -62,7 +60,7 @@ def table_command(program: str | None, assignments: tuple[str, ...], file: str |
             numbers = [_number(constant(p, f"the grid of {name}"), name) for p in parts]
             wrt, points = name, grid(numbers[0], numbers[1], numbers[2] if len(numbers) == 3 else None)
         else:
-            constants.append(Binding(name, binding_value(name, value, options["max_elements"]), False))
+            constants.append(Binding(name, binding_value(name, value, options["config"].max_elements), False))
     if wrt is None:
         raise UsageError("give the grid as NAME=START:STOP[:STEP], e.g. x=0:1:0.1")
     with np.errstate(all="ignore"):

@@ -37,7 +37,7 @@ Examples (textbook exercises):
 @wrt_option("The variables (repeatable; default: every NAME=VALUE; the others are constants).")
 @exact_option("Decimals only (skip SymPy's exact form).")
 @format_option()
-@engine_options(dtype=False)
+@engine_options("float64")
 def tangent_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """The tangent line of PROGRAM at NAME=VALUE, y = f(a) + f'(a)(x - a), written in the language so it
     pastes back into `autodiff eval` and `plot`; with two variables the tangent plane, with --order N the

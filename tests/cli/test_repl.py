@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from autodiff.cli.run_cmd import needs_more
+from autodiff.app.script import needs_more
 
 TIMEOUT = 30.0  # seconds for any one answer; the whole session takes well under a second normally
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

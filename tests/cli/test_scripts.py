@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from autodiff.cli.run_cmd import Entry, needs_more
+from autodiff.app.script import Entry, needs_more
 
 
 def script(tmp_path: Path, text: str) -> str:
