@@ -27,7 +27,7 @@ PUBLIC = {
             "autodiff.app.pointwise", "autodiff.app.tangent", "autodiff.app.gradient", "autodiff.app.newton",
             "autodiff.app.critical", "autodiff.app.extrema", "autodiff.app.critical_exact", "autodiff.app.critical_nd",
             "autodiff.app.limits", "autodiff.app.noise", "autodiff.app.config", "autodiff.app.precision",
-            "autodiff.app.script"},
+            "autodiff.app.script", "autodiff.app.batch"},
 }
 THIRD_PARTY = {  # what each layer may import besides the standard library and the layers below it
     "engine": {"numpy"},
