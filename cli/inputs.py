@@ -163,26 +163,7 @@ def _json_array(path: str) -> np.ndarray | None:
     if classes.startswith(b"n") or classes.endswith(b"n") or b"]n" in classes or b"n[" in classes:
         raise ValueError("a number outside the brackets, or next to one without a comma")
     del classes
-    skeleton = compact.translate(None, _NUMBER_CHARS)
-    ndim = 0
-    while ndim < min(len(skeleton), 65) and skeleton[ndim] == ord("["):
-        ndim += 1
-    if ndim == 0 or ndim > 64:
-        raise ValueError("not one array of at most 64 dimensions")
-    first = compact[ndim - 1:compact.find(b"]", ndim - 1) + 1]  # the first innermost list: "[1,2,3]" or "[]"
-    shape = [0 if first == b"[]" else first.count(b",") + 1]
-    inner = b"[" + b"," * max(shape[0] - 1, 0) + b"]"  # its brackets and commas
-    for depth in range(ndim - 2, -1, -1):  # each enclosing list: copies of the list inside, up to its "]"
-        end = skeleton.find(inner + b"]", depth)
-        if end < 0:
-            raise ValueError("the lists are not all of the same length")
-        count = (end - depth) // (len(inner) + 1) + 1
-        shape.append(count)
-        inner = b"[" + (inner + b",") * (count - 1) + inner + b"]"
-    if inner != skeleton:
-        raise ValueError("the lists are not all of the same length")
-    del skeleton, inner, first
-    shape.reverse()
+    shape = _json_shape(compact)
     numbers = compact.translate(None, b"[]")
     del compact
     size = math.prod(shape)
@@ -205,6 +186,31 @@ def _json_array(path: str) -> np.ndarray | None:
     if not np.isfinite(values).all():  # 1e999 is inf, 10**309 an error: json.load says which
         return None
     return values.reshape(shape)
+
+
+def _json_shape(compact: bytes) -> list[int]:
+    """The shape of a JSON array of numbers (no whitespace) from its brackets and commas alone: the first
+    element at each depth gives the sizes, and the brackets must be exactly those of that shape."""
+    skeleton = compact.translate(None, _NUMBER_CHARS)
+    ndim = 0
+    while ndim < min(len(skeleton), 65) and skeleton[ndim] == ord("["):
+        ndim += 1
+    if ndim == 0 or ndim > 64:
+        raise ValueError("not one array of at most 64 dimensions")
+    first = compact[ndim - 1:compact.find(b"]", ndim - 1) + 1]  # the first innermost list: "[1,2,3]" or "[]"
+    shape = [0 if first == b"[]" else first.count(b",") + 1]
+    inner = b"[" + b"," * max(shape[0] - 1, 0) + b"]"  # its brackets and commas
+    for depth in range(ndim - 2, -1, -1):  # each enclosing list: copies of the list inside, up to its "]"
+        end = skeleton.find(inner + b"]", depth)
+        if end < 0:
+            raise ValueError("the lists are not all of the same length")
+        count = (end - depth) // (len(inner) + 1) + 1
+        shape.append(count)
+        inner = b"[" + (inner + b",") * (count - 1) + inner + b"]"
+    if inner != skeleton:
+        raise ValueError("the lists are not all of the same length")
+    shape.reverse()
+    return shape
 
 
 def _number_runs(classes: bytes) -> int:
