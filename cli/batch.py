@@ -99,7 +99,7 @@ MAX_LINE_BYTES = 32 << 20  # --max-line-bytes by default
 def line_limit(max_line_bytes: str | int | None, max_elements: int) -> tuple[int, str]:
     """The longest input line read, and the option that sets it: --max-line-bytes (32 MiB by default), or
     less when --max-elements allows fewer numbers (24 characters each, and a megabyte)."""
-    from autodiff.cli.options import parse_bytes
+    from autodiff.cli.memory import parse_bytes
     from autodiff.engine.errors import UsageError
 
     if max_line_bytes is None:

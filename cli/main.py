@@ -15,8 +15,56 @@ import click
 from autodiff.cli import interrupted_while_starting
 from autodiff.cli.options import settings
 
+# The commands, in their modules (imported only when the command runs or shows its own help, so `autodiff
+# --help`, --version and completion import none of them), with the help line `autodiff --help` lists
+# (tests/cli/test_main.py checks each against its command).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("check_cmd", "Check your own derivatives against autograd."),
+    "critical": ("critical_cmd", "Critical and inflection points, classified; absolute extrema."),
+    "diff": ("diff_cmd", "The derivative as a formula, with the chain rule's steps."),
+    "eval": ("eval_cmd", "Evaluate PROGRAM, run backward, and show the gradients."),
+    "gradcheck": ("check_cmd", "Compare autograd with central finite differences, in float64."),
+    "gradient": ("gradient_cmd", "The gradient, steepest ascent and directional derivative at a point."),
+    "graph": ("graph_cmd", "Show the backward graph: a tree, Graphviz DOT, Mermaid or JSON."),
+    "hessian": ("matrix_cmd", "The Hessian of a scalar root over all its variables."),
+    "jacobian": ("matrix_cmd", "The Jacobian of the root with respect to each variable."),
+    "limit": ("limit_cmd", "The limit as x -> a (or inf), exact and checked by the numbers."),
+    "newton": ("newton_cmd", "Newton's method on f = 0 from x0, step by step."),
+    "ops": ("ops_cmd", "List every function and operator with its backward formulas."),
+    "plot": ("plot_cmd", "Draw a function and its derivatives over a grid."),
+    "repl": ("run_cmd", "An interactive session of the language (script mode), like Python's REPL."),
+    "run": ("run_cmd", "Run a script of the language (FILE, or '-' for standard input), PyTorch-style."),
+    "table": ("table_cmd", "The value and derivatives at every point of a grid."),
+    "tangent": ("tangent_cmd", "The tangent line (plane) or Taylor polynomial at a point."),
+}
 
-@click.group(context_settings=settings())
+
+class Commands(click.Group):
+    """The command group, loading each command's module when the command is used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        entry = COMMANDS.get(name)
+        if entry is None:
+            return None
+        import importlib
+
+        module = importlib.import_module(f"autodiff.cli.{entry[0]}")
+        return next(command for command in module.COMMANDS if command.name == name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The listing of `autodiff --help`, from the table (no command module imported)."""
+        from click.utils import make_default_short_help
+
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [(name, make_default_short_help(COMMANDS[name][1], limit)) for name in sorted(COMMANDS)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=Commands, context_settings=settings())
 @click.version_option(package_name="autodiff-cli", prog_name="autodiff")
 @click.option("--debug", is_flag=True, hidden=True, help="Show Python tracebacks (for autodiff's developers).")
 @click.pass_context
@@ -28,34 +76,6 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.ensure_object(dict)["debug"] = debug
 
 
-# Every command lives in its own module (each imports its heavy parts only when it runs).
-def _register() -> None:
-    from autodiff.cli import (
-        check_cmd,
-        critical_cmd,
-        diff_cmd,
-        eval_cmd,
-        gradient_cmd,
-        graph_cmd,
-        limit_cmd,
-        matrix_cmd,
-        newton_cmd,
-        ops_cmd,
-        plot_cmd,
-        run_cmd,
-        table_cmd,
-        tangent_cmd,
-    )
-
-    for module in (eval_cmd, graph_cmd, check_cmd, diff_cmd, matrix_cmd, table_cmd, plot_cmd, ops_cmd, run_cmd,
-                   tangent_cmd, gradient_cmd, newton_cmd, critical_cmd, limit_cmd):
-        for command in module.COMMANDS:
-            cli.add_command(command)
-
-
-_register()
-
-
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the command; map every failure to its message and exit code, never a traceback."""
     args = sys.argv[1:] if argv is None else argv
@@ -64,16 +84,10 @@ def main(argv: list[str] | None = None) -> None:
     _standard_streams()
     debug = "--debug" in args
     json_mode = _json_requested(args)
-    if argv is None:  # the process is ours (not a test calling main in its own process)
-        problem = _cap_memory()
-        if problem is not None:
-            from autodiff.cli.errors import report
-            from autodiff.engine.errors import UsageError
+    if argv is None:  # the process is ours (not a test calling main in its own process): the memory cap is
+        from autodiff.cli import memory  # set when a command starts computing (memory.prepare)
 
-            _exit(report(UsageError(problem), json_mode))
-        from autodiff.engine.allocator import cache_freed_memory
-
-        cache_freed_memory()  # large arrays reuse freed memory instead of faulting in fresh pages
+        memory.OWN_PROCESS = True
     try:
         code = cli.main(args=args, prog_name="autodiff", standalone_mode=False)
         code = code if isinstance(code, int) else 0
@@ -119,58 +133,6 @@ def _standard_streams() -> None:
     for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115 - lives as long as the process
-
-
-MEMORY_SHARE = 0.5  # the default cap: this share of the machine's available memory (and swap), per process
-MIN_MEMORY = 32 << 20  # AUTODIFF_MAX_MEMORY leaves at least this much above what the process holds at start
-
-
-def _cap_memory() -> str | None:
-    """Cap the process's data memory (Linux, RLIMIT_DATA): what it holds after start-up, plus half of what
-    the machine has available, or AUTODIFF_MAX_MEMORY=BYTES in all. --max-elements bounds each tensor;
-    this bounds them all together, so that a program holding many large tensors gets a `limit` error
-    instead of the kernel's out-of-memory killer, and leaves the machine usable. A bad AUTODIFF_MAX_MEMORY
-    is returned as a usage error's message; otherwise best effort: where the numbers cannot be read or the
-    limit set, nothing changes."""
-    from autodiff.cli.options import parse_bytes
-    from autodiff.engine.allocator import data_bytes, warm_blas
-
-    text = os.environ.get("AUTODIFF_MAX_MEMORY", "").strip()
-    requested = None
-    if text:
-        requested = parse_bytes(text)
-        if requested is None:
-            return (f"AUTODIFF_MAX_MEMORY={text[:60]!r} is not a size: give bytes, e.g. 2000000000, or with a unit "
-                    "K, M, G or T (powers of 1024), e.g. 2G")
-    try:
-        import resource
-
-        warm_blas()  # numpy and BLAS take their start-up memory and buffers before the cap can refuse them
-        held = data_bytes()
-        if held is None:
-            return None
-        if requested is not None:
-            if requested < held + MIN_MEMORY:
-                return (f"AUTODIFF_MAX_MEMORY={text[:60]} is too small: autodiff holds {held >> 20} MiB after "
-                        f"start-up and needs at least {(held + MIN_MEMORY + (1 << 20) - 1) >> 20} MiB")
-            cap = requested
-        else:
-            cap = held + int(MEMORY_SHARE * _available_memory())
-        soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
-        if hard != resource.RLIM_INFINITY:
-            cap = min(cap, hard)
-        if soft == resource.RLIM_INFINITY or soft > cap:
-            resource.setrlimit(resource.RLIMIT_DATA, (cap, hard))
-    except (ImportError, OSError, ValueError, KeyError):
-        pass
-    return None
-
-
-def _available_memory() -> int:
-    """The machine's available memory and free swap (/proc/meminfo)."""
-    with open("/proc/meminfo") as f:
-        info = {key: int(rest.split()[0]) * 1024 for key, _, rest in (line.partition(":") for line in f)}
-    return info["MemAvailable"] + info.get("SwapFree", 0)
 
 
 def _json_requested(args: list[str]) -> bool:

@@ -145,7 +145,9 @@ def engine_options(dtype: bool | str = True) -> Callable[[Callable], Callable]:
         @functools.wraps(fn)
         def configured(*args: Any, seed: int | None, max_elements: int, **kwargs: Any) -> Any:
             from autodiff.app.config import Config
+            from autodiff.cli import memory
 
+            memory.prepare()  # the process's memory cap, now that the command computes
             chosen = dtype if isinstance(dtype, str) else kwargs.get("dtype") or "float32"
             config = Config(chosen, seed, max_elements)
             with config.applied():
@@ -342,16 +344,3 @@ def bindings_from(assignments: tuple[str, ...], variables: tuple[str, ...], cons
 
     return [Binding(name, binding_value(name, value, max_elements), requires_grad)
             for name, value, _, requires_grad in binding_texts(assignments, variables, constants)]
-
-
-# ---------------------------------------------------------------------------- sizes
-_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-
-
-def parse_bytes(text: str) -> int | None:
-    """A size in bytes: digits, optionally with a unit K, M, G or T (powers of 1024; `2G`, `512MiB`, `1.5G`)."""
-    match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(?:([KMGT])(?:I?B)?|B)?", text.strip().upper())
-    if match is None:
-        return None
-    value = float(match.group(1)) * _UNITS[match.group(2) or ""]
-    return int(value) if 0 < value < 1 << 62 else None
