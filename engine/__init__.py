@@ -26,6 +26,7 @@ from . import losses as _losses
 from .api import INPLACE, OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
 from .autograd import backward, grad
 from .constructors import manual_seed
+from .custom import CustomNode, FunctionCtx, apply_function, once_differentiable
 from .errors import (
     KINDS,
     AutodiffError,
@@ -88,4 +89,6 @@ __all__ = [
     "observe", "set_default_dtype", "set_grad_enabled", "set_max_elements", "set_printoptions", "setitem",
     "settings", *BUILTINS,
 ]
+# Custom autograd Functions (custom.py)
+__all__ += ["CustomNode", "FunctionCtx", "apply_function", "once_differentiable"]
 del _api, _constructors, _distributions, _joins, _losses

@@ -11,6 +11,7 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError, UnknownNameError
+from autodiff.grammar.interpreter.pytypes import percent_format
 from autodiff.grammar.interpreter.values import Function, kind, truth
 
 # Integers stay exact only while they are this small; beyond, arithmetic on numbers is in floats.
@@ -169,7 +170,9 @@ def identity_or_membership(op: str, left: Any, right: Any) -> bool:
 
 
 def modulo_or_floor(op: str, left: Any, right: Any) -> Any:
-    """`%` and `//` of two numbers, as Python computes them."""
+    """`%` and `//` of two numbers, as Python computes them; `text % values` formats, as Python's."""
+    if op == "%" and isinstance(left, str):
+        return percent_format(left, right)
     if not (is_plain_number(left) and is_plain_number(right)):
         fix = "x - floor(x / y) * y" if op == "%" else "floor(x / y)"
         raise BadValueError(f"{op} works on numbers here, not tensors: write {fix}", reason="operands")

@@ -63,12 +63,16 @@ class Function:
 
 class UserFunction:
     """A function of the script: `def f(x): ...` or `lambda grad: ...`. Calling it is the interpreter's work
-    (`call_user`): its parameters in front of the script's names, no other closure."""
+    (`call_user`): its parameters in front of the script's names, no other closure. `params` is the syntax
+    tree's Parameters; `defaults` and `kw_defaults` the values of its default expressions, computed when the
+    function was defined (as Python does)."""
 
-    __slots__ = ("body", "interpreter", "name", "params")
+    __slots__ = ("body", "defaults", "interpreter", "kw_defaults", "name", "params")
 
-    def __init__(self, name: str, params: tuple[str, ...], body: Any, interpreter: Any) -> None:
+    def __init__(self, name: str, params: Any, body: Any, interpreter: Any, defaults: tuple = (),
+                 kw_defaults: tuple = ()) -> None:
         self.name, self.params, self.body, self.interpreter = name, params, body, interpreter
+        self.defaults, self.kw_defaults = defaults, kw_defaults
 
     def __repr__(self) -> str:
         return f"<function {self.name}>"
@@ -115,6 +119,17 @@ def truth(value: Any) -> bool:
     if value is None or isinstance(value, (bool, int, float, str, list, tuple, range)):
         return bool(value)
     return True
+
+
+def hashable(key: Any) -> Any:
+    """A dictionary key: numbers, strings, None, booleans, tuples of those and tensors (by identity, as in
+    PyTorch); a list is refused as Python refuses it."""
+    if isinstance(key, (list, dict)):
+        raise BadValueError(f"unhashable type: '{type(key).__name__}'", reason="unhashable")
+    if isinstance(key, tuple):
+        for item in key:
+            hashable(item)
+    return key
 
 
 def display(value: Any) -> str:
