@@ -41,6 +41,8 @@ from .errors import (
 )
 from .executor import execute
 from .formatting import set_printoptions
+from .functional import hessian, hvp, jacobian, jvp, vhp, vjp
+from .gradcheck import gradcheck, gradgradcheck
 from .graph import AccumulateGrad, GraphInput, Node, grad_node, graph_bytes, graph_size
 from .indexing import getitem, setitem
 from .modes import (
@@ -91,4 +93,6 @@ __all__ = [
 ]
 # Custom autograd Functions (custom.py)
 __all__ += ["CustomNode", "FunctionCtx", "apply_function", "once_differentiable"]
+# torch.autograd.functional and gradcheck (functional.py, gradcheck.py)
+__all__ += ["gradcheck", "gradgradcheck", "hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 del _api, _constructors, _distributions, _joins, _losses

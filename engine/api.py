@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import distributions, logic
+from . import distributions, logic, shaped_like  # noqa: F401  (shaped_like: expand_as, ... as methods)
 from .arithmetic import ADD, DIV, MUL, REFLECTED, SUB, rdiv, rsub
 from .autograd import backward
 from .coerce import array_from
@@ -83,6 +83,17 @@ INPLACE: dict[str, Callable[..., Tensor]] = {
     "normal_": lambda self, mean=0.0, std=1.0: distributions.normal_(self, mean, std),
     "uniform_": lambda self, from_=0.0, to=1.0: distributions.uniform_(self, from_, to),
 }
+
+
+def _unary_inplace(name: str) -> Callable[..., Tensor]:
+    return lambda self: update_(self, BUILTINS[name].fn, f"{name}_")
+
+
+# x.exp_(), x.cos_(), ...: the elementwise functions in place, recorded as the function's node (ExpBackward0)
+INPLACE.update({f"{name}_": _unary_inplace(name) for name in (
+    "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu",
+    "asin", "acos", "atan", "sinh", "cosh", "neg", "reciprocal", "floor", "ceil", "round", "trunc", "frac", "sign",
+    "square", "erf", "erfc", "exp2")})
 
 
 def _install_operators(T: type) -> None:

@@ -10,8 +10,10 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import BUILTINS, TENSOR_METHODS, TENSOR_PROPERTIES, AccumulateGrad, Node, Tensor
 from autodiff.engine.errors import BadValueError, UnknownNameError
-from autodiff.grammar.interpreter import classes
+from autodiff.grammar.interpreter import classes, numpy_subset
+from autodiff.grammar.interpreter.numpy_subset import NDArray
 from autodiff.grammar.interpreter.pytypes import string_method
+from autodiff.grammar.interpreter.torchlib import TENSOR_DEVICE_MEMBERS, cpu_or_cuda, tensor_to
 from autodiff.grammar.interpreter.values import DType, Function, Namespace, kind, shown
 
 # How each of the Tensor's properties reads in the language (the engine lists them: TENSOR_PROPERTIES).
@@ -50,6 +52,8 @@ def attribute(value: Any, attr: str) -> Any:
         return classes.attribute(value, attr)
     if isinstance(value, engine.FunctionCtx):
         return _ctx_member(value, attr)
+    if isinstance(value, NDArray) and not attr.startswith("_"):
+        return numpy_subset.attribute(value, attr)
     if attr.startswith("_saved_") and isinstance(value, Node) and not attr.startswith("__"):
         return _saved(value, attr)
     if attr.startswith("_"):
@@ -140,6 +144,12 @@ def _saved(node: Node, attr: str) -> Any:
 
 
 def _tensor_member(value: Tensor, attr: str) -> Any:
+    if attr == "to":
+        return tensor_to(value)
+    if attr in TENSOR_DEVICE_MEMBERS:
+        return cpu_or_cuda(value, attr)
+    if attr == "numpy":
+        return numpy_subset.tensor_numpy(value)
     getter = TENSOR_ATTRIBUTES.get(attr)
     if getter is not None:
         return getter(value)

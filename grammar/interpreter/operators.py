@@ -11,6 +11,8 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError, UnknownNameError
+from autodiff.grammar.interpreter import numpy_subset
+from autodiff.grammar.interpreter.numpy_subset import NDArray
 from autodiff.grammar.interpreter.pytypes import percent_format
 from autodiff.grammar.interpreter.values import Function, kind, truth
 
@@ -56,6 +58,8 @@ def _compare_or_logic(op: str, left: Any, right: Any) -> Any:
 
 def binary(op: str, left: Any, right: Any) -> Any:
     """`left op right` for every binary operator of the language, on the engine's values."""
+    if isinstance(left, NDArray) or isinstance(right, NDArray):
+        return numpy_subset.operator(op, left, right)
     if op in _COMPARISONS or op in ("&", "|"):
         return _compare_or_logic(op, left, right)
     if op in ("is", "is not", "in", "not in"):
@@ -138,6 +142,8 @@ def unary(op: str, value: Any) -> Any:
     """`op value` for the unary operators of the language (- + ~ not), on the engine's values."""
     if op == "not":
         return not truth(value)
+    if isinstance(value, NDArray):
+        return numpy_subset.plain(-value.array if op == "-" else value.array)
     if isinstance(value, list):
         value = engine.tensor(value)
     if op == "~":

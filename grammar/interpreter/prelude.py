@@ -14,8 +14,10 @@ from autodiff.engine.errors import UnknownNameError
 from autodiff.grammar.interpreter import pybuiltins
 from autodiff.grammar.interpreter.classes import AUTOGRAD_FUNCTION
 from autodiff.grammar.interpreter.members import attribute
+from autodiff.grammar.interpreter.numpy_subset import from_numpy, numpy_module
 from autodiff.grammar.interpreter.pymodules import STANDARD_MODULES
 from autodiff.grammar.interpreter.pytypes import TENSOR_TYPE, legacy_tensor, type_builtins
+from autodiff.grammar.interpreter.torchlib import autograd_extras, device_members
 from autodiff.grammar.interpreter.values import DType, Function, Namespace
 
 # Mathematical constants, as Python numbers (so `x=pi/4` is a value and `sin(pi*x)` records one op).
@@ -39,8 +41,8 @@ def _autograd_members() -> dict[str, Any]:
     once = Function("once_differentiable", engine.once_differentiable, "once_differentiable(backward)")
     return {
         "Function": AUTOGRAD_FUNCTION,
-        "function": Namespace("torch.autograd.function", {"Function": AUTOGRAD_FUNCTION, "once_differentiable": once,
-                                                          "FunctionCtx": None}),
+        "function": Namespace("torch.autograd.function", {"Function": AUTOGRAD_FUNCTION, "once_differentiable": once}),
+        **autograd_extras(),
         "grad": Function("torch.autograd.grad", engine.grad,
                          "grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False)"),
         "backward": Function("torch.autograd.backward", engine.backward,
@@ -60,6 +62,10 @@ def _torch_members() -> dict[str, Any]:
         "set_grad_enabled": Function("set_grad_enabled", engine.set_grad_enabled, "set_grad_enabled(mode)"),
         "no_grad": Function("no_grad", engine.no_grad, "no_grad()"),
         "enable_grad": Function("enable_grad", engine.enable_grad, "enable_grad()"),
+        "inference_mode": Function("inference_mode", lambda mode=True: engine.GradMode(not mode),
+                                   "inference_mode(mode=True)"),
+        **device_members(),
+        "from_numpy": Function("from_numpy", from_numpy, "from_numpy(ndarray)"),
         **CONSTANTS,
         "float32": DType("float32"),
         "float64": DType("float64"),
@@ -70,6 +76,8 @@ def _torch_members() -> dict[str, Any]:
     })
     return members
 
+
+NUMPY = numpy_module()
 
 # The `torch` module: built once and shared (nothing changes it; building it for each run cost 10% of a
 # batch line).
@@ -106,6 +114,8 @@ def module(dotted: str) -> Namespace:
     is accepted as an empty module (tutorial headers import matplotlib), whose every use says it is not available."""
     if dotted.split(".")[0] == "torch":
         return _torch_module(dotted)
+    if dotted in ("numpy", "numpy.random"):
+        return NUMPY if dotted == "numpy" else NUMPY.members["random"]
     return STANDARD_MODULES.get(dotted) or Namespace(dotted, {})
 
 
@@ -126,7 +136,7 @@ def imported_name(module_name: str, name: str) -> Any:
     source = module(module_name)
     if name in source.members:
         return source.members[name]
-    if not source.members and module_name.split(".")[0] not in ("torch", *STANDARD_MODULES):
+    if not source.members and module_name.split(".")[0] not in ("torch", "numpy", *STANDARD_MODULES):
         return Namespace(f"{module_name}.{name}", {})  # of a module autodiff does not have: fails when used
     inside = f"{module_name}.{name}"
     if module_name.split(".")[0] == "torch" and inside in _torch_modules():

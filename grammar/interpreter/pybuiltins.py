@@ -11,6 +11,7 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError, LimitError
+from autodiff.grammar.interpreter.numpy_subset import NDArray
 from autodiff.grammar.interpreter.pytypes import iterable_of
 from autodiff.grammar.interpreter.values import display, truth
 
@@ -38,7 +39,7 @@ def _range(*args: Any) -> range:
 def _len(value: Any) -> int:
     if isinstance(value, Tensor):
         return len(value)
-    if isinstance(value, (list, tuple, str, range, engine.Size, dict)):
+    if isinstance(value, (list, tuple, str, range, engine.Size, dict, NDArray)):
         return len(value)
     raise BadValueError(f"object of type '{type(value).__name__}' has no len()", reason="arguments")
 

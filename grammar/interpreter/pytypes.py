@@ -1,7 +1,7 @@
 """Python's types as values of the language: `int`, `float`, `str`, `bool`, `list`, `tuple`, `dict` and
 `torch.Tensor` are both constructors and types, so `isinstance(x, torch.Tensor)`, `type(x)` (printed as
 `<class 'torch.Tensor'>`) and `type(x) == float` work as in Python; the built-ins that need types and
-dictionaries (isinstance, type, dict, sorted, reversed, any, all, staticmethod, classmethod, hasattr) and the
+dictionaries (isinstance, type, dict, sorted, reversed, staticmethod, classmethod, hasattr) and the
 two ways of formatting strings tutorials use besides f-strings, `"%.4f" % x` and `"{:.4f}".format(x)`."""
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError
 from autodiff.grammar.interpreter import classes
+from autodiff.grammar.interpreter.numpy_subset import NDArray
 from autodiff.grammar.interpreter.pymodules import Counter
-from autodiff.grammar.interpreter.values import DType, Function, display, format_field, hashable, kind, truth
+from autodiff.grammar.interpreter.values import DType, Function, display, format_field, hashable, kind
 
 
 class TypeFunction(Function):
@@ -137,8 +138,6 @@ def type_builtins(base: dict[str, Function], attribute: Callable[[Any, str], Any
         "object": classes.OBJECT,
         "sorted": Function("sorted", _sorted, "sorted(iterable, reverse=False)"),
         "reversed": Function("reversed", _reversed, "reversed(sequence)"),
-        "any": Function("any", lambda iterable: any(_truths(iterable)), "any(iterable)"),
-        "all": Function("all", lambda iterable: all(_truths(iterable)), "all(iterable)"),
         "hasattr": Function("hasattr", lambda value, name: _has_attribute(value, name, attribute),
                             "hasattr(object, name)"),
     }
@@ -153,6 +152,8 @@ def iterable_of(value: Any) -> Any:
     their views, itertools.count, tensors (along dim 0)."""
     if isinstance(value, ITERABLES):  # engine.Size is a tuple
         return value
+    if isinstance(value, NDArray):
+        return list(value)
     if isinstance(value, Tensor):
         if value.ndim == 0:
             raise BadValueError("iteration over a 0-d tensor", reason="iterate")
@@ -163,9 +164,6 @@ def iterable_of(value: Any) -> Any:
 def _items(iterable: Any) -> list:
     return list(iterable_of(iterable))
 
-
-def _truths(iterable: Any) -> list[bool]:
-    return [truth(v) for v in _items(iterable)]
 
 
 def _sorted(iterable: Any, reverse: bool = False) -> list:

@@ -60,6 +60,9 @@ class Function:
     def __repr__(self) -> str:
         return f"<function {self.name}>"
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # when the engine calls it (jacobian(torch.sin, x))
+        return self.fn(*args, **kwargs)
+
 
 class UserFunction:
     """A function of the script: `def f(x): ...` or `lambda grad: ...`. Calling it is the interpreter's work
@@ -132,11 +135,17 @@ def hashable(key: Any) -> Any:
     return key
 
 
+# Kinds of values whose print() differs from their repr (torch.device prints as `cpu`), registered by their modules
+PRINTED_AS_STR: list[type] = []
+
+
 def display(value: Any) -> str:
     """How print shows a value, as Python's print would: PyTorch's repr for tensors and nodes, str for
     strings, repr for the rest (a list prints as a list, [1, 2], as it does in Python)."""
     if isinstance(value, str) and not isinstance(value, DType):
         return value
+    if PRINTED_AS_STR and isinstance(value, tuple(PRINTED_AS_STR)):
+        return str(value)
     return repr(value)
 
 
