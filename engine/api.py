@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import distributions, logic, shaped_like  # noqa: F401  (shaped_like: expand_as, ... as methods)
+from . import distributions, logic
 from .arithmetic import ADD, DIV, MUL, REFLECTED, SUB, rdiv, rsub
 from .autograd import backward
 from .coerce import array_from

@@ -17,8 +17,7 @@ from .autograd import grad
 from .errors import AutogradError, BadValueError
 from .joins import stack
 from .modes import GradMode
-from .shaped_like import view_as
-from .shapes import reshape
+from .shapes import reshape, view
 from .tensor import Tensor
 
 
@@ -39,7 +38,7 @@ def _prepare(inputs: tuple, create_graph: bool) -> tuple:
     out = []
     for t in inputs:
         if create_graph and t.requires_grad:
-            out.append(view_as(t, t))
+            out.append(view(t, *t.shape))
         else:
             out.append(t.detach().requires_grad_(True))
     return tuple(out)
@@ -151,7 +150,7 @@ def vjp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
 
 def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False) -> Any:
     """(func(inputs), J v): the Jacobian-vector product, by the double-backward trick as PyTorch computes it."""
-    in_tuple, raw = _tuple(inputs, "inputs")
+    _, raw = _tuple(inputs, "inputs")
     prepared = _prepare(raw, create_graph)
     vs = _vector(v, prepared, "input")
     out_tuple, outputs = _outputs(func, prepared)

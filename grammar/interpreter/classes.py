@@ -16,6 +16,7 @@ from typing import Any
 
 from autodiff import engine
 from autodiff.engine.errors import BadValueError, UnknownNameError
+from autodiff.grammar.interpreter.callables import bind
 from autodiff.grammar.interpreter.values import Function, UserFunction, kind
 
 ALLOWED_DUNDERS = ("__init__", "__call__")  # the special methods a class body may define (run by the interpreter)
@@ -251,6 +252,11 @@ def _apply_of(cls: UserClass) -> Function:
     setup_context = _callable(setup) if found else None
 
     def apply(*args: Any, **kwargs: Any) -> Any:
+        if setup_context is not None and isinstance(forward, UserFunction):
+            # PyTorch gives setup_context every input of forward, its defaults included
+            scope = bind(forward, args, kwargs)
+            star = scope.get(forward.params.star, ()) if forward.params.star else ()
+            args, kwargs = (*(scope[n] for n in forward.params.names), *star), {}
         return engine.apply_function(f"{cls.name}Backward", forward, backward, args, kwargs, setup_context)
 
     return Function(f"{cls.name}.apply", apply, "apply(*args)")

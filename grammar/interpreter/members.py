@@ -13,7 +13,13 @@ from autodiff.engine.errors import BadValueError, UnknownNameError
 from autodiff.grammar.interpreter import classes, numpy_subset
 from autodiff.grammar.interpreter.numpy_subset import NDArray
 from autodiff.grammar.interpreter.pytypes import string_method
-from autodiff.grammar.interpreter.torchlib import TENSOR_DEVICE_MEMBERS, cpu_or_cuda, tensor_to
+from autodiff.grammar.interpreter.torchlib import (
+    SHAPED_LIKE,
+    TENSOR_DEVICE_MEMBERS,
+    cpu_or_cuda,
+    shaped_like,
+    tensor_to,
+)
 from autodiff.grammar.interpreter.values import DType, Function, Namespace, kind, shown
 
 # How each of the Tensor's properties reads in the language (the engine lists them: TENSOR_PROPERTIES).
@@ -150,6 +156,8 @@ def _tensor_member(value: Tensor, attr: str) -> Any:
         return cpu_or_cuda(value, attr)
     if attr == "numpy":
         return numpy_subset.tensor_numpy(value)
+    if attr in SHAPED_LIKE:
+        return shaped_like(value, attr)
     getter = TENSOR_ATTRIBUTES.get(attr)
     if getter is not None:
         return getter(value)

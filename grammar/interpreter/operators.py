@@ -36,6 +36,8 @@ _PYTHON_COMPARE = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lamb
 def _compare_or_logic(op: str, left: Any, right: Any) -> Any:
     """A comparison (a boolean tensor, or a Python bool for two numbers) or & / | on booleans."""
     plain = (int, float, bool)
+    if op in ("==", "!=") and not any(isinstance(side, (Tensor, list, int, float)) for side in (left, right)):
+        return (left == right) if op == "==" else (left != right)  # strings, None, types, tuples: Python's
     if isinstance(left, plain) and isinstance(right, plain):
         if op in _PYTHON_COMPARE:
             return _PYTHON_COMPARE[op](left, right)

@@ -109,6 +109,25 @@ def cpu_or_cuda(t: Tensor, attr: str) -> Any:
 
 
 TENSOR_DEVICE_MEMBERS = ("device", "is_cuda", "cpu", "cuda")
+# The `_as` methods, which take their shape (or dtype) from another tensor, recorded as the op they apply
+SHAPED_LIKE = {
+    "expand_as": lambda t, other: engine.expand(t, *other.shape),
+    "view_as": lambda t, other: engine.view(t, *other.shape),
+    "reshape_as": lambda t, other: engine.reshape(t, *other.shape),
+    "type_as": lambda t, other: t if t.dtype == other.dtype else engine.to(t, other.dtype.name),
+}
+
+
+def shaped_like(t: Tensor, attr: str) -> Function:
+    """x.expand_as(y), x.view_as(y), x.reshape_as(y), x.type_as(y)."""
+    method = SHAPED_LIKE[attr]
+
+    def call(other: Any) -> Tensor:
+        if not isinstance(other, Tensor):
+            raise BadValueError(f"{attr}() needs a tensor, got {kind(other)}", reason="arguments")
+        return method(t, other)
+
+    return Function(attr, call, f"{attr}(other)")
 
 
 def _variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Tensor:

@@ -347,7 +347,7 @@ class TreeBuilder:
         return IfExp(c[2], c[0], c[4], **_at(c[0]))
 
     def lambda_exp(self, c: list) -> Lambda:
-        params = c[1] if len(c) > 2 else ()
+        params = c[1] if len(c) > 2 else Parameters()
         return Lambda(params, c[-1], **_at(c[0]))
 
     def bool_op(self, c: list) -> BoolOp:
