@@ -189,6 +189,9 @@ def method_signature(name: str) -> str | None:
 def unknown_member(owner: str, attr: str, known: list[str]) -> UnknownNameError:
     close = difflib.get_close_matches(attr, known, n=1)
     suggestion = f"; did you mean '{close[0]}'?" if close else ""
+    if (owner, attr) in (("torch", "func"), ("torch.autograd", "forward_ad")):
+        suggestion = (": forward-mode AD is not available yet; torch.autograd.functional.jvp, jacobian and hessian "
+                      "give the same values in reverse mode")
     if owner == "torch.nn" and attr[:1].isupper():  # nn.Linear, nn.MSELoss, ...: classes
         suggestion = (": torch.nn's modules are not available in autodiff yet; write the weights as tensors "
                       "(w = torch.randn(2, 3, requires_grad=True)) and the loss with torch.nn.functional")

@@ -84,6 +84,10 @@ NUMPY = numpy_module()
 TORCH = Namespace("torch", _torch_members())
 
 
+FORWARD_AD_HINT = ("forward-mode AD (torch.autograd.forward_ad, torch.func) is not available yet: "
+                   "torch.autograd.functional.jvp, jacobian and hessian give the same values in reverse mode")
+
+
 def _torch_module(module: str) -> Namespace:
     """torch or one of its parts that autodiff provides (torch.autograd, torch.nn.functional, ...)."""
     target: Any = TORCH
@@ -91,7 +95,7 @@ def _torch_module(module: str) -> Namespace:
         target = target.members.get(part) if isinstance(target, Namespace) else None
         if not isinstance(target, Namespace):
             available = ", ".join(sorted(_torch_modules()))
-            hint = None
+            hint = FORWARD_AD_HINT if module.startswith(("torch.autograd.forward_ad", "torch.func")) else None
             if module.startswith(("torch.nn", "torch.optim")):
                 hint = ("torch.nn's modules and torch.optim are not available yet: write the weights as tensors and "
                         "the update under torch.no_grad()")
