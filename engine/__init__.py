@@ -26,6 +26,7 @@ from . import losses as _losses
 from .api import INPLACE, OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
 from .autograd import backward, grad
 from .constructors import manual_seed
+from .custom import CustomNode, FunctionCtx, apply_function, once_differentiable
 from .errors import (
     KINDS,
     AutodiffError,
@@ -40,6 +41,8 @@ from .errors import (
 )
 from .executor import execute
 from .formatting import set_printoptions
+from .functional import hessian, hvp, jacobian, jvp, vhp, vjp
+from .gradcheck import gradcheck, gradgradcheck
 from .graph import AccumulateGrad, GraphInput, Node, grad_node, graph_bytes, graph_size
 from .indexing import getitem, setitem
 from .modes import (
@@ -88,4 +91,8 @@ __all__ = [
     "observe", "set_default_dtype", "set_grad_enabled", "set_max_elements", "set_printoptions", "setitem",
     "settings", *BUILTINS,
 ]
+# Custom autograd Functions (custom.py)
+__all__ += ["CustomNode", "FunctionCtx", "apply_function", "once_differentiable"]
+# torch.autograd.functional and gradcheck (functional.py, gradcheck.py)
+__all__ += ["gradcheck", "gradgradcheck", "hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 del _api, _constructors, _distributions, _joins, _losses

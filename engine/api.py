@@ -85,6 +85,17 @@ INPLACE: dict[str, Callable[..., Tensor]] = {
 }
 
 
+def _unary_inplace(name: str) -> Callable[..., Tensor]:
+    return lambda self: update_(self, BUILTINS[name].fn, f"{name}_")
+
+
+# x.exp_(), x.cos_(), ...: the elementwise functions in place, recorded as the function's node (ExpBackward0)
+INPLACE.update({f"{name}_": _unary_inplace(name) for name in (
+    "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu",
+    "asin", "acos", "atan", "sinh", "cosh", "neg", "reciprocal", "floor", "ceil", "round", "trunc", "frac", "sign",
+    "square", "erf", "erfc", "exp2")})
+
+
 def _install_operators(T: type) -> None:
     function = {symbol: BUILTINS[name].fn for symbol, name in OPERATORS.items()}
     T.__add__ = T.__radd__ = _fast(ADD, function["+"])

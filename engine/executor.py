@@ -122,7 +122,8 @@ def _before_node(node: Node, grad: Any, owned: bool, F: Any) -> tuple[Any, bool]
 
 def _call(node: Node, grad: Any, F: Any, observer: Any, anomaly: bool) -> list:
     """One node's backward formulas: the gradient for each of its inputs (None where it needs none)."""
-    outputs = node.apply(grad, F) if grad is not None else [None] * len(node._next)
+    # (a custom Function's node may run without a gradient of its own: its other outputs' relays delivered)
+    outputs = node.apply(grad, F) if grad is not None or node.collects else [None] * len(node._next)
     if observer is not None:
         observer(node, grad, outputs)
     if anomaly:

@@ -66,6 +66,8 @@ class Node:
             saved += (value, None, 0)
         return cls(op, next_nodes, ((), None) * len(next_nodes), params, plan, tuple(saved))
 
+    collects = False  # see custom.py: a node the executor runs even without a gradient of its own
+
     def name(self) -> str:
         """PyTorch's name for this node, e.g. 'MulBackward0'."""
         return self.op.node
@@ -105,6 +107,21 @@ class Node:
         if self._freed:
             return None
         return dict(vars(self._context_of(False)))
+
+    def saved(self, name: str) -> Any:
+        """PyTorch's `grad_fn._saved_NAME`: the input tensor saved as NAME (`self`, `other`: the tensor itself),
+        the result (a tensor with this node as its grad_fn) or a parameter (`exponent`, `dim`); None for an
+        input the formulas did not need; KeyError for a name this node does not have."""
+        names = [n for n, _ in self._plan]
+        if name not in names and name not in self.op.inputs and name != "result" and name not in (self._params or {}):
+            raise KeyError(name)
+        if self._freed:
+            raise _second_time_error()
+        if name in names:
+            return self._context_of(True).__dict__[name]
+        if self._params and name in self._params:
+            return self._params[name]
+        return None
 
     def _retain(self, tensor: Tensor) -> None:
         if self._retained is None:

@@ -10,8 +10,10 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError
-from autodiff.grammar.interpreter import members, operators
+from autodiff.grammar.interpreter import members, numpy_subset, operators
+from autodiff.grammar.interpreter.numpy_subset import NDArray
 from autodiff.grammar.interpreter.prelude import CONSTANTS
+from autodiff.grammar.interpreter.torchlib import check_device
 from autodiff.grammar.interpreter.values import Function, kind
 
 
@@ -39,8 +41,13 @@ class EngineBackend:
         if not isinstance(function, Function):
             hint = "to multiply, write a '*' before the '('" if isinstance(function, (Tensor, int, float)) else None
             raise BadValueError(f"'{kind(function)}' object is not callable", hint=hint, reason="not_callable")
+        if function.builtin is not None and any(isinstance(a, NDArray) for a in args):  # torch.tensor(np_array)
+            args = [a.array if isinstance(a, NDArray) else a for a in args]
+        found = signature(function.fn)
+        if "device" in kwargs and "device" not in found.parameters:  # device= as PyTorch takes it: the CPU
+            check_device(kwargs.pop("device"))
         try:
-            bound = signature(function.fn).bind(*args, **kwargs)
+            bound = found.bind(*args, **kwargs)
         except TypeError as error:
             raise arguments_error(function.name, error, function.signature) from None
         return function.fn(*bound.args, **bound.kwargs)
@@ -48,6 +55,8 @@ class EngineBackend:
     @staticmethod
     def index(value: Any, items: list) -> Any:
         index = as_index(items)
+        if isinstance(value, NDArray):
+            return numpy_subset.index(value, index)
         if isinstance(value, Tensor):
             return engine.getitem(value, index)
         if isinstance(value, list):

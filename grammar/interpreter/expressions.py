@@ -10,7 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError
-from autodiff.grammar.interpreter.values import UserFunction, display, fstring, truth
+from autodiff.grammar.interpreter.callables import Spread, define
+from autodiff.grammar.interpreter.values import UserFunction, display, fstring, hashable, truth
 from autodiff.grammar.syntax import tree as S
 
 
@@ -19,7 +20,15 @@ def _number(interp: Any, node: S.Number) -> Any:
 
 
 def _lambda(interp: Any, node: S.Lambda) -> UserFunction:
-    return UserFunction("<lambda>", node.params, node.body, interp)
+    return define(interp, "<lambda>", node.params, node.body)
+
+
+def _dict(node: S.DictExpr, args: list[Any]) -> dict:
+    count = len(node.keys)
+    out: dict = {}
+    for key, value in zip(args[:count], args[count:]):
+        out[hashable(key)] = value
+    return out
 
 
 LEAVES: dict[type, Callable[[Any, Any], Any]] = {
@@ -29,6 +38,7 @@ LEAVES: dict[type, Callable[[Any, Any], Any]] = {
     S.Constant: lambda interp, node: node.value,
     S.Lambda: _lambda,
     S.ListComp: lambda interp, node: interp.comprehension(node),
+    S.DictComp: lambda interp, node: interp.comprehension(node),
     S.NoneIndex: lambda interp, node: None,
     S.EllipsisIndex: lambda interp, node: Ellipsis,
 }
@@ -56,6 +66,8 @@ COMBINE: dict[type, Callable[[Any, Any, list], Any]] = {
     S.TupleExpr: lambda interp, node, args: tuple(args),
     S.Slice: lambda interp, node, args: slice_of(node, args),
     S.FString: lambda interp, node, args: fstring(node, args),
+    S.Starred: lambda interp, node, args: Spread(args[0]),
+    S.DictExpr: lambda interp, node, args: _dict(node, args),
 }
 
 
@@ -76,6 +88,10 @@ def children(node: S.Node) -> tuple:
         return node.items
     if kind is S.FString:
         return node.fields
+    if kind is S.Starred:
+        return (node.value,)
+    if kind is S.DictExpr:
+        return (*node.keys, *node.values)
     if kind is S.Slice:
         return tuple(part for part in (node.start, node.stop, node.step) if part is not None)
     return ()

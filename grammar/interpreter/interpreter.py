@@ -16,11 +16,19 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import BUILTINS
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UnknownNameError
-from autodiff.grammar.interpreter import expressions, statements
+from autodiff.grammar.interpreter import classes, expressions, statements
 from autodiff.grammar.interpreter.backend import Backend
+from autodiff.grammar.interpreter.callables import bind, spread
 from autodiff.grammar.interpreter.engine_backend import EngineBackend, as_index
 from autodiff.grammar.interpreter.policy import EVAL, Policy
-from autodiff.grammar.interpreter.prelude import CONSTANTS, PYTHON_BUILTINS, TORCH, builtin_function, imported
+from autodiff.grammar.interpreter.prelude import (
+    CONSTANTS,
+    PYTHON_BUILTINS,
+    TORCH,
+    builtin_function,
+    imported,
+    imported_name,
+)
 from autodiff.grammar.interpreter.values import Evaluation, Function, Origin, UserFunction, display, shown, truth
 from autodiff.grammar.syntax import tree as S
 
@@ -45,6 +53,7 @@ class Interpreter:
         self.on_expression: Callable[[Any], None] | None = None
         self.names: dict[str, Any] = {}
         self.modules: dict[str, Any] = {name: TORCH for name in policy.modules}
+        self.methods: list[tuple[Any, Any]] = []  # (class, owner) of the methods being called, for super()
 
     # ------------------------------------------------------------------ statements
     def run(self, program: S.Program, evaluation: Evaluation | None = None) -> Evaluation:
@@ -84,6 +93,11 @@ class Interpreter:
         """`import MODULE [as ALIAS]`."""
         name, namespace = imported(module, alias)
         self.modules[name] = namespace
+
+    def bind_from(self, module: str, names: tuple[tuple[str, str | None], ...]) -> None:
+        """`from MODULE import NAME [as ALIAS], ...`: the names are the script's own (they shadow built-ins)."""
+        for name, alias in names:
+            self.names[alias or name] = imported_name(module, name)
 
     # ------------------------------------------------------------------ expressions
     def expression(self, node: S.Node) -> Any:
@@ -134,6 +148,8 @@ class Interpreter:
             return self.backend.constant(name)
         if name == "print" and self.policy.prints:
             return Function("print", self._print, "print(*values)")
+        if name == "super" and self.policy.python_builtins:
+            return Function("super", lambda *args: classes.make_super(self, *args), "super()")
         value = self.backend.unbound(name)
         if value is None:
             raise self.unknown(name, node)
@@ -159,13 +175,20 @@ class Interpreter:
         """A call: the script's own functions here, everything else by the backend."""
         function, positional = args[0], args[1:1 + len(node.args)]
         keywords = dict(zip((k for k, _ in node.kwargs), args[1 + len(node.args):]))
+        positional, keywords = spread(positional, keywords)
+        return self.call_value(function, positional, keywords)
+
+    def call_value(self, function: Any, args: list, kwargs: dict) -> Any:
+        """Call any callable value of the language with these arguments."""
         if isinstance(function, UserFunction):
-            return self.call_user(function, tuple(positional), keywords)
-        return self.backend.call(function, list(positional), keywords)
+            return self.call_user(function, tuple(args), kwargs)
+        if isinstance(function, classes.CALLABLE):
+            return classes.call(self, function, args, kwargs)
+        return self.backend.call(function, list(args), kwargs)
 
     def call_user(self, function: UserFunction, args: tuple, kwargs: dict) -> Any:
         """Call a function of the script: its parameters in front of the script's names."""
-        scope = _parameters(function, args, kwargs)
+        scope = bind(function, args, kwargs)
         if len(self.scopes) >= statements.MAX_CALL_DEPTH:
             raise LimitError(f"function calls are nested more than {statements.MAX_CALL_DEPTH} deep (a function "
                              "that calls itself never stops)", reason="call_depth")
@@ -181,25 +204,6 @@ class Interpreter:
         text = sep.join(display(v) for v in values) + end
         if self.write is not None:
             self.write(text)
-
-
-def _parameters(function: UserFunction, args: tuple, kwargs: dict) -> dict[str, Any]:
-    """The arguments of a call of the script's function, bound to its parameters, as Python checks them."""
-    params, name = function.params, function.name
-    if len(args) > len(params):
-        raise BadValueError(f"{name}() takes {len(params)} positional argument{'' if len(params) == 1 else 's'} "
-                            f"but {len(args)} were given", reason="arguments")
-    scope: dict[str, Any] = dict(zip(params, args))
-    for key, value in kwargs.items():
-        if key not in params:
-            raise BadValueError(f"{name}() got an unexpected keyword argument '{key}'", reason="arguments")
-        if key in scope:
-            raise BadValueError(f"{name}() got multiple values for argument '{key}'", reason="arguments")
-        scope[key] = value
-    missing = [p for p in params if p not in scope]
-    if missing:
-        raise BadValueError(f"{name}() missing required argument: '{missing[0]}'", reason="arguments")
-    return scope
 
 
 def close_builtin(name: str) -> list[str]:

@@ -10,6 +10,16 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import BUILTINS, TENSOR_METHODS, TENSOR_PROPERTIES, AccumulateGrad, Node, Tensor
 from autodiff.engine.errors import BadValueError, UnknownNameError
+from autodiff.grammar.interpreter import classes, numpy_subset
+from autodiff.grammar.interpreter.numpy_subset import NDArray
+from autodiff.grammar.interpreter.pytypes import string_method
+from autodiff.grammar.interpreter.torchlib import (
+    SHAPED_LIKE,
+    TENSOR_DEVICE_MEMBERS,
+    cpu_or_cuda,
+    shaped_like,
+    tensor_to,
+)
 from autodiff.grammar.interpreter.values import DType, Function, Namespace, kind, shown
 
 # How each of the Tensor's properties reads in the language (the engine lists them: TENSOR_PROPERTIES).
@@ -36,11 +46,25 @@ def _no_variable(value: Any) -> Any:
                            "leaves of the graph, have a variable)", reason="attribute")
 
 
+CTX_METHODS = ("save_for_backward", "mark_non_differentiable", "mark_dirty", "set_materialize_grads")
+CTX_PROPERTIES = ("saved_tensors", "needs_input_grad")
+LIST_METHODS = ("append", "extend", "pop", "insert", "index", "count", "reverse", "copy", "clear")
+DICT_METHODS = ("items", "keys", "values", "get", "update", "pop", "setdefault", "copy", "clear")
+
+
 def attribute(value: Any, attr: str) -> Any:
     """value.attr, from the allow-list of value's kind."""
+    if isinstance(value, classes.OBJECTS):  # the script's classes keep their own names (`self._cache`)
+        return classes.attribute(value, attr)
+    if isinstance(value, engine.FunctionCtx):
+        return _ctx_member(value, attr)
+    if isinstance(value, NDArray) and not attr.startswith("_"):
+        return numpy_subset.attribute(value, attr)
+    if attr.startswith("_saved_") and isinstance(value, Node) and not attr.startswith("__"):
+        return _saved(value, attr)
     if attr.startswith("_"):
         raise UnknownNameError(f"'{attr}': names starting with '_' are not part of the language", reason="private")
-    if isinstance(value, list) and attr != "append":  # a list literal used as a tensor: [1, 2].sum()
+    if isinstance(value, list) and attr not in LIST_METHODS:  # a list literal used as a tensor: [1, 2].sum()
         value = engine.tensor(value)
     if isinstance(value, Tensor):
         return _tensor_member(value, attr)
@@ -59,15 +83,81 @@ def attribute(value: Any, attr: str) -> Any:
         return Function("numel", value.numel, "numel()")
     if isinstance(value, engine.RemovableHandle) and attr == "remove":
         return Function("remove", value.remove, "remove()")
-    if isinstance(value, list) and attr == "append":
-        return Function("append", value.append, "append(value)")
+    if isinstance(value, list):
+        return _python_method(value, attr, LIST_METHODS, "list")
+    if isinstance(value, dict):
+        return _python_method(value, attr, DICT_METHODS, "dict")
+    if isinstance(value, str) and not isinstance(value, DType):
+        method = string_method(value, attr)
+        if method is not None:
+            return method
     if value is None:
         raise BadValueError(f"None has no attribute '{attr}' (a .grad is None until a backward pass reaches "
                             "it; a non-leaf's .grad needs retain_grad())", reason="none_attribute")
     raise BadValueError(f"'{kind(value)}' object has no attribute '{attr}'", reason="attribute")
 
 
+def _python_method(value: list | dict, attr: str, allowed: tuple[str, ...], name: str) -> Function:
+    """A method of a list or a dict, from the allow-list (read with a constant name from it)."""
+    if attr not in allowed:
+        raise BadValueError(f"'{name}' object has no attribute '{attr}' (its methods here: {', '.join(allowed)})",
+                            reason="attribute")
+    if isinstance(value, list):
+        methods = {"append": value.append, "extend": value.extend, "pop": value.pop, "insert": value.insert,
+                   "index": value.index, "count": value.count, "reverse": value.reverse, "copy": value.copy,
+                   "clear": value.clear}
+    else:
+        methods = {"items": value.items, "keys": value.keys, "values": value.values, "get": value.get,
+                   "update": value.update, "pop": value.pop, "setdefault": value.setdefault, "copy": value.copy,
+                   "clear": value.clear}
+    method = methods[attr]
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except (TypeError, IndexError, KeyError, ValueError) as error:
+            raise BadValueError(f"{name}.{attr}(): {error}", reason="arguments") from None
+
+    return Function(attr, call, f"{name}.{attr}(...)")
+
+
+def _ctx_member(ctx: Any, attr: str) -> Any:
+    """ctx.save_for_backward(...), ctx.saved_tensors, ..., and what the script stored on it (ctx.constant)."""
+    if attr.startswith("__"):
+        raise UnknownNameError(f"'{attr}': names starting with '__' are not part of the language", reason="private")
+    if attr in CTX_METHODS:
+        methods = {"save_for_backward": ctx.save_for_backward, "mark_non_differentiable": ctx.mark_non_differentiable,
+                   "mark_dirty": ctx.mark_dirty, "set_materialize_grads": ctx.set_materialize_grads}
+        return Function(attr, methods[attr], f"ctx.{attr}(...)")
+    if attr == "saved_tensors":
+        return ctx.saved_tensors
+    if attr == "needs_input_grad":
+        return ctx.needs_input_grad
+    if attr in ctx.attributes:
+        return ctx.attributes[attr]
+    raise UnknownNameError(f"'FunctionCtx' object has no attribute '{shown(attr)}' (store it in forward first: "
+                           f"ctx.{shown(attr)} = ...)", reason="attribute")
+
+
+def _saved(node: Node, attr: str) -> Any:
+    """grad_fn._saved_self, _saved_result, _saved_other, _saved_exponent, ...: what the node saved."""
+    name = attr[len("_saved_"):]
+    try:
+        return node.saved(name)
+    except KeyError:
+        raise UnknownNameError(f"'{node.name()}' object has no attribute '{shown(attr)}'",
+                               reason="attribute") from None
+
+
 def _tensor_member(value: Tensor, attr: str) -> Any:
+    if attr == "to":
+        return tensor_to(value)
+    if attr in TENSOR_DEVICE_MEMBERS:
+        return cpu_or_cuda(value, attr)
+    if attr == "numpy":
+        return numpy_subset.tensor_numpy(value)
+    if attr in SHAPED_LIKE:
+        return shaped_like(value, attr)
     getter = TENSOR_ATTRIBUTES.get(attr)
     if getter is not None:
         return getter(value)
@@ -99,15 +189,27 @@ def method_signature(name: str) -> str | None:
 def unknown_member(owner: str, attr: str, known: list[str]) -> UnknownNameError:
     close = difflib.get_close_matches(attr, known, n=1)
     suggestion = f"; did you mean '{close[0]}'?" if close else ""
+    if (owner, attr) in (("torch", "func"), ("torch.autograd", "forward_ad")):
+        suggestion = (": forward-mode AD is not available yet; torch.autograd.functional.jvp, jacobian and hessian "
+                      "give the same values in reverse mode")
     if owner == "torch.nn" and attr[:1].isupper():  # nn.Linear, nn.MSELoss, ...: classes
-        suggestion = (": nn modules are classes, which scripts do not have; write the weights as tensors "
+        suggestion = (": torch.nn's modules are not available in autodiff yet; write the weights as tensors "
                       "(w = torch.randn(2, 3, requires_grad=True)) and the loss with torch.nn.functional")
     return UnknownNameError(f"{owner} has no attribute or method '{shown(attr)}'{suggestion}",
                             reason="unknown_member")
 
 
 def set_attribute(owner: Any, attr: str, value: Any) -> None:
-    """x.grad = ..., x.requires_grad = ..., x.data = ...: the attributes a script may set."""
+    """x.grad = ..., x.requires_grad = ..., x.data = ...: the attributes a script may set; any attribute of the
+    script's own objects (self.w = ...) and of a custom Function's ctx (ctx.constant = ...)."""
+    if isinstance(owner, (classes.Instance, classes.UserClass)):
+        classes.set_attribute(owner, attr, value)
+        return
+    if isinstance(owner, engine.FunctionCtx):
+        if attr.startswith("__") or attr in CTX_METHODS or attr in CTX_PROPERTIES:
+            raise BadValueError(f"ctx.{attr} cannot be assigned", reason="attribute")
+        owner.attributes[attr] = value
+        return
     if not isinstance(owner, Tensor):
         raise BadValueError(f"cannot set attribute '{attr}' of a {type(owner).__name__}", reason="attribute")
     if attr not in SETTABLE:

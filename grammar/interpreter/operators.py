@@ -11,6 +11,9 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError, UnknownNameError
+from autodiff.grammar.interpreter import numpy_subset
+from autodiff.grammar.interpreter.numpy_subset import NDArray
+from autodiff.grammar.interpreter.pytypes import percent_format
 from autodiff.grammar.interpreter.values import Function, kind, truth
 
 # Integers stay exact only while they are this small; beyond, arithmetic on numbers is in floats.
@@ -33,6 +36,8 @@ _PYTHON_COMPARE = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lamb
 def _compare_or_logic(op: str, left: Any, right: Any) -> Any:
     """A comparison (a boolean tensor, or a Python bool for two numbers) or & / | on booleans."""
     plain = (int, float, bool)
+    if op in ("==", "!=") and not any(isinstance(side, (Tensor, list, int, float)) for side in (left, right)):
+        return (left == right) if op == "==" else (left != right)  # strings, None, types, tuples: Python's
     if isinstance(left, plain) and isinstance(right, plain):
         if op in _PYTHON_COMPARE:
             return _PYTHON_COMPARE[op](left, right)
@@ -55,6 +60,8 @@ def _compare_or_logic(op: str, left: Any, right: Any) -> Any:
 
 def binary(op: str, left: Any, right: Any) -> Any:
     """`left op right` for every binary operator of the language, on the engine's values."""
+    if isinstance(left, NDArray) or isinstance(right, NDArray):
+        return numpy_subset.operator(op, left, right)
     if op in _COMPARISONS or op in ("&", "|"):
         return _compare_or_logic(op, left, right)
     if op in ("is", "is not", "in", "not in"):
@@ -137,6 +144,8 @@ def unary(op: str, value: Any) -> Any:
     """`op value` for the unary operators of the language (- + ~ not), on the engine's values."""
     if op == "not":
         return not truth(value)
+    if isinstance(value, NDArray):
+        return numpy_subset.plain(-value.array if op == "-" else value.array)
     if isinstance(value, list):
         value = engine.tensor(value)
     if op == "~":
@@ -169,7 +178,9 @@ def identity_or_membership(op: str, left: Any, right: Any) -> bool:
 
 
 def modulo_or_floor(op: str, left: Any, right: Any) -> Any:
-    """`%` and `//` of two numbers, as Python computes them."""
+    """`%` and `//` of two numbers, as Python computes them; `text % values` formats, as Python's."""
+    if op == "%" and isinstance(left, str):
+        return percent_format(left, right)
     if not (is_plain_number(left) and is_plain_number(right)):
         fix = "x - floor(x / y) * y" if op == "%" else "floor(x / y)"
         raise BadValueError(f"{op} works on numbers here, not tensors: write {fix}", reason="operands")

@@ -4,14 +4,20 @@ constructors, grad-mode switches), mathematical constants, and the Python built-
 
 from __future__ import annotations
 
+import difflib
 import math
-from collections.abc import Callable
 from typing import Any
 
 from autodiff import engine
-from autodiff.engine import BUILTINS, Tensor
-from autodiff.engine.errors import BadValueError, UnknownNameError
+from autodiff.engine import BUILTINS
+from autodiff.engine.errors import UnknownNameError
 from autodiff.grammar.interpreter import pybuiltins
+from autodiff.grammar.interpreter.classes import AUTOGRAD_FUNCTION
+from autodiff.grammar.interpreter.members import attribute
+from autodiff.grammar.interpreter.numpy_subset import from_numpy, numpy_module
+from autodiff.grammar.interpreter.pymodules import STANDARD_MODULES
+from autodiff.grammar.interpreter.pytypes import TENSOR_TYPE, legacy_tensor, type_builtins
+from autodiff.grammar.interpreter.torchlib import autograd_extras, device_members
 from autodiff.grammar.interpreter.values import DType, Function, Namespace
 
 # Mathematical constants, as Python numbers (so `x=pi/4` is a value and `sin(pi*x)` records one op).
@@ -20,10 +26,9 @@ CONSTANTS: dict[str, float] = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan
 # torch.nn.functional (`import torch.nn.functional as F`): the built-ins declared as its members
 FUNCTIONAL = tuple(name for name, b in BUILTINS.items() if b.functional and b.alias_of is None)
 
-PYTHON_BUILTINS = {name: Function(name, fn, usage) for name, (fn, usage) in pybuiltins.python_builtins().items()}
+_PLAIN = {name: Function(name, fn, usage) for name, (fn, usage) in pybuiltins.python_builtins().items()}
+PYTHON_BUILTINS: dict[str, Any] = {**_PLAIN, **type_builtins(_PLAIN, attribute)}
 
-# The modules `import` can bind: torch and the parts of it autodiff provides.
-TORCH_MODULES = ([], ["autograd"], ["nn"], ["nn", "functional"])
 
 
 def builtin_function(name: str) -> Function:
@@ -32,22 +37,12 @@ def builtin_function(name: str) -> Function:
     return Function(name, builtin.fn, builtin.signature, builtin)
 
 
-def _legacy_tensor(dtype: str | None) -> Callable[..., Tensor]:
-    """torch.Tensor / torch.FloatTensor / torch.DoubleTensor: from data, or zeros of the given sizes."""
-
-    def construct(*args: Any) -> Tensor:
-        if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
-            return engine.zeros(*args, dtype=dtype)
-        if len(args) != 1:
-            raise BadValueError("Tensor() takes the data (a number or nested lists), or sizes")
-        data = args[0]
-        return engine.tensor(list(data) if isinstance(data, tuple) else data, dtype=dtype)
-
-    return construct
-
-
 def _autograd_members() -> dict[str, Any]:
+    once = Function("once_differentiable", engine.once_differentiable, "once_differentiable(backward)")
     return {
+        "Function": AUTOGRAD_FUNCTION,
+        "function": Namespace("torch.autograd.function", {"Function": AUTOGRAD_FUNCTION, "once_differentiable": once}),
+        **autograd_extras(),
         "grad": Function("torch.autograd.grad", engine.grad,
                          "grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False)"),
         "backward": Function("torch.autograd.backward", engine.backward,
@@ -59,14 +54,18 @@ def _torch_members() -> dict[str, Any]:
     members: dict[str, Any] = {name: builtin_function(name) for name in BUILTINS}
     functional = Namespace("torch.nn.functional", {name: builtin_function(name) for name in FUNCTIONAL})
     members.update({
-        "Tensor": Function("torch.Tensor", _legacy_tensor(None), "Tensor(data)"),
-        "FloatTensor": Function("torch.FloatTensor", _legacy_tensor("float32"), "FloatTensor(data)"),
-        "DoubleTensor": Function("torch.DoubleTensor", _legacy_tensor("float64"), "DoubleTensor(data)"),
+        "Tensor": TENSOR_TYPE,
+        "FloatTensor": Function("torch.FloatTensor", legacy_tensor("float32"), "FloatTensor(data)"),
+        "DoubleTensor": Function("torch.DoubleTensor", legacy_tensor("float64"), "DoubleTensor(data)"),
         "manual_seed": Function("manual_seed", engine.manual_seed, "manual_seed(seed)"),
         "is_grad_enabled": Function("is_grad_enabled", engine.is_grad_enabled, "is_grad_enabled()"),
         "set_grad_enabled": Function("set_grad_enabled", engine.set_grad_enabled, "set_grad_enabled(mode)"),
         "no_grad": Function("no_grad", engine.no_grad, "no_grad()"),
         "enable_grad": Function("enable_grad", engine.enable_grad, "enable_grad()"),
+        "inference_mode": Function("inference_mode", lambda mode=True: engine.GradMode(not mode),
+                                   "inference_mode(mode=True)"),
+        **device_members(),
+        "from_numpy": Function("from_numpy", from_numpy, "from_numpy(ndarray)"),
         **CONSTANTS,
         "float32": DType("float32"),
         "float64": DType("float64"),
@@ -78,21 +77,75 @@ def _torch_members() -> dict[str, Any]:
     return members
 
 
+NUMPY = numpy_module()
+
 # The `torch` module: built once and shared (nothing changes it; building it for each run cost 10% of a
 # batch line).
 TORCH = Namespace("torch", _torch_members())
 
 
-def imported(module: str, alias: str | None) -> tuple[str, Namespace]:
-    """What `import MODULE [as ALIAS]` binds: (name, module). numpy and friends are accepted, as tutorials
-    import them; any use says why it fails."""
-    parts = module.split(".")
-    if parts[0] != "torch":
-        return alias or parts[0], Namespace(module, {})
-    if parts[1:] not in TORCH_MODULES:
-        raise UnknownNameError(f"module '{module}' is not available: autodiff provides torch, torch.autograd and "
-                               "torch.nn.functional")
-    target = TORCH
-    for part in parts[1:] if alias else ():  # `import torch.nn` binds torch, `... as nn` the module
-        target = target.members[part]
-    return alias or "torch", target
+FORWARD_AD_HINT = ("forward-mode AD (torch.autograd.forward_ad, torch.func) is not available yet: "
+                   "torch.autograd.functional.jvp, jacobian and hessian give the same values in reverse mode")
+
+
+def _torch_module(module: str) -> Namespace:
+    """torch or one of its parts that autodiff provides (torch.autograd, torch.nn.functional, ...)."""
+    target: Any = TORCH
+    for part in module.split(".")[1:]:
+        target = target.members.get(part) if isinstance(target, Namespace) else None
+        if not isinstance(target, Namespace):
+            available = ", ".join(sorted(_torch_modules()))
+            hint = FORWARD_AD_HINT if module.startswith(("torch.autograd.forward_ad", "torch.func")) else None
+            if module.startswith(("torch.nn", "torch.optim")):
+                hint = ("torch.nn's modules and torch.optim are not available yet: write the weights as tensors and "
+                        "the update under torch.no_grad()")
+            raise UnknownNameError(f"module '{module}' is not available: autodiff provides {available}", hint=hint,
+                                   reason="module")
+    return target
+
+
+def _torch_modules() -> list[str]:
+    found, stack = [], [("torch", TORCH)]
+    while stack:
+        name, namespace = stack.pop()
+        found.append(name)
+        stack.extend((f"{name}.{k}", v) for k, v in namespace.members.items() if isinstance(v, Namespace))
+    return found
+
+
+def module(dotted: str) -> Namespace:
+    """The module `import DOTTED` reaches: torch's parts, math, itertools, __future__, numpy's subset; any other
+    is accepted as an empty module (tutorial headers import matplotlib), whose every use says it is not available."""
+    if dotted.split(".")[0] == "torch":
+        return _torch_module(dotted)
+    if dotted in ("numpy", "numpy.random"):
+        return NUMPY if dotted == "numpy" else NUMPY.members["random"]
+    return STANDARD_MODULES.get(dotted) or Namespace(dotted, {})
+
+
+def imported(module_name: str, alias: str | None) -> tuple[str, Namespace]:
+    """What `import MODULE [as ALIAS]` binds: (name, module). `import torch.nn` binds torch, `... as nn` the
+    module itself, as Python does."""
+    target = module(module_name)
+    if alias:
+        return alias, target
+    top = module_name.split(".")[0]
+    return top, module(top)
+
+
+def imported_name(module_name: str, name: str) -> Any:
+    """What `from MODULE import NAME` binds: a member of the module (or a module inside it)."""
+    if name == "*":  # pragma: no cover - the grammar has no `import *`
+        raise UnknownNameError("from ... import * is not part of autodiff scripts: name what you import")
+    source = module(module_name)
+    if name in source.members:
+        return source.members[name]
+    if not source.members and module_name.split(".")[0] not in ("torch", "numpy", *STANDARD_MODULES):
+        return Namespace(f"{module_name}.{name}", {})  # of a module autodiff does not have: fails when used
+    inside = f"{module_name}.{name}"
+    if module_name.split(".")[0] == "torch" and inside in _torch_modules():
+        return _torch_module(inside)
+    close = difflib.get_close_matches(name, list(source.members), n=1)
+    suggestion = f"; did you mean '{close[0]}'?" if close else ""
+    raise UnknownNameError(f"cannot import name '{name}' from '{module_name}'{suggestion}", reason="import",
+                           name=name, shown=name)

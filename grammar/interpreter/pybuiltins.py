@@ -11,6 +11,8 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError, LimitError
+from autodiff.grammar.interpreter.numpy_subset import NDArray
+from autodiff.grammar.interpreter.pytypes import iterable_of
 from autodiff.grammar.interpreter.values import display, truth
 
 MAX_LIST = 10_000_000  # items list() may build
@@ -37,20 +39,9 @@ def _range(*args: Any) -> range:
 def _len(value: Any) -> int:
     if isinstance(value, Tensor):
         return len(value)
-    if isinstance(value, (list, tuple, str, range, engine.Size)):
+    if isinstance(value, (list, tuple, str, range, engine.Size, dict, NDArray)):
         return len(value)
     raise BadValueError(f"object of type '{type(value).__name__}' has no len()", reason="arguments")
-
-
-def iterable_of(value: Any) -> Any:
-    """What `for` and the built-ins may iterate: ranges, lists, tuples, strings, tensors (along dim 0)."""
-    if isinstance(value, (range, list, tuple, str, enumerate, zip)):  # engine.Size is a tuple
-        return value
-    if isinstance(value, Tensor):
-        if value.ndim == 0:
-            raise BadValueError("iteration over a 0-d tensor", reason="iterate")
-        return value
-    raise BadValueError(f"'{type(value).__name__}' object is not iterable", reason="iterate")
 
 
 def _enumerate(iterable: Any, start: int = 0) -> enumerate:

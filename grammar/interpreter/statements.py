@@ -12,9 +12,12 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError
+from autodiff.grammar.interpreter.callables import define
+from autodiff.grammar.interpreter.classes import make_class
+from autodiff.grammar.interpreter.decorators import decorate
 from autodiff.grammar.interpreter.members import set_attribute
 from autodiff.grammar.interpreter.pybuiltins import MAX_LIST, iterable_of
-from autodiff.grammar.interpreter.values import Evaluation, UserFunction, display, kind, truth
+from autodiff.grammar.interpreter.values import Evaluation, display, hashable, kind, truth
 from autodiff.grammar.syntax import tree as S
 
 MAX_CALL_DEPTH = 100  # calls of the script's own functions (and comprehensions) inside each other
@@ -54,6 +57,11 @@ def _import(interp: Any, stmt: S.Import, result: Evaluation) -> None:
     result.root, result.root_name = None, None
 
 
+def _import_from(interp: Any, stmt: S.ImportFrom, result: Evaluation) -> None:
+    interp.guard(lambda: interp.bind_from(stmt.module, stmt.names), stmt)
+    result.root, result.root_name = None, None
+
+
 def _assign_to(interp: Any, stmt: S.AssignTo, result: Evaluation) -> None:
     value = interp.expression(stmt.value)
     for target in stmt.targets:
@@ -83,6 +91,7 @@ SIMPLE: dict[type, Callable[[Any, Any, Evaluation], None]] = {
     S.IndexAssign: _index_assign,
     S.ExprStmt: _expression_statement,
     S.Import: _import,
+    S.ImportFrom: _import_from,
     S.AssignTo: _assign_to,
     S.AugAssign: _augmented_statement,
     S.Assert: _assert,
@@ -163,21 +172,27 @@ def augmented(interp: Any, stmt: S.AugAssign) -> Any:
     return result
 
 
-def comprehension(interp: Any, node: S.ListComp) -> list:
-    """`[element for target in iterable if ...]`: its names live in a scope of their own, as in Python 3."""
+def comprehension(interp: Any, node: S.ListComp | S.DictComp) -> list | dict:
+    """`[element for target in iterable if ...]` (or `{key: value for ...}`): its names live in a scope of
+    their own, as in Python 3."""
     items = interp.guard(lambda: iterable_of(interp.expression(node.iterable)), node.iterable)
     if len(interp.scopes) >= MAX_CALL_DEPTH:
         raise LimitError(f"comprehensions and calls are nested more than {MAX_CALL_DEPTH} deep",
                          reason="call_depth").at(node.line, node.column)
     scope = dict(interp.scopes[-1]) if interp.scopes else {}
     interp.scopes.append(scope)
-    out: list = []
+    pairs = isinstance(node, S.DictComp)
+    out: Any = {} if pairs else []
     try:
         for item in items:
             interp.count_step(node)
             assign(interp, node.target, item, scope)
             if all(truth(interp.condition(condition)) for condition in node.conditions):
-                out.append(interp.expression(node.element))
+                if pairs:
+                    key = interp.expression(node.key)
+                    out[interp.guard(lambda k=key: hashable(k), node.key)] = interp.expression(node.value)
+                else:
+                    out.append(interp.expression(node.element))
     finally:
         interp.scopes.pop()
     return out
@@ -276,8 +291,35 @@ def _start(interp: Any, stmt: S.Node, frames: list[_Frame], result: Evaluation) 
         frames.append(_Frame(stmt.body, stmt, context=context))
         if stmt.alias is not None:
             interp.names[stmt.alias] = entered
-    elif isinstance(stmt, S.FunctionDef):
-        interp.names[stmt.name] = UserFunction(stmt.name, stmt.params, stmt.body, interp)
+    elif isinstance(stmt, (S.FunctionDef, S.ClassDef, S.Decorated)):
+        interp.names[_defined_name(stmt)] = definition(interp, stmt)
+
+
+def _defined_name(stmt: S.Node) -> str:
+    return stmt.definition.name if isinstance(stmt, S.Decorated) else stmt.name
+
+
+def definition(interp: Any, stmt: S.Node) -> Any:
+    """The value a def or a class statement binds (decorators applied, the nearest first)."""
+    if isinstance(stmt, S.Decorated):
+        decorators = [interp.expression(d) for d in stmt.decorators]  # evaluated first, as Python does
+        value = definition(interp, stmt.definition)  # (a Decorated holds a def or a class, never another one)
+        for decorator, node in zip(reversed(decorators), reversed(stmt.decorators)):
+            value = interp.guard(lambda d=decorator, v=value: decorate(interp, d, v), node)
+        return value
+    if isinstance(stmt, S.FunctionDef):
+        return interp.guard(lambda: define(interp, stmt.name, stmt.params, stmt.body), stmt)
+    bases = [interp.expression(b) for b in stmt.bases]
+    if len(interp.scopes) >= MAX_CALL_DEPTH:
+        raise LimitError(f"classes and calls are nested more than {MAX_CALL_DEPTH} deep",
+                         reason="call_depth").at(stmt.line, stmt.column)
+    members: dict[str, Any] = {}
+    interp.scopes.append(members)
+    try:
+        run_body(interp, stmt.body, members)
+    finally:
+        interp.scopes.pop()
+    return interp.guard(lambda: make_class(interp, stmt.name, bases, members), stmt)
 
 
 def _next_item(interp: Any, frame: _Frame) -> bool:

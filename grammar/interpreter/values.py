@@ -60,15 +60,22 @@ class Function:
     def __repr__(self) -> str:
         return f"<function {self.name}>"
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # when the engine calls it (jacobian(torch.sin, x))
+        return self.fn(*args, **kwargs)
+
 
 class UserFunction:
     """A function of the script: `def f(x): ...` or `lambda grad: ...`. Calling it is the interpreter's work
-    (`call_user`): its parameters in front of the script's names, no other closure."""
+    (`call_user`): its parameters in front of the script's names, no other closure. `params` is the syntax
+    tree's Parameters; `defaults` and `kw_defaults` the values of its default expressions, computed when the
+    function was defined (as Python does)."""
 
-    __slots__ = ("body", "interpreter", "name", "params")
+    __slots__ = ("body", "defaults", "interpreter", "kw_defaults", "name", "params")
 
-    def __init__(self, name: str, params: tuple[str, ...], body: Any, interpreter: Any) -> None:
+    def __init__(self, name: str, params: Any, body: Any, interpreter: Any, defaults: tuple = (),
+                 kw_defaults: tuple = ()) -> None:
         self.name, self.params, self.body, self.interpreter = name, params, body, interpreter
+        self.defaults, self.kw_defaults = defaults, kw_defaults
 
     def __repr__(self) -> str:
         return f"<function {self.name}>"
@@ -117,11 +124,28 @@ def truth(value: Any) -> bool:
     return True
 
 
+def hashable(key: Any) -> Any:
+    """A dictionary key: numbers, strings, None, booleans, tuples of those and tensors (by identity, as in
+    PyTorch); a list is refused as Python refuses it."""
+    if isinstance(key, (list, dict)):
+        raise BadValueError(f"unhashable type: '{type(key).__name__}'", reason="unhashable")
+    if isinstance(key, tuple):
+        for item in key:
+            hashable(item)
+    return key
+
+
+# Kinds of values whose print() differs from their repr (torch.device prints as `cpu`), registered by their modules
+PRINTED_AS_STR: list[type] = []
+
+
 def display(value: Any) -> str:
     """How print shows a value, as Python's print would: PyTorch's repr for tensors and nodes, str for
     strings, repr for the rest (a list prints as a list, [1, 2], as it does in Python)."""
     if isinstance(value, str) and not isinstance(value, DType):
         return value
+    if PRINTED_AS_STR and isinstance(value, tuple(PRINTED_AS_STR)):
+        return str(value)
     return repr(value)
 
 

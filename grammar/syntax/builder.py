@@ -21,8 +21,12 @@ from autodiff.grammar.syntax.tree import (
     BoolOp,
     Break,
     Call,
+    ClassDef,
     Constant,
     Continue,
+    Decorated,
+    DictComp,
+    DictExpr,
     EllipsisIndex,
     Expr,
     ExprStmt,
@@ -32,6 +36,7 @@ from autodiff.grammar.syntax.tree import (
     If,
     IfExp,
     Import,
+    ImportFrom,
     IndexAssign,
     Lambda,
     ListComp,
@@ -40,10 +45,12 @@ from autodiff.grammar.syntax.tree import (
     Node,
     NoneIndex,
     Number,
+    Parameters,
     Pass,
     Program,
     Return,
     Slice,
+    Starred,
     String,
     Subscript,
     TupleExpr,
@@ -58,6 +65,15 @@ class _Keyword:
 
     def __init__(self, name: Token, value: Expr) -> None:
         self.name, self.value = name, value
+
+
+class _Param:
+    """One parameter while `params` is built: its name, default and kind ('' plain, '*' or '**')."""
+
+    __slots__ = ("default", "kind", "name", "token")
+
+    def __init__(self, token: Token, name: str, default: Expr | None = None, kind: str = "") -> None:
+        self.token, self.name, self.default, self.kind = token, name, default, kind
 
 
 _ESCAPE = re.compile(  # hex digits are counted in escape(), to report a short \x, \u or \U
@@ -213,22 +229,103 @@ class TreeBuilder:
         alias = c[3].value if len(c) > 3 else None
         return With(c[1], alias, c[-1], **_at(c[0]))
 
-    def params(self, c: list) -> tuple[str, ...]:
-        names = tuple(tok.value for tok in c if tok.type == "NAME")
-        for i, name in enumerate(names):
-            if name in names[:i]:
-                raise SyntaxProblem(f"duplicate parameter '{name}'", **_at(c[0]))
-        return names
+    def params(self, c: list) -> Parameters:
+        items = [_Param(item, item.value) if isinstance(item, Token) else item
+                 for item in c if not (isinstance(item, Token) and item.type == "COMMA")]
+        names, defaults, kwonly, kw_defaults = [], [], [], []
+        star = starstar = None
+        seen: set[str] = set()
+        for item in items:
+            if item.name in seen:
+                raise SyntaxProblem(f"duplicate parameter '{item.name}'", **_at(item.token))
+            if item.name:
+                seen.add(item.name)
+            if starstar is not None:
+                raise SyntaxProblem("no parameter may follow **" + starstar, **_at(item.token))
+            if item.kind == "*":
+                if star is not None:
+                    raise SyntaxProblem("* may appear only once among the parameters", **_at(item.token))
+                star = item.name
+            elif item.kind == "**":
+                starstar = item.name
+            elif star is not None:
+                kwonly.append(item.name)
+                kw_defaults.append(item.default)
+            elif item.default is not None:
+                names.append(item.name)
+                defaults.append(item.default)
+            elif defaults:
+                raise SyntaxProblem("parameter without a default follows parameter with a default", **_at(item.token))
+            else:
+                names.append(item.name)
+        if star == "" and not kwonly:
+            raise SyntaxProblem("named arguments must follow bare *", **_at(items[-1].token))
+        return Parameters(tuple(names), tuple(defaults), star, tuple(kwonly), tuple(kw_defaults), starstar)
 
     lambda_params = params
 
+    def default_param(self, c: list) -> _Param:
+        return _Param(c[0], c[0].value, c[1])
+
+    def star_param(self, c: list) -> _Param:
+        return _Param(c[0], c[1].value if len(c) > 1 else "", kind="*")
+
+    def starstar_param(self, c: list) -> _Param:
+        return _Param(c[0], c[1].value, kind="**")
+
     def funcdef(self, c: list) -> FunctionDef:
         keyword, name = c[0], c[1]
-        params = c[2] if len(c) > 3 else ()
+        params = c[2] if len(c) > 3 else Parameters()
         body = [stmt for stmt in c[-1] if not (isinstance(stmt, ExprStmt) and isinstance(stmt.value, String))]
         if len(body) == 1 and isinstance(body[0], Return) and body[0].value is not None:
             return FunctionDef(name.value, params, body[0].value, **_at(keyword))  # def f(x): return EXPR
         return FunctionDef(name.value, params, tuple(c[-1]), **_at(keyword))
+
+    def classdef(self, c: list) -> ClassDef:
+        keyword, name = c[0], c[1]
+        bases: tuple = ()
+        if len(c) > 3:
+            args, kwargs = c[2]
+            if kwargs:
+                raise SyntaxProblem("a class takes no keyword arguments here (metaclass=...): write class "
+                                    f"{name.value}(Base):", **_at(kwargs[0][1]))
+            bases = args
+        body = tuple(stmt for stmt in c[-1] if not (isinstance(stmt, ExprStmt) and isinstance(stmt.value, String)))
+        return ClassDef(name.value, bases, body, **_at(keyword))
+
+    def decorated(self, c: list) -> Decorated:
+        *decorators, definition = c
+        return Decorated(tuple(decorators), definition, **_at(decorators[0]))
+
+    def decorator(self, c: list) -> Expr:
+        return c[1]
+
+    def from_import(self, c: list) -> ImportFrom:
+        names = next(item for item in c[3:] if isinstance(item, tuple))
+        return ImportFrom(c[1], names, **_at(c[0]))
+
+    def import_names(self, c: list) -> tuple:
+        return tuple(item for item in c if isinstance(item, tuple))
+
+    def import_name(self, c: list) -> tuple[str, str | None]:
+        return (c[0].value, c[2].value if len(c) > 2 else None)
+
+    def dict(self, c: list) -> DictExpr:
+        items = [item for item in c[1:-1] if isinstance(item, tuple)]
+        return DictExpr(tuple(k for k, _ in items), tuple(v for _, v in items), **_at(c[0]))
+
+    def dict_item(self, c: list) -> tuple:
+        return (c[0], c[2])
+
+    def dict_comp(self, c: list) -> DictComp:
+        (key, value), (target, iterable, conditions) = c[1], c[2]
+        return DictComp(key, value, target, iterable, conditions, **_at(c[0]))
+
+    def star_arg(self, c: list) -> Starred:
+        return Starred(c[1], **_at(c[0]))
+
+    def starstar_arg(self, c: list) -> _Keyword:
+        return _Keyword(Token("NAME", "**", c[0].pos, c[0].line, c[0].column), c[1])
 
     # expressions (Python's)
 
@@ -250,7 +347,7 @@ class TreeBuilder:
         return IfExp(c[2], c[0], c[4], **_at(c[0]))
 
     def lambda_exp(self, c: list) -> Lambda:
-        params = c[1] if len(c) > 2 else ()
+        params = c[1] if len(c) > 2 else Parameters()
         return Lambda(params, c[-1], **_at(c[0]))
 
     def bool_op(self, c: list) -> BoolOp:
@@ -303,10 +400,13 @@ class TreeBuilder:
         kwargs: dict[str, Expr] = {}
         for item in c:
             if isinstance(item, _Keyword):
+                if item.name.value == "**":
+                    kwargs[f"**{len(kwargs)}"] = item.value
+                    continue
                 if item.name.value in kwargs:
                     raise SyntaxProblem(f"keyword argument '{item.name.value}' repeated", **_at(item.name))
                 kwargs[item.name.value] = item.value
-            elif kwargs:
+            elif kwargs and not isinstance(item, Starred):
                 raise SyntaxProblem("positional argument follows keyword argument", **_at(item))
             else:
                 args.append(item)

@@ -58,6 +58,10 @@ def syntax_problem(tok: Token, prev: Token | None, states: list[int], brackets: 
     if tok.type == "FOR" and prev is not None and prev.type not in _STATEMENT_START:
         return SyntaxProblem("unexpected 'for': a comprehension is written [EXPRESSION for NAME in ITERABLE], a "
                              "generator (EXPRESSION for NAME in ITERABLE) in its own parentheses", tok.line, tok.column)
+    after_decorator = {kind for kind in ACTIONS[states[-1]] if is_terminal(kind)} <= {"AT", "DEF", "CLASS"}
+    if after_decorator and tok.type not in ("AT", "DEF", "CLASS"):
+        return SyntaxProblem(f"a decorator (@...) must be followed by a def or a class statement, not {describe(tok)}",
+                             tok.line, tok.column)
     problem = _problem_here(tok, prev, states)
     if brackets and brackets[-1].line < problem.line:  # most likely the bracket was never closed
         opener = brackets[-1]

@@ -18,8 +18,6 @@ MAX_INT_DIGITS = 4_000  # below Python's int() limit of 4,300 digits
 _NOT_PYTHON = "is not part of the language (autodiff evaluates expressions, not Python)"
 # Python keywords that are not ours, with what to write instead: reserved so they get a clear message.
 _UNSUPPORTED = {
-    "class": "classes are not part of autodiff scripts: write the weights as tensors and the model as a "
-             "function (def f(x): ...)",
     "try": "try/except is not part of autodiff scripts: the first error stops a script, with its line",
     "except": "try/except is not part of autodiff scripts: the first error stops a script, with its line",
     "finally": "try/finally is not part of autodiff scripts: the first error stops a script, with its line",
@@ -27,14 +25,13 @@ _UNSUPPORTED = {
     "del": "del is not part of autodiff scripts: assign None instead (x = None)",
     "global": "global is not part of autodiff scripts: a function only reads the script's names",
     "nonlocal": "nonlocal is not part of autodiff scripts: a function only reads the script's names",
-    "from": "'from ... import' is not part of autodiff scripts: write import torch and use torch.NAME",
     "yield": "generators (yield) are not part of autodiff scripts: use a for loop",
     "async": "async code is not part of autodiff scripts",
     "await": "async code is not part of autodiff scripts",
 }
 _RESERVED = frozenset(keyword.kwlist) - set(_tables.KEYWORDS)
 # Python operators that start with a character the lexer does not know, longest first.
-_FOREIGN_OPERATORS = "<<= >>= << >> &= |= ^= ^ { } !".split()  # noqa: SIM905
+_FOREIGN_OPERATORS = "<<= >>= << >> &= |= ^= ^ !".split()  # noqa: SIM905
 # Unicode look-alikes of the language's characters, for "did you mean" hints (NFKC finds the rest).
 _LOOKALIKES = dict(zip("−–—×·∗‘’“”÷", "---***''\"\"/"))
 _STRING_PREFIXES = frozenset(("r", "u", "b", "br", "rb", "fr", "rf"))
@@ -67,11 +64,12 @@ class Token:
 _SCANNER = re.compile("|".join(f"(?P<{name}>{regex})" for name, regex in _tables.TERMINALS))
 _IGNORE = frozenset(_tables.IGNORE)
 _KEYWORDS = _tables.KEYWORDS
-_OPENERS = {"LPAR": "(", "LSQB": "["}
-_CLOSERS = {"RPAR": "LPAR", "RSQB": "LSQB"}
+_OPENERS = {"LPAR": "(", "LSQB": "[", "LBRACE": "{"}
+_CLOSERS = {"RPAR": "LPAR", "RSQB": "LSQB", "RBRACE": "LBRACE"}
+_CLOSING = {"LPAR": ")", "LSQB": "]", "LBRACE": "}"}
 _ASSIGN_LIKE = frozenset({"PLUS", "MINUS", "STAR", "SLASH", "AT", "POW", "EQUAL", "COLON"})
 _ADJACENT_SECOND = frozenset({"STRING"})  # see _check_adjacent
-_WORDS = frozenset({"NAME", "NUMBER", "IMPORT", "AS", "TRUE", "FALSE", "NONE"})
+_WORDS = frozenset({"NAME", "NUMBER", "IMPORT", "AS", "TRUE", "FALSE", "NONE", "FROM", "CLASS"})
 
 
 class _Scan:
@@ -165,7 +163,7 @@ def _token(scan: _Scan, tok: Token, pos: int) -> None:
             raise SyntaxProblem(f"unexpected '{value}'", tok.line, tok.column)
         opener = brackets.pop()
         if opener.type != _CLOSERS[kind]:
-            closer = ")" if opener.type == "LPAR" else "]"
+            closer = _CLOSING[opener.type]
             raise SyntaxProblem(f"unexpected '{value}': the '{opener.value}' opened at line {opener.line}, column "
                                 f"{opener.column} needs a '{closer}' first", tok.line, tok.column)
 

@@ -25,14 +25,26 @@ from autodiff.grammar.syntax.lexer import (
     tokens,
 )
 from autodiff.grammar.syntax.states import ACTIONS, END_STATE, START_STATE, unit_reductions
-from autodiff.grammar.syntax.tree import Break, Continue, For, FunctionDef, If, Program, Return, While, With
+from autodiff.grammar.syntax.tree import (
+    Break,
+    ClassDef,
+    Continue,
+    Decorated,
+    For,
+    FunctionDef,
+    If,
+    Program,
+    Return,
+    While,
+    With,
+)
 
 __all__ = ["MAX_BRACKET_DEPTH", "MAX_INT_DIGITS", "MAX_PARSE_DEPTH", "MAX_SOURCE_CHARS", "parse", "source_excerpt"]
 
 # (state under, state on top, lookahead) -> state after its chain of unit reductions (e.g. a number
 # followed by '+' climbs atom, primary, power, factor, term): one lookup instead of five steps.
 _UNIT_CACHE: dict[tuple[int, int, str], int] = {}
-_BLOCK_KEYWORDS = frozenset(("IF", "ELIF", "ELSE", "FOR", "WHILE", "WITH", "DEF"))
+_BLOCK_KEYWORDS = frozenset(("IF", "ELIF", "ELSE", "FOR", "WHILE", "WITH", "DEF", "CLASS"))
 
 
 def _run(tokens, builder: TreeBuilder, brackets: list[Token]) -> list:
@@ -149,6 +161,10 @@ def _check_blocks(statements: list, text: str) -> None:
                 stack.append((stmt.body, in_loop, in_function))
             elif isinstance(stmt, FunctionDef) and isinstance(stmt.body, tuple):
                 stack.append((stmt.body, False, True))
+            elif isinstance(stmt, ClassDef):
+                stack.append((stmt.body, False, False))
+            elif isinstance(stmt, Decorated):
+                stack.append(((stmt.definition,), in_loop, in_function))
 
 
 _BUILDER = TreeBuilder(parse)

@@ -96,7 +96,7 @@ class Attribute(Node):
 class Call(Node):
     func: Expr
     args: tuple[Expr, ...]
-    kwargs: tuple[tuple[str, Expr], ...]  # in source order; names are unique
+    kwargs: tuple[tuple[str, Expr], ...]  # in source order; names are unique, but '**' (a dictionary unpacked)
 
 
 @_node
@@ -167,12 +167,61 @@ class IfExp(Node):
     orelse: Expr
 
 
+@dataclass(frozen=True, slots=True)
+class Parameters:
+    """The parameters of a `def` or a `lambda`, as Python has them: `names` are positional-or-keyword, the last
+    `len(defaults)` of them with default values (expressions, computed when the function is defined); `star`
+    is the name of *args ('' for a bare `*`, None without), `kwonly` the keyword-only names after it with
+    their defaults (None: required), `starstar` the name of **kwargs."""
+
+    names: tuple[str, ...] = ()
+    defaults: tuple[Expr, ...] = ()
+    star: str | None = None
+    kwonly: tuple[str, ...] = ()
+    kw_defaults: tuple[Expr | None, ...] = ()
+    starstar: str | None = None
+
+    def text(self) -> str:
+        """The parameters as written, without default values: `x, y=..., *args, k=..., **kw`."""
+        first = len(self.names) - len(self.defaults)
+        parts = [name if i < first else f"{name}=..." for i, name in enumerate(self.names)]
+        if self.star is not None:
+            parts.append(f"*{self.star}")
+        parts += [name if default is None else f"{name}=..." for name, default in zip(self.kwonly, self.kw_defaults)]
+        if self.starstar is not None:
+            parts.append(f"**{self.starstar}")
+        return ", ".join(parts)
+
+
 @_node
 class Lambda(Node):
     """`lambda a, b: expression`: a function of one expression (hooks); it reads the script's names."""
 
-    params: tuple[str, ...]
+    params: Parameters
     body: Expr
+
+
+@_node
+class Starred(Node):
+    """`*value` among a call's arguments: its items become positional arguments (`f(*args)`). `**value` is a
+    keyword argument named '**' (Call.kwargs), whose dictionary's items become keyword arguments."""
+
+    value: Expr
+
+
+@_node
+class DictExpr(Node):  # {key: value, ...}
+    keys: tuple[Expr, ...]
+    values: tuple[Expr, ...]
+
+
+@_node
+class DictComp(Node):  # {key: value for target in iterable if condition ...}
+    key: Expr
+    value: Expr
+    target: Expr
+    iterable: Expr
+    conditions: tuple[Expr, ...]
 
 
 @_node
@@ -221,6 +270,12 @@ class ExprStmt(Node):
 class Import(Node):
     module: str  # dotted, e.g. "torch.autograd"
     alias: str | None
+
+
+@_node
+class ImportFrom(Node):  # from module import name [as alias], ...
+    module: str
+    names: tuple[tuple[str, str | None], ...]
 
 
 @_node
@@ -302,8 +357,25 @@ class FunctionDef(Node):
     else the tuple of its statements (run with locals of their own, until a `return`)."""
 
     name: str
-    params: tuple[str, ...]
+    params: Parameters
     body: Expr | tuple
+
+
+@_node
+class ClassDef(Node):
+    """`class Name(base, ...): body`: the body's assignments and definitions become the class's attributes."""
+
+    name: str
+    bases: tuple[Expr, ...]
+    body: tuple
+
+
+@_node
+class Decorated(Node):
+    """`@decorator` lines before a def or a class: the definition, then each decorator from the nearest one."""
+
+    decorators: tuple[Expr, ...]
+    definition: FunctionDef | ClassDef
 
 
 @_node
@@ -313,11 +385,11 @@ class Program(Node):
 
 
 Expr = (Number | String | Constant | Name | Attribute | Call | Subscript | BinOp | UnaryOp | ListExpr | TupleExpr
-        | BoolOp | IfExp | Lambda | FString | ListComp)
+        | BoolOp | IfExp | Lambda | FString | ListComp | Starred | DictExpr | DictComp)
 IndexItem = Expr | Slice | NoneIndex | EllipsisIndex
 Stmt = (Assign | IndexAssign | ExprStmt | Import | AssignTo | AugAssign | Pass | Break | Continue | Return | Assert
-        | If | For | While | With | FunctionDef)
-BLOCKS = (If, For, While, With, FunctionDef)  # statements with indented bodies (scripts only)
+        | If | For | While | With | FunctionDef | ImportFrom | ClassDef | Decorated)
+BLOCKS = (If, For, While, With, FunctionDef, ClassDef, Decorated)  # statements with bodies (scripts only)
 
 
 # dump -------------------------------------------------------------------------------------------
@@ -364,7 +436,13 @@ _PARTS: dict[type, Callable[[Any], list]] = {
     Program: lambda n: ["program", *n.statements],
     BoolOp: lambda n: [n.op, n.left, n.right],
     IfExp: lambda n: ["ifexp", n.test, n.body, n.orelse],
-    Lambda: lambda n: ["lambda", f"({' '.join(n.params)})", n.body],
+    Lambda: lambda n: ["lambda", f"({n.params.text()})", n.body],
+    Starred: lambda n: ["*", n.value],
+    DictExpr: lambda n: ["dict", *(x for pair in zip(n.keys, n.values) for x in pair)],
+    DictComp: lambda n: ["dictcomp", n.key, n.value, n.target, n.iterable, *n.conditions],
+    ImportFrom: lambda n: ["from", n.module, *(f"{a} as {b}" if b else a for a, b in n.names)],
+    ClassDef: lambda n: ["class", n.name, *n.bases, *n.body],
+    Decorated: lambda n: ["@", *n.decorators, n.definition],
     FString: _fstring_parts,
     ListComp: lambda n: ["listcomp", n.element, n.target, n.iterable, *n.conditions],
     AssignTo: lambda n: ["=", *n.targets, n.value],
@@ -378,7 +456,7 @@ _PARTS: dict[type, Callable[[Any], list]] = {
     For: lambda n: ["for", n.target, n.iter, *n.body],
     While: lambda n: ["while", n.test, *n.body],
     With: lambda n: ["with", n.context, *([n.alias] if n.alias else []), *n.body],
-    FunctionDef: lambda n: ["def", n.name, f"({' '.join(n.params)})", n.body],
+    FunctionDef: lambda n: ["def", n.name, f"({n.params.text()})", n.body],
 }
 
 

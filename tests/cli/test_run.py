@@ -240,10 +240,13 @@ def test_a_syntax_error_stops_the_script_before_it_starts(cli, tmp_path):
 
 
 def test_python_modules_other_than_torch_say_why_they_fail(cli, tmp_path):
-    out = cli("run", script(tmp_path, "import numpy as np\nx = np.ones(2)\n"))
+    out = cli("run", script(tmp_path, "import matplotlib.pyplot as plt\nplt.plot([1, 2])\n"))
     assert out.code == 2
-    assert out.stderr.splitlines()[0] == ("autodiff: name error at line 2, column 5: numpy.ones: the module numpy is "
-                                          "not available in autodiff (use the torch functions instead)")
+    assert out.stderr.splitlines()[0] == ("autodiff: name error at line 2, column 1: matplotlib.pyplot.plot: the "
+                                          "module matplotlib.pyplot is not available in autodiff (use the torch "
+                                          "functions instead)")
+    out = cli("run", script(tmp_path, "import numpy as np\nx = np.fft(2)\n"))
+    assert out.code == 2 and "numpy has no attribute or method 'fft'" in out.stderr
 
 
 def test_a_missing_script_is_an_io_error(cli, tmp_path):

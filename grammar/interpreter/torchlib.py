@@ -1,0 +1,181 @@
+"""The parts of torch that are more than built-ins: the rest of torch.autograd (Function, gradcheck,
+gradgradcheck, Variable, functional, forward_ad), torch.func, and devices as no-ops on the CPU (torch.device,
+torch.cuda.is_available() is False, `device=` keywords, `x.to(device)`, `x.device`): a CUDA device is a clear
+error saying the CPU runs everything."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autodiff import engine
+from autodiff.engine import Tensor
+from autodiff.engine.errors import BadValueError
+from autodiff.grammar.interpreter.values import PRINTED_AS_STR, DType, Function, Namespace, kind
+
+NO_CUDA = ("CUDA is not available: autodiff runs everything on the CPU (its tensors are numpy arrays); "
+           "use device='cpu', or leave device= out")
+
+
+class Device:
+    """torch.device("cpu"): printed as PyTorch prints it; any other device type can be named, not used."""
+
+    __slots__ = ("index", "type")
+
+    def __init__(self, type: Any = "cpu", index: int | None = None) -> None:
+        if isinstance(type, Device):
+            type, index = type.type, type.index
+        if not isinstance(type, str):
+            raise BadValueError(f"torch.device(): expected a string such as 'cpu', got {kind(type)}", reason="device")
+        name, _, number = type.partition(":")
+        if name not in ("cpu", "cuda", "mps", "xpu", "meta"):
+            raise BadValueError(f"Expected one of cpu, cuda, mps, xpu, meta device type at start of device string: "
+                                f"{type}", reason="device")
+        self.type = name
+        self.index = int(number) if number.isdigit() else index
+
+    def __repr__(self) -> str:
+        return f"device(type='{self.type}'" + (f", index={self.index})" if self.index is not None else ")")
+
+    def __str__(self) -> str:
+        return self.type + (f":{self.index}" if self.index is not None else "")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Device) and (other.type, other.index) == (self.type, self.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+
+CPU = Device("cpu")
+PRINTED_AS_STR.append(Device)
+
+
+def check_device(device: Any) -> None:
+    """A device a tensor may be put on: the CPU (None, 'cpu', torch.device('cpu')); CUDA and others refused."""
+    if device is None:
+        return
+    if isinstance(device, int) and not isinstance(device, bool):
+        raise BadValueError(NO_CUDA, reason="device")
+    target = device if isinstance(device, Device) else Device(device) if isinstance(device, str) else None
+    if target is None:
+        raise BadValueError(f"expected a device ('cpu' or torch.device('cpu')), got {kind(device)}", reason="device")
+    if target.type != "cpu":
+        raise BadValueError(NO_CUDA if target.type == "cuda" else f"the {target.type} device is not available: "
+                            "autodiff runs everything on the CPU", reason="device")
+
+
+def is_device(value: Any) -> bool:
+    """A device argument (for x.to(...)): a torch.device or a string naming a device."""
+    return isinstance(value, Device) or (isinstance(value, str) and not isinstance(value, DType)
+                                         and value.partition(":")[0] in ("cpu", "cuda", "mps", "xpu", "meta"))
+
+
+def tensor_to(t: Tensor) -> Function:
+    """x.to(device), x.to(dtype), x.to(device, dtype), x.to(other_tensor), with non_blocking/copy accepted."""
+
+    def to(*args: Any, dtype: Any = None, device: Any = None, non_blocking: bool = False, copy: bool = False) -> Tensor:
+        target = dtype
+        for arg in args:
+            if is_device(arg):
+                check_device(arg)
+            elif isinstance(arg, Tensor):
+                target = arg.dtype.name
+            elif target is None:
+                target = arg
+            else:
+                raise BadValueError("to(): too many arguments (usage: to(device), to(dtype), to(device, dtype))",
+                                    reason="arguments")
+        check_device(device)
+        result = t if target is None else engine.to(t, target)
+        return engine.clone(result) if copy and result is t else result
+
+    return Function("to", to, "to(device=None, dtype=None, non_blocking=False, copy=False)")
+
+
+def cpu_or_cuda(t: Tensor, attr: str) -> Any:
+    """x.device, x.is_cuda, x.cpu(), x.cuda()."""
+    if attr == "device":
+        return CPU
+    if attr == "is_cuda":
+        return False
+    if attr == "cpu":
+        return Function("cpu", lambda: t, "cpu()")
+
+    def cuda(*args: Any, **kwargs: Any) -> Tensor:
+        raise BadValueError(NO_CUDA, hint="remove .cuda(), or write .to(device) with device = torch.device('cpu')",
+                            reason="device")
+
+    return Function("cuda", cuda, "cuda()")
+
+
+TENSOR_DEVICE_MEMBERS = ("device", "is_cuda", "cpu", "cuda")
+# The `_as` methods, which take their shape (or dtype) from another tensor, recorded as the op they apply
+SHAPED_LIKE = {
+    "expand_as": lambda t, other: engine.expand(t, *other.shape),
+    "view_as": lambda t, other: engine.view(t, *other.shape),
+    "reshape_as": lambda t, other: engine.reshape(t, *other.shape),
+    "type_as": lambda t, other: t if t.dtype == other.dtype else engine.to(t, other.dtype.name),
+}
+
+
+def shaped_like(t: Tensor, attr: str) -> Function:
+    """x.expand_as(y), x.view_as(y), x.reshape_as(y), x.type_as(y)."""
+    method = SHAPED_LIKE[attr]
+
+    def call(other: Any) -> Tensor:
+        if not isinstance(other, Tensor):
+            raise BadValueError(f"{attr}() needs a tensor, got {kind(other)}", reason="arguments")
+        return method(t, other)
+
+    return Function(attr, call, f"{attr}(other)")
+
+
+def _variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Tensor:
+    """torch.autograd.Variable(t, requires_grad=...): deprecated; a new leaf on the same memory, as PyTorch's."""
+    if not isinstance(data, Tensor):
+        raise BadValueError(f"Variable data has to be a tensor, but got {kind(data)}", reason="arguments")
+    return data.detach().requires_grad_(bool(requires_grad))
+
+
+def _function(name: str, fn: Any, usage: str) -> Function:
+    return Function(name, fn, usage)
+
+
+def autograd_extras() -> dict[str, Any]:
+    """Members of torch.autograd besides grad, backward and Function."""
+    functional = Namespace("torch.autograd.functional", {
+        "jacobian": _function("jacobian", engine.jacobian, "jacobian(func, inputs, create_graph=False, strict=False, "
+                              "vectorize=False, strategy='reverse-mode')"),
+        "hessian": _function("hessian", engine.hessian, "hessian(func, inputs, create_graph=False, strict=False, "
+                             "vectorize=False, outer_jacobian_strategy='reverse-mode')"),
+        **{name: _function(name, fn, f"{name}(func, inputs, v=None, create_graph=False, strict=False)")
+           for name, fn in (("vjp", engine.vjp), ("jvp", engine.jvp), ("hvp", engine.hvp), ("vhp", engine.vhp))},
+    })
+    return {
+        "functional": functional,
+        "gradcheck": _function("gradcheck", engine.gradcheck, "gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, "
+                               "rtol=0.001, raise_exception=True)"),
+        "gradgradcheck": _function("gradgradcheck", engine.gradgradcheck, "gradgradcheck(func, inputs, "
+                                   "grad_outputs=None, *, eps=1e-06, atol=1e-05, rtol=0.001)"),
+        "Variable": _function("Variable", _variable, "Variable(data, requires_grad=False)"),
+    }
+
+
+def device_members() -> dict[str, Any]:
+    """torch.device, torch.cuda, torch.backends, torch.set_default_device, torch.from_numpy's neighbours."""
+    def set_default_device(device: Any) -> None:
+        check_device(device)
+
+    cuda = Namespace("torch.cuda", {
+        "is_available": Function("torch.cuda.is_available", lambda: False, "is_available()"),
+        "device_count": Function("torch.cuda.device_count", lambda: 0, "device_count()"),
+    })
+    backends = Namespace("torch.backends", {"mps": Namespace("torch.backends.mps", {
+        "is_available": Function("torch.backends.mps.is_available", lambda: False, "is_available()")})})
+    return {
+        "device": Function("torch.device", Device, "device(type, index=None)"),
+        "cuda": cuda,
+        "backends": backends,
+        "set_default_device": Function("set_default_device", set_default_device, "set_default_device(device)"),
+        "get_default_device": Function("get_default_device", lambda: CPU, "get_default_device()"),
+    }
