@@ -89,6 +89,7 @@ class SymPyMath:
     records = False
     exp, log, sin, cos, sqrt = sympy.exp, sympy.log, sympy.sin, sympy.cos, sympy.sqrt
     sinh, cosh, sign, sgn = sympy.sinh, sympy.cosh, sympy.sign, sympy.sign
+    tanh, erf = sympy.tanh, sympy.erf
     maximum, minimum, trunc = sympy.Max, sympy.Min, TRUNC
 
     # ---- the executor's handling of values
@@ -133,7 +134,9 @@ class SymPyMath:
 
     sum = expand = reshape = unsqueeze = transpose = permute = index = _tensor_only("a reduction or a reshape")
     select_backward = slice_backward = as_strided = as_strided_backward = _tensor_only("indexing")
-    diagonal = diagonal_backward = reverse_cumsum = prod_others = _tensor_only("a matrix or cumulative operation")
+    diagonal = diagonal_backward = reverse_cumsum = prod_others = cumprod_backward = _tensor_only(
+        "a matrix or cumulative operation")
+    gather = scatter_add = index_put_add = _tensor_only("indexing with an index tensor")
     matmul = inverse = _tensor_only("a matrix product")
 
     # ---- functions

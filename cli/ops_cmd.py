@@ -27,8 +27,9 @@ OPERATORS: tuple[tuple[str, str | None, tuple[str, ...], str], ...] = (
     ("a @ b", "matmul", (), ""),
     ("-a", "neg", (), ""),
     ("+a", None, (), "the operand itself: nothing is recorded"),
-    ("x[index]", None, ("select", "slice", "unsqueeze", "alias"),
-     "one node per indexed dim: an integer selects, a:b:c slices, None inserts a dim, ... alone aliases"),
+    ("x[index]", None, ("select", "slice", "unsqueeze", "alias", "index"),
+     "one node per indexed dim: an integer selects, a:b:c slices, None inserts a dim, ... alone aliases; then "
+     "one IndexBackward0 for lists, index tensors and boolean masks"),
     ("x[index] = value", None, ("copy_slices", "view", "expand"),
      "writes in place; x's grad_fn becomes CopySlices (the value is viewed and expanded to the region first)"),
     ("x.T", None, ("permute",), "all dims reversed"),

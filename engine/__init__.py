@@ -18,11 +18,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import activations as _activations  # leaky_relu, elu, gelu, silu, softplus, hardtanh, ...
 from . import api as _api  # installs the Tensor's constructor, operators and methods
 from . import constructors as _constructors
+from . import cumulative as _cumulative  # cumsum, cumprod, cummax, cummin, logcumsumexp
 from . import distributions as _distributions  # randint, randperm, normal, bernoulli, multinomial
+from . import gathers as _gathers  # gather, scatter, index_select, masked_fill, take_along_dim
 from . import joins as _joins
 from . import losses as _losses
+from . import pointwise as _pointwise  # logaddexp, remainder, fmod, fmax, copysign, lerp, sinc, deg2rad
+from . import rearrange as _rearrange  # repeat, tile, roll, flip, tril, triu, diagonal, split, hstack, ...
 from .api import INPLACE, OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
 from .autograd import backward, grad
 from .constructors import manual_seed
@@ -59,7 +64,7 @@ from .modes import (
 from .optable import FUNCTION, OPS, Grad, Op
 from .optable import GROUPS as OP_GROUPS
 from .recording import apply
-from .reductions import MinMax
+from .reductions import MinMax, linalg_norm
 from .registry import BUILTINS, Builtin, alias_of
 from .settings import (
     STATE,
@@ -87,7 +92,8 @@ __all__ = [
     "ParseError", "RemovableHandle", "STATE", "ShapeError", "Size", "Tensor", "TensorMath", "UnknownNameError",
     "UsageError", "Vocabulary", "alias_of", "apply", "as_dtype", "backward", "detect_anomaly", "enable_grad",
     "execute", "float32", "float64", "forward_context", "get_default_dtype", "get_max_elements", "getitem", "grad",
-    "grad_node", "graph_bytes", "graph_size", "is_anomaly_enabled", "is_grad_enabled", "manual_seed", "no_grad",
+    "grad_node", "graph_bytes", "graph_size", "is_anomaly_enabled", "is_grad_enabled", "linalg_norm", "manual_seed",
+    "no_grad",
     "observe", "set_default_dtype", "set_grad_enabled", "set_max_elements", "set_printoptions", "setitem",
     "settings", *BUILTINS,
 ]
@@ -95,4 +101,4 @@ __all__ = [
 __all__ += ["CustomNode", "FunctionCtx", "apply_function", "once_differentiable"]
 # torch.autograd.functional and gradcheck (functional.py, gradcheck.py)
 __all__ += ["gradcheck", "gradgradcheck", "hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
-del _api, _constructors, _distributions, _joins, _losses
+del _activations, _api, _constructors, _cumulative, _distributions, _gathers, _joins, _pointwise, _losses, _rearrange

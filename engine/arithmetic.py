@@ -15,6 +15,7 @@ import numpy as np
 
 from .arrays import c_order, power
 from .coerce import both, wrapped
+from .errors import BadValueError
 from .optable import ARITHMETIC, FUNCTION, Grad, Op, declare
 from .recording import apply, binary
 from .registry import Builtin, builtin, composite, function
@@ -119,10 +120,51 @@ def mul(input: Any, other: Any) -> Tensor:
     return binary(MUL, wrapped(a, b), b)
 
 
-@builtin("div(input, other)", ("div", "reciprocal", "mul"), op=DIV)
-def div(input: Any, other: Any) -> Tensor:
+class _Unset:
+    """The default of div's rounding_mode: PyTorch records DivBackward2 once rounding_mode is given, None too."""
+
+    def __repr__(self) -> str:
+        return "None"
+
+
+UNSET = _Unset()
+ROUNDING = {None: np.divide, "trunc": lambda a, b: np.trunc(np.divide(a, b)), "floor": np.floor_divide}
+
+
+def _div_mode_grad(F: Any, g: Any, s: Any, formula: Any) -> Any:
+    return formula() if s.rounding_mode is None else F.zeros_like(g)
+
+
+DIV_MODE = declare(Op("div_mode", "DivBackward2", ("self", "other"),
+                      lambda a, b, *, rounding_mode: ROUNDING[rounding_mode](a, b),
+                      (Grad(lambda F, g, s: _div_mode_grad(F, g, s, lambda: g / s.other),
+                            "grad / other (0 with a rounding mode)"),
+                       Grad(lambda F, g, s: _div_mode_grad(F, g, s, lambda: F.div_other_backward(g, s.self, s.other)),
+                            "-grad * self / other**2 (0 with a rounding mode)")),
+                      "self / other, rounded as rounding_mode says ('trunc', 'floor' or None)", group=ARITHMETIC,
+                      noisy=True, elementwise=True))
+
+
+def _div_plan(R: Any, input: Any, other: Any, rounding_mode: Any = UNSET) -> Any:
+    if rounding_mode is UNSET:
+        return R.op(DIV, input, other)
+    return R.op(DIV_MODE, input, other, rounding_mode=rounding_mode)
+
+
+@builtin("div(input, other, rounding_mode=None)", ("div", "reciprocal", "mul", "div_mode"), plan=_div_plan)
+def div(input: Any, other: Any, rounding_mode: Any = UNSET) -> Tensor:
+    """input / other; rounding_mode='trunc' rounds towards zero, 'floor' down (their gradient is 0)."""
     a, b = both(input, other)
-    return binary(DIV, wrapped(a, b), b)
+    if rounding_mode is UNSET:
+        return binary(DIV, wrapped(a, b), b)
+    if rounding_mode not in ROUNDING:
+        raise BadValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                            f"{rounding_mode!r}", reason="rounding_mode")
+    if not isinstance(a, Tensor):
+        a = Tensor._make(np.asarray(a, dtype=b._data.dtype))
+    if not isinstance(b, Tensor):
+        b = Tensor._make(np.asarray(b, dtype=a._data.dtype))
+    return binary(DIV_MODE, a, b, {"rounding_mode": rounding_mode})
 
 
 def _pow_plan(R: Any, input: Any, exponent: Any) -> Any:

@@ -193,3 +193,34 @@ def _plain(data: Any) -> Any:
 def _short(data: Any) -> str:
     text = repr(data)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+# ---------------------------------------------------------------------------- axis= (numpy's name for dim=)
+def with_axis(fn: Any) -> Any:
+    """fn, also taking `axis=` as another spelling of its `dim=` (PyTorch accepts both: x.sum(axis=0))."""
+    import functools
+    import inspect
+
+    signature = inspect.signature(fn)
+    required = signature.parameters["dim"].default is inspect.Parameter.empty
+
+    @functools.wraps(fn)
+    def call(*args: Any, axis: Any = None, **kwargs: Any) -> Any:
+        if axis is not None or required:
+            bound = signature.bind_partial(*args, **kwargs).arguments
+            if axis is not None and bound.get("dim") is not None:
+                raise BadValueError(f"{fn.__name__}() got both dim= and axis= (axis is another name for dim): "
+                                    "give one", reason="axis")
+            if axis is not None:
+                kwargs["dim"] = axis
+            elif "dim" not in bound:
+                raise BadValueError(f"{fn.__name__}() needs dim= (or axis=), e.g. {fn.__name__}(x, dim=0)",
+                                    reason="dim")
+        return fn(*args, **kwargs)
+
+    axis = inspect.Parameter("axis", inspect.Parameter.KEYWORD_ONLY, default=None)
+    parameters = [p.replace(default=None) if p.name == "dim" and required else p
+                  for p in signature.parameters.values()]
+    at = next((i for i, p in enumerate(parameters) if p.kind is inspect.Parameter.VAR_KEYWORD), len(parameters))
+    call.__signature__ = signature.replace(parameters=[*parameters[:at], axis, *parameters[at:]])  # type: ignore
+    return call

@@ -126,7 +126,28 @@ abs = _unary("abs", "AbsBackward0", np.abs, lambda F, g, s: g * F.sgn(s.self), "
 sign = _unary("sign", "SignBackward0", sign_kernel, _zero, "0", "-1, 0 or 1")
 floor = _unary("floor", "FloorBackward0", np.floor, _zero, "0", "round down")
 ceil = _unary("ceil", "CeilBackward0", np.ceil, _zero, "0", "round up")
-round = _unary("round", "RoundBackward0", np.round, _zero, "0", "round to the nearest integer (halves to even)")
+ROUND = declare(Op("round", "RoundBackward0", ("self",), np.round, (Grad(_zero, "0"),),
+                   "round to the nearest integer (halves to even)", group=ELEMENTWISE, symbolic=FUNCTION))
+ROUND_DECIMALS = declare(Op("round_decimals", "RoundBackward1", ("self",),
+                            lambda x, *, decimals: np.round(x, decimals), (Grad(_zero, "0"),),
+                            "round to a number of decimals (halves to even)", noisy=True))
+
+
+def _round_plan(R: Any, input: Any, decimals: Any = None) -> Any:
+    return R.op(ROUND, input) if decimals is None else R.op(ROUND_DECIMALS, input, decimals=decimals)
+
+
+@builtin("round(input, decimals=None)", ("round", "round_decimals"), plan=_round_plan)
+def round(input: Any, decimals: Any = None) -> Tensor:
+    """Round to the nearest integer, or with decimals= to that many decimals (halves to even)."""
+    x = tensor_arg(input)
+    if decimals is None:
+        return apply(ROUND, (x,))
+    if isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer)):
+        raise BadValueError(f"round(): decimals must be an integer, got {decimals!r}", reason="decimals")
+    return apply(ROUND_DECIMALS, (x,), {"decimals": int(decimals)})
+
+
 trunc = _unary("trunc", "TruncBackward0", np.trunc, _zero, "0", "round towards zero")
 frac = _unary("frac", "FracBackward0", lambda x: x - np.trunc(x), lambda F, g, s: g, "grad", "self - trunc(self)",
               symbolic=lambda M, a: a - M.trunc(a))

@@ -1,5 +1,6 @@
 """Indexing: `x[index]` recorded as PyTorch records it (SelectBackward0, SliceBackward0, UnsqueezeBackward0,
-AliasBackward0), and `x[index] = value` in place (CopySlices)."""
+AliasBackward0, then IndexBackward0 for index tensors, lists and masks: gathers.py), and `x[index] = value`
+in place (CopySlices)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import numpy as np
 
 from .coerce import operand
 from .errors import AutogradError, BadValueError, ShapeError
+from .gathers import index as advanced_index
+from .gathers import is_advanced, split_index
 from .graph import Node, edge_node
 from .inplace import COPY, COPY_SLICES, FILL_TENSOR
 from .recording import apply
@@ -23,7 +26,8 @@ def _normalize_index(x: Tensor, index: Any) -> list[tuple]:
     for item in items:
         if isinstance(item, (Tensor, list, np.ndarray, bool)):
             raise BadValueError(
-                "indexing with a tensor, a list or a boolean is not supported: use integers, slices, None and ...",
+                "writing at an index that holds a tensor, a list or a boolean is not supported: use integers, "
+                "slices, None and ...", hint="use torch.where(mask, value, x) or scatter(...) for a new tensor",
                 reason="index")
         if not (item is None or item is Ellipsis or isinstance(item, (int, np.integer, slice))):
             raise BadValueError(f"invalid index {item!r}: use integers, slices (a:b:c), None and ...", reason="index")
@@ -70,17 +74,25 @@ def _normalize_index(x: Tensor, index: Any) -> list[tuple]:
 
 
 def getitem(x: Tensor, index: Any) -> Tensor:
-    """x[index] with PyTorch's recording: a chain of SelectBackward0/SliceBackward0/UnsqueezeBackward0."""
+    """x[index] with PyTorch's recording: a chain of SelectBackward0/SliceBackward0/UnsqueezeBackward0, then
+    IndexBackward0 when the index holds tensors, lists or booleans (advanced indexing)."""
+    items = list(index) if isinstance(index, tuple) else [index]
+    if any(is_advanced(item) for item in items):
+        basic, where = split_index(x, items)
+        return advanced_index(_basic_steps(x, _normalize_index(x, basic)), where)
+    result = _basic_steps(x, _normalize_index(x, index))
+    return apply(ALIAS, (x,)) if result is x else result
+
+
+def _basic_steps(x: Tensor, steps: list[tuple]) -> Tensor:
     result = x
-    for step in _normalize_index(x, index):
+    for step in steps:
         if step[0] == "select":
             result = apply(SELECT, (result,), {"dim": step[1], "index": step[2]})
         elif step[0] == "slice":
             result = apply(SLICE, (result,), dict(zip(("dim", "start", "stop", "step"), step[1:])))
         else:
             result = apply(UNSQUEEZE, (result,), {"dim": step[1]})
-    if result is x:
-        result = apply(ALIAS, (x,))
     return result
 
 

@@ -73,11 +73,29 @@ INVERSE = _declare("inverse", "LinalgInvExBackward0", ("self",), _inverse,
                    (Grad(lambda F, g, s: -F.matmul(F.matmul(F.transpose(s.result, -2, -1), g),
                                                   F.transpose(s.result, -2, -1)), "-result.T @ grad @ result.T"),),
                    "matrix inverse", noisy=True)
-DIAG_EMBED = _declare("diag_embed", "DiagEmbedBackward0", ("self",), np.diag,
-                      (Grad(lambda F, g, s: F.diagonal(g), "the diagonal of grad"),), "a vector as a diagonal matrix")
-DIAGONAL_COPY = _declare("diagonal_copy", "DiagonalBackward0_copy", ("self",), lambda x: np.diagonal(x).copy(),
-                         (Grad(lambda F, g, s: F.diagonal_backward(g, s.input_shape),
-                               "zeros with grad on the diagonal"),),
+def diagonal_positions(rows: int, cols: int, offset: int) -> tuple[np.ndarray, np.ndarray]:
+    """The (row, column) positions of a matrix's diagonal `offset` (above the main one when positive)."""
+    n = max(0, min(rows - max(0, -offset), cols - max(0, offset)))
+    first = np.arange(n) + max(0, -offset)
+    return first, first + offset
+
+
+def _embed_grad(F: Any, g: Any, s: Any) -> Any:
+    n = s.input_shape[0] + abs(s.offset)
+    return F.diagonal(g) if s.offset == 0 else F.index(g, diagonal_positions(n, n, s.offset))
+
+
+def _diagonal_copy_grad(F: Any, g: Any, s: Any) -> Any:
+    if s.offset == 0:
+        return F.diagonal_backward(g, s.input_shape)
+    return F.index_put_add(tuple(s.input_shape), diagonal_positions(*s.input_shape, s.offset), g)
+
+
+DIAG_EMBED = _declare("diag_embed", "DiagEmbedBackward0", ("self",), lambda x, *, offset: np.diag(x, offset),
+                      (Grad(_embed_grad, "the diagonal (offset) of grad"),), "a vector as a diagonal matrix")
+DIAGONAL_COPY = _declare("diagonal_copy", "DiagonalBackward0_copy", ("self",),
+                         lambda x, *, offset: np.diagonal(x, offset).copy(),
+                         (Grad(_diagonal_copy_grad, "zeros with grad on the diagonal (offset)"),),
                          "the diagonal of a matrix (a copy)")
 
 
@@ -207,15 +225,18 @@ def inverse(input: Any) -> Tensor:
     return apply(INVERSE, (x,))
 
 
-@builtin("diag(input)", ("diag_embed", "diagonal_copy"),
-         summary="a vector as a diagonal matrix, or the diagonal of a matrix")
-def diag(input: Any) -> Tensor:
+@builtin("diag(input, diagonal=0)", ("diag_embed", "diagonal_copy"),
+         summary="a vector as a diagonal matrix, or the diagonal of a matrix (diagonal > 0: above the main one)")
+def diag(input: Any, diagonal: Any = 0) -> Tensor:
     x = tensor_arg(input)
+    if isinstance(diagonal, bool) or not isinstance(diagonal, (int, np.integer)):
+        raise BadValueError(f"diag(): diagonal must be an integer, got {diagonal!r}", reason="diagonal")
+    offset = int(diagonal)
     if x.ndim == 1:
-        n = x._data.shape[0]
+        n = x._data.shape[0] + abs(offset)
         check_elements((n, n), "the diagonal matrix")
-        return apply(DIAG_EMBED, (x,))
+        return apply(DIAG_EMBED, (x,), {"offset": offset})
     if x.ndim == 2:
-        return apply(DIAGONAL_COPY, (x,))
+        return apply(DIAGONAL_COPY, (x,), {"offset": offset})
     raise ShapeError(f"diag() expects a vector or a matrix, got shape {tuple(x.shape)}", reason="matrix",
                      shapes=(tuple(x.shape),))

@@ -8,11 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from .coerce import Number, array_from, broadcast_shape
+from .coerce import Number, array_from, broadcast_shape, with_axis
 from .errors import BadValueError
 from .optable import ELEMENTWISE, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
+from .settings import check_dim
 from .tensor import Tensor
 
 WHERE = declare(Op("where", "WhereBackward0", ("self", "other"), lambda a, b, *, condition: np.where(condition, a, b),
@@ -96,14 +97,25 @@ def logical_not(input: Any) -> Tensor:
     return Tensor._make(np.asarray(np.logical_not(_boolean(input, "the operand"))))
 
 
-@builtin("all(input)", method=True, summary="True when every element is true (nonzero)")
-def all(input: Any) -> Tensor:
-    return Tensor._make(np.asarray(np.all(_values(input, "input"))))
+def _truth(fn: Any, input: Any, dim: Any, keepdim: bool) -> Tensor:
+    values = _values(input, "input")
+    if dim is None:
+        return Tensor._make(np.asarray(fn(values)))
+    items = dim if isinstance(dim, (list, tuple)) else (dim,)
+    axes = tuple(check_dim(d, values.ndim) for d in items) if values.ndim else None
+    return Tensor._make(np.asarray(fn(values, axis=axes, keepdims=bool(keepdim))))
 
 
-@builtin("any(input)", method=True, summary="True when some element is true (nonzero)")
-def any(input: Any) -> Tensor:
-    return Tensor._make(np.asarray(np.any(_values(input, "input"))))
+@builtin("all(input, dim=None, keepdim=False)", method=True, summary="True when every element is true (nonzero)")
+@with_axis
+def all(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
+    return _truth(np.all, input, dim, keepdim)
+
+
+@builtin("any(input, dim=None, keepdim=False)", method=True, summary="True when some element is true (nonzero)")
+@with_axis
+def any(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
+    return _truth(np.any, input, dim, keepdim)
 
 
 def _where_plan(R: Any, condition: Any, input: Any, other: Any) -> Any:

@@ -34,10 +34,11 @@ from .parallel import Kernel, binary, splitting, unary
 LOSSES = "Loss functions"
 ARITHMETIC = "Arithmetic"
 ELEMENTWISE = "Elementwise functions"
+ACTIVATIONS = "Activation functions"
 REDUCTIONS = "Reductions"
 LINEAR_ALGEBRA = "Linear algebra"
 SHAPES = "Shapes, views and copies"
-GROUPS = (LOSSES, ARITHMETIC, ELEMENTWISE, REDUCTIONS, LINEAR_ALGEBRA, SHAPES)
+GROUPS = (LOSSES, ARITHMETIC, ELEMENTWISE, ACTIVATIONS, REDUCTIONS, LINEAR_ALGEBRA, SHAPES)
 
 # An op whose symbolic form is the vocabulary's function of the op's own name (sin -> F.sin).
 FUNCTION = "function"

@@ -128,8 +128,9 @@ def _record(op: Op, inputs: Sequence[Any], needs: tuple, params: dict | None, ou
     return result
 
 
-def binary(op: Op, a: Any, b: Any) -> Tensor:
-    """An elementwise op of two operands: broadcasting checked, dtypes promoted as PyTorch does."""
+def binary(op: Op, a: Any, b: Any, params: dict | None = None) -> Tensor:
+    """An elementwise op of two operands (and its parameters): broadcasting checked, dtypes promoted as PyTorch
+    does."""
     if isinstance(a, Tensor) and isinstance(b, Tensor):
         da, db = a._data, b._data
         if da.shape != db.shape:
@@ -140,12 +141,12 @@ def binary(op: Op, a: Any, b: Any) -> Tensor:
                 db = db.astype(da.dtype)
             else:
                 da = da.astype(db.dtype)
-            return apply(op, (a, b), None, (da, db))
+            return apply(op, (a, b), params, (da, db))
         if da.dtype != db.dtype and (da.ndim == 0) != (db.ndim == 0):
             # A 0-d tensor does not decide the dtype of a result that has dimensions (PyTorch's rule).
             if da.ndim == 0:
                 da = da.astype(db.dtype)
             else:
                 db = db.astype(da.dtype)
-            return apply(op, (a, b), None, (da, db))
-    return apply(op, (a, b))
+            return apply(op, (a, b), params, (da, db))
+    return apply(op, (a, b), params)

@@ -1,5 +1,5 @@
 """Reductions: sum, mean, max and min (whole, over dims, or with their indices), amax, amin, prod, var, std,
-norm, logsumexp, softmax and log_softmax, and the running sums and products (cumsum, cumprod)."""
+norm, logsumexp, softmax and log_softmax (the running ones, cumsum and the like, are in cumulative.py)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ import numpy as np
 
 from .arithmetic import maximum, minimum
 from .arrays import c_order, kept_shape
-from .coerce import tensor_arg
+from .coerce import tensor_arg, with_axis
 from .errors import BadValueError
 from .optable import REDUCTIONS, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import check_dim, check_elements
+from .shapes import to
 from .tensor import Tensor
 
 # This module defines torch's sum, max and min; Python's built-ins of those names are not used here.
@@ -96,8 +97,41 @@ def _std_grad(F: Any, g: Any, s: Any) -> Any:
 
 
 def _norm_grad(F: Any, g: Any, s: Any) -> Any:
-    norm = _back(F, s.result, s)
-    return F.where(F.values(norm) == 0, 0.0, s.self * (_back(F, g, s) / norm))
+    """PyTorch's norm_backward for each p: 0 for p = 0, grad * sgn(self) for 1, grad * self / norm for 2, the
+    extremes sharing grad for +-inf, else grad * sgn(self) * |self|**(p - 1) / norm**(p - 1); 0 where norm = 0."""
+    norm, p = _back(F, s.result, s), s.p
+    if p == 0:
+        return F.zeros_like(s.self)
+    if p == 1:
+        return _back(F, g, s) * F.sgn(s.self)
+    if p == 2:
+        return F.where(F.values(norm) == 0, 0.0, s.self * (_back(F, g, s) / norm))
+    if math.isinf(p):
+        mask = np.abs(F.values(s.self)) == F.values(norm)
+        count = np.broadcast_to(mask.sum(axis=s.dim, keepdims=True), mask.shape)
+        return F.sgn(s.self) * ((_back(F, g, s) / count) * mask.astype(s.input_dtype))
+    size = s.self * F.sgn(s.self)
+    if p < 1:
+        scaled = F.where(F.values(s.self) == 0, 0.0, F.sgn(s.self) * F.pow(size, p - 1))
+        return scaled * _back(F, g, s) * F.pow(norm, 1 - p)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = F.where(F.values(norm) == 0, 0.0, _back(F, g, s) / F.pow(norm, p - 1))
+    return (F.sgn(s.self) * F.pow(size, p - 1) if p < 2 else s.self * F.pow(size, p - 2)) * scale
+
+
+def _vector_norm(x: np.ndarray, *, dim: Any, keepdim: bool, p: float) -> np.ndarray:
+    size = np.abs(x)
+    if p == 2:
+        out = np.sqrt(np.sum(x * x, axis=dim, keepdims=keepdim))
+    elif math.isinf(p):
+        out = (np.amax if p > 0 else np.amin)(size, axis=dim, keepdims=keepdim)
+    elif p == 0:
+        out = np.sum(size != 0, axis=dim, keepdims=keepdim).astype(x.dtype)
+    elif p == 1:
+        out = np.sum(size, axis=dim, keepdims=keepdim)
+    else:
+        out = np.sum(size**p, axis=dim, keepdims=keepdim) ** (1.0 / p)
+    return c_order(np.asarray(out, dtype=x.dtype))
 
 
 def _prod_grad(F: Any, g: Any, s: Any) -> Any:
@@ -186,15 +220,9 @@ STD = _declare("std", "StdBackward0",
                _std_grad, "grad * (self - mean) / (result * (n - correction))", "standard deviation", noisy=True)
 LOGSUMEXP = _declare("logsumexp", "LogsumexpBackward0", lambda x, *, dim, keepdim: _logsumexp(x, dim, keepdim),
                      _logsumexp_grad, "grad * exp(self - result)", "log(sum(exp(self)))", noisy=True)
-NORM = _declare("norm", "LinalgVectorNormBackward0",
-                lambda x, *, dim, keepdim: np.sqrt(np.sum(x * x, axis=dim, keepdims=keepdim)), _norm_grad,
-                "grad * self / result", "Euclidean norm", noisy=True)
-CUMSUM = _declare("cumsum", "CumsumBackward0", lambda x, *, dim: np.cumsum(x, axis=dim),
-                  lambda F, g, s: F.reverse_cumsum(g, s.dim), "grad summed from the end along dim",
-                  "running sum along dim")
-CUMPROD = _declare("cumprod", "CumprodBackward0", lambda x, *, dim: np.cumprod(x, axis=dim),
-                   lambda F, g, s: F.reverse_cumsum(g * s.result, s.dim) / s.self,
-                   "(grad * result) summed from the end along dim, / self", "running product along dim", noisy=True)
+NORM = _declare("norm", "LinalgVectorNormBackward0", _vector_norm, _norm_grad,
+                "grad * sgn(self) * abs(self)**(p - 1) / result**(p - 1) (grad * self / result for p = 2)",
+                "the p-norm (sum(abs(self)**p)**(1/p); max(abs(self)) for p = inf)", noisy=True)
 
 
 # ---------------------------------------------------------------------------- dims
@@ -227,6 +255,7 @@ def _reduced(x: Tensor, dim: Any, keepdim: bool) -> tuple[tuple[int, ...], bool]
 
 # ---------------------------------------------------------------------------- the functions
 @builtin("sum(input, dim=None, keepdim=False)", ("sum", "sum_dim"))
+@with_axis
 def sum(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
     x = tensor_arg(input)
     if dim is None:
@@ -237,6 +266,7 @@ def sum(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
 
 
 @builtin("mean(input, dim=None, keepdim=False)", ("mean", "mean_dim"))
+@with_axis
 def mean(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
     x = tensor_arg(input)
     if dim is None:
@@ -274,12 +304,14 @@ def _extreme(kind: str, input: Any, dim: Any, keepdim: bool, other: Any) -> Any:
 
 
 @builtin("max(input, dim=None, keepdim=False)", ("max", "max_dim", "maximum"))
+@with_axis
 def max(input: Any, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:
     """Largest element; with dim, (values, indices) along it; with a tensor, the elementwise maximum."""
     return _extreme("max", input, dim, keepdim, other)
 
 
 @builtin("min(input, dim=None, keepdim=False)", ("min", "min_dim", "minimum"))
+@with_axis
 def min(input: Any, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:
     """Smallest element; with dim, (values, indices) along it; with a tensor, the elementwise minimum."""
     return _extreme("min", input, dim, keepdim, other)
@@ -295,23 +327,28 @@ def _softmax_dim(x: Tensor, dim: Any, name: str) -> tuple[int, ...]:
     return (d,) if x.ndim else ()
 
 
-@builtin("softmax(input, dim)", ("softmax",), functional=True)
-def softmax(input: Any, dim: Any = None) -> Tensor:
-    x = tensor_arg(input)
+@builtin("softmax(input, dim, dtype=None)", ("softmax", "to"), functional=True)
+@with_axis
+def softmax(input: Any, dim: Any = None, dtype: Any = None) -> Tensor:
+    """exp(input) / sum(exp(input), dim); with dtype=, input is converted first (ToCopyBackward0)."""
+    x = tensor_arg(input) if dtype is None else to(tensor_arg(input), dtype)
     dims = _softmax_dim(x, dim, "softmax")
     check_reduced(x, dims, True, f"softmax's hidden sum along dim {dims[0] if dims else 0}")
     return apply(SOFTMAX, (x,), {"dim": dims})
 
 
-@builtin("log_softmax(input, dim)", ("log_softmax",), functional=True)
-def log_softmax(input: Any, dim: Any = None) -> Tensor:
-    x = tensor_arg(input)
+@builtin("log_softmax(input, dim, dtype=None)", ("log_softmax", "to"), functional=True)
+@with_axis
+def log_softmax(input: Any, dim: Any = None, dtype: Any = None) -> Tensor:
+    """input - log(sum(exp(input), dim)); with dtype=, input is converted first (ToCopyBackward0)."""
+    x = tensor_arg(input) if dtype is None else to(tensor_arg(input), dtype)
     dims = _softmax_dim(x, dim, "log_softmax")
     check_reduced(x, dims, True, f"log_softmax's hidden sum along dim {dims[0] if dims else 0}")
     return apply(LOG_SOFTMAX, (x,), {"dim": dims})
 
 
 @builtin("prod(input, dim=None, keepdim=False)", ("prod", "prod_dim"))
+@with_axis
 def prod(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
     x = tensor_arg(input)
     dims, keep = _reduced(x, dim, keepdim)
@@ -325,6 +362,7 @@ def _correction(unbiased: Any, correction: Any) -> int:
 
 
 @builtin("var(input, dim=None, unbiased=True, keepdim=False, correction=None)", ("var",))
+@with_axis
 def var(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False, correction: Any = None) -> Tensor:
     x = tensor_arg(input)
     dims, keep = _reduced(x, dim, keepdim)
@@ -332,6 +370,7 @@ def var(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False
 
 
 @builtin("std(input, dim=None, unbiased=True, keepdim=False, correction=None)", ("std",))
+@with_axis
 def std(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False, correction: Any = None) -> Tensor:
     x = tensor_arg(input)
     dims, keep = _reduced(x, dim, keepdim)
@@ -339,6 +378,7 @@ def std(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False
 
 
 @builtin("logsumexp(input, dim, keepdim=False)", ("logsumexp",))
+@with_axis
 def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> Tensor:
     x = tensor_arg(input)
     dims, keep = _reduced(x, dim, keepdim)
@@ -346,6 +386,7 @@ def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> Tensor:
 
 
 @builtin("amax(input, dim=(), keepdim=False)", ("amax",))
+@with_axis
 def amax(input: Any, dim: Any = (), keepdim: bool = False) -> Tensor:
     x = tensor_arg(input)
     dims, keep = _reduced(x, dim, keepdim)
@@ -355,6 +396,7 @@ def amax(input: Any, dim: Any = (), keepdim: bool = False) -> Tensor:
 
 
 @builtin("amin(input, dim=(), keepdim=False)", ("amin",))
+@with_axis
 def amin(input: Any, dim: Any = (), keepdim: bool = False) -> Tensor:
     x = tensor_arg(input)
     dims, keep = _reduced(x, dim, keepdim)
@@ -363,26 +405,43 @@ def amin(input: Any, dim: Any = (), keepdim: bool = False) -> Tensor:
     return apply(AMIN, (x,), {"dim": dims, "keepdim": keep})
 
 
-@builtin("norm(input, p=2, dim=None, keepdim=False)", ("norm",))
-def norm(input: Any, p: Any = 2, dim: Any = None, keepdim: bool = False) -> Tensor:
-    x = tensor_arg(input)
-    if p not in (2, 2.0, "fro", None):
-        raise BadValueError(f"norm(): only the Euclidean norm (p=2) is available, got p={p!r}",
-                            hint="for another p, write (abs(x) ** p).sum() ** (1 / p)", reason="norm")
+def _order(p: Any, name: str) -> float:
+    if p is None or p == "fro":
+        return 2.0
+    if isinstance(p, bool) or not isinstance(p, (int, float)):
+        raise BadValueError(f"{name}(): p must be a number (inf and -inf too) or 'fro', got {p!r}",
+                            hint="the nuclear norm and other matrix norms are not available", reason="norm")
+    return float(p)
+
+
+def _norm(x: Tensor, p: float, dim: Any, keepdim: Any, name: str) -> Tensor:
     dims, keep = _reduced(x, dim, keepdim)
-    return apply(NORM, (x,), {"dim": dims, "keepdim": keep})
+    if math.isinf(p) and x._data.size == 0:
+        raise BadValueError(f"{name}(): cannot compute the inf norm of an empty tensor", reason="empty")
+    return apply(NORM, (x,), {"dim": dims, "keepdim": keep, "p": p})
 
 
-@builtin("cumsum(input, dim)", ("cumsum",))
-def cumsum(input: Any, dim: int) -> Tensor:
+@builtin("norm(input, p='fro', dim=None, keepdim=False)", ("norm",))
+@with_axis
+def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: bool = False) -> Tensor:
+    """The p-norm of input's elements (over dim): p a number, inf or -inf; 'fro' (the default) is p = 2."""
+    return _norm(tensor_arg(input), _order(p, "norm"), dim, keepdim, "norm")
+
+
+@builtin("vector_norm(input, ord=2, dim=None, keepdim=False)", ("norm",), method=False)
+def vector_norm(input: Any, ord: Any = 2, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """torch.linalg.vector_norm: the ord-norm of input's elements (over dim), LinalgVectorNormBackward0."""
+    return _norm(tensor_arg(input), _order(ord, "vector_norm"), dim, keepdim, "vector_norm")
+
+
+def linalg_norm(input: Any, ord: Any = None, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """torch.linalg.norm: a vector norm of a vector or over one dim; of a matrix, 'fro' (the default) only."""
     x = tensor_arg(input)
-    return apply(CUMSUM, (x,), {"dim": check_dim(dim, x.ndim) if x.ndim else 0})
-
-
-@builtin("cumprod(input, dim)", ("cumprod",))
-def cumprod(input: Any, dim: int) -> Tensor:
-    x = tensor_arg(input)
-    return apply(CUMPROD, (x,), {"dim": check_dim(dim, x.ndim) if x.ndim else 0})
+    matrix = (dim is None and x.ndim == 2) or (isinstance(dim, (list, tuple)) and len(dim) == 2)
+    if matrix and ord not in (None, "fro"):
+        raise BadValueError(f"linalg.norm(): the matrix norm ord={ord!r} is not available (only 'fro')",
+                            hint="for a vector norm over all elements, use torch.linalg.vector_norm", reason="norm")
+    return _norm(x, _order(ord, "linalg.norm"), dim, keepdim, "linalg.norm")
 
 
 def prod_others(x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:

@@ -97,7 +97,7 @@ def function(op: Op, *, signature: str | None = None, aliases: tuple[str, ...] =
 
 
 def composite(signature: str, definition: Callable[..., Any], summary: str, *, method: bool = False,
-              aliases: tuple[str, ...] = ()) -> Callable[..., Any]:
+              aliases: tuple[str, ...] = (), functional: bool = False) -> Callable[..., Any]:
     """Declare a built-in made of other built-ins: `definition(F, *args)` with F a namespace of built-ins."""
     name = signature.split("(", 1)[0]
 
@@ -108,7 +108,8 @@ def composite(signature: str, definition: Callable[..., Any], summary: str, *, m
     fn.__doc__ = summary
     fn.__signature__ = inspect.signature(definition).replace(  # type: ignore[attr-defined]
         parameters=list(inspect.signature(definition).parameters.values())[1:])
-    _register(Builtin(name, fn, signature, traced_ops(definition), summary, method, composite=definition))
+    _register(Builtin(name, fn, signature, traced_ops(definition), summary, method, composite=definition,
+                      functional=functional))
     for other in aliases:
         alias(other, name)
     return fn

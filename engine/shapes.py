@@ -165,10 +165,14 @@ def transpose(input: Any, dim0: int, dim1: int) -> Tensor:
 
 @builtin("permute(input, *dims)", ("permute",))
 def permute(input: Any, *dims: Any) -> Tensor:
+    """input with its dims reordered (negative dims count from the end)."""
     x = tensor_arg(input)
-    order = coerce.sizes(dims, "dims", allow_minus_one=True) if dims else ()
-    if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
-        order = tuple(dims[0])
+    order = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], (list, tuple, Tensor)) else dims
+    if isinstance(order, Tensor):
+        order = tuple(order.tolist())
+    for d in order:
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
+            raise BadValueError(f"permute: dims must be integers, got {d!r}", reason="dim")
     normalized = tuple(check_dim(d, x.ndim) for d in order)
     if sorted(normalized) != list(range(x.ndim)):
         raise BadValueError(f"permute: dims {list(order)} must name each of the tensor's {x.ndim} dimensions once")

@@ -14,15 +14,18 @@ from .arrays import kept_shape, sigmoid_backward, summed_axes, tanh_backward
 from .arrays import sign as sign_kernel
 from .coerce import operand
 from .constructors import zeros_like
-from .elementwise import cos, cosh, exp, log, sign, sin, sinh, sqrt
+from .cumulative import cumprod, cumsum
+from .elementwise import cos, cosh, erf, exp, log, sign, sin, sinh, sqrt, tanh
 from .errors import BadValueError
+from .gathers import GATHER, INDEX_PUT_ADD, SCATTER_ADD
 from .indexing import getitem
 from .inplace import AS_STRIDED, AS_STRIDED_SCATTER, COPY
+from .joins import cat, stack
 from .linalg import diag, inverse, matmul
 from .logic import WHERE
 from .optable import Grad, Op, declare
 from .recording import apply
-from .reductions import cumsum, prod, sum
+from .reductions import prod, sum
 from .shapes import SELECT_BACKWARD, SLICE_BACKWARD, expand, permute, reshape, to, transpose, unsqueeze
 from .tensor import Tensor
 from .vocabulary import NumpyMath
@@ -108,6 +111,8 @@ class TensorMath:
     sin = staticmethod(sin)
     cos = staticmethod(cos)
     sqrt = staticmethod(sqrt)
+    tanh = staticmethod(tanh)
+    erf = staticmethod(erf)
     sign = staticmethod(sign)
     matmul = staticmethod(matmul)
     pow = staticmethod(pow)
@@ -134,7 +139,7 @@ class TensorMath:
     log_number = NumpyMath.log_number
 
     inverse = staticmethod(inverse)
-    diagonal = staticmethod(diag)
+    diagonal = staticmethod(lambda g: diag(g))
 
     @staticmethod
     def diagonal_backward(g: Tensor, shape: tuple[int, ...]) -> Tensor:
@@ -145,23 +150,67 @@ class TensorMath:
 
     @staticmethod
     def prod_others(x: Tensor, result: Tensor, dims: tuple[int, ...]) -> Tensor:
-        """The product of the other elements, recorded: result / x away from zeros; at a group's only zero,
-        the product of the rest; 0 where the group has two zeros or more (PyTorch's prod_backward)."""
-        shape = tuple(x.shape)
-        kept = kept_shape(shape, dims)
-        zero = x.data == 0
-        if not zero.any():
+        """The product of the other elements, recorded: result / x away from zeros; with a zero, PyTorch's
+        prod_safe_zeros_backward (exclusive running products from both ends), which stays differentiable."""
+        kept = kept_shape(tuple(x.shape), dims)
+        if not (x.data == 0).any():
             return reshape(result, kept) / x
-        zeros = np.broadcast_to(zero.sum(axis=dims, keepdims=True), shape)
-        nonzero = where(zero, 1.0, x)
-        rest = expand(reshape(prod(nonzero, dims if len(dims) != x.ndim else None, True), kept),
-                         shape)
-        at_zero = where(zeros == 1, rest, 0.0)
-        return where(zero, at_zero, expand(reshape(result, kept), shape) / nonzero)
+        order = (*(d for d in range(x.ndim) if d not in dims), *dims)
+        moved = permute(x, order)
+        lead = tuple(moved.shape)[:x.ndim - len(dims)]
+        n = x.numel() // max(1, int(np.prod(lead)))
+        flat, last = reshape(moved, (*lead, n)), len(lead)
+        ones = Tensor._make(np.ones((*lead, 1), dtype=x.dtype))
+        backwards = np.arange(n - 1, -1, -1)
+
+        def exclusive(t: Tensor) -> Tensor:  # the product of the elements before each one
+            return cumprod(cat([ones, getitem(t, (Ellipsis, slice(0, n - 1)))], last), last)
+
+        right = getitem(exclusive(getitem(flat, (Ellipsis, backwards))), (Ellipsis, backwards))
+        others = reshape(exclusive(flat) * right, tuple(moved.shape))
+        return permute(others, tuple(int(i) for i in np.argsort(order)))
 
     @staticmethod
     def reverse_cumsum(g: Tensor, dim: int) -> Tensor:
+        if g.ndim == 0:
+            return g
         return sum(g, (dim,), True) - cumsum(g, dim) + g
+
+    @staticmethod
+    def cumprod_backward(g: Tensor, x: Tensor, result: Tensor, dim: int) -> Tensor:
+        """Recorded: reverse_cumsum(grad * result) / self without zeros; with zeros, PyTorch's O(n**2) form that
+        stays differentiable: the gradient at k is sum over j >= k of grad[j] * prod(self[i], i <= j, i != k)."""
+        if x.ndim == 0 or x.shape[dim] <= 1:
+            return g
+        if not (x.data == 0).any():
+            return TensorMath.reverse_cumsum(g * result, dim) / x
+        n = x.shape[dim]
+
+        def part(t: Tensor, start: int, stop: int) -> Tensor:
+            return getitem(t, (slice(None),) * dim + (slice(start, stop),))
+
+        ones = Tensor._make(np.ones(kept_shape(tuple(x.shape), (dim,)), dtype=x.dtype))
+        pieces = []
+        for k in range(n):  # a loop over one dim's positions (no recursion)
+            omitted = cat([ones, cumprod(part(x, k + 1, n), dim)], dim) if k + 1 < n else ones
+            if k:
+                omitted = omitted * prod(part(x, 0, k), dim, True)
+            pieces.append(sum(part(g, k, n) * omitted, (dim,), False))
+        return stack(pieces, dim)
+
+    @staticmethod
+    def gather(x: Tensor, dim: int, index: np.ndarray) -> Tensor:
+        return apply(GATHER, (x,), {"dim": dim, "index": index})
+
+    @staticmethod
+    def scatter_add(shape: tuple[int, ...], dim: int, index: np.ndarray, src: Tensor) -> Tensor:
+        zeros = Tensor._make(np.zeros(shape, dtype=src.dtype))
+        return apply(SCATTER_ADD, (zeros, src), {"dim": dim, "index": index})
+
+    @staticmethod
+    def index_put_add(shape: tuple[int, ...], where: tuple, values: Tensor) -> Tensor:
+        zeros = Tensor._make(np.zeros(shape, dtype=values.dtype))
+        return apply(INDEX_PUT_ADD, (zeros, values), {"where": where})
 
     @staticmethod
     def as_strided_backward(g: Tensor, shape: tuple[int, ...], index: np.ndarray) -> Tensor:

@@ -15,9 +15,10 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from . import allocator, parallel
+from . import allocator, parallel, scatter
 from .arrays import (
     as_strided_scatter,
+    erf,
     fresh,
     mul_sum_to,
     multiply,
@@ -29,6 +30,7 @@ from .arrays import (
     swapaxes,
     tanh_backward,
 )
+from .cumulative import cumprod_backward, reverse_cumsum
 from .reductions import prod_others
 from .tensor import Tensor
 
@@ -71,6 +73,10 @@ class Vocabulary(Protocol):
     def diagonal_backward(self, g: Any, shape: Any) -> Any: ...
     def reverse_cumsum(self, g: Any, dim: int) -> Any: ...
     def prod_others(self, x: Any, result: Any, dims: Any) -> Any: ...
+    def cumprod_backward(self, g: Any, x: Any, result: Any, dim: int) -> Any: ...
+    def gather(self, x: Any, dim: int, index: Any) -> Any: ...
+    def scatter_add(self, shape: Any, dim: int, index: Any, src: Any) -> Any: ...
+    def index_put_add(self, shape: Any, where: Any, values: Any) -> Any: ...
 
     # ---- functions
     def exp(self, x: Any) -> Any: ...
@@ -79,6 +85,8 @@ class Vocabulary(Protocol):
     def sin(self, x: Any) -> Any: ...
     def cos(self, x: Any) -> Any: ...
     def sqrt(self, x: Any) -> Any: ...
+    def tanh(self, x: Any) -> Any: ...
+    def erf(self, x: Any) -> Any: ...
     def sinh(self, x: Any) -> Any: ...
     def cosh(self, x: Any) -> Any: ...
     def sign(self, x: Any) -> Any: ...
@@ -227,6 +235,8 @@ class NumpyMath:
     sin = staticmethod(parallel.splitting(parallel.unary(np.sin), np.sin))
     cos = staticmethod(parallel.splitting(parallel.unary(np.cos), np.cos))
     sqrt = staticmethod(parallel.splitting(parallel.unary(np.sqrt), np.sqrt))
+    tanh = staticmethod(np.tanh)
+    erf = staticmethod(erf)
     mul = staticmethod(multiply)
     div = staticmethod(parallel.splitting(parallel.DIVIDE, np.divide))
 
@@ -312,10 +322,11 @@ class NumpyMath:
     def prod_others(x: np.ndarray, result: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
         return prod_others(x, dims)
 
-    @staticmethod
-    def reverse_cumsum(g: np.ndarray, dim: int) -> np.ndarray:
-        """The sum of g from each position to the end along dim."""
-        return np.flip(np.cumsum(np.flip(g, dim), axis=dim), dim)
+    reverse_cumsum = staticmethod(reverse_cumsum)  # the sum of g from each position to the end along dim
+    cumprod_backward = staticmethod(cumprod_backward)  # zeros handled as PyTorch's cumprod_backward
+    gather = staticmethod(scatter.gather)  # x's elements at index along dim
+    scatter_add = staticmethod(scatter.scatter_add)  # zeros(shape) with src added at index along dim
+    index_put_add = staticmethod(scatter.index_put_add)  # zeros(shape) with values added at an advanced index
 
     as_strided_backward = staticmethod(as_strided_scatter)
 

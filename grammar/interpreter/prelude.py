@@ -50,6 +50,16 @@ def _autograd_members() -> dict[str, Any]:
     }
 
 
+def _linalg_members() -> dict[str, Any]:
+    """torch.linalg: its norms and the matrix functions the engine has (det; inv is inverse)."""
+    return {
+        "norm": Function("torch.linalg.norm", engine.linalg_norm, "norm(input, ord=None, dim=None, keepdim=False)"),
+        "vector_norm": builtin_function("vector_norm"),
+        "det": builtin_function("det"),
+        "inv": Function("torch.linalg.inv", BUILTINS["inverse"].fn, "inv(input)", BUILTINS["inverse"]),
+    }
+
+
 def _torch_members() -> dict[str, Any]:
     members: dict[str, Any] = {name: builtin_function(name) for name in BUILTINS}
     functional = Namespace("torch.nn.functional", {name: builtin_function(name) for name in FUNCTIONAL})
@@ -73,6 +83,7 @@ def _torch_members() -> dict[str, Any]:
         "double": DType("float64"),
         "autograd": Namespace("torch.autograd", _autograd_members()),
         "nn": Namespace("torch.nn", {"functional": functional}),
+        "linalg": Namespace("torch.linalg", _linalg_members()),
     })
     return members
 

@@ -98,13 +98,11 @@ def _extreme(kind: str) -> Any:
     return choose
 
 
-def _round(value: Any, ndigits: int | None = None) -> Any:
+def _round(value: Any, ndigits: int | None = None, *, decimals: int | None = None) -> Any:
+    digits = decimals if decimals is not None else ndigits
     if _is_plain_number(value):
-        return round(value, ndigits) if ndigits is not None else round(value)
-    if ndigits is not None:
-        raise BadValueError("round(tensor, ndigits) is not supported: use round(x.item(), ndigits)",
-                            reason="arguments")
-    return _builtin("round", value)
+        return round(value, digits) if digits is not None else round(value)
+    return _builtin("round", value) if digits is None else _builtin("round", value, decimals=digits)
 
 
 def _abs(value: Any) -> Any:
@@ -165,7 +163,7 @@ def python_builtins() -> dict[str, tuple[Any, str]]:
         "tuple": (_tuple, "tuple(iterable)"),
         "min": (_extreme("min"), "min(a, b, ...), min(list) or min(input, dim=None, keepdim=False)"),
         "max": (_extreme("max"), "max(a, b, ...), max(list) or max(input, dim=None, keepdim=False)"),
-        "round": (_round, "round(number, ndigits=None) or round(input)"),
+        "round": (_round, "round(number, ndigits=None) or round(input, decimals=None)"),
         "abs": (_abs, "abs(number) or abs(input)"),
         "sum": (_sum, "sum(iterable, start=0) or sum(input, dim=None)"),
         "float": (_float, "float(value)"),

@@ -60,18 +60,20 @@ def test_every_op_with_a_symbolic_form_can_be_computed_on_symbols():
 
     from autodiff.app.sympymath import FUNCTIONS, SymPyMath
 
-    x, y = sympy.symbols("x y", real=True)
-    params = {"other": 2, "exponent": 3, "base": 2, "min": 0, "max": 1, "condition": x > 0}
+    x, y, z = sympy.symbols("x y z", real=True)
+    known = {"other": 2, "exponent": 3, "base": 2, "min": 0, "max": 1, "condition": x > 0}
     for op in OPS.values():
         if op.symbolic is None:
             continue
-        values = (x, y)[:len(op.inputs)]
+        values = (x, y, z)[:len(op.inputs)]
         if op.symbolic is FUNCTION:
             assert op.name in FUNCTIONS, op.name
             FUNCTIONS[op.name](*values)
-        else:
-            wanted = {k: v for k, v in params.items() if k in inspect.signature(op.symbolic).parameters}
-            op.symbolic(SymPyMath, *values, **wanted)
+            continue
+        parameters = inspect.signature(op.symbolic).parameters.values()
+        params = {p.name: known.get(p.name, sympy.Rational(1, 2)) for p in parameters
+                  if p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is inspect.Parameter.empty}
+        op.symbolic(SymPyMath, *values, **params)
 
 
 def test_the_three_vocabularies_implement_one_protocol():

@@ -1,0 +1,188 @@
+"""The op cases of issue 31 (the vocabulary other autograd projects test, and the wrong gradients their tests
+found), registered into cases.py's table by `register(cases)`: each runs against PyTorch live
+(test_ops_live.py, test_vocabulary_live.py) and through the golden file (make_golden.py, test_ops_golden.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def register(C: Any) -> None:
+    """Add the cases to C.CASES (C is the cases module: its `case`, `values`, `positive`, F32)."""
+    case, values, positive = C.case, C.values, C.positive
+    a23, a234 = values(2, 3, offset=20), values(2, 3, 4, offset=21)
+
+    # ---- wrong results found by the peers' tests
+    case("regression_cumprod_one_zero", lambda L, x: L.cumprod(x.flatten(), 0), [[1.5, 0.0], [2.0, -0.5]])
+    case("regression_cumprod_two_zeros", lambda L, x: L.cumprod(x, -1), [[0.0, 2.0, 0.0, 3.0], [2.0, 3.0, 0.0, 0.0]])
+    case("regression_cumprod_zero_first_and_last", lambda L, x: L.cumprod(x, 0), [[0.0, 1.5], [2.0, 0.5], [3.0, 0.0]])
+    case("regression_cumprod_f32_zero", lambda L, x: L.cumprod(x, 1), [[1.5, 0.0, 2.0]], dtype=C.F32)
+    case("regression_prod_one_zero", lambda L, x: L.prod(x), [[1.5, 0.0], [2.0, -0.5]])
+    case("regression_prod_two_zeros", lambda L, x: L.prod(x), [1.5, 0.0, 2.0, 0.0])
+    case("regression_prod_dim_zeros", lambda L, x: L.prod(x, 1), [[1.5, 0.0, 2.0], [0.0, 0.0, 3.0], [1.0, 2.0, 3.0]])
+    case("regression_cumsum_0d", lambda L, x: L.cumsum(x, 0), 1.5)
+    case("regression_cumsum_0d_negative_dim", lambda L, x: L.cumsum(x, -1) * 2, 1.5)
+    case("regression_cumprod_0d", lambda L, x: L.cumprod(x, 0), 1.5)
+
+    # ---- keywords PyTorch accepts
+    case("v31_div_trunc", lambda L, x, y: L.div(x, y, rounding_mode="trunc"), [1.5, -2.5, 3.75], [0.5, 2.0, -1.5])
+    case("v31_div_floor_number", lambda L, x: x.div(0.75, rounding_mode="floor"), [1.5, -2.5, 3.75])
+    case("v31_div_mode_none", lambda L, x, y: L.div(x, y, rounding_mode=None), a23, positive(2, 3))
+    case("v31_round_decimals", lambda L, x: L.round(x, decimals=1) * x, [1.25, -2.5625, 3.75])
+    case("v31_round_method_decimals", lambda L, x: x.round(decimals=-1), [12.5, -26.0, 3.75])
+    case("v31_softmax_dtype", lambda L, x: L.softmax(x, 1, dtype=L.float64), a23, dtype=C.F32)
+    case("v31_log_softmax_dtype", lambda L, x: x.log_softmax(dim=0, dtype=L.float64), a23, dtype=C.F32)
+    case("v31_sum_axis", lambda L, x: x.sum(axis=1) * L.mean(x, axis=0).sum(), a234)
+    case("v31_var_std_axis", lambda L, x: L.var(x, axis=1) + x.std(axis=1), a23)
+    case("v31_max_min_axis", lambda L, x: L.max(x, axis=1).values + x.min(axis=1)[0] + L.amax(x, axis=1), a23)
+    case("v31_prod_logsumexp_axis", lambda L, x: L.prod(x, axis=0) + L.logsumexp(x, axis=0), a23)
+    case("v31_cumsum_axis", lambda L, x: L.cumsum(x, axis=1) * L.any(x > 0, axis=1, keepdim=True), a23)
+
+    # ---- running reductions
+    case("v31_cummax", lambda L, x: L.cummax(x, 1).values, [[1.0, 3.0, 2.0, 4.0], [-1.0, -2.0, 0.5, 0.25]])
+    case("v31_cummax_ties", lambda L, x: L.cummax(x, 1).values, [[1.0, 3.0, 2.0, 3.0], [-1.0, -1.0, 0.5, 0.5]])
+    case("v31_cummin_ties_nan", lambda L, x: L.cummin(L.log(x), 0).values, [-1.0, 2.0, 0.5, 0.5])
+    case("v31_cummin_method", lambda L, x: x.cummin(0)[0], a23)
+    case("v31_cummax_indices", lambda L, x: L.cummax(x, -1).indices + x, a23)
+    case("v31_logcumsumexp", lambda L, x: L.logcumsumexp(x, 1), a234)
+    case("v31_logcumsumexp_method", lambda L, x: x.logcumsumexp(0), a23)
+
+    # ---- advanced indexing (IndexBackward0), gather/scatter, index_select, masked_fill, take_along_dim
+    case("v31_index_list", lambda L, x: x[[0, 2, 0]], values(3, 4, offset=22))
+    case("v31_index_two_lists", lambda L, x: x[[0, 1], [2, 0]], a23)
+    case("v31_index_tensor", lambda L, x: x[L.tensor([1, 0, 1])], a234)
+    case("v31_index_select_then_list", lambda L, x: x[0, [1, 2, 1]], a234)
+    case("v31_index_slice_then_list", lambda L, x: x[1:, [0, 3]], values(3, 4, offset=22))
+    case("v31_index_lists_apart", lambda L, x: x[[0, 1], :, [3, 1]], a234)
+    case("v31_index_ellipsis_list", lambda L, x: x[..., [2, 0]], a234)
+    case("v31_index_mask", lambda L, x: x[x > 0], a23)
+    case("v31_index_row_mask", lambda L, x: x[L.tensor([1.0, -1.0, 2.0]) > 0], values(3, 2, offset=23))
+    case("v31_index_negative", lambda L, x: x[[-1, 0]] * 2, a23)
+    case("v31_index_2d_index", lambda L, x: x[L.tensor([[0, 1], [1, 1]])], a23)
+    case("v31_gather", lambda L, x: L.gather(x, 1, L.tensor([[0, 0], [2, 1]])), a23)
+    case("v31_gather_method_dim0", lambda L, x: x.gather(0, L.tensor([[1, 0, 1]])), a23)
+    case("v31_take_along_dim", lambda L, x: L.take_along_dim(x, L.tensor([[2], [0]]), 1), a23)
+    case("v31_take_along_dim_flat", lambda L, x: L.take_along_dim(x, L.tensor([5, 0, 5])), a23)
+    case("v31_scatter_src", lambda L, x, y: L.scatter(x, 1, L.tensor([[2, 0], [1, 2]]), y), a23,
+         values(2, 2, offset=24))
+    case("v31_scatter_value", lambda L, x: x.scatter(0, L.tensor([[1, 0, 1]]), 2.5), a23)
+    case("v31_scatter_add", lambda L, x, y: L.scatter_add(x, 1, L.tensor([[0, 0], [2, 2]]), y), a23,
+         values(2, 2, offset=25))
+    case("v31_index_select", lambda L, x: L.index_select(x, 1, L.tensor([2, 0, 2])), a23)
+    case("v31_index_select_method", lambda L, x: x.index_select(0, L.tensor([1])), a234)
+    case("v31_masked_fill", lambda L, x: L.masked_fill(x, x < 0, 0.5), a23)
+    case("v31_masked_fill_broadcast", lambda L, x: x.masked_fill(L.tensor([1.0, -1.0, 2.0]) > 0, -1.0), a23)
+    case("v31_index_second_order", lambda L, x: _index_twice(L, x), values(4, offset=26))
+
+    # ---- activations (torch.nn.functional's; the engine has them as module functions)
+    act = [[-2.5, -0.75, -0.125, 0.25, 1.5, 3.5]]
+    activations = {
+        "leaky_relu": lambda f, x: f.leaky_relu(x, 0.2), "leaky_relu_default": lambda f, x: f.leaky_relu(x),
+        "elu": lambda f, x: f.elu(x), "elu_alpha": lambda f, x: f.elu(x, alpha=0.5), "selu": lambda f, x: f.selu(x),
+        "celu": lambda f, x: f.celu(x, alpha=1.5), "gelu": lambda f, x: f.gelu(x),
+        "gelu_tanh": lambda f, x: f.gelu(x, approximate="tanh"), "silu": lambda f, x: f.silu(x),
+        "mish": lambda f, x: f.mish(x), "softplus": lambda f, x: f.softplus(x),
+        "softplus_beta_threshold": lambda f, x: f.softplus(x, beta=2.0, threshold=2.0),
+        "softsign": lambda f, x: f.softsign(x), "hardtanh": lambda f, x: f.hardtanh(x),
+        "hardtanh_bounds": lambda f, x: f.hardtanh(x, -0.5, 2.0), "relu6": lambda f, x: f.relu6(x * 3),
+        "hardsigmoid": lambda f, x: f.hardsigmoid(x * 1.5), "hardswish": lambda f, x: f.hardswish(x * 1.5),
+        "logsigmoid": lambda f, x: f.logsigmoid(x), "softmin": lambda f, x: f.softmin(x, dim=1),
+    }
+    for name, call in activations.items():
+        case(f"v31_act_{name}", (lambda c: lambda L, x: c(_functional(L), x))(call), act)
+    case("v31_act_f32_gelu_silu", lambda L, x: _functional(L).gelu(x) * _functional(L).silu(x), a23, dtype=C.F32)
+    case("v31_act_hardtanh_at_bounds_kink", lambda L, x: _functional(L).hardtanh(x), [-1.0, 0.5, 1.0])
+    case("v31_act_hardswish_at_3_kink", lambda L, x: _functional(L).hardswish(x), [-3.0, 0.5, 3.0])
+    case("v31_act_selu_torch", lambda L, x: L.selu(x) + L.celu(x), act)
+
+    # ---- more elementwise functions
+    case("v31_logaddexp", lambda L, x, y: L.logaddexp(x, y), a23, values(2, 3, offset=27))
+    case("v31_logaddexp2_method", lambda L, x, y: x.logaddexp2(y), a23, values(3, offset=28))
+    case("v31_remainder_number", lambda L, x: L.remainder(x, 0.75), [1.25, -2.5, 3.625])
+    case("v31_remainder_tensor", lambda L, x, y: L.remainder(x, y), [1.25, -2.5, 3.625], [0.75, 1.5, -1.25])
+    case("v31_fmod_number", lambda L, x: x.fmod(0.75), [1.25, -2.5, 3.625])
+    case("v31_fmod_tensor", lambda L, x, y: L.fmod(x, y), [1.25, -2.5, 3.625], [0.75, 1.5, -1.25])
+    case("v31_fmax", lambda L, x, y: L.fmax(x, y), a23, values(2, 3, offset=29))
+    case("v31_fmin_method", lambda L, x, y: x.fmin(y), a23, values(2, 3, offset=29))
+    case("v31_fmax_ties_nan", lambda L, x, y: L.fmax(L.log(x), y), [-1.0, 2.0, 1.0], [0.5, 0.5, 0.0])
+    case("v31_fmin_ties_nan", lambda L, x, y: L.fmin(x, L.log(y)), [0.5, 0.5, 0.0], [-1.0, 2.0, 1.0])
+    case("v31_copysign", lambda L, x, y: L.copysign(x, y), a23, values(2, 3, offset=30))
+    case("v31_copysign_number", lambda L, x: x.copysign(-1.0), [1.25, -2.5, 0.0])
+    case("v31_lerp_number", lambda L, x, y: L.lerp(x, y, 0.3), a23, values(2, 3, offset=31))
+    case("v31_lerp_tensor", lambda L, x, y, w: x.lerp(y, w), a23, values(3, offset=31), positive(2, 1))
+    case("v31_sinc", lambda L, x: L.sinc(x), [0.0, 0.25, -1.5, 2.5])
+    case("v31_deg2rad_rad2deg", lambda L, x: L.deg2rad(x) * L.rad2deg(x), a23)
+
+    # ---- rearranging: repeat, tile, roll, flip, triangles, diagonals, movedim, split, stacks, atleast, ravel
+    m34 = values(3, 4, offset=32)
+    case("v31_repeat", lambda L, x: x.repeat(2, 1), a23)
+    case("v31_repeat_new_dims", lambda L, x: x.repeat(2, 1, 3), a23)
+    case("v31_tile", lambda L, x: L.tile(x, (2,)), a23)
+    case("v31_tile_method", lambda L, x: x.tile((2, 1, 2)), a23)
+    case("v31_expand_as", lambda L, x, y: x.expand_as(y) * y, values(3, offset=33), a23)
+    case("v31_roll", lambda L, x: L.roll(x, 1, 1), m34)
+    case("v31_roll_flat", lambda L, x: x.roll(5), m34)
+    case("v31_roll_two_dims", lambda L, x: L.roll(x, (1, -2), (0, 1)), m34)
+    case("v31_flip", lambda L, x: L.flip(x, [0]), m34)
+    case("v31_flip_method_two_dims", lambda L, x: x.flip((0, -1)), a234)
+    case("v31_fliplr_flipud", lambda L, x: L.fliplr(x) * L.flipud(x), m34)
+    case("v31_tril", lambda L, x: L.tril(x), m34)
+    case("v31_triu_offset", lambda L, x: x.triu(1), m34)
+    case("v31_tril_negative_batched", lambda L, x: L.tril(x, -1), a234)
+    case("v31_diag_offset_vector", lambda L, x: L.diag(x, 1), values(3, offset=34))
+    case("v31_diag_negative_offset_matrix", lambda L, x: L.diag(x, -1), m34)
+    case("v31_diagonal", lambda L, x: L.diagonal(x), m34)
+    case("v31_diagonal_offset_dims", lambda L, x: x.diagonal(1, 0, 2), a234)
+    case("v31_diagonal_negative_dims", lambda L, x: L.diagonal(x, -1, dim1=-1, dim2=-2), a234)
+    case("v31_movedim", lambda L, x: L.movedim(x, 0, 2), a234)
+    case("v31_movedim_method_lists", lambda L, x: x.movedim((0, 1), (2, 0)), a234)
+    case("v31_permute_negative_dims", lambda L, x: x.permute(-1, 0, -2), a234)
+    case("v31_split_piece", lambda L, x: L.split(x, 2, 1)[1], m34)
+    case("v31_split_sizes_piece", lambda L, x: x.split([1, 3], dim=1)[1], m34)
+    case("v31_chunk_piece", lambda L, x: L.chunk(x, 2, 0)[0], m34)
+    case("v31_unbind_piece", lambda L, x: L.unbind(x, 1)[2], m34)
+    case("v31_hstack", lambda L, x, y: L.hstack([x, y]), a23, values(2, 2, offset=35))
+    case("v31_hstack_vectors", lambda L, x, y: L.hstack([x, y]), values(3), values(2, offset=35))
+    case("v31_vstack", lambda L, x, y: L.vstack([x, y]), values(3), a23)
+    case("v31_dstack", lambda L, x, y: L.dstack([x, y]), a23, a23)
+    case("v31_atleast_1d", lambda L, x: L.atleast_1d(x.sum()), a23)
+    case("v31_atleast_2d", lambda L, x: L.atleast_2d(x), values(3))
+    case("v31_atleast_3d", lambda L, x: L.atleast_3d(x), values(3))
+    case("v31_atleast_3d_matrix", lambda L, x: L.atleast_3d(x), a23)
+    case("v31_ravel", lambda L, x: x.ravel(), a23)
+    case("v31_ravel_of_transposed", lambda L, x: L.ravel(x.t()), a23)
+
+    # ---- norms with any p (LinalgVectorNormBackward0), torch.linalg's norms
+    orders = (("1", 1), ("3", 3), ("1_5", 1.5), ("0_5", 0.5), ("inf", float("inf")), ("minus_inf", -float("inf")),
+              ("0", 0), ("fro", "fro"))
+    for label, p in orders:
+        case(f"v31_norm_p{label}", (lambda q: lambda L, x: L.norm(x, p=q) + x.sum())(p), a23)
+    case("v31_norm_p3_dim_keepdim", lambda L, x: L.norm(x, 3, dim=1, keepdim=True), a234)
+    case("v31_norm_inf_ties", lambda L, x: x.norm(p=float("inf"), dim=0), [[1.0, -2.0], [-1.0, 2.0], [0.5, 1.0]])
+    case("v31_norm_p1_kink_at_zero", lambda L, x: L.norm(x, p=1), [0.0, -2.0, 1.5])
+    case("v31_vector_norm", lambda L, x: _linalg(L).vector_norm(x, ord=4, dim=(0, 2)), a234)
+    case("v31_linalg_norm_vector", lambda L, x: _linalg(L).norm(x, 1), values(5, offset=36))
+    case("v31_linalg_norm_matrix_fro", lambda L, x: _linalg(L).norm(x), a23)
+    del a23, a234
+
+
+def _linalg(L: Any) -> Any:
+    """torch.linalg for torch; for the engine, its functions of those names (as the language's torch.linalg)."""
+    if L.__name__ == "torch":
+        return L.linalg
+    from types import SimpleNamespace
+
+    return SimpleNamespace(norm=L.linalg_norm, vector_norm=L.vector_norm)
+
+
+def _functional(L: Any) -> Any:
+    """torch.nn.functional for torch; the engine's module, which has the activations itself."""
+    return L.nn.functional if hasattr(L, "nn") else L
+
+
+def _index_twice(L: Any, x: Any) -> Any:
+    """The gradient of x[idx] built with create_graph (index_put with accumulate, IndexPutBackward0)."""
+    (first,) = L.autograd.grad((x[[0, 2, 2]] ** 3).sum(), x, create_graph=True) if hasattr(L, "autograd") else \
+        L.grad((x[[0, 2, 2]] ** 3).sum(), x, create_graph=True)
+    return first * x
