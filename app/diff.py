@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,11 +42,14 @@ class DiffResult:
     root_latex: str = ""
 
 
-def derive(program: str, wrt: list[str] | None, order: int, simplify: bool = True) -> DiffResult:
-    """d^order root / d wrt^order for each wrt (default: every free variable), as formulas."""
+def derive(program: str, wrt: list[str] | None, order: int, simplify: bool = True,
+           variables: Collection[str] = ()) -> DiffResult:
+    """d^order root / d wrt^order for each wrt (default: every free variable), as formulas. The names in wrt
+    and `variables` (those bound at a point) are variables even where a built-in has the name (t)."""
     if not 1 <= order <= MAX_ORDER:
         raise UsageError(f"--order must be between 1 and {MAX_ORDER}, got {order}")
-    formula = record(program)
+    declared = {*(wrt or ()), *variables}
+    formula = record(program, declared)
     names = formula.variables
     targets = wrt or names
     for name in targets:
@@ -59,7 +63,7 @@ def derive(program: str, wrt: list[str] | None, order: int, simplify: bool = Tru
     for name in targets:
         expr = formula.grads[name]
         for _ in range(order - 1):  # again, by the same rules: the formula is a program of the language
-            expr = _derive_again(expr, name)
+            expr = _derive_again(expr, name, declared)
         written = exact(expr)
         final = exact(simplified(written)) if simplify else written
         if final is not written and not _same_in_the_language(to_language(final), to_language(written), names):
@@ -68,8 +72,8 @@ def derive(program: str, wrt: list[str] | None, order: int, simplify: bool = Tru
     return DiffResult(program, derivatives, formula.steps, to_latex(formula.root.expr))
 
 
-def _derive_again(expr: Any, name: str) -> Any:
-    formula = record(to_language(expr))
+def _derive_again(expr: Any, name: str, declared: Collection[str]) -> Any:
+    formula = record(to_language(expr), declared)
     if name not in formula.leaves:
         return sympy.Integer(0)
     return differentiate(formula).grads[name]

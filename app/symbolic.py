@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import fractions
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -179,6 +180,11 @@ class SymbolicBackend:
             return Symbolic(sympy.Integer(int(x)))
         if isinstance(x, float):
             return Symbolic(exact_number(x))
+        if isinstance(x, Function):  # `x*t`: t is the built-in transpose unless declared a variable
+            raise UnknownNameError(
+                f"'{x.name}' is a built-in function, not a value: is a variable named {x.name} missing?",
+                hint=f"make {x.name} a variable (differentiate with respect to it, or give it a value)",
+                reason="builtin_as_value", name=x.name, shown=x.name)
         raise unsupported(f"a {type(x).__name__} {_NOT_SCALAR}")
 
     @staticmethod
@@ -231,10 +237,11 @@ class _Functions:
 
 
 # ---------------------------------------------------------------------------- a program on symbols
-def record(program: str) -> Formula:
-    """Run the program on symbols (its variables: the free names that are not built-ins)."""
+def record(program: str, variables: Collection[str] = ()) -> Formula:
+    """Run the program on symbols (its variables: the free names that are not built-ins, and `variables`, the
+    names the command line declares variables, even where a built-in has the name: --wrt t)."""
     backend = SymbolicBackend()
-    evaluation = Interpreter(backend, FORMULA).run(parse(program))
+    evaluation = Interpreter(backend, FORMULA, variables=variables).run(parse(program))
     root = evaluation.root
     if root is None:
         raise unsupported("the program is empty")

@@ -50,7 +50,7 @@ def diff_command(program: str | None, assignments: tuple[str, ...], file: str | 
     point = _point(assignments, options["variables"], options["constants"])
     from autodiff.app.diff import derive, value_at
 
-    result = derive(text, list(options["wrt"]) or None, options["order"])
+    result = derive(text, list(options["wrt"]) or None, options["order"], variables=list(point))
     rows = []
     for d in result.derivatives:
         value = autograd = None
