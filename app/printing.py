@@ -106,11 +106,15 @@ class LanguagePrinter(StrPrinter):
         return f"{name}({', '.join(self._print(a) for a in expr.args)})"
 
 
+ORDERED_OPS = 2_000  # up to this size, terms are printed as a book orders them (descending powers: x**2 + 1)
+
+
 def to_language(expr: Any) -> str:
-    if sympy.count_ops(expr) > MAX_PRINTED_OPS:
+    ops = sympy.count_ops(expr)
+    if ops > MAX_PRINTED_OPS:
         raise SymbolicError(f"diff: the formula has more than {MAX_PRINTED_OPS:,} operations; it is too large to "
                             "show", reason="symbolic")
-    return LanguagePrinter({"order": "none"}).doprint(expr)
+    return LanguagePrinter({} if ops <= ORDERED_OPS else {"order": "none"}).doprint(expr)
 
 
 def to_latex(expr: Any) -> str:

@@ -57,12 +57,22 @@ def _variables(assignments: tuple[str, ...], variables: tuple[str, ...], constan
 
 
 def _setup(program: str | None, assignments: tuple[str, ...], file: str | None, options: dict[str, Any],
-           dtype: str) -> tuple[str, list[Any], str]:
+           dtype: str, reading: list | None = None) -> tuple[str, list[Any], str]:
+    """The program, the variables and the format; with `reading` (check), the program is read in textbook
+    notation too and its Reading is appended there."""
     from autodiff.engine.errors import UsageError
 
     if options["max_elements"] < 1:
         raise UsageError(f"--max-elements must be positive, got {options['max_elements']}")
-    text, assignments = read_program(program, file, assignments)
+    if reading is None:
+        text, assignments = read_program(program, file, assignments)
+    else:
+        from autodiff.cli.reading import read_math, refuse_equation
+
+        read, assignments = read_math(program, file, assignments, options, show=False)
+        refuse_equation(read, "check")
+        text = read.program
+        reading.append(read)
     # the seed is applied by the check itself, right before it draws the values
     configure_engine(dtype, None, options["max_elements"])
     variables = _variables(assignments, options["variables"], options["constants"], options["max_elements"])
@@ -99,23 +109,40 @@ def check_command(program: str | None, assignments: tuple[str, ...], file: str |
 
     from autodiff.app.checking import CheckRequest, Expectation, check_derivatives
 
-    text, variables, output = _setup(program, assignments, file, options, options["dtype"])
-    expectations = [Expectation(*split_binding(e, "--expect")) for e in options["expectations"]]
+    readings: list = []
+    text, variables, output = _setup(program, assignments, file, options, options["dtype"], readings)
+    expectations = [_expectation(e, [v.name for v in variables]) for e in options["expectations"]]
     with np.errstate(all="ignore"):
         report = check_derivatives(CheckRequest(
             program=text, variables=variables, expectations=expectations, dtype=options["dtype"],
             samples=DEFAULT_SAMPLES if options["samples"] is None else options["samples"], seed=options["seed"],
             rtol=options["rtol"],
             atol=options["atol"], order=options["order"]))
+    read_as = readings[0].read_as
     if output == "json":
+        import json
         import sys
 
-        sys.stdout.write(check_json(report) + "\n")
+        document = check_json(report)
+        if read_as is not None:
+            document = json.dumps({"read_as": read_as, **json.loads(document)})
+        sys.stdout.write(document + "\n")
     else:
         from autodiff.cli.text import write
 
+        if read_as is not None:
+            click.echo(f"read as: {read_as}")
         write(check_doc(report), pretty=output == "pretty")
     return 0 if report.ok else 1
+
+
+def _expectation(text: str, names: list[str]) -> Any:
+    """--expect NAME=EXPR, EXPR in textbook notation too (2x cos(x^2))."""
+    from autodiff.app.checking import Expectation
+    from autodiff.app.notation import name, read
+
+    wrt, expr = split_binding(text, "--expect")
+    return Expectation(name(wrt), read(expr, names).program)
 
 
 def number(value: float) -> str:

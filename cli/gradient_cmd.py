@@ -16,8 +16,8 @@ from autodiff.cli.options import (
     format_option,
     output_format,
     program_options,
-    read_program,
 )
+from autodiff.cli.reading import read_formula
 
 EPILOG = """\b
 Examples (textbook exercises):
@@ -44,7 +44,7 @@ def gradient_command(program: str | None, assignments: tuple[str, ...], file: st
     from autodiff.app.pointwise import Function
     from autodiff.engine.errors import UsageError
 
-    text, assignments = read_program(program, file, assignments)
+    text, assignments = read_formula(program, file, assignments, options, "gradient")
     bindings = read_bindings(assignments, options)
     names = choose(bindings.point, options["wrt"], bindings, "point")
     if not names:

@@ -17,8 +17,8 @@ from autodiff.cli.options import (
     format_option,
     output_format,
     program_options,
-    read_program,
 )
+from autodiff.cli.reading import read_formula
 
 EPILOG_JACOBIAN = """\b
 Examples:
@@ -35,7 +35,7 @@ Examples:
 def _request(program: str | None, assignments: tuple[str, ...], file: str | None, options: dict[str, Any]) -> Any:
     from autodiff.app.session import EvalRequest
 
-    text, assignments = read_program(program, file, assignments)
+    text, assignments = read_formula(program, file, assignments, options, "this command")
     configure_engine(options["dtype"], options["seed"], options["max_elements"])
     bindings = bindings_from(assignments, options["variables"], options["constants"], options["max_elements"])
     return EvalRequest(text, bindings)

@@ -15,8 +15,8 @@ from autodiff.cli.options import (
     format_option,
     output_format,
     program_options,
-    read_program,
 )
+from autodiff.cli.reading import read_formula
 
 EPILOG = """\b
 Examples (textbook exercises):
@@ -43,7 +43,7 @@ def newton_command(program: str | None, assignments: tuple[str, ...], file: str 
     from autodiff.app.pointwise import Function
     from autodiff.engine.errors import UsageError
 
-    text, assignments = read_program(program, file, assignments)
+    text, assignments = read_formula(program, file, assignments, options, "newton")
     bindings = read_bindings(assignments, options)
     names = choose(bindings.point, (options["wrt"],) if options["wrt"] else (), bindings, "starting value")
     if len(names) != 1:

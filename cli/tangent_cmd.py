@@ -9,7 +9,8 @@ from typing import Any
 import click
 
 from autodiff.cli.calculus import choose, decimal, read_bindings, write_json
-from autodiff.cli.options import SETTINGS, ProgramCommand, engine_options, format_option, program_options, read_program
+from autodiff.cli.options import SETTINGS, ProgramCommand, engine_options, format_option, program_options
+from autodiff.cli.reading import read_formula
 
 EPILOG = """\b
 Examples (textbook exercises):
@@ -40,7 +41,7 @@ def tangent_command(program: str | None, assignments: tuple[str, ...], file: str
     from autodiff.cli.options import output_format
     from autodiff.engine.errors import UsageError
 
-    text, assignments = read_program(program, file, assignments)
+    text, assignments = read_formula(program, file, assignments, options, "tangent")
     bindings = read_bindings(assignments, options)
     names = choose(bindings.point, options["wrt"], bindings, "point")
     if not names:
