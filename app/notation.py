@@ -20,15 +20,15 @@ from autodiff.engine.errors import AutodiffError
 from autodiff.grammar.syntax import parse
 
 # Functions a book applies without brackets (sin x), when the name is not a variable of the question
-_ELEMENTARY = frozenset(
-    "sin cos tan sec csc cot asin acos atan asec acsc acot arcsin arccos arctan sinh cosh tanh asinh acosh atanh "
-    "arcsinh arccosh arctanh exp log ln log2 log10 sqrt cbrt abs erf".split()) & frozenset(BUILTINS)
+_ELEMENTARY = frozenset(re.split(
+    " ", "sin cos tan sec csc cot asin acos atan asec acsc acot arcsin arccos arctan sinh cosh tanh asinh acosh atanh "
+    "arcsinh arccosh arctanh exp log ln log2 log10 sqrt cbrt abs erf")) & frozenset(BUILTINS)
 _INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc", "cot": "acot",
              "sinh": "asinh", "cosh": "acosh", "tanh": "atanh"}
 _CONSTANTS = frozenset(("pi", "e", "inf", "nan"))
-GREEK = dict(zip("αβγδεζηθικλμνξοπρσςτυφϕχψωΓΔΘΛΞΠΣΦΨΩ", (
-    "alpha beta gamma delta epsilon zeta eta theta iota kappa lam mu nu xi omicron pi rho sigma sigma tau upsilon "
-    "phi phi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega").split()))
+GREEK = dict(zip("αβγδεζηθικλμνξοπρσςτυφϕχψωΓΔΘΛΞΠΣΦΨΩ", re.split(
+    " ", "alpha beta gamma delta epsilon zeta eta theta iota kappa lam mu nu xi omicron pi rho sigma sigma tau upsilon "
+    "phi phi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega")))
 _SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+"))
 _SYMBOLS = {"−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": "*", "∗": "*", "÷": "/", "∞": "inf",
             "{": "(", "}": ")", "≤": "<=", "≥": ">=", "≠": "!="}
@@ -162,8 +162,8 @@ def _tokens(text: str) -> list[tuple[str, str]]:
 
 
 def _singles(tokens: list[tuple[str, str]], declared: set[str]) -> set[str]:
-    """The one-letter variables of the text: those written alone, and those declared."""
-    return {v for k, v in tokens if k == "name" and len(v) == 1} | {d for d in declared if len(d) == 1}
+    """The one-letter variables of the text: those written alone, those declared, and x and y."""
+    return {v for k, v in tokens if k == "name" and len(v) == 1} | {d for d in declared if len(d) == 1} | {"x", "y"}
 
 
 def _split_names(tokens: list[tuple[str, str]], declared: set[str]) -> list[tuple[str, str]]:

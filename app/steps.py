@@ -56,6 +56,7 @@ class RuleStep:
     formula: str = ""
     let: str = ""
     children: list[RuleStep] = field(default_factory=list)
+    derivatives: list[Any] = field(default_factory=list)  # of each argument it depends on (u', v')
 
 
 @dataclass
@@ -86,16 +87,36 @@ def rule_steps(formula: Formula, wrt: str, leaf_derivatives: dict[str, Any] | No
         item.parent.append(item.step)
         order.append(item)
         stack.extend(_Pending(value, item.step.children) for value in reversed(inner))
+    _flatten_sums(top)
     results: dict[int, Any] = {}
     for item in reversed(order):  # the parts before the whole: each result from its parts'
         total = sympy.Integer(0)
         for partial, value in item.parts:
-            total += partial * _derivative(value, results, formula, derivatives)
+            inner = _derivative(value, results, formula, derivatives)
+            item.step.derivatives.append(inner)
+            total += partial * inner
         item.step.result = exact(total)
         if item.step.rule == "chain":
             item.step.children[0].result = exact(item.step.children[0].result)
         results[id(item.value.node)] = item.step.result
     return top
+
+
+def _flatten_sums(top: list[RuleStep]) -> None:
+    """A sum of sums is one sum rule with every term (x**2 + x*y + y**2: three parts, not two levels)."""
+    stack = list(top)
+    while stack:
+        step = stack.pop()
+        if step.rule == "sum":
+            children, pending = [], list(reversed(step.children))
+            while pending:
+                child = pending.pop()
+                if child.rule == "sum":
+                    pending.extend(reversed(child.children))
+                else:
+                    children.append(child)
+            step.children = children
+        stack.extend(step.children)
 
 
 def _derivative(value: Symbolic, results: dict[int, Any], formula: Formula, derivatives: dict[str, Any]) -> Any:
@@ -129,7 +150,8 @@ def _step(record: Record, value: Symbolic, derivatives: dict[str, Any], active: 
     if len(moving) == 1 and rule not in ("sum", "constant multiple", "product", "quotient"):
         (i,) = moving
         u = fresh[0]
-        local = RuleStep(rule, outer, exact(partials[0]), f"d/d{u} {to_language(outer)} = {to_language(exact(partials[0]))}")
+        derivative = exact(partials[0])
+        local = RuleStep(rule, outer, derivative, f"d/d{u} {to_language(outer)} = {to_language(derivative)}")
         through = derivatives.get(getattr(args[i].node, "name", None), sympy.Integer(1)) if not inner else None
         if inner or (through is not None and through != 1):  # y**2 with y = y(x): the chain rule too
             let = f"{u} = {to_language(args[i].written)}" if inner else ""

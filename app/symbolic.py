@@ -263,10 +263,16 @@ def _form(op: Op, exprs: tuple, params: dict) -> Any:
 
 
 def _shown(op: Op, written: tuple, params: dict) -> Any:
-    """The op's result as written, not evaluated by SymPy ((2*x)**3), or None where that fails."""
+    """The op's result as written, not evaluated by SymPy ((2*x)**3), or None where that fails; sums of sums
+    and products of products flattened (3*x**2*sin(x), not (3*x**2)*sin(x))."""
     try:
         with sympy.evaluate(False):
-            return _form(op, written, params)
+            shown = _form(op, written, params)
+            if isinstance(shown, (sympy.Add, sympy.Mul)):
+                kind = type(shown)
+                args = [a for arg in shown.args for a in (arg.args if type(arg) is kind else (arg,))]
+                shown = kind(*args)
+            return shown
     except Exception:
         return None
 

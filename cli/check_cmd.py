@@ -107,7 +107,7 @@ def check_command(program: str | None, assignments: tuple[str, ...], file: str |
     """
     import numpy as np
 
-    from autodiff.app.checking import CheckRequest, Expectation, check_derivatives
+    from autodiff.app.checking import CheckRequest, check_derivatives
 
     readings: list = []
     text, variables, output = _setup(program, assignments, file, options, options["dtype"], readings)
@@ -220,6 +220,8 @@ def check_doc(report: Any) -> Any:
         doc.line((f"d/d{result.name}".ljust(width), "name"), ("  ", ""), verdict, ("  ", ""),
                  (f"yours: {result.text}", "muted"))
         doc.line(("  ", ""), (check_sentence(result), "" if result.ok else "error"))
+        if result.mistake:
+            doc.line(("  likely mistake: ", "hint"), (result.mistake, "hint"))
         worst = result.worst
         if worst.autograd.ndim:  # the sentence names one element; show the whole tensors at that point
             doc.block([("  ", ""), ("you gave  ", "muted")], _tensor_text(worst.expected))
@@ -230,6 +232,8 @@ def check_doc(report: Any) -> Any:
     wrong = [f"d/d{c.name}" for c in report.checks if not c.ok]
     if wrong:
         doc.line((f"wrong: {', '.join(wrong)} ({len(wrong)} of {count})", "error"))
+        if report.order == 1 and all(c.ok or len(c.worst.autograd.shape) == 0 for c in report.checks):
+            doc.line(("the rules, step by step: autodiff diff PROGRAM --steps", "hint"))
     elif count == 1:
         doc.line(("the derivative matches autograd", "bold green"))
     else:
@@ -254,6 +258,7 @@ def check_json(report: Any) -> str:
             "name": result.name,
             "ok": result.ok,
             "expect": result.text,
+            **({"mistake": result.mistake} if result.mistake else {}),
             "max_abs_error": _float(result.max_abs_error),
             "max_rel_error": _float(result.max_rel_error),
             "worst": {
