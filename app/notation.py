@@ -58,7 +58,7 @@ class Reading:
 
 
 def name(text: str) -> str:
-    """A variable's name as the language spells it (θ is theta), for bindings and --wrt."""
+    """A variable's name as the language spells it (θ is theta), for bindings and the variables of a question."""
     return "".join(GREEK.get(c, c) for c in text)
 
 
@@ -80,8 +80,9 @@ def read(text: str, variables: tuple[str, ...] | list[str] = (), equations: bool
     program, builtins_read = _rewrite(text, declared)
     if not one_line and not _parses(program):
         return Reading(text)  # the language's own message, for the text as written
-    same = program.replace(" ", "") == text.replace(" ", "")
-    return Reading(program, None if same else program, None, builtins_read)
+    if program.replace(" ", "") == text.replace(" ", ""):
+        return Reading(text, None, None, builtins_read)
+    return Reading(program, program, None, builtins_read)
 
 
 def _parses(text: str) -> bool:

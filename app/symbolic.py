@@ -299,7 +299,7 @@ class _Functions:
 # ---------------------------------------------------------------------------- a program on symbols
 def record(program: str, variables: Collection[str] = ()) -> Formula:
     """Run the program on symbols (its variables: the free names that are not built-ins, and `variables`, the
-    names the command line declares variables, even where a built-in has the name: --wrt t)."""
+    names the command line declares variables, even where a built-in has the name: t)."""
     backend = SymbolicBackend()
     evaluation = Interpreter(backend, FORMULA, variables=variables).run(parse(program))
     root = evaluation.root

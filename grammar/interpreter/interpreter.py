@@ -32,8 +32,8 @@ class Interpreter:
 
     `write` receives what print() writes (SCRIPT); `on_expression` (optional) the value of each bare
     expression statement (the REPL shows them). `variables` are names the caller declares variables of the
-    program (diff --wrt t): unless the program binds them, each is the backend's free name, even where a
-    built-in has the same name (t, the transpose).
+    program (t, when diff differentiates with respect to it): unless the program binds them, each is the
+    backend's free name, even where a built-in has the same name (t, the transpose).
     """
 
     def __init__(self, backend: Backend | None = None, policy: Policy = EVAL, *,
