@@ -42,6 +42,11 @@ def bounded(fn: Callable[[Any], Any], expr: Any, seconds: float) -> Any:
     return out[0] if out else expr
 
 
+def _mask(value: Any, condition: Any) -> bool:
+    """A piece that sets the gradient to 0 on a set of measure zero (PyTorch's convention at x == 0)."""
+    return value == 0 and _measure_zero(condition)
+
+
 def _measure_zero(condition: Any) -> bool:
     if isinstance(condition, sympy.Eq):
         return True
@@ -56,7 +61,7 @@ def unmasked(expr: Any) -> Any:
         return expr
 
     def drop(piecewise: Any) -> Any:
-        kept = [(v, c) for v, c in piecewise.args if not _measure_zero(c)]
+        kept = [(v, c) for v, c in piecewise.args if not _mask(v, c)]
         if not kept:
             return piecewise
         if len(kept) == 1 or kept[0][1] is sympy.true:
@@ -104,7 +109,11 @@ def book_form(expr: Any, printer: Callable[[Any], str], *, trig: bool = False, s
     (a form SymPy rewrote into complex values)."""
     base = unmasked(expr)
     simple = bounded(sympy.simplify, base, seconds)
-    candidates = [base, simple, bounded(sympy.factor, simple, seconds / 2)]
+    if base.has(sympy.Piecewise):  # the function's own pieces: SymPy's simplify states them best
+        return simple if simple is base or keep is None or keep(simple) else base
+    candidates = [base, simple]
+    if not simple.has(sympy.Piecewise):
+        candidates.append(bounded(sympy.factor, simple, seconds / 2))
     if trig:
         candidates += [bounded(trig_form, c, seconds / 4) for c in candidates[:2]]
     best, best_score = expr, None

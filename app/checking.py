@@ -345,7 +345,8 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
     if fixed:
         which = ", ".join(fixed)
         report.notes.append(f"{which}: a fixed value, so sample 1 is that point and the others are drawn around it "
-                            f"(value + randn()); bind e.g. {fixed[0]}='rand(3)*4-2' to choose the distribution")
+                            "(-x, x/4, -3x, then x + randn()); "
+                            f"bind e.g. {fixed[0]}='rand(3)*4-2' to choose the distribution")
     return report
 
 

@@ -14,7 +14,7 @@ import sympy
 
 from autodiff import engine
 from autodiff.app.bookform import book_form, bounded, has_trig
-from autodiff.app.printing import to_language, to_latex
+from autodiff.app.printing import to_book, to_language, to_latex
 from autodiff.app.steps import rule_steps
 from autodiff.app.symbolic import Step, differentiate, exact, record
 from autodiff.engine.errors import UsageError
@@ -82,10 +82,10 @@ def derive(program: str, wrt: list[str] | None, order: int, simplify: bool = Tru
         written = exact(expr)
         final = written
         if simplify:
-            final = exact(book_form(written, to_language, trig=trig, seconds=SIMPLIFY_SECONDS, keep=lambda c, w=written:
+            final = exact(book_form(written, to_book, trig=trig, seconds=SIMPLIFY_SECONDS, keep=lambda c, w=written:
                                     _same_in_the_language(to_language(exact(c)), to_language(w), names)))
         label = ",".join(sequence)
-        derivatives.append(Derivative(label, len(path), final, to_language(final), to_latex(final), stages=stages))
+        derivatives.append(Derivative(label, len(path), final, to_book(final), to_latex(final), stages=stages))
     return DiffResult(program, derivatives, formula.steps, to_latex(formula.root.expr))
 
 

@@ -13,7 +13,8 @@ import sympy
 
 from autodiff.app.bookform import book_form, bounded
 from autodiff.app.diff import MAX_ORDER, SIMPLIFY_SECONDS, value_at
-from autodiff.app.printing import to_language, to_latex
+from autodiff.app.printing import to_book as to_language
+from autodiff.app.printing import to_latex
 from autodiff.app.steps import RuleStep, rule_steps
 from autodiff.app.symbolic import differentiate, exact, record
 from autodiff.engine.errors import UsageError

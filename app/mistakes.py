@@ -50,7 +50,7 @@ def _by_the_rules(program: str, name: str, yours: np.ndarray, reference: np.ndar
     """The chain, product and quotient rules of the program's steps, tried against yours."""
     from autodiff.app.bookform import bounded
     from autodiff.app.diff import value_at
-    from autodiff.app.printing import to_language
+    from autodiff.app.printing import to_book as to_language
     from autodiff.app.steps import rule_steps
     from autodiff.app.symbolic import differentiate, record
 

@@ -120,6 +120,8 @@ def _equation(text: str, declared: set[str], equations: bool) -> tuple[str, str]
     if at is None:
         return None
     left, right = text[:at].strip(), text[at + 1:].strip()
+    if re.fullmatch(r"[A-Za-z_]\w*\s*\[.*\]", left, re.S):
+        return None  # y[0] = x writes into a tensor
     if not left or not right or (not equations and re.fullmatch(r"[A-Za-z_]\w*", left)):
         return None  # y = x**2 is an assignment, unless the question is implicit
     return left, right
@@ -286,7 +288,10 @@ def _step(w: _Writer, tokens: list[tuple[str, str]], i: int) -> int:
     follows = tokens[i + 1] if i + 1 < len(tokens) else ("", "")
     if kind == "name" and _is_function(value, follows, w.declared):
         return _function(w, tokens, i)
-    if kind in ("num", "name", "str"):
+    if kind == "name" and follows[0] == "open" and len(value) > 1 and value not in w.declared:
+        w.operand()  # gelu(x): a call of a function the language may not have (it says so), not gelu*(x)
+        w.emit(value, False)
+    elif kind in ("num", "name", "str"):
         w.operand()
         if kind == "name" and value in BUILTINS and value not in w.declared:
             w.builtins_read.add(value)

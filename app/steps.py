@@ -70,7 +70,7 @@ class _Pending:
 def rule_steps(formula: Formula, wrt: str, leaf_derivatives: dict[str, Any] | None = None) -> list[RuleStep]:
     """The steps of d root / d wrt (other variables constant, or with the derivative leaf_derivatives gives
     them: y' for an implicit y)."""
-    from autodiff.app.printing import to_language
+    from autodiff.app.printing import to_book as to_language
 
     derivatives = {name: sympy.Integer(name == wrt) for name in formula.variables}
     derivatives.update(leaf_derivatives or {})

@@ -64,7 +64,7 @@ def _document(reading: Any, result: Any, rows: list, steps: str | None) -> dict[
     if steps == "rules":
         document["steps"] = [s for entry in entries for s in entry["steps"]]
     elif steps == "backward":
-        from autodiff.app.printing import to_language
+        from autodiff.app.printing import to_book as to_language
 
         document["steps"] = [{"node": step.node, "rule": "; ".join(step.rules), "grad_in": to_language(step.grad_in),
                               "grads_out": [None if g is None else to_language(g) for g in step.grads_out]}
@@ -75,7 +75,7 @@ def _document(reading: Any, result: Any, rows: list, steps: str | None) -> dict[
 def step_json(step: Any, wrt: str) -> dict[str, Any]:
     """A rule step and its parts as JSON: {"rule", "expr", "result", "formula", ["let",] "children"}, built
     with a stack (a long formula's steps nest deeply)."""
-    from autodiff.app.printing import to_language
+    from autodiff.app.printing import to_book as to_language
 
     top: dict[str, Any] = {}
     stack = [(step, top)]
@@ -92,7 +92,7 @@ def step_json(step: Any, wrt: str) -> dict[str, Any]:
 
 def step_lines(steps: list, wrt: str, indent: str = "  ") -> list[str]:
     """The steps as nested lines: `- RULE rule: d/dx EXPR = RESULT`, the rule's statement under it."""
-    from autodiff.app.printing import to_language
+    from autodiff.app.printing import to_book as to_language
 
     lines: list[str] = []
     stack = [(s, 0) for s in reversed(steps)]
@@ -114,7 +114,7 @@ def step_lines(steps: list, wrt: str, indent: str = "  ") -> list[str]:
 
 
 def _text(reading: Any, rows: list, result: Any, steps: str | None) -> str:
-    from autodiff.app.printing import to_language
+    from autodiff.app.printing import to_book as to_language
 
     lines = [] if reading.read_as is None else [f"read as: {reading.read_as}"]
     program = reading.read_as or reading.program

@@ -22,10 +22,12 @@ def read_math(program: str | None, file: str | None, assignments: tuple[str, ...
     for key in ("variables", "constants"):
         if options.get(key):
             options[key] = tuple(_binding(a) for a in options[key])
-    if options.get("wrt"):
-        options["wrt"] = tuple(_names(w) for w in options["wrt"])
-    declared = [*_split(options.get("wrt") or ()), *(a.split("=", 1)[0].strip() for a in assignments if "=" in a),
-                *(a.split("=", 1)[0].strip() for a in options.get("variables") or ())]
+    wrt = options.get("wrt")
+    if wrt:
+        options["wrt"] = _names(wrt) if isinstance(wrt, str) else tuple(_names(w) for w in wrt)
+    wrt = options.get("wrt") or ()
+    bound = [a.split("=", 1)[0].strip() for a in (*assignments, *(options.get("variables") or ())) if "=" in a]
+    declared = [*_split((wrt,) if isinstance(wrt, str) else wrt), *bound]
     reading = read(text, declared, implicit)
     if show and reading.read_as is not None:
         sys.stderr.write(f"read as: {reading.read_as}\n")
