@@ -217,6 +217,7 @@ class CheckResult:
     max_rel_error: float
     worst: Worst
     shape: tuple[int, ...]
+    mistake: str | None = None  # the likely mistake, when the derivative is wrong and it is recognisable
 
 
 @dataclass
@@ -316,9 +317,11 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
                         # so a derivative that agrees only at that point is still caught.
                         if v.name not in fixed:
                             fixed.append(v.name)
-                        value = first[v.name] + engine.randn(*drawn.shape, dtype="float64").data
+                        value = _around(first[v.name], sample, drawn.shape)
                 bindings.append(Binding(v.name, value, v.requires_grad))
             root, leaves, _ = program.run(bindings)
+            if sample > 1 and fixed and root.data.size == 1 and not np.isfinite(root.data).all():
+                continue  # a point drawn around a fixed value outside the function's domain (log(x) at x < 0)
             root_shape = tuple(root.shape)
             point = {name: np.array(t.data, copy=True) for name, t in leaves.items()}
             points.append(point)
@@ -333,6 +336,7 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
                 expected = _shaped(expected, grad.shape, derivative)
                 _record(state, sample, point, expected, grad, rtol, atol)
     checks = [_result(d, s) for d, s in zip(derivatives, states)]
+    _diagnose(checks, states, request)
     report = CheckReport(all(c.ok for c in checks), checks, samples, seed if samples > 1 else request.seed,
                          request.dtype, rtol, atol, root_shape, points=points, order=request.order)
     if len(root_shape) and math.prod(root_shape) != 1:
@@ -341,8 +345,20 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
     if fixed:
         which = ", ".join(fixed)
         report.notes.append(f"{which}: a fixed value, so sample 1 is that point and the others are drawn around it "
-                            f"(value + randn()); bind e.g. {fixed[0]}='rand(3)*4-2' to choose the distribution")
+                            "(-x, x/4, -3x, then x + randn()); "
+                            f"bind e.g. {fixed[0]}='rand(3)*4-2' to choose the distribution")
     return report
+
+
+_SPREAD = (-1.0, 0.25, -3.0)  # samples 2, 3 and 4 around a fixed value: its mirror, smaller, larger and negative
+
+
+def _around(value: np.ndarray, sample: int, shape: tuple[int, ...]) -> np.ndarray:
+    """The sample-th point around a fixed value: -value, value/4, -3*value (both signs and several magnitudes,
+    so 1/abs(x) for d/dx log(abs(x)) is caught with any seed), then value + randn()."""
+    if 2 <= sample <= 1 + len(_SPREAD) and np.any(value != 0):
+        return value * _SPREAD[sample - 2]
+    return value + engine.randn(*shape, dtype="float64").data
 
 
 def _tolerances(dtype: str, rtol: float | None, atol: float | None) -> tuple[float, float]:
@@ -398,6 +414,8 @@ def _record(state: dict[str, Any], sample: int, point: dict[str, np.ndarray], ex
             grad: np.ndarray, rtol: float, atol: float) -> None:
     """Fold one point's comparison into an expectation's running worst case."""
     result = compare(expected, grad, rtol, atol)
+    if grad.size == 1 and len(state.setdefault("values", [])) < 64:  # for naming a mistake (app.mistakes)
+        state["values"].append((np.array(expected, copy=True), np.array(grad, copy=True), point))
     state["ok"] = state.get("ok", True) and result.ok
     state["max_abs"] = max(state.get("max_abs", 0.0), result.max_abs_error)
     state["max_rel"] = max(state.get("max_rel", 0.0), result.max_rel_error)
@@ -410,6 +428,23 @@ def _record(state: dict[str, Any], sample: int, point: dict[str, np.ndarray], ex
         state["key"] = key
         state["worst"] = Worst(point, np.array(expected, dtype=np.float64), np.array(grad, copy=True), index,
                                sample, single.max_abs_error, single.max_rel_error)
+
+
+def _diagnose(checks: list[CheckResult], states: list[dict[str, Any]], request: CheckRequest) -> None:
+    """Name the likely mistake of each wrong first derivative of a scalar program (app.mistakes)."""
+    if request.order != 1:
+        return
+    for check, state in zip(checks, states):
+        values = state.get("values", [])
+        if check.ok or not values or any(np.size(e) != 1 or np.size(g) != 1 for e, g, _ in values):
+            continue
+        if any(np.size(v) != 1 for _, _, p in values for v in p.values()):
+            continue
+        from autodiff.app.mistakes import diagnose
+
+        points = [{n: float(np.asarray(v).reshape(-1)[0]) for n, v in p.items()} for _, _, p in values]
+        check.mistake = diagnose(request.program, check.name, [float(np.asarray(e).reshape(-1)[0]) for e, _, _ in
+                                 values], [float(np.asarray(g).reshape(-1)[0]) for _, g, _ in values], points)
 
 
 def _result(derivative: _Derivative, state: dict[str, Any]) -> CheckResult:

@@ -5,15 +5,17 @@ backward rules on symbols (symbolic.py), simplified by SymPy within a time bound
 from __future__ import annotations
 
 import math
-import threading
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import sympy
 
 from autodiff import engine
-from autodiff.app.printing import to_language, to_latex
+from autodiff.app.bookform import book_form, bounded, has_trig
+from autodiff.app.printing import to_book, to_language, to_latex
+from autodiff.app.steps import rule_steps
 from autodiff.app.symbolic import Step, differentiate, exact, record
 from autodiff.engine.errors import UsageError
 from autodiff.grammar.interpreter import Interpreter
@@ -25,12 +27,22 @@ SIMPLIFY_SECONDS = 2.0
 
 @dataclass
 class Derivative:
-    wrt: str
+    wrt: str  # a variable, or a sequence "x,y" (d/dy of d/dx)
     order: int
     expr: Any
     text: str
     latex: str
     value: float | None = None
+    stages: list[Stage] = field(default_factory=list)  # with steps: one per differentiation, in order
+
+
+@dataclass
+class Stage:
+    """One differentiation of a derivative's sequence: d/d wrt of `of` (a formula), by these rule steps."""
+
+    wrt: str
+    of: Any
+    steps: list[Any]
 
 
 @dataclass
@@ -41,55 +53,72 @@ class DiffResult:
     root_latex: str = ""
 
 
-def derive(program: str, wrt: list[str] | None, order: int, simplify: bool = True) -> DiffResult:
-    """d^order root / d wrt^order for each wrt (default: every free variable), as formulas."""
+def derive(program: str, wrt: list[str] | None, order: int, simplify: bool = True,
+           variables: Collection[str] = (), steps: bool = False) -> DiffResult:
+    """d^order root / d wrt^order for each wrt (default: every free variable), as formulas; a wrt "x,y" is the
+    mixed derivative d/dy d/dx. The names in wrt and `variables` (those bound at a point) are variables even
+    where a built-in has the name (t). With `steps`, each derivative's rule steps (app.steps)."""
     if not 1 <= order <= MAX_ORDER:
         raise UsageError(f"{{order}} must be between 1 and {MAX_ORDER}, got {order}", fields=("order",))
-    formula = record(program)
+    sequences = [[n.strip() for n in w.split(",") if n.strip()] for w in wrt] if wrt else None
+    declared = {n for seq in sequences or () for n in seq} | set(variables)
+    formula = record(program, declared)
     names = formula.variables
-    targets = wrt or names
-    for name in targets:
-        if name not in formula.leaves:
-            known = ", ".join(names) or "none"
-            raise UsageError(f"{{wrt}} {name}: the program has no variable {name!r} (its variables: {known})",
-                             fields=("wrt",))
-    if not targets:
+    sequences = sequences or [[n] for n in names]
+    for sequence in sequences:
+        _check_sequence(sequence, formula, order)
+    if not sequences:
         raise UsageError("the program has no variable to differentiate: it is made of numbers and constants only")
     differentiate(formula)
+    trig = has_trig(formula.root.expr)
     derivatives = []
-    for name in targets:
-        expr = formula.grads[name]
-        for _ in range(order - 1):  # again, by the same rules: the formula is a program of the language
-            expr = _derive_again(expr, name)
+    for sequence in sequences:
+        path = sequence * order if len(sequence) == 1 else sequence
+        expr, stages = formula.grads[path[0]], []
+        if steps:
+            stages.append(Stage(path[0], formula.root.written, rule_steps(formula, path[0])))
+        for name in path[1:]:  # again, by the same rules: the formula is a program of the language
+            expr = _derive_again(expr, name, declared, stages if steps else None)
         written = exact(expr)
-        final = exact(simplified(written)) if simplify else written
-        if final is not written and not _same_in_the_language(to_language(final), to_language(written), names):
-            final = written  # SymPy's complex-valued rewriting (abs(x)**(2/3) as abs(x**(2/3))) is nan here
-        derivatives.append(Derivative(name, order, final, to_language(final), to_latex(final)))
+        final = written
+        if simplify:
+            final = exact(book_form(written, to_book, trig=trig, seconds=SIMPLIFY_SECONDS, keep=lambda c, w=written:
+                                    _same_in_the_language(to_language(exact(c)), to_language(w), names)))
+        label = ",".join(sequence)
+        derivatives.append(Derivative(label, len(path), final, to_book(final), to_latex(final), stages=stages))
     return DiffResult(program, derivatives, formula.steps, to_latex(formula.root.expr))
 
 
-def _derive_again(expr: Any, name: str) -> Any:
-    formula = record(to_language(expr))
+def _check_sequence(sequence: list[str], formula: Any, order: int) -> None:
+    if not sequence:
+        raise UsageError("{wrt} needs a variable's name (or several, x,y, for a mixed derivative)", fields=("wrt",))
+    if len(sequence) > 1 and order != 1:
+        raise UsageError(f"{{wrt}} {','.join(sequence)} is already a derivative of order {len(sequence)}: leave "
+                         "out {order} (or write the sequence out: {wrt} x,x,y)", fields=("wrt", "order"))
+    if len(sequence) > MAX_ORDER:
+        raise UsageError(f"a mixed derivative of order {len(sequence)}: at most {MAX_ORDER}")
+    for name in sequence:
+        if name not in formula.leaves:
+            known = ", ".join(formula.variables) or "none"
+            raise UsageError(f"{{wrt}} {name}: the program has no variable {name!r} (its variables: {known})",
+                             fields=("wrt",))
+
+
+def _derive_again(expr: Any, name: str, declared: Collection[str], stages: list[Stage] | None = None) -> Any:
+    formula = record(to_language(expr), declared)
     if name not in formula.leaves:
+        if stages is not None:
+            stages.append(Stage(name, expr, []))
         return sympy.Integer(0)
-    return differentiate(formula).grads[name]
+    differentiate(formula)
+    if stages is not None:
+        stages.append(Stage(name, formula.root.written, rule_steps(formula, name)))
+    return formula.grads[name]
 
 
 def simplified(expr: Any, seconds: float = SIMPLIFY_SECONDS) -> Any:
     """SymPy's simplify, bounded in time: a huge expression is shown less simplified rather than hanging."""
-    out: list[Any] = []
-
-    def work() -> None:
-        try:
-            out.append(sympy.simplify(expr))
-        except Exception:
-            out.append(expr)
-
-    worker = threading.Thread(target=work, daemon=True)
-    worker.start()
-    worker.join(seconds)
-    return out[0] if out else expr
+    return bounded(sympy.simplify, expr, seconds)
 
 
 _PROBES = (-2.3, -0.7, 0.4, 1.9, 3.1)
@@ -124,4 +153,22 @@ def value_at(expr: Any, point: dict[str, float]) -> float:
         return math.nan
 
 
-__all__ = ["MAX_ORDER", "Derivative", "DiffResult", "derive", "simplified", "value_at"]
+
+
+def mixed_autograd(program: str, sequence: list[str], point: dict[str, float]) -> float:
+    """Autograd's mixed derivative at the point (float64): grad with create_graph, by each name in turn."""
+    with engine.settings(default_dtype="float64"), np.errstate(all="ignore"):
+        leaves = {n: engine.tensor(v, dtype="float64", requires_grad=True) for n, v in point.items()}
+        interpreter = Interpreter(variables=list(leaves))
+        interpreter.names.update(leaves)
+        value = interpreter.run(parse(program)).root
+        for name in sequence:
+            if not isinstance(value, engine.Tensor) or not value.requires_grad:
+                return 0.0
+            (value,) = engine.grad(value, [leaves[name]], create_graph=True, allow_unused=True)
+            if value is None:
+                return 0.0
+        return float(np.asarray(value.data))
+
+
+__all__ = ["MAX_ORDER", "Derivative", "DiffResult", "Stage", "derive", "mixed_autograd", "simplified", "value_at"]

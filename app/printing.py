@@ -106,11 +106,21 @@ class LanguagePrinter(StrPrinter):
         return f"{name}({', '.join(self._print(a) for a in expr.args)})"
 
 
-def to_language(expr: Any) -> str:
-    if sympy.count_ops(expr) > MAX_PRINTED_OPS:
+ORDERED_OPS = 2_000  # up to this size, book order prints terms as a book orders them (descending powers)
+
+
+def to_language(expr: Any, book: bool = False) -> str:
+    """The expression in the language; with `book`, its terms in a book's order (x**2 + 1, x - 1)."""
+    ops = sympy.count_ops(expr)
+    if ops > MAX_PRINTED_OPS:
         raise SymbolicError(f"diff: the formula has more than {MAX_PRINTED_OPS:,} operations; it is too large to "
                             "show", reason="symbolic")
-    return LanguagePrinter({"order": "none"}).doprint(expr)
+    return LanguagePrinter({} if book and ops <= ORDERED_OPS else {"order": "none"}).doprint(expr)
+
+
+def to_book(expr: Any) -> str:
+    """The expression in the language, its terms in a book's order."""
+    return to_language(expr, book=True)
 
 
 def to_latex(expr: Any) -> str:

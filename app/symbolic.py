@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import fractions
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,7 @@ import sympy
 
 from autodiff import engine
 from autodiff.app.printing import unsupported
-from autodiff.app.sympymath import FUNCTIONS, SymPyMath
+from autodiff.app.sympymath import CBRT, FUNCTIONS, SymPyMath
 from autodiff.engine import BUILTINS, FUNCTION, OPERATORS, REFLECTED, Builtin, GraphInput, Node, Op
 from autodiff.engine.errors import UnknownNameError
 from autodiff.grammar.interpreter import Function, Interpreter, Namespace, Policy, arguments_error, signature
@@ -46,10 +47,27 @@ CONSTANTS = {"pi": sympy.pi, "e": sympy.E, "inf": sympy.oo, "nan": sympy.nan}
 
 @dataclass
 class Symbolic:
-    """A value of the program on symbols: its expression, and the node that recorded it (None: a constant)."""
+    """A value of the program on symbols: its expression, the node that recorded it (None: a constant), and the
+    expression as the program wrote it (unevaluated: (2*x)**3, not 8*x**3), for textbook steps."""
 
     expr: Any
     node: Any = None
+    shown: Any = None
+
+    @property
+    def written(self) -> Any:
+        return self.expr if self.shown is None else self.shown
+
+
+@dataclass
+class Record:
+    """How a node of the formula was made: an op of the table (`op`) or a built-in's composite definition
+    (`builtin`, whose output node it is), applied to `args` (Symbolic values or numbers) with `params`."""
+
+    op: Op | None
+    builtin: Builtin | None
+    args: list
+    params: dict
 
 
 @dataclass
@@ -71,6 +89,7 @@ class Formula:
     leaves: dict[str, GraphInput]
     grads: dict[str, Any] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
+    records: dict[Any, Record] = field(default_factory=dict)  # node -> how it was made (textbook steps)
 
 
 class _Bound:
@@ -104,6 +123,7 @@ class SymbolicBackend:
 
     def __init__(self) -> None:
         self.leaves: dict[str, GraphInput] = {}
+        self.records: dict[Any, Record] = {}
 
     # ---- values
     @staticmethod
@@ -179,6 +199,11 @@ class SymbolicBackend:
             return Symbolic(sympy.Integer(int(x)))
         if isinstance(x, float):
             return Symbolic(exact_number(x))
+        if isinstance(x, Function):  # `x*t`: t is the built-in transpose unless declared a variable
+            raise UnknownNameError(
+                f"'{x.name}' is a built-in function, not a value: is a variable named {x.name} missing?",
+                hint=f"make {x.name} a variable (differentiate with respect to it, or give it a value)",
+                reason="builtin_as_value", name=x.name, shown=x.name)
         raise unsupported(f"a {type(x).__name__} {_NOT_SCALAR}")
 
     @staticmethod
@@ -194,7 +219,7 @@ class SymbolicBackend:
             raise arguments_error(name or builtin.name, error, builtin.signature) from None
         bound.apply_defaults()
         if builtin.composite is not None:
-            return builtin.composite(_Functions(self), *bound.arguments.values())
+            return self._composite(builtin, list(bound.arguments.values()))
         if builtin.plan is not None:
             return builtin.plan(self, *args, **kwargs)
         if builtin.op is None:
@@ -203,6 +228,19 @@ class SymbolicBackend:
         count = len(builtin.op.inputs)
         return self.op(builtin.op, *values[:count], **dict(zip(names[count:], values[count:])))
 
+    def _composite(self, builtin: Builtin, args: list) -> Symbolic:
+        """A built-in made of others, recorded as its ops; sec(x) keeps its name in the expression."""
+        result = self.value(builtin.composite(_Functions(self), *args))
+        function = FUNCTIONS[builtin.name] if builtin.name in NAMED else None
+        if function is not None:
+            result = Symbolic(function(self.value(args[0]).expr), result.node)
+        with sympy.evaluate(False):
+            shown = (function or DISPLAY.get(builtin.name, lambda *a: None))(*(self.value(a).written for a in args))
+        result.shown = shown
+        if result.node is not None:
+            self.records[result.node] = Record(None, builtin, args, {})
+        return result
+
     def op(self, op: Op, *inputs: Any, **params: Any) -> Symbolic:
         """One op of the table: its symbolic form gives the value, a Node records it (when a variable is in)."""
         if op.symbolic is None:
@@ -210,11 +248,39 @@ class SymbolicBackend:
         values = [self.value(x) for x in inputs]
         exprs = tuple(v.expr for v in values)
         params = {k: (v.expr if isinstance(v, Symbolic) else v) for k, v in params.items()}
-        form = op.symbolic
-        result = FUNCTIONS[op.name](*exprs) if form is FUNCTION else form(SymPyMath, *exprs, **params)
+        result = _form(op, exprs, params)
+        shown = _shown(op, tuple(v.written for v in values), params)
         if all(v.node is None for v in values):
-            return Symbolic(result)
-        return Symbolic(result, Node.of_values(op, tuple(v.node for v in values), exprs, params or None, result))
+            return Symbolic(result, None, shown)
+        node = Node.of_values(op, tuple(v.node for v in values), exprs, params or None, result)
+        self.records[node] = Record(op, None, values, params)
+        return Symbolic(result, node, shown)
+
+
+def _form(op: Op, exprs: tuple, params: dict) -> Any:
+    form = op.symbolic
+    return FUNCTIONS[op.name](*exprs) if form is FUNCTION else form(SymPyMath, *exprs, **params)
+
+
+def _shown(op: Op, written: tuple, params: dict) -> Any:
+    """The op's result as written, not evaluated by SymPy ((2*x)**3), or None where that fails; sums of sums
+    and products of products flattened (3*x**2*sin(x), not (3*x**2)*sin(x))."""
+    try:
+        with sympy.evaluate(False):
+            shown = _form(op, written, params)
+            if isinstance(shown, (sympy.Add, sympy.Mul)):
+                kind = type(shown)
+                args = [a for arg in shown.args for a in (arg.args if type(arg) is kind else (arg,))]
+                shown = kind(*args)
+            return shown
+    except Exception:
+        return None
+
+
+# Composites whose expression keeps their name (SymPy has the same real function)
+NAMED = frozenset(("sec", "csc", "cot", "asec", "acsc", "acot"))
+# Composites that SymPy has no function for, as they are written (cbrt(x), x**2, 2/x)
+DISPLAY = {"cbrt": lambda x: CBRT(x), "square": lambda x: x**2, "rdiv": lambda x, number: number / x}
 
 
 class _Functions:
@@ -231,16 +297,17 @@ class _Functions:
 
 
 # ---------------------------------------------------------------------------- a program on symbols
-def record(program: str) -> Formula:
-    """Run the program on symbols (its variables: the free names that are not built-ins)."""
+def record(program: str, variables: Collection[str] = ()) -> Formula:
+    """Run the program on symbols (its variables: the free names that are not built-ins, and `variables`, the
+    names the command line declares variables, even where a built-in has the name: t)."""
     backend = SymbolicBackend()
-    evaluation = Interpreter(backend, FORMULA).run(parse(program))
+    evaluation = Interpreter(backend, FORMULA, variables=variables).run(parse(program))
     root = evaluation.root
     if root is None:
         raise unsupported("the program is empty")
     if not isinstance(root, Symbolic):
         raise unsupported(f"a {type(root).__name__} {_NOT_SCALAR}")
-    return Formula(root, list(backend.leaves), dict(backend.leaves))
+    return Formula(root, list(backend.leaves), dict(backend.leaves), records=backend.records)
 
 
 def differentiate(formula: Formula) -> Formula:

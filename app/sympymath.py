@@ -18,6 +18,7 @@ from autodiff.engine.errors import BadValueError
 # The language's rounding functions SymPy has no class for (their derivative comes from the op table)
 ROUND = sympy.Function("round", real=True)
 TRUNC = sympy.Function("trunc", real=True)
+CBRT = sympy.Function("cbrt", real=True)  # the real cube root, as a formula's step writes it
 
 FUNCTIONS: dict[str, Any] = {
     "exp": sympy.exp, "log": sympy.log, "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "tanh": sympy.tanh,
@@ -26,6 +27,7 @@ FUNCTIONS: dict[str, Any] = {
     "acosh": sympy.acosh, "atanh": sympy.atanh, "erf": sympy.erf, "erfc": sympy.erfc, "floor": sympy.floor,
     "ceil": sympy.ceiling, "round": ROUND, "trunc": TRUNC, "maximum": sympy.Max, "minimum": sympy.Min,
     "sec": sympy.sec, "csc": sympy.csc, "cot": sympy.cot,  # SymPy writes simplified results with them
+    "asec": sympy.asec, "acsc": sympy.acsc, "acot": sympy.acot, "cbrt": CBRT,
 }
 
 # A SymPy function printed as the language's name for it (sympy.ceiling is ceil, sympy.Abs is abs)

@@ -60,9 +60,19 @@ def _variables(assignments: tuple[str, ...], variables: tuple[str, ...], constan
     return list(bound.values())
 
 
-def _setup(program: str | None, assignments: tuple[str, ...], file: str | None,
-           options: dict[str, Any]) -> tuple[str, list[Any], str]:
-    text, assignments = read_program(program, file, assignments)
+def _setup(program: str | None, assignments: tuple[str, ...], file: str | None, options: dict[str, Any],
+           reading: list | None = None) -> tuple[str, list[Any], str]:
+    """The program, the variables and the format; with `reading` (check), the program is read in textbook
+    notation too and its Reading is appended there."""
+    if reading is None:
+        text, assignments = read_program(program, file, assignments)
+    else:
+        from autodiff.cli.reading import read_math, refuse_equation
+
+        read, assignments = read_math(program, file, assignments, options, show=False)
+        refuse_equation(read, "check")
+        text = read.program
+        reading.append(read)
     variables = _variables(assignments, options["variables"], options["constants"], options["config"].max_elements)
     return text, variables, output_format(options["output_format"])
 
@@ -92,25 +102,42 @@ def check_command(program: str | None, assignments: tuple[str, ...], file: str |
     """
     import numpy as np
 
-    from autodiff.app.checking import CheckRequest, Expectation, check_derivatives
+    from autodiff.app.checking import CheckRequest, check_derivatives
 
-    text, variables, output = _setup(program, assignments, file, options)
-    expectations = [Expectation(*split_binding(e, "--expect")) for e in options["expectations"]]
+    readings: list = []
+    text, variables, output = _setup(program, assignments, file, options, readings)
+    expectations = [_expectation(e, [v.name for v in variables]) for e in options["expectations"]]
     with np.errstate(all="ignore"):
         report = check_derivatives(CheckRequest(
             program=text, variables=variables, expectations=expectations, dtype=options["dtype"],
             samples=DEFAULT_SAMPLES if options["samples"] is None else options["samples"], seed=options["config"].seed,
             rtol=options["rtol"],
             atol=options["atol"], order=options["order"]))
+    read_as = readings[0].read_as
     if output == "json":
+        import json
         import sys
 
-        sys.stdout.write(check_json(report) + "\n")
+        document = check_json(report)
+        if read_as is not None:
+            document = json.dumps({"read_as": read_as, **json.loads(document)})
+        sys.stdout.write(document + "\n")
     else:
         from autodiff.cli.text import write
 
+        if read_as is not None:
+            click.echo(f"read as: {read_as}")
         write(check_doc(report), pretty=output == "pretty")
     return 0 if report.ok else 1
+
+
+def _expectation(text: str, names: list[str]) -> Any:
+    """--expect NAME=EXPR, EXPR in textbook notation too (2x cos(x^2))."""
+    from autodiff.app.checking import Expectation
+    from autodiff.app.notation import name, read
+
+    wrt, expr = split_binding(text, "--expect")
+    return Expectation(name(wrt), read(expr, names).program)
 
 
 def number(value: float) -> str:
@@ -188,6 +215,8 @@ def check_doc(report: Any) -> Any:
         doc.line((f"d/d{result.name}".ljust(width), "name"), ("  ", ""), verdict, ("  ", ""),
                  (f"yours: {result.text}", "muted"))
         doc.line(("  ", ""), (check_sentence(result), "" if result.ok else "error"))
+        if result.mistake:
+            doc.line(("  likely mistake: ", "hint"), (result.mistake, "hint"))
         worst = result.worst
         if worst.autograd.ndim:  # the sentence names one element; show the whole tensors at that point
             doc.block([("  ", ""), ("you gave  ", "muted")], _tensor_text(worst.expected))
@@ -198,6 +227,8 @@ def check_doc(report: Any) -> Any:
     wrong = [f"d/d{c.name}" for c in report.checks if not c.ok]
     if wrong:
         doc.line((f"wrong: {', '.join(wrong)} ({len(wrong)} of {count})", "error"))
+        if any(c.mistake for c in report.checks):
+            doc.line(("the rules, step by step: autodiff diff PROGRAM --steps", "hint"))
     elif count == 1:
         doc.line(("the derivative matches autograd", "bold green"))
     else:
@@ -222,6 +253,7 @@ def check_json(report: Any) -> str:
             "name": result.name,
             "ok": result.ok,
             "expect": result.text,
+            **({"mistake": result.mistake} if result.mistake else {}),
             "max_abs_error": _float(result.max_abs_error),
             "max_rel_error": _float(result.max_rel_error),
             "worst": {

@@ -19,8 +19,8 @@ from autodiff.cli.options import (
     order_option,
     output_format,
     program_options,
-    read_program,
 )
+from autodiff.cli.reading import read_formula
 
 EPILOG = """\b
 Examples (textbook exercises):
@@ -48,7 +48,7 @@ def critical_command(program: str | None, assignments: tuple[str, ...], file: st
     Exact where SymPy solves it, decimals from autograd (float64) always. NAME=VALUE binds a constant."""
     from autodiff.engine.errors import UsageError
 
-    text, assignments = read_program(program, file, assignments)
+    text, assignments = read_formula(program, file, assignments, options, "critical")
     bindings = read_bindings(assignments, options, intervals=True)
     texts = dict(bindings.texts)
     from autodiff.app.session import Binding

@@ -3,7 +3,6 @@ at the bound point. SymPy is imported when the command runs, never at start-up."
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from typing import Any
@@ -15,10 +14,9 @@ from autodiff.cli.options import (
     ProgramCommand,
     binding_texts,
     format_option,
+    option,
     order_option,
-    output_format,
     program_options,
-    read_program,
     steps_option,
     wrt_option,
 )
@@ -28,33 +26,55 @@ Examples:
   autodiff diff '(2*x)**3'
   autodiff diff 'x**3 * sin(x)' x=1.2
   autodiff diff 'x * y**2' --wrt y
+  autodiff diff 'x**2*y**3' --wrt x,y        (mixed: d/dy of d/dx)
   autodiff diff 'sin(x)' --order 3
-  autodiff diff 'x**x' --steps
+  autodiff diff '3x^2 sin x' --steps          (textbook notation; the rules, step by step)
+  autodiff diff 'x**2 + y**2 = 25' --implicit y x=3 y=4
+  autodiff diff 'x**x' --steps backward
   autodiff diff 'asin(x)' --format latex
 """
 
 
 @click.command("diff", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
-               short_help="The derivative as a formula, with the chain rule's steps.")
+               short_help="The derivative as a formula, with the rules step by step.")
 @program_options
-@wrt_option()
+@wrt_option("Differentiate with respect to NAME (repeatable: each partial; default: every variable). x,y is the "
+            "mixed derivative d/dy d/dx (f_xy).", metavar="NAME[,NAME...]")
+@option("--implicit", metavar="NAME", help="NAME is a function of the --wrt variable (default x) defined by the "
+        "equation PROGRAM (or PROGRAM = 0): dNAME/dx by implicit differentiation.")
 @order_option("The N-th derivative.")
-@steps_option(help="Show the chain rule, node by node, in backward order.")
+@steps_option(optional="rules", help="Show the derivation: by the textbook's rules, outside in (--steps), or as the "
+              "backward pass computes it, node by node (--steps backward).")
+@option("--exact", "exact", is_flag=True, help="Exact values at the point (sqrt(2)/2, 1600*pi) beside the decimals.")
 @format_option("latex")
 def diff_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
-    """Derive PROGRAM (a scalar formula) symbolically: d root / d NAME for each variable.
+    """Derive PROGRAM (a scalar formula, or an equation with --implicit) symbolically.
 
-    The formula is written in the language itself, so it pastes back into `autodiff eval` and
-    `autodiff check --expect`. With NAME=VALUE bindings, its value there is shown beside autograd's.
+    PROGRAM may be written as a textbook writes it (3x^2 sin x, sqrt x, |x|, ln x, sin^2 x, θ); the
+    line "read as: ..." shows how it was read. The formula is written in the language itself, so it
+    pastes back into `autodiff eval` and `autodiff check --expect`. With NAME=VALUE bindings, its value
+    there is shown beside autograd's.
     """
-    text, assignments = read_program(program, file, assignments)
-    point = _point(assignments, options["variables"], options["constants"])
+    from autodiff.cli.diff_text import write_result
+    from autodiff.cli.reading import read_math
+
+    if options["steps"] not in (None, "rules", "backward"):  # `--steps x=1`: the binding is not the view's name
+        assignments = (options["steps"], *assignments)
+        options["steps"] = "rules"
+    reading, assignments = read_math(program, file, assignments, options, implicit=bool(options["implicit"]),
+                                     show=False)
+    point, texts = _point(assignments, options["variables"], options["constants"])
+    equation = reading.equation is not None
+    if options["implicit"] or equation:
+        return _implicit(reading, point, texts, options)
     from autodiff.app.diff import derive, value_at
 
-    result = derive(text, list(options["wrt"]) or None, options["order"])
+    declared = [*point, *reading.variables]
+    result = derive(reading.program, list(options["wrt"]) or None, options["order"], variables=declared,
+                    steps=options["steps"] == "rules")
     rows = []
     for d in result.derivatives:
-        value = autograd = None
+        value = autograd = exact = None
         if point:
             missing = [n for n in _variables(result) if n not in point]
             if missing:
@@ -63,32 +83,64 @@ def diff_command(program: str | None, assignments: tuple[str, ...], file: str | 
                 raise UsageError(f"to evaluate the derivative, bind every variable: {', '.join(missing)} "
                                  "has no value")
             value = value_at(d.expr, point)
-            autograd = _autograd(text, d.wrt, d.order, point)
+            autograd = _autograd(reading.program, d.wrt, d.order, point)
+            exact = _exact(d.expr, texts) if options["exact"] else None
             if not _agree(value, autograd):
                 sys.stderr.write(f"autodiff: warning: the formula gives {value!r} at the point but autograd gives "
                                  f"{autograd!r}: please report it, with this command\n")
-        rows.append((d, value, autograd))
-    output = output_format(options["output_format"])
-    if output == "json":
-        sys.stdout.write(json.dumps(_document(rows, result if options["steps"] else None)) + "\n")
-    elif output == "latex":
-        for d, _, _ in rows:
-            power = "" if d.order == 1 else f"^{{{d.order}}}"
-            sys.stdout.write(f"\\frac{{d{power}}}{{d{d.wrt}{power}}} \\left({result.root_latex}\\right) = {d.latex}\n")
-    else:
-        sys.stdout.write(_text(text, rows, result if options["steps"] else None))
+        rows.append((d, value, autograd, exact))
+    write_result(reading, result, rows, options)
     return 0
+
+
+def _implicit(reading: Any, point: dict[str, float], texts: dict[str, str], options: dict[str, Any]) -> int:
+    from autodiff.app.implicit import at_point, implicit
+    from autodiff.cli.diff_text import write_implicit
+    from autodiff.engine.errors import UsageError
+
+    wrt = [w for w in options["wrt"] for w in w.split(",")]
+    if len(wrt) > 1:
+        raise UsageError("--implicit differentiates with respect to one variable: give one --wrt (default x)")
+    equation = reading.read_as or reading.program
+    if reading.equation is not None:
+        equation = f"{reading.equation[0]} = {reading.equation[1]}"
+    dependent = options["implicit"] or _guess_dependent(reading, wrt)
+    x = wrt[0] if wrt else ("x" if dependent != "x" else "t")
+    result = implicit(reading.program, equation, x, dependent, options["order"], [*point, *reading.variables])
+    value = exact = None
+    if point:
+        value = at_point(result, reading.program, point, list(point))
+        exact = _exact(result.expr, texts) if options["exact"] else None
+    write_implicit(reading, result, value, exact, options)
+    return 0
+
+
+def _guess_dependent(reading: Any, wrt: list[str]) -> str:
+    """The equation's other variable, when there is exactly one besides x (or --wrt): never a silent constant."""
+    from autodiff.app.symbolic import record
+    from autodiff.engine.errors import UsageError
+
+    names = record(reading.program, wrt).variables
+    x = wrt[0] if wrt else "x"
+    others = [n for n in names if n != x]
+    if x in names and len(others) == 1:
+        return others[0]
+    left, right = reading.equation
+    raise UsageError(f"{left} = {right} is an equation in {', '.join(names) or 'no variable'}: say which variable "
+                     f"it defines as a function of which, e.g. --implicit y --wrt x")
 
 
 COMMANDS = [diff_command]
 
 
-def _point(assignments: tuple[str, ...], variables: tuple[str, ...], constants: tuple[str, ...]) -> dict[str, float]:
+def _point(assignments: tuple[str, ...], variables: tuple[str, ...], constants: tuple[str, ...]
+           ) -> tuple[dict[str, float], dict[str, str]]:
+    """The point (name: float) and each value as written (for exact values)."""
     from autodiff.app.session import constant
     from autodiff.engine import Tensor
     from autodiff.engine.errors import UsageError
 
-    point = {}
+    point, texts = {}, {}
     for name, value, _, _ in binding_texts(assignments, variables, constants):
         number = constant(value, f"the value of {name}")
         if isinstance(number, Tensor):
@@ -99,7 +151,20 @@ def _point(assignments: tuple[str, ...], variables: tuple[str, ...], constants: 
         if not isinstance(number, (int, float)) or isinstance(number, bool):
             raise UsageError(f"the value of {name} must be a number")
         point[name] = float(number)
-    return point
+        texts[name] = value
+    return point, texts
+
+
+def _exact(expr: Any, texts: dict[str, str]) -> str | None:
+    """The formula's exact value at the point (sqrt(2)/2), or None when a value is not exact or SymPy cannot
+    say in time."""
+    from autodiff.app import exact
+
+    values = {name: exact.exact_number(text) for name, text in texts.items()}
+    if any(v is None for v in values.values()):
+        return None
+    value = exact.at(expr, values)
+    return exact.text(value) if exact.is_real_number(value) else None
 
 
 def _variables(result: Any) -> list[str]:
@@ -114,6 +179,11 @@ def _autograd(program: str, wrt: str, order: int, point: dict[str, float]) -> fl
     from autodiff.app.config import Config
     from autodiff.app.session import Binding, EvalRequest, run_eval
 
+    if "," in wrt:
+        from autodiff.app.diff import mixed_autograd
+
+        with Config("float64").applied():
+            return mixed_autograd(program, wrt.split(","), point)
     bindings = [Binding(name, value, name == wrt) for name, value in point.items()]
     with Config("float64").applied():
         result = run_eval(EvalRequest(program, bindings, order=order))
@@ -128,45 +198,3 @@ def _agree(a: float | None, b: float | None) -> bool:
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
     return math.isclose(a, b, rel_tol=1e-7, abs_tol=1e-9)
-
-
-def _number(x: float | None) -> Any:
-    if x is None:
-        return None
-    if math.isnan(x) or math.isinf(x):
-        return str(x)
-    return x
-
-
-def _document(rows: list, result: Any) -> dict[str, Any]:
-    document: dict[str, Any] = {"derivatives": [
-        {"wrt": d.wrt, "order": d.order, "expr": d.text, "latex": d.latex, "value": _number(value),
-         "autograd": _number(autograd)} for d, value, autograd in rows]}
-    if result is not None:
-        from autodiff.app.printing import to_language
-
-        document["steps"] = [{"node": step.node, "rule": "; ".join(step.rules), "grad_in": to_language(step.grad_in),
-                              "grads_out": [None if g is None else to_language(g) for g in step.grads_out]}
-                             for step in result.steps]
-    return document
-
-
-def _text(program: str, rows: list, result: Any) -> str:
-    from autodiff.app.printing import to_language
-
-    lines = []
-    for d, value, autograd in rows:
-        power = "" if d.order == 1 else str(d.order)
-        lines.append(f"d{power}/d{d.wrt}{power} {program} = {d.text}")
-        if value is not None:
-            lines.append(f"  at the point: {value:.10g}  (autograd: {autograd:.10g})")
-    if result is not None:
-        lines.append("")
-        lines.append("steps (the chain rule, in backward order)")
-        for i, step in enumerate(result.steps, 1):
-            lines.append(f"  {i}. {step.node}: {'; '.join(step.rules)}")
-            lines.append(f"     grad in: {to_language(step.grad_in)}")
-            passed = ", ".join("-" if g is None else to_language(g) for g in step.grads_out)
-            lines.append(f"     passes on: {passed}")
-        lines.append("  then the simplified result above")
-    return "\n".join(lines) + "\n"

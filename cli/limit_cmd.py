@@ -19,8 +19,8 @@ from autodiff.cli.options import (
     option,
     output_format,
     program_options,
-    read_program,
 )
+from autodiff.cli.reading import read_formula
 
 EPILOG = """\b
 Examples (textbook exercises):
@@ -47,7 +47,7 @@ def limit_command(program: str | None, assignments: tuple[str, ...], file: str |
     from autodiff.app.pointwise import Function
     from autodiff.engine.errors import UsageError
 
-    text, assignments = read_program(program, file, assignments)
+    text, assignments = read_formula(program, file, assignments, options, "limit")
     bindings = read_bindings(assignments, options)
     names = choose(bindings.point, (), bindings, "point")
     if len(names) != 1:

@@ -21,7 +21,7 @@ from autodiff.cli.options import settings
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("check_cmd", "Check your own derivatives against autograd."),
     "critical": ("critical_cmd", "Critical and inflection points, classified; absolute extrema."),
-    "diff": ("diff_cmd", "The derivative as a formula, with the chain rule's steps."),
+    "diff": ("diff_cmd", "The derivative as a formula, with the rules step by step."),
     "eval": ("eval_cmd", "Evaluate PROGRAM, run backward, and show the gradients."),
     "gradcheck": ("check_cmd", "Compare autograd with central finite differences, in float64."),
     "gradient": ("gradient_cmd", "The gradient, steepest ascent and directional derivative at a point."),

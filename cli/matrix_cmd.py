@@ -16,9 +16,9 @@ from autodiff.cli.options import (
     format_option,
     output_format,
     program_options,
-    read_program,
     wrt_option,
 )
+from autodiff.cli.reading import read_formula
 
 EPILOG_JACOBIAN = """\b
 Examples:
@@ -35,9 +35,9 @@ Examples:
 def _request(program: str | None, assignments: tuple[str, ...], file: str | None, options: dict[str, Any]) -> Any:
     from autodiff.app.session import EvalRequest
 
-    text, assignments = read_program(program, file, assignments)
+    text, assignments = read_formula(program, file, assignments, options, "this command")
     bindings = bindings_from(assignments, options["variables"], options["constants"],
-                                   options["config"].max_elements)
+                               options["config"].max_elements)
     return EvalRequest(text, bindings)
 
 

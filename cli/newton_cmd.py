@@ -16,10 +16,10 @@ from autodiff.cli.options import (
     option,
     output_format,
     program_options,
-    read_program,
     steps_option,
     wrt_option,
 )
+from autodiff.cli.reading import read_formula
 
 EPILOG = """\b
 Examples (textbook exercises):
@@ -46,7 +46,7 @@ def newton_command(program: str | None, assignments: tuple[str, ...], file: str 
     from autodiff.app.pointwise import Function
     from autodiff.engine.errors import UsageError
 
-    text, assignments = read_program(program, file, assignments)
+    text, assignments = read_formula(program, file, assignments, options, "newton")
     bindings = read_bindings(assignments, options)
     names = choose(bindings.point, (options["wrt"],) if options["wrt"] else (), bindings, "starting value")
     if len(names) != 1:

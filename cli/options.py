@@ -172,9 +172,9 @@ def order_option(help: str, low: int = 1, high: int | None = None) -> Callable:
 
 
 def wrt_option(help: str = "Differentiate with respect to NAME (repeatable; default: every variable).",
-               multiple: bool = True) -> Callable:
+               multiple: bool = True, metavar: str = "NAME") -> Callable:
     """--wrt NAME."""
-    return option("--wrt", "wrt", multiple=multiple, metavar="NAME", help=help)
+    return option("--wrt", "wrt", multiple=multiple, metavar=metavar, help=help)
 
 
 def tolerance_options(rtol_help: str, atol_help: str, rtol: float | None = None,
@@ -204,10 +204,11 @@ def retain_graph_option(help: str = "Keep the graph's saved values so backward c
     return option("--retain-graph", is_flag=True, help=help)
 
 
-def steps_option(count: int | None = None, help: str = "") -> Callable:
-    """--steps: diff's derivation shown (a flag), or newton's number of steps."""
-    kind: dict[str, Any] = {"is_flag": True} if count is None else {"type": int, "default": count,
-                                                                   "show_default": True}
+def steps_option(count: int | None = None, help: str = "", optional: str | None = None) -> Callable:
+    """--steps: newton's number of steps (count), or diff's derivation shown: `--steps` alone means `optional`,
+    and a value may name another view (--steps backward)."""
+    kind: dict[str, Any] = ({"type": int, "default": count, "show_default": True} if count is not None else
+                            {"is_flag": False, "flag_value": optional, "metavar": "[backward]"})
     return option("--steps", help=help, **kind)
 
 

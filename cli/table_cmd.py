@@ -20,8 +20,8 @@ from autodiff.cli.options import (
     order_option,
     output_format,
     program_options,
-    read_program,
 )
+from autodiff.cli.reading import read_formula
 
 EPILOG = """\b
 Examples:
@@ -48,7 +48,7 @@ def table_command(program: str | None, assignments: tuple[str, ...], file: str |
     from autodiff.app.table import grid, table
     from autodiff.engine.errors import UsageError
 
-    text, assignments = read_program(program, file, assignments)
+    text, assignments = read_formula(program, file, assignments, options, "table")
     wrt, points, constants = None, None, []
     for name, value, _, _ in binding_texts(assignments, options["variables"], options["constants"]):
         if ":" in value and not value.startswith("@"):

@@ -17,9 +17,9 @@ from autodiff.cli.options import (
     format_option,
     order_option,
     program_options,
-    read_program,
     wrt_option,
 )
+from autodiff.cli.reading import read_formula
 
 EPILOG = """\b
 Examples (textbook exercises):
@@ -48,7 +48,7 @@ def tangent_command(program: str | None, assignments: tuple[str, ...], file: str
     from autodiff.cli.options import output_format
     from autodiff.engine.errors import UsageError
 
-    text, assignments = read_program(program, file, assignments)
+    text, assignments = read_formula(program, file, assignments, options, "tangent")
     bindings = read_bindings(assignments, options)
     names = choose(bindings.point, options["wrt"], bindings, "point")
     if not names:

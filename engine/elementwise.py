@@ -115,6 +115,12 @@ hypot = function(Op("hypot", "HypotBackward0", ("self", "other"), np.hypot,
 sec = composite("sec(input)", lambda F, x: F.reciprocal(F.cos(x)), "1 / cos(input), recorded as those two ops")
 csc = composite("csc(input)", lambda F, x: F.reciprocal(F.sin(x)), "1 / sin(input), recorded as those two ops")
 cot = composite("cot(input)", lambda F, x: F.reciprocal(F.tan(x)), "1 / tan(input), recorded as those two ops")
+asec = composite("asec(input)", lambda F, x: F.acos(F.reciprocal(x)), "the inverse secant, acos(1 / input)",
+                 aliases=("arcsec",))
+acsc = composite("acsc(input)", lambda F, x: F.asin(F.reciprocal(x)), "the inverse cosecant, asin(1 / input)",
+                 aliases=("arccsc",))
+acot = composite("acot(input)", lambda F, x: F.atan(F.reciprocal(x)),
+                 "the inverse cotangent, atan(1 / input) (SymPy's and Mathematica's branch)", aliases=("arccot",))
 
 # ---------------------------------------------------------------------------- the error function, signs, rounding
 erf = _unary("erf", "ErfBackward0", erf_kernel, lambda F, g, s: g * (TWO_OVER_SQRT_PI * F.exp(-(s.self * s.self))),

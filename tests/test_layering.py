@@ -27,7 +27,8 @@ PUBLIC = {
             "autodiff.app.pointwise", "autodiff.app.tangent", "autodiff.app.gradient", "autodiff.app.newton",
             "autodiff.app.critical", "autodiff.app.extrema", "autodiff.app.critical_exact", "autodiff.app.critical_nd",
             "autodiff.app.limits", "autodiff.app.noise", "autodiff.app.config", "autodiff.app.precision",
-            "autodiff.app.script", "autodiff.app.batch"},
+            "autodiff.app.script", "autodiff.app.batch", "autodiff.app.notation", "autodiff.app.implicit",
+            "autodiff.app.steps"},
 }
 THIRD_PARTY = {  # what each layer may import besides the standard library and the layers below it
     "engine": {"numpy"},
@@ -36,7 +37,7 @@ THIRD_PARTY = {  # what each layer may import besides the standard library and t
     "cli": {"numpy", "click", "rich", "uniplot", "matplotlib"},  # the last two only in cli/plot_cmd.py
 }
 SYMPY_MODULES = {"sympymath.py", "printing.py", "symbolic.py", "diff.py", "exact.py", "critical_exact.py",
-                 "gradient.py", "limits.py", "tangent.py"}
+                 "gradient.py", "limits.py", "tangent.py", "steps.py", "bookform.py", "implicit.py"}
 MAX_LINES = 500
 MAX_FUNCTION_LINES = 60
 GENERATED = {"grammar/syntax/tables.py"}

@@ -10,7 +10,7 @@ to the backend (`unbound`); attributes come from explicit allow-lists (members.p
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from autodiff import engine
@@ -39,11 +39,14 @@ class Interpreter:
     """Runs statements against one environment of names.
 
     `write` receives what print() writes (SCRIPT); `on_expression` (optional) the value of each bare
-    expression statement (the REPL shows them).
+    expression statement (the REPL shows them). `variables` are names the caller declares variables of the
+    program (t, when diff differentiates with respect to it): unless the program binds them, each is the
+    backend's free name, even where a built-in has the same name (t, the transpose).
     """
 
     def __init__(self, backend: Backend | None = None, policy: Policy = EVAL, *,
-                 write: Callable[[str], None] | None = None, max_steps: int = MAX_STEPS) -> None:
+                 write: Callable[[str], None] | None = None, max_steps: int = MAX_STEPS,
+                 variables: Collection[str] = ()) -> None:
         self.backend = backend if backend is not None else EngineBackend()
         self.policy = policy
         self.write = write
@@ -52,6 +55,7 @@ class Interpreter:
         self.scopes: list[dict[str, Any]] = []  # the parameters of the script's functions being called
         self.on_expression: Callable[[Any], None] | None = None
         self.names: dict[str, Any] = {}
+        self.variables = frozenset(variables)
         self.modules: dict[str, Any] = {name: TORCH for name in policy.modules}
         self.methods: list[tuple[Any, Any]] = []  # (class, owner) of the methods being called, for super()
 
@@ -138,6 +142,8 @@ class Interpreter:
             return self.scopes[-1][name]
         if name in self.names:
             return self.names[name]
+        if name in self.variables:  # a declared variable wins over a built-in of the same name
+            return self.backend.unbound(name)
         if name in self.modules:
             return self.modules[name]
         if self.policy.python_builtins and name in PYTHON_BUILTINS:

@@ -150,8 +150,8 @@ def test_samples_draw_each_value_afresh(capsys):
 def test_samples_of_a_fixed_value_are_drawn_around_it(capsys):
     code, out, _ = run(capsys, "check", "x**2", "x=1", "--expect", "x=2*x", "--samples", "3", "--format", "plain")
     assert code == 0
-    assert ("note: x: a fixed value, so sample 1 is that point and the others are drawn around it (value + "
-            "randn()); bind e.g. x='rand(3)*4-2' to choose the distribution") in out.splitlines()
+    assert ("note: x: a fixed value, so sample 1 is that point and the others are drawn around it (-x, x/4, -3x, "
+            "then x + randn()); bind e.g. x='rand(3)*4-2' to choose the distribution") in out.splitlines()
     # a derivative that agrees only at x = 1 is caught even though the student bound x=1
     code, out, _ = run(capsys, "check", "x**2", "x=1", "--expect", "x=2*x + (x-1)", "--samples", "5", "--seed",
                        "0", "--format", "json")

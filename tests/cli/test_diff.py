@@ -55,7 +55,7 @@ def test_higher_order_and_several_variables(cli):
 
 
 def test_steps_follow_the_backward_pass(cli):
-    document = _diff(cli, "(2*x)**3", "--steps")
+    document = _diff(cli, "(2*x)**3", "--steps", "backward")
     assert [s["node"] for s in document["steps"]] == ["PowBackward0", "MulBackward0"]
     assert document["steps"][0]["rule"] == "grad * exponent * self**(exponent - 1)"
     assert document["steps"][1]["grads_out"] == [None, "24*x**2"]
@@ -68,7 +68,6 @@ def test_steps_follow_the_backward_pass(cli):
     ("stack([x, x]).sum()", "at line 1, column 7: diff: a list is not a scalar formula"),
     ("x[0]", "diff: indexing is not a scalar formula"),
     ("x % 2", "diff: '%' is not derived"),
-    ("log(x, 2)", "at line 1, column 1: log(): too many positional arguments (usage: log(input))"),
 ])
 def test_what_diff_does_not_derive(cli, program, words):
     out = cli("diff", program)

@@ -476,6 +476,13 @@ case("alias_ln", lambda L, x: _either(L, "ln", lambda t: L.log(t))(x), [0.3, 2.0
 case("composite_sec", lambda L, x: _either(L, "sec", lambda t: L.reciprocal(L.cos(t)))(x), UNIT)
 case("composite_csc", lambda L, x: _either(L, "csc", lambda t: L.reciprocal(L.sin(t)))(x), UNIT)
 case("composite_cot", lambda L, x: _either(L, "cot", lambda t: L.reciprocal(L.tan(t)))(x), UNIT)
+BEYOND_ONE = [1.5, -2.0, 3.0]
+case("composite_asec", lambda L, x: _either(L, "asec", lambda t: L.acos(L.reciprocal(t)))(x), BEYOND_ONE)
+case("composite_acsc", lambda L, x: _either(L, "acsc", lambda t: L.asin(L.reciprocal(t)))(x), BEYOND_ONE)
+case("composite_acot", lambda L, x: _either(L, "acot", lambda t: L.atan(L.reciprocal(t)))(x), UNIT)
+for _name, _of in (("arcsec", "acos"), ("arccsc", "asin"), ("arccot", "atan")):
+    case(f"alias_{_name}", (lambda n, f: lambda L, x: _either(L, n, lambda t: getattr(L, f)(L.reciprocal(t)))(x))(
+        _name, _of), BEYOND_ONE)
 case("composite_cbrt", lambda L, x: _either(L, "cbrt", lambda t: L.sign(t) * L.abs(t) ** (1.0 / 3.0))(x),
      [-8.0, 0.5, 27.0])
 

@@ -1,0 +1,74 @@
+"""How the calculus commands (diff, check, table, plot, jacobian, hessian, critical, tangent, limit, newton,
+gradient) read their program: in textbook notation too (autodiff.app.notation), with the names of --wrt and
+of the bindings read the same way (θ=1 binds theta). `eval` and `run` never come here."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from autodiff.cli.options import read_program
+
+
+def read_math(program: str | None, file: str | None, assignments: tuple[str, ...], options: dict[str, Any], *,
+              implicit: bool = False, show: bool = True) -> tuple[Any, tuple[str, ...]]:
+    """The program's Reading (see autodiff.app.notation) and the NAME=VALUE arguments; --wrt, --var and
+    --const in `options` are rewritten in place. With `show`, "read as: ..." goes to stderr when the
+    program was read from textbook notation (diff and check show it in their own output instead)."""
+    from autodiff.app.notation import read
+
+    text, assignments = read_program(program, file, assignments)
+    assignments = tuple(_binding(a) for a in assignments)
+    for key in ("variables", "constants"):
+        if options.get(key):
+            options[key] = tuple(_binding(a) for a in options[key])
+    wrt = options.get("wrt")
+    if wrt:
+        options["wrt"] = _names(wrt) if isinstance(wrt, str) else tuple(_names(w) for w in wrt)
+    wrt = options.get("wrt") or ()
+    bound = [a.split("=", 1)[0].strip() for a in (*assignments, *(options.get("variables") or ())) if "=" in a]
+    declared = [*_split((wrt,) if isinstance(wrt, str) else wrt), *bound]
+    reading = read(text, declared, implicit)
+    if show and reading.read_as is not None:
+        sys.stderr.write(f"read as: {reading.read_as}\n")
+    return reading, assignments
+
+
+def refuse_equation(reading: Any, command: str) -> None:
+    """A command that takes a formula, given an equation: say what to do instead."""
+    from autodiff.engine.errors import UsageError
+
+    if reading.equation is not None:
+        left, right = reading.equation
+        raise UsageError(f"{left} = {right} is an equation; {command} takes a formula (write one side, or "
+                         f"differentiate the equation implicitly: autodiff diff '{left} = {right}' --implicit y)")
+
+
+def _names(text: str) -> str:
+    from autodiff.app.notation import name
+
+    return ",".join(name(part.strip()) for part in text.split(","))
+
+
+def _split(wrt: tuple[str, ...]) -> list[str]:
+    return [part for w in wrt for part in w.split(",") if part]
+
+
+def _binding(text: str) -> str:
+    """NAME=VALUE with NAME's Greek letters spelt out and VALUE read in textbook notation (x=π/4)."""
+    from autodiff.app.notation import name, read
+
+    if "=" not in text:
+        return text
+    left, value = text.split("=", 1)
+    if not value.strip().startswith("@") and ":" not in value:
+        value = read(value).program
+    return f"{name(left.strip())}={value}"
+
+
+def read_formula(program: str | None, file: str | None, assignments: tuple[str, ...], options: dict[str, Any],
+                 command: str) -> tuple[str, tuple[str, ...]]:
+    """The program of a command that takes a formula (not an equation), in the language, and the bindings."""
+    reading, assignments = read_math(program, file, assignments, options)
+    refuse_equation(reading, command)
+    return reading.program, assignments
