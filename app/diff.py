@@ -14,7 +14,12 @@ import sympy
 
 from autodiff import engine
 from autodiff.app.bookform import book_form, bounded, has_trig
+from autodiff.app.config import Config
+from autodiff.app.exact import at as exact_at
+from autodiff.app.exact import exact_number, is_real_number
+from autodiff.app.exact import text as exact_text
 from autodiff.app.printing import to_book, to_language, to_latex
+from autodiff.app.session import Binding, EvalRequest, run_eval
 from autodiff.app.steps import rule_steps
 from autodiff.app.symbolic import Step, differentiate, exact, record
 from autodiff.engine.errors import UsageError
@@ -155,6 +160,55 @@ def value_at(expr: Any, point: dict[str, float]) -> float:
 
 
 
+@dataclass
+class AtPoint:
+    """A derivative at a point: the formula's value, autograd's, and the exact value when it was asked for."""
+
+    value: float
+    autograd: float
+    exact: str | None = None
+
+    @property
+    def agrees(self) -> bool:
+        """Whether the formula and autograd give the same number (both nan counts as the same)."""
+        if math.isnan(self.value) or math.isnan(self.autograd):
+            return math.isnan(self.value) and math.isnan(self.autograd)
+        return math.isclose(self.value, self.autograd, rel_tol=1e-7, abs_tol=1e-9)
+
+
+def at_point(result: DiffResult, point: dict[str, float], texts: dict[str, str] | None = None) -> list[AtPoint]:
+    """Each derivative's value at the point beside autograd's there; with `texts` (each value as written),
+    its exact value too."""
+    names = sorted({str(s) for d in result.derivatives for s in d.expr.free_symbols})
+    missing = [n for n in names if n not in point]
+    if missing:
+        raise UsageError(f"to evaluate the derivative, bind every variable: {', '.join(missing)} has no value")
+    return [AtPoint(value_at(d.expr, point), autograd_at(result.program, d.wrt, d.order, point),
+                    None if texts is None else exact_value(d.expr, texts)) for d in result.derivatives]
+
+
+def exact_value(expr: Any, texts: dict[str, str]) -> str | None:
+    """The formula's exact value where each variable has the value written in `texts` (sqrt(2)/2), or None
+    when a value is not exact or SymPy cannot say in time."""
+    values = {name: exact_number(text) for name, text in texts.items()}
+    if any(v is None for v in values.values()):
+        return None
+    value = exact_at(expr, values)
+    return exact_text(value) if is_real_number(value) else None
+
+
+def autograd_at(program: str, wrt: str, order: int, point: dict[str, float]) -> float:
+    """Autograd's derivative at the point (float64): by WRT ORDER times, or by a sequence "x,y"."""
+    if "," in wrt:
+        with Config("float64").applied():
+            return mixed_autograd(program, wrt.split(","), point)
+    bindings = [Binding(name, value, name == wrt) for name, value in point.items()]
+    with Config("float64").applied():
+        result = run_eval(EvalRequest(program, bindings, order=order))
+    value = result.passes[-1].grads.get(wrt) if result.passes else None
+    return math.nan if value is None else float(value)
+
+
 def mixed_autograd(program: str, sequence: list[str], point: dict[str, float]) -> float:
     """Autograd's mixed derivative at the point (float64): grad with create_graph, by each name in turn."""
     with engine.settings(default_dtype="float64"), np.errstate(all="ignore"):
@@ -171,4 +225,5 @@ def mixed_autograd(program: str, sequence: list[str], point: dict[str, float]) -
         return float(np.asarray(value.data))
 
 
-__all__ = ["MAX_ORDER", "Derivative", "DiffResult", "Stage", "derive", "mixed_autograd", "simplified", "value_at"]
+__all__ = ["MAX_ORDER", "AtPoint", "Derivative", "DiffResult", "Stage", "at_point", "autograd_at", "derive",
+           "exact_value", "mixed_autograd", "simplified", "value_at"]

@@ -46,7 +46,7 @@ def _variables(assignments: tuple[str, ...], variables: tuple[str, ...], constan
                max_elements: int) -> list[Any]:
     """The bindings as VALUE texts (evaluated by the check, again for every sample), @PATH loaded once;
     a later binding of a name replaces an earlier one, as with eval."""
-    from autodiff.app.checking import Variable
+    from autodiff.app.comparison import Variable
 
     bound: dict[str, Variable] = {}
     for name, value, _, requires_grad in binding_texts(assignments, variables, constants):
@@ -137,7 +137,7 @@ def _expectation(text: str, names: list[str]) -> Any:
     from autodiff.app.notation import name, read
 
     wrt, expr = split_binding(text, "--expect")
-    return Expectation(name(wrt), read(expr, names).program)
+    return Expectation(name(wrt), read(expr, names).program, label=f"--expect {text}")
 
 
 def number(value: float) -> str:
@@ -304,7 +304,7 @@ def gradcheck_command(program: str | None, assignments: tuple[str, ...], file: s
     """
     import numpy as np
 
-    from autodiff.app.checking import GradcheckRequest, gradcheck
+    from autodiff.app.gradcheck import GradcheckRequest, gradcheck
 
     text, variables, output = _setup(program, assignments, file, options)
     with np.errstate(all="ignore"):

@@ -3,7 +3,6 @@ at the bound point. SymPy is imported when the command runs, never at start-up."
 
 from __future__ import annotations
 
-import math
 import sys
 from typing import Any
 
@@ -67,33 +66,26 @@ def diff_command(program: str | None, assignments: tuple[str, ...], file: str | 
     equation = reading.equation is not None
     if options["implicit"] or equation:
         return _implicit(reading, point, texts, options)
-    from autodiff.app.diff import derive, value_at
+    from autodiff.app.diff import at_point, derive
 
     declared = [*point, *reading.variables]
     result = derive(reading.program, list(options["wrt"]) or None, options["order"], variables=declared,
                     steps=options["steps"] == "rules")
-    rows = []
-    for d in result.derivatives:
-        value = autograd = exact = None
-        if point:
-            missing = [n for n in _variables(result) if n not in point]
-            if missing:
-                from autodiff.engine.errors import UsageError
-
-                raise UsageError(f"to evaluate the derivative, bind every variable: {', '.join(missing)} "
-                                 "has no value")
-            value = value_at(d.expr, point)
-            autograd = _autograd(reading.program, d.wrt, d.order, point)
-            exact = _exact(d.expr, texts) if options["exact"] else None
-            if not _agree(value, autograd):
-                sys.stderr.write(f"autodiff: warning: the formula gives {value!r} at the point but autograd gives "
-                                 f"{autograd!r}: please report it, with this command\n")
-        rows.append((d, value, autograd, exact))
+    rows: list[tuple[Any, float | None, float | None, str | None]] = [(d, None, None, None)
+                                                                      for d in result.derivatives]
+    if point:
+        values = at_point(result, point, texts if options["exact"] else None)
+        rows = [(d, at.value, at.autograd, at.exact) for d, at in zip(result.derivatives, values)]
+        for at in values:
+            if not at.agrees:
+                sys.stderr.write(f"autodiff: warning: the formula gives {at.value!r} at the point but autograd "
+                                 f"gives {at.autograd!r}: please report it, with this command\n")
     write_result(reading, result, rows, options)
     return 0
 
 
 def _implicit(reading: Any, point: dict[str, float], texts: dict[str, str], options: dict[str, Any]) -> int:
+    from autodiff.app.diff import exact_value
     from autodiff.app.implicit import at_point, implicit
     from autodiff.cli.diff_text import write_implicit
     from autodiff.engine.errors import UsageError
@@ -110,7 +102,7 @@ def _implicit(reading: Any, point: dict[str, float], texts: dict[str, str], opti
     value = exact = None
     if point:
         value = at_point(result, reading.program, point, list(point))
-        exact = _exact(result.expr, texts) if options["exact"] else None
+        exact = exact_value(result.expr, texts) if options["exact"] else None
     write_implicit(reading, result, value, exact, options)
     return 0
 
@@ -153,48 +145,3 @@ def _point(assignments: tuple[str, ...], variables: tuple[str, ...], constants: 
         point[name] = float(number)
         texts[name] = value
     return point, texts
-
-
-def _exact(expr: Any, texts: dict[str, str]) -> str | None:
-    """The formula's exact value at the point (sqrt(2)/2), or None when a value is not exact or SymPy cannot
-    say in time."""
-    from autodiff.app import exact
-
-    values = {name: exact.exact_number(text) for name, text in texts.items()}
-    if any(v is None for v in values.values()):
-        return None
-    value = exact.at(expr, values)
-    return exact.text(value) if exact.is_real_number(value) else None
-
-
-def _variables(result: Any) -> list[str]:
-    names: set[str] = set()
-    for d in result.derivatives:
-        names |= {str(s) for s in d.expr.free_symbols}
-    return sorted(names)
-
-
-def _autograd(program: str, wrt: str, order: int, point: dict[str, float]) -> float:
-    """Autograd's derivative at the point (float64), for comparison."""
-    from autodiff.app.config import Config
-    from autodiff.app.session import Binding, EvalRequest, run_eval
-
-    if "," in wrt:
-        from autodiff.app.diff import mixed_autograd
-
-        with Config("float64").applied():
-            return mixed_autograd(program, wrt.split(","), point)
-    bindings = [Binding(name, value, name == wrt) for name, value in point.items()]
-    with Config("float64").applied():
-        result = run_eval(EvalRequest(program, bindings, order=order))
-    grads = result.passes[-1].grads if result.passes else {}
-    value = grads.get(wrt)
-    return math.nan if value is None else float(value)
-
-
-def _agree(a: float | None, b: float | None) -> bool:
-    if a is None or b is None:
-        return True
-    if math.isnan(a) or math.isnan(b):
-        return math.isnan(a) and math.isnan(b)
-    return math.isclose(a, b, rel_tol=1e-7, abs_tol=1e-9)

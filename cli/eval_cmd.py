@@ -15,7 +15,7 @@ from autodiff.cli.options import (
     option,
     order_option,
     program_options,
-    program_text,
+    read_program,
     retain_graph_option,
     settings,
 )
@@ -57,15 +57,12 @@ def eval_command(program: str | None, assignments: tuple[str, ...], file: str | 
     PROGRAM is the program text ('-' reads it from standard input); NAME=VALUE arguments after it bind
     variables like --var.
     """
-    if file is not None and program is not None:
-        assignments = (program, *assignments)
-        program = None
-    if program == "-" and options["batch"] == "-":
+    if program == "-" and file is None and options["batch"] == "-":
         from autodiff.engine.errors import UsageError
 
         raise UsageError("the program and --batch cannot both read standard input: give the program as an "
                          "argument or with --file")
-    text = program_text(program, file)
+    text, assignments = read_program(program, file, assignments)
     if options["batch"] is not None:
         from autodiff.cli.batch import run_batch
 

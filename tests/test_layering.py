@@ -21,7 +21,8 @@ LAYERS = ["engine", "grammar", "app", "cli"]  # each may import only the ones be
 PUBLIC = {
     "engine": {"autodiff.engine", "autodiff.engine.errors", "autodiff.engine.formatting", "autodiff.engine.allocator"},
     "grammar": {"autodiff.grammar", "autodiff.grammar.syntax", "autodiff.grammar.interpreter"},
-    "app": {"autodiff.app", "autodiff.app.session", "autodiff.app.checking", "autodiff.app.explain",
+    "app": {"autodiff.app", "autodiff.app.session", "autodiff.app.checking", "autodiff.app.comparison",
+            "autodiff.app.gradcheck", "autodiff.app.explain",
             "autodiff.app.graph", "autodiff.app.symbolic", "autodiff.app.diff", "autodiff.app.printing",
             "autodiff.app.sympymath", "autodiff.app.derivatives", "autodiff.app.table", "autodiff.app.exact",
             "autodiff.app.pointwise", "autodiff.app.tangent", "autodiff.app.gradient", "autodiff.app.newton",
@@ -43,8 +44,8 @@ MAX_FUNCTION_LINES = 60
 GENERATED = {"grammar/syntax/tables.py"}
 # The house issue's last steps (removed as each is done): app modules still spelling command-line flags, and
 # files and functions still over the limits.
-PENDING_FLAGS = {"app/checking.py"}
-PENDING_SIZE = {"app/checking.py", "app/checking.py:check_derivatives", "app/checking.py:gradcheck"}
+PENDING_FLAGS: set[str] = set()
+PENDING_SIZE: set[str] = set()
 
 
 def _sources(layer: str) -> list[Path]:

@@ -105,9 +105,10 @@ def test_check_float64_uses_allclose_defaults(capsys):
 
 
 def test_check_tolerances_are_options(capsys):
-    # 6.001 against 6: off by 1e-3, outside the defaults, inside --rtol 1e-3
-    assert run(capsys, "check", "x**2", "x=3", "--expect", "x=2*x + 0.001", "--format", "json")[0] == 1
-    assert run(capsys, "check", "x**2", "x=3", "--expect", "x=2*x + 0.001", "--rtol", "1e-3", "--format",
+    # 2.0005x against 2x: off by 2.5e-4 of the value at every point, outside the defaults, inside --rtol 1e-3
+    # (an absolute offset would not do: the fifth sample is random and may land near 0)
+    assert run(capsys, "check", "x**2", "x=3", "--expect", "x=2.0005*x", "--format", "json")[0] == 1
+    assert run(capsys, "check", "x**2", "x=3", "--expect", "x=2.0005*x", "--rtol", "1e-3", "--format",
                "json")[0] == 0
     assert run(capsys, "check", "x**2", "x=3", "--expect", "x=2*x + 0.001", "--atol", "0.01", "--format",
                "json")[0] == 0
@@ -296,7 +297,24 @@ def test_gradcheck_limit(capsys):
 def test_gradcheck_needs_a_variable(capsys):
     code, out, _ = run(capsys, "gradcheck", "w * 2", "--const", "w=1", "--format", "json")
     assert code == 2
-    assert json.loads(out)["error"]["kind"] == "usage"
+    error = json.loads(out)["error"]
+    assert error["kind"] == "usage"
+    assert error["message"] == ("gradcheck needs at least one variable to differentiate: bind one with NAME=VALUE "
+                                "or --var NAME=VALUE")
+
+
+def test_gradcheck_options_are_named_as_flags(capsys):
+    code, out, _ = run(capsys, "gradcheck", "x * 2", "x=1", "--eps", "0", "--format", "json")
+    assert (code, json.loads(out)["error"]["message"]) == (2, "--eps must be a positive number, got 0.0")
+    code, out, _ = run(capsys, "gradcheck", "x * w", "x=1", "--const", "w=2")
+    assert code == 0 and "constants are not perturbed: w" in out
+
+
+def test_check_names_its_expect_option(capsys):
+    code, out, _ = run(capsys, "check", "x**2", "x=1", "--expect", "x=2*", "--format", "json")
+    assert code != 0 and json.loads(out)["error"]["message"].startswith("--expect x=2*: ")
+    code, out, _ = run(capsys, "check", "w*x", "x=1", "--const", "w=2", "--expect", "w=x", "--format", "json")
+    assert json.loads(out)["error"]["message"].startswith("--expect w=...: w is bound with --const, so it has no")
 
 
 def test_empty_tensors_have_nothing_to_compare(capsys):

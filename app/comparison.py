@@ -1,0 +1,149 @@
+"""What `check` and `gradcheck` share: bound variables drawn again for every point, a program parsed once and
+run again with new values, autograd's first and second derivatives, and the elementwise comparison of
+torch.allclose (in float64: a value passes when |value - reference| <= atol + rtol * |reference|)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from autodiff import engine
+from autodiff.app.session import Binding, bind, constant, root_tensor
+from autodiff.engine import Tensor
+from autodiff.engine.errors import BadValueError, UsageError
+from autodiff.grammar.interpreter import Evaluation, Interpreter
+from autodiff.grammar.syntax import parse
+
+# torch.allclose's defaults, for float64; float32 rounds at about 6e-8, so its defaults are looser
+# (the atol of torch.testing.assert_close for float32, and a relative tolerance that float32 arithmetic
+# on a few terms comfortably meets).
+TOLERANCES = {"float64": (1e-5, 1e-8), "float32": (1e-4, 1e-5)}
+
+
+def default_tolerances(dtype: str) -> tuple[float, float]:
+    """(rtol, atol) for a check in this dtype."""
+    return TOLERANCES.get(dtype, TOLERANCES["float32"])
+
+
+def tolerances(dtype: str, rtol: float | None, atol: float | None) -> tuple[float, float]:
+    """The tolerances asked for (or the dtype's defaults), checked."""
+    default_rtol, default_atol = default_tolerances(dtype)
+    rtol = default_rtol if rtol is None else rtol
+    atol = default_atol if atol is None else atol
+    for setting, value in (("rtol", rtol), ("atol", atol)):
+        if not value >= 0 or math.isinf(value):
+            raise UsageError(f"{{{setting}}} must be a finite number >= 0, got {value}", fields=(setting,))
+    return rtol, atol
+
+
+def nothing_to_compare(sizes: list[tuple[str, int]]) -> None:
+    """An empty tensor has no derivative to compare: say so rather than report a vacuous success."""
+    for name, size in sizes:
+        if size == 0:
+            raise BadValueError(f"{name} has no elements, so there is no derivative to compare",
+                                hint="bind a value with at least one element", reason="empty")
+
+
+@dataclass
+class Variable:
+    """A bound name: a VALUE text of the language (evaluated again for every sample) or fixed values."""
+
+    name: str
+    text: str | None = None
+    values: np.ndarray | None = None  # from @PATH: the same at every sample
+    requires_grad: bool = True
+
+    def draw(self) -> Any:
+        if self.values is not None:
+            return self.values
+        return constant(self.text or "", f"the value of {self.name}")
+
+
+class Program:
+    """A program parsed once and run again with new values bound to its variables."""
+
+    def __init__(self, text: str) -> None:
+        self.tree = parse(text)
+        self.evaluator = Interpreter()
+
+    def run(self, bindings: list[Binding]) -> tuple[Tensor, dict[str, Tensor], Evaluation]:
+        """(root, the bound leaves, the evaluation); the leaves are this run's own fresh tensors."""
+        leaves = bind(bindings)
+        self.evaluator.names = dict(leaves)
+        evaluation = self.evaluator.run(self.tree, Evaluation(self.tree))
+        return root_tensor(evaluation), leaves, evaluation
+
+
+def gradients(root: Tensor, inputs: list[Tensor], grad_output: np.ndarray | None,
+               retain_graph: bool = False) -> list[np.ndarray]:
+    """d(root . grad_output)/d(input) for each input; zeros where the root does not depend on it."""
+    if not inputs:
+        return []
+    if not root.requires_grad:
+        return [np.zeros(t.shape, dtype=t.dtype) for t in inputs]
+    gradient = None if grad_output is None else engine.tensor(grad_output, dtype=root.dtype)
+    grads = engine.grad(root, inputs, grad_outputs=gradient, retain_graph=retain_graph, allow_unused=True)
+    return [np.zeros(t.shape, dtype=t.dtype) if g is None else np.array(g.data, copy=True)
+            for t, g in zip(inputs, grads)]
+
+
+def second(root: Tensor, inputs: list[Tensor], grad_output: np.ndarray | None) -> list[np.ndarray]:
+    """d/dx of the sum of d(root)/dx, for each input x: the elementwise second derivative."""
+    out = []
+    gradient = None if grad_output is None else engine.tensor(grad_output, dtype=root.dtype)
+    for t in inputs:
+        if not root.requires_grad:
+            out.append(np.zeros(t.shape, dtype=t.dtype))
+            continue
+        with engine.enable_grad():
+            (first,) = engine.grad(root, [t], grad_outputs=gradient, retain_graph=True, create_graph=True,
+                                   allow_unused=True)
+        if first is None or not first.requires_grad:
+            out.append(np.zeros(t.shape, dtype=t.dtype))
+            continue
+        (second,) = engine.grad(first.sum(), [t], retain_graph=True, allow_unused=True)
+        out.append(np.zeros(t.shape, dtype=t.dtype) if second is None else np.array(second.data, copy=True))
+    return out
+
+
+@dataclass
+class Comparison:
+    """An elementwise comparison of values with a reference, by torch.allclose's rule."""
+
+    ok: bool
+    max_abs_error: float
+    max_rel_error: float
+    worst: int  # flat index of the worst element: the largest error out of tolerance, else the largest
+    worst_error: float  # its absolute error
+
+
+def compare(values: np.ndarray, reference: np.ndarray, rtol: float, atol: float) -> Comparison:
+    """Compare in float64. nan matches nan and an infinity matches the same infinity; any other
+    non-finite pair is an infinite error. The relative error counts only the elements whose reference
+    is larger than atol (the smaller ones are judged by atol alone)."""
+    v = np.asarray(values, dtype=np.float64).reshape(-1)
+    r = np.asarray(reference, dtype=np.float64).reshape(-1)
+    if v.size == 0:
+        return Comparison(True, 0.0, 0.0, 0, 0.0)
+    finite = np.isfinite(v) & np.isfinite(r)
+    same_special = (np.isnan(v) & np.isnan(r)) | (np.isinf(v) & (v == r))
+    with np.errstate(all="ignore"):
+        error = np.where(finite, np.abs(v - r), np.where(same_special, 0.0, np.inf))
+        allowed = atol + rtol * np.where(finite, np.abs(r), 0.0)
+        badness = np.where(error == 0, 0.0, np.where(allowed > 0, error / allowed, np.inf))
+        large = (np.abs(r) > atol) | ~finite
+        relative = np.where(large & (error > 0), error / np.where(finite, np.abs(r), 1.0), 0.0)
+        relative = np.where(~finite & (error > 0), np.inf, relative)
+    failing = badness > 1.0
+    # the worst element: the largest error among those out of tolerance, else the largest error
+    worst = int(np.argmax(np.where(failing, error, -1.0))) if failing.any() else int(np.argmax(error))
+    return Comparison(
+        ok=not failing.any(),
+        max_abs_error=float(error.max()),
+        max_rel_error=float(relative.max()),
+        worst=worst,
+        worst_error=float(error[worst]),
+    )
