@@ -236,10 +236,13 @@ def _notes(report: CheckReport, sampling: _Sampling) -> None:
         report.notes.append(f"the program's result has shape {root_shape}: its derivative is taken of the sum "
                             "of its elements (for an elementwise program, the elementwise derivative)")
     if sampling.fixed:
-        which = ", ".join(sampling.fixed)
-        report.notes.append(f"{which}: a fixed value, so sample 1 is that point and the others are drawn around it "
-                            "(-x, x/4, -3x, then x + randn()); "
-                            f"bind e.g. {sampling.fixed[0]}='rand(3)*4-2' to choose the distribution")
+        name = sampling.fixed[0]
+        shape = sampling.first[name].shape
+        rand = f"rand({', '.join(str(n) for n in shape)})" if shape else "rand()"
+        report.notes.append(f"{', '.join(sampling.fixed)}: a fixed value, so the first point is that value and the "
+                            f"others are around it ({name} times -1, 1/4 and -3, then random points near {name}); "
+                            f"to choose the points, bind a random value, e.g. {name}='{rand}*4-2' for points in "
+                            "[-2, 2)")
 
 
 _SPREAD = (-1.0, 0.25, -3.0)  # samples 2, 3 and 4 around a fixed value: its mirror, smaller, larger and negative

@@ -171,21 +171,30 @@ def _element(index: tuple[int, ...]) -> str:
     return f"[{', '.join(str(i) for i in index)}]" if index else ""
 
 
-def check_sentence(result: Any) -> str:
+def _label(name: str, order: int) -> str:
+    """d/dx, or d2/dx2 for a second derivative (as `autodiff diff` labels them)."""
+    return f"d/d{name}" if order == 1 else f"d{order}/d{name}{order}"
+
+
+def _kind(order: int) -> str:
+    return "derivative" if order == 1 else "second derivative"
+
+
+def check_sentence(result: Any, order: int = 1) -> str:
     """The verdict as a student reads it: where, both values, and by how much."""
     import numpy as np
 
     worst = result.worst
     flat = int(np.ravel_multi_index(worst.index, result.shape)) if worst.index else 0
     expected = float(worst.expected.reshape(-1)[flat])
-    autograd = float(worst.autograd.reshape(-1)[flat])
-    derivative = f"d/d{result.name}{_element(worst.index)}"
+    true = float(worst.autograd.reshape(-1)[flat])
+    label = _label(result.name, order)
     where = _point_text(worst.point)
     if result.ok:
-        return (f"d/d{result.name} matches autograd; the largest difference is {number(worst.abs_error)}, "
-                f"for {derivative} at {where}")
-    return (f"{derivative} is wrong at {where}: you gave {number(expected)}, autograd says {number(autograd)} "
-            f"(off by {number(worst.abs_error)})")
+        return (f"{label} matches the {_kind(order)}; the largest difference is {number(worst.abs_error)}, "
+                f"for {label}{_element(worst.index)} at {where}")
+    return (f"{label}{_element(worst.index)} is wrong at {where}: you gave {number(expected)}, the {_kind(order)} "
+            f"is {number(true)} (off by {number(worst.abs_error)})")
 
 
 def check_doc(report: Any) -> Any:
@@ -196,11 +205,10 @@ def check_doc(report: Any) -> Any:
     where = "at the bound values" if report.samples == 1 and report.seed is None else \
         f"at {report.samples} point{'s' if report.samples != 1 else ''}" + \
         (f" (seed {report.seed})" if report.seed is not None else "")
-    count = len(report.checks)
-    kind = "second derivative" if report.order == 2 else "derivative"
+    count, kind = len(report.checks), _kind(report.order)
     doc.line((f"checking {count} {kind}{'s' if count != 1 else ''} {where}", "title"))
-    doc.line((f"{report.dtype}; passes when |yours - autograd| <= {number(report.atol)} + "
-              f"{number(report.rtol)} * |autograd|", "muted"))
+    doc.line((f"{report.dtype}; passes when |yours - the {kind}| <= {number(report.atol)} + "
+              f"{number(report.rtol)} * |the {kind}|", "muted"))
     for note in report.notes:
         doc.line(("note: ", "hint"), (note, "hint"))
     if len(report.points) > 1:
@@ -208,32 +216,37 @@ def check_doc(report: Any) -> Any:
         doc.line(("points: ", "muted"), ("; ".join(_point_text(p) for p in shown)
                                           + (f"; ... ({len(report.points)} in all)" if len(report.points) > 10
                                              else ""), "muted"))
-    width = max(len(f"d/d{c.name}") for c in report.checks)
+    width = max(len(_label(c.name, report.order)) for c in report.checks)
     for result in report.checks:
-        doc.blank()
-        verdict = ("ok", "bold green") if result.ok else ("WRONG", "bold red")
-        doc.line((f"d/d{result.name}".ljust(width), "name"), ("  ", ""), verdict, ("  ", ""),
-                 (f"yours: {result.text}", "muted"))
-        doc.line(("  ", ""), (check_sentence(result), "" if result.ok else "error"))
-        if result.mistake:
-            doc.line(("  likely mistake: ", "hint"), (result.mistake, "hint"))
-        worst = result.worst
-        if worst.autograd.ndim:  # the sentence names one element; show the whole tensors at that point
-            doc.block([("  ", ""), ("you gave  ", "muted")], _tensor_text(worst.expected))
-            doc.block([("  ", ""), ("autograd  ", "muted")], _tensor_text(worst.autograd))
-        doc.line(("  ", ""), ("max abs error ", "muted"), (number(result.max_abs_error), ""),
-                 ("  max rel error ", "muted"), (number(result.max_rel_error), ""))
+        _check_lines(doc, result, report.order, width)
     doc.blank()
-    wrong = [f"d/d{c.name}" for c in report.checks if not c.ok]
+    wrong = [_label(c.name, report.order) for c in report.checks if not c.ok]
     if wrong:
         doc.line((f"wrong: {', '.join(wrong)} ({len(wrong)} of {count})", "error"))
         if any(c.mistake for c in report.checks):
             doc.line(("the rules, step by step: autodiff diff PROGRAM --steps", "hint"))
     elif count == 1:
-        doc.line(("the derivative matches autograd", "bold green"))
+        doc.line((f"your {kind} is right", "bold green"))
     else:
-        doc.line((f"all {count} derivatives match autograd", "bold green"))
+        doc.line((f"all {count} of your {kind}s are right", "bold green"))
     return doc
+
+
+def _check_lines(doc: Any, result: Any, order: int, width: int) -> None:
+    """One expectation: its verdict, the sentence, the likely mistake, the tensors at the worst point."""
+    doc.blank()
+    verdict = ("ok", "bold green") if result.ok else ("WRONG", "bold red")
+    doc.line((_label(result.name, order).ljust(width), "name"), ("  ", ""), verdict, ("  ", ""),
+             (f"yours: {result.text}", "muted"))
+    doc.line(("  ", ""), (check_sentence(result, order), "" if result.ok else "error"))
+    if result.mistake:
+        doc.line(("  likely mistake: ", "hint"), (result.mistake, "hint"))
+    worst = result.worst
+    if worst.autograd.ndim:  # the sentence names one element; show the whole tensors at that point
+        doc.block([("  ", ""), ("you gave  ", "muted")], _tensor_text(worst.expected))
+        doc.block([("  ", ""), ("correct   ", "muted")], _tensor_text(worst.autograd))
+    doc.line(("  ", ""), ("max abs error ", "muted"), (number(result.max_abs_error), ""),
+             ("  max rel error ", "muted"), (number(result.max_rel_error), ""))
 
 
 def _tensor_text(values: Any) -> str:
@@ -265,7 +278,7 @@ def check_json(report: Any) -> str:
                 "abs_error": _float(worst.abs_error),
                 "rel_error": _float(worst.rel_error),
             },
-            "message": check_sentence(result),
+            "message": check_sentence(result, report.order),
         })
     document = {"ok": report.ok, "checks": checks, "samples": report.samples, "seed": report.seed,
                 "dtype": report.dtype, "rtol": report.rtol, "atol": report.atol, "notes": report.notes,

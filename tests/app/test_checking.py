@@ -335,7 +335,7 @@ def test_gradcheck_reseeds_random_numbers_in_the_program():
 def test_gradcheck_limit_and_options():
     with pytest.raises(LimitError, match="would perturb 12 elements"):
         gradcheck(GradcheckRequest("x.sum()", variables(x="ones(3, 4)"), max_perturbations=11))
-    with pytest.raises(UsageError, match="^eps must be a positive number, got 0$") as error:
+    with pytest.raises(UsageError, match=r"^eps must be a positive number, got 0$") as error:
         gradcheck(GradcheckRequest("x.sum()", variables(x="1"), eps=0))
     assert error.value.fields == ("eps",)
     with pytest.raises(UsageError, match="at least one variable"):

@@ -35,17 +35,17 @@ def test_check_all_right(capsys):
     assert (code, err) == (0, "")
     assert out == (
         "checking 2 derivatives at the bound values\n"
-        "float32; passes when |yours - autograd| <= 1e-05 + 0.0001 * |autograd|\n"
+        "float32; passes when |yours - the derivative| <= 1e-05 + 0.0001 * |the derivative|\n"
         "\n"
         "d/dx  ok  yours: 3*x**2*y\n"
-        "  d/dx matches autograd; the largest difference is 0, for d/dx at x = 2, y = 0.5\n"
+        "  d/dx matches the derivative; the largest difference is 0, for d/dx at x = 2, y = 0.5\n"
         "  max abs error 0  max rel error 0\n"
         "\n"
         "d/dy  ok  yours: x**3\n"
-        "  d/dy matches autograd; the largest difference is 0, for d/dy at x = 2, y = 0.5\n"
+        "  d/dy matches the derivative; the largest difference is 0, for d/dy at x = 2, y = 0.5\n"
         "  max abs error 0  max rel error 0\n"
         "\n"
-        "all 2 derivatives match autograd\n"
+        "all 2 of your derivatives are right\n"
     )
 
 
@@ -55,14 +55,14 @@ def test_check_wrong_derivative_is_rejected(capsys):
     assert code == 1
     assert out == (
         "checking 2 derivatives at the bound values\n"
-        "float32; passes when |yours - autograd| <= 1e-05 + 0.0001 * |autograd|\n"
+        "float32; passes when |yours - the derivative| <= 1e-05 + 0.0001 * |the derivative|\n"
         "\n"
         "d/dx  ok  yours: 3*x**2*y\n"
-        "  d/dx matches autograd; the largest difference is 0, for d/dx at x = 2, y = 0.5\n"
+        "  d/dx matches the derivative; the largest difference is 0, for d/dx at x = 2, y = 0.5\n"
         "  max abs error 0  max rel error 0\n"
         "\n"
         "d/dy  WRONG  yours: x**2\n"
-        "  d/dy is wrong at x = 2, y = 0.5: you gave 4, autograd says 8 (off by 4)\n"
+        "  d/dy is wrong at x = 2, y = 0.5: you gave 4, the derivative is 8 (off by 4)\n"
         "  max abs error 4  max rel error 0.5\n"
         "\n"
         "wrong: d/dy (1 of 2)\n"
@@ -75,12 +75,12 @@ def test_check_tensor_names_the_wrong_element(capsys):
     assert code == 1
     assert out == (
         "checking 1 derivative at the bound values\n"
-        "float32; passes when |yours - autograd| <= 1e-05 + 0.0001 * |autograd|\n"
+        "float32; passes when |yours - the derivative| <= 1e-05 + 0.0001 * |the derivative|\n"
         "\n"
         "d/dx  WRONG  yours: 2*x + [0, 1, 0]\n"
-        "  d/dx[1] is wrong at x = [1, 2, 3]: you gave 5, autograd says 4 (off by 1)\n"
+        "  d/dx[1] is wrong at x = [1, 2, 3]: you gave 5, the derivative is 4 (off by 1)\n"
         "  you gave  tensor([2., 5., 6.])\n"
-        "  autograd  tensor([2., 4., 6.])\n"
+        "  correct   tensor([2., 4., 6.])\n"
         "  max abs error 1  max rel error 0.25\n"
         "\n"
         "wrong: d/dx (1 of 1)\n"
@@ -91,17 +91,17 @@ def test_check_the_issue_example(capsys):
     code, out, _ = run(capsys, "check", "x**3 * sin(x)", "x=1.2", "--expect", "x=3*x**2*sin(x) + x**3*cos(x)",
                        "--format", "plain")
     assert code == 0
-    assert out.endswith("the derivative matches autograd\n")
+    assert out.endswith("your derivative is right\n")
     code, out, _ = run(capsys, "check", "x**3 * sin(x)", "x=1.2", "--expect", "x=3*x**2*sin(x) + x**2*cos(x)",
                        "--format", "plain", "--samples", "1", "--dtype", "float32")
     assert code == 1
-    assert "  d/dx is wrong at x = 1.2: you gave 4.5482, autograd says 4.65256 (off by 0.104" in out
+    assert "  d/dx is wrong at x = 1.2: you gave 4.5482, the derivative is 4.65256 (off by 0.104" in out
 
 
 def test_check_float64_uses_allclose_defaults(capsys):
     code, out, _ = run(capsys, "check", "x**2", "x=3", "--expect", "x=2*x", "--dtype", "float64", "--format", "plain")
     assert code == 0
-    assert out.splitlines()[1] == "float64; passes when |yours - autograd| <= 1e-08 + 1e-05 * |autograd|"
+    assert out.splitlines()[1] == "float64; passes when |yours - the derivative| <= 1e-08 + 1e-05 * |the derivative|"
 
 
 def test_check_tolerances_are_options(capsys):
@@ -151,8 +151,9 @@ def test_samples_draw_each_value_afresh(capsys):
 def test_samples_of_a_fixed_value_are_drawn_around_it(capsys):
     code, out, _ = run(capsys, "check", "x**2", "x=1", "--expect", "x=2*x", "--samples", "3", "--format", "plain")
     assert code == 0
-    assert ("note: x: a fixed value, so sample 1 is that point and the others are drawn around it (-x, x/4, -3x, "
-            "then x + randn()); bind e.g. x='rand(3)*4-2' to choose the distribution") in out.splitlines()
+    assert ("note: x: a fixed value, so the first point is that value and the others are around it (x times -1, "
+            "1/4 and -3, then random points near x); to choose the points, bind a random value, e.g. "
+            "x='rand()*4-2' for points in [-2, 2)") in out.splitlines()
     # a derivative that agrees only at x = 1 is caught even though the student bound x=1
     code, out, _ = run(capsys, "check", "x**2", "x=1", "--expect", "x=2*x + (x-1)", "--samples", "5", "--seed",
                        "0", "--format", "json")
@@ -182,11 +183,11 @@ def test_check_json_document(capsys):
             {"name": "x", "ok": True, "expect": "3*x**2*y", "max_abs_error": 0.0, "max_rel_error": 0.0,
              "worst": {"point": {"x": 2.0, "y": 0.5}, "expected": 6.0, "autograd": 6.0, "index": [], "sample": 1,
                        "abs_error": 0.0, "rel_error": 0.0},
-             "message": "d/dx matches autograd; the largest difference is 0, for d/dx at x = 2, y = 0.5"},
+             "message": "d/dx matches the derivative; the largest difference is 0, for d/dx at x = 2, y = 0.5"},
             {"name": "y", "ok": False, "expect": "x**2", "max_abs_error": 4.0, "max_rel_error": 0.5,
              "worst": {"point": {"x": 2.0, "y": 0.5}, "expected": 4.0, "autograd": 8.0, "index": [], "sample": 1,
                        "abs_error": 4.0, "rel_error": 0.5},
-             "message": "d/dy is wrong at x = 2, y = 0.5: you gave 4, autograd says 8 (off by 4)"},
+             "message": "d/dy is wrong at x = 2, y = 0.5: you gave 4, the derivative is 8 (off by 4)"},
         ],
         "samples": 1, "seed": None, "dtype": "float32", "rtol": 0.0001, "atol": 1e-05, "notes": [], "order": 1,
         "points": [{"x": 2.0, "y": 0.5}],
@@ -350,3 +351,19 @@ def test_second_derivatives(capsys):
                "--format", "json")[0] == 0
     assert run(capsys, "check", "sin(x) * x", "x=0.5", "--order", "2", "--expect", "x=cos(x)",
                "--format", "json")[0] == 1
+
+
+def test_check_order_two_says_second_derivative_in_every_line(capsys):
+    code, out, _ = run(capsys, "check", "x**3", "x=2", "--expect", "x=6*x+1", "--order", "2", "--seed", "1",
+                       "--format", "plain")
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[:2] == ["checking 1 second derivative at 5 points (seed 1)",
+                         "float64; passes when |yours - the second derivative| <= 1e-08 + 1e-05 * "
+                         "|the second derivative|"]
+    assert lines[5:7] == ["d2/dx2  WRONG  yours: 6*x+1",
+                          "  d2/dx2 is wrong at x = 2: you gave 13, the second derivative is 12 (off by 1)"]
+    assert lines[-1] == "wrong: d2/dx2 (1 of 1)"
+    assert "autograd" not in out and "randn" not in out
+    code, out, _ = run(capsys, "check", "x**3", "x=2", "--expect", "x=6*x", "--order", "2", "--format", "plain")
+    assert code == 0 and out.endswith("\nyour second derivative is right\n")
