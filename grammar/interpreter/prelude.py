@@ -10,7 +10,7 @@ from typing import Any
 
 from autodiff import engine
 from autodiff.engine import BUILTINS
-from autodiff.engine.errors import UnknownNameError
+from autodiff.engine.errors import BadValueError, UnknownNameError
 from autodiff.grammar.interpreter import pybuiltins
 from autodiff.grammar.interpreter.classes import AUTOGRAD_FUNCTION
 from autodiff.grammar.interpreter.members import attribute
@@ -32,9 +32,30 @@ PYTHON_BUILTINS: dict[str, Any] = {**_PLAIN, **type_builtins(_PLAIN, attribute)}
 
 
 def builtin_function(name: str) -> Function:
-    """A built-in of the engine as a value of the language."""
+    """A built-in of the engine as a value of the language (a bare name may mean more: see LANGUAGE)."""
+    if name in LANGUAGE:
+        return LANGUAGE[name]
     builtin = BUILTINS[name]
     return Function(name, builtin.fn, builtin.signature, builtin)
+
+
+def _log(input: Any, base: Any = None) -> Any:
+    """log(x), the natural logarithm; log(x, b) = log(x) / log(b), the logarithm in base b, as Python's
+    math.log(x, b) (recorded as LogBackward0 and DivBackward0)."""
+    log = BUILTINS["log"].fn
+    if base is None:
+        return log(input)
+    if isinstance(base, engine.Tensor):
+        return log(input) / log(base)
+    if isinstance(base, bool) or not isinstance(base, (int, float)) or not base > 0 or base == 1:
+        raise BadValueError(f"log(x, base): the base must be a positive number other than 1, got {base!r}",
+                            hint="log(x) is the natural logarithm; log(x, 2) and log(x, 10) are base 2 and 10",
+                            reason="arguments")
+    return log(input) / math.log(base)
+
+
+# What a bare name means beyond the engine's built-in of that name (torch.log stays PyTorch's own).
+LANGUAGE: dict[str, Function] = {"log": Function("log", _log, "log(input, base=e)", BUILTINS["log"])}
 
 
 def _autograd_members() -> dict[str, Any]:
@@ -61,7 +82,7 @@ def _linalg_members() -> dict[str, Any]:
 
 
 def _torch_members() -> dict[str, Any]:
-    members: dict[str, Any] = {name: builtin_function(name) for name in BUILTINS}
+    members: dict[str, Any] = {name: Function(name, b.fn, b.signature, b) for name, b in BUILTINS.items()}
     functional = Namespace("torch.nn.functional", {name: builtin_function(name) for name in FUNCTIONAL})
     members.update({
         "Tensor": TENSOR_TYPE,

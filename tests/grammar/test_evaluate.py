@@ -419,3 +419,30 @@ def test_random_token_soup_raises_only_the_projects_errors(tokens):
     except AutodiffError as error:
         assert error.kind in E.KINDS
         assert error.message
+
+
+# ---------------------------------------------------------------------------- log in any base
+
+def test_log_takes_a_base_as_python_math_log_does():
+    root = run("log(x, 2)", x=8.0).root
+    assert root.item() == pytest.approx(3.0) and root.grad_fn.name() == "DivBackward0"
+    assert root.grad_fn.next_functions[0][0].name() == "LogBackward0"
+    root.backward()
+    x = root.grad_fn.next_functions[0][0].next_functions[0][0].variable
+    assert x.grad.item() == pytest.approx(1 / (8 * math.log(2)))
+    base = E.tensor(2.0, requires_grad=True)
+    assert value("log(x, b)", x=8.0, b=base) == pytest.approx(3.0)
+    assert value("log(x)", x=math.e) == pytest.approx(1.0)
+    assert run("log(x)", x=2.0).root.grad_fn.name() == "LogBackward0"
+
+
+@pytest.mark.parametrize("base", ["1", "0", "-2", "True"])
+def test_log_refuses_a_base_without_a_logarithm(base):
+    with pytest.raises(AutodiffError) as error:
+        run(f"log(x, {base})", x=8.0)
+    assert error.value.message == f"log(x, base): the base must be a positive number other than 1, got {base}"
+
+
+def test_torch_log_stays_pytorchs_one_argument_log():
+    with pytest.raises(AutodiffError, match=r"log\(\): too many positional arguments \(usage: log\(input\)\)"):
+        run("torch.log(x, 2)", x=8.0)
