@@ -161,6 +161,27 @@ def value_at(expr: Any, point: dict[str, float]) -> float:
 
 
 @dataclass
+class HessianFormulas:
+    """The Hessian as formulas: entries[i][j] is d/d names[j] d/d names[i] of the root (symmetric)."""
+
+    names: list[str]
+    entries: list[list[Derivative]]
+
+
+def hessian_formulas(program: str, wrt: list[str] | None = None, variables: Collection[str] = ()) -> HessianFormulas:
+    """Every second derivative of a scalar formula over its variables (or `wrt`), each derived once."""
+    names = list(wrt) if wrt else record(program, set(variables)).variables
+    if not names:
+        raise UsageError("the program has no variable to differentiate: it is made of numbers and constants only")
+    pairs = [(i, j) for i in range(len(names)) for j in range(i, len(names))]
+    result = derive(program, [f"{names[i]},{names[j]}" for i, j in pairs], 1, variables=[*variables, *names])
+    entries: list[list[Any]] = [[None] * len(names) for _ in names]
+    for (i, j), derivative in zip(pairs, result.derivatives):
+        entries[i][j] = entries[j][i] = derivative
+    return HessianFormulas(names, entries)
+
+
+@dataclass
 class AtPoint:
     """A derivative at a point: the formula's value, autograd's, and the exact value when it was asked for."""
 
@@ -225,5 +246,5 @@ def mixed_autograd(program: str, sequence: list[str], point: dict[str, float]) -
         return float(np.asarray(value.data))
 
 
-__all__ = ["MAX_ORDER", "AtPoint", "Derivative", "DiffResult", "Stage", "at_point", "autograd_at", "derive",
-           "exact_value", "mixed_autograd", "simplified", "value_at"]
+__all__ = ["MAX_ORDER", "AtPoint", "Derivative", "DiffResult", "HessianFormulas", "Stage", "at_point", "autograd_at",
+           "derive", "exact_value", "hessian_formulas", "mixed_autograd", "simplified", "value_at"]

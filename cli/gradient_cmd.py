@@ -17,6 +17,7 @@ from autodiff.cli.options import (
     option,
     output_format,
     program_options,
+    symbolic_option,
     wrt_option,
 )
 from autodiff.cli.reading import read_formula
@@ -33,7 +34,7 @@ Examples (textbook exercises):
                short_help="The gradient, steepest ascent and directional derivative at a point.")
 @program_options
 @option("--direction", metavar="A,B,...", help="A direction (normalised): the directional derivative along it.")
-@option("--symbolic", is_flag=True, help="Also the gradient's formulas and exact values (SymPy).")
+@symbolic_option("Also the gradient's formulas and exact values (SymPy).")
 @wrt_option("The variables (repeatable; default: every NAME=VALUE; the others are constants).")
 @format_option()
 @engine_options("float64")

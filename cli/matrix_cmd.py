@@ -16,6 +16,7 @@ from autodiff.cli.options import (
     format_option,
     output_format,
     program_options,
+    symbolic_option,
     wrt_option,
 )
 from autodiff.cli.reading import read_formula
@@ -29,6 +30,7 @@ EPILOG_HESSIAN = """\b
 Examples:
   autodiff hessian 'x**2 * y + y**3' x=1 y=2
   autodiff hessian '(x**3).sum()' --var 'x=[1, 2]' --format json
+  autodiff hessian 'x**2 * y**3' --symbolic            the formulas (add x=1 y=2 for the values too)
 """
 
 
@@ -80,6 +82,7 @@ def jacobian_command(program: str | None, assignments: tuple[str, ...], file: st
                short_help="The Hessian of a scalar root over all its variables.")
 @program_options
 @wrt_option("Only these variables (repeatable).")
+@symbolic_option("Also the second derivatives' formulas (SymPy; scalar variables; a point is then optional).")
 @format_option()
 @engine_options()
 def hessian_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
@@ -89,25 +92,75 @@ def hessian_command(program: str | None, assignments: tuple[str, ...], file: str
 
     from autodiff.app.derivatives import hessian
 
-    with np.errstate(all="ignore"):
-        matrices = hessian(_request(program, assignments, file, options), list(options["wrt"]))
-    output = output_format(options["output_format"])
-    if output == "json":
-        from autodiff.cli import jsonout
-
-        document = {a: {b: jsonout.values(block) for b, block in row.items()} for a, row in matrices.blocks.items()}
-        sys.stdout.write(jsonout.dumps({"hessian": document}) + "\n")
+    request = _request(program, assignments, file, options)
+    matrices = formulas = None
+    if request.bindings or not options["symbolic"]:
+        with np.errstate(all="ignore"):
+            matrices = hessian(request, list(options["wrt"]))
+    if options["symbolic"]:
+        formulas = _hessian_formulas(request, matrices, list(options["wrt"]))
+    if output_format(options["output_format"]) == "json":
+        _hessian_json(matrices, formulas)
         return 0
+    lines = _formula_lines(request.program, formulas) if formulas is not None else []
+    if matrices is not None:
+        lines += [""] * bool(lines) + _hessian_lines(matrices)
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+def _hessian_formulas(request: Any, matrices: Any, wrt: list[str]) -> Any:
+    """The formulas of the Hessian, over the variables of the matrix (or, with no point, the program's own)."""
+    from autodiff.app.diff import hessian_formulas
+    from autodiff.engine.errors import UsageError
+
+    if matrices is not None:
+        shaped = [f"{n} has shape {s}" for n, s in matrices.variables.items() if s]
+        if shaped:
+            raise UsageError(f"{{symbolic}} writes the Hessian of scalar variables: {', '.join(shaped)}",
+                             hint="bind each variable to a number, or leave out {symbolic} for the matrix",
+                             fields=("symbolic",))
+        wrt = list(matrices.variables)
+    return hessian_formulas(request.program, wrt or None, [b.name for b in request.bindings])
+
+
+def _formula_lines(program: str, formulas: Any) -> list[str]:
+    from autodiff.cli.diff_text import label
+
+    rows = []
+    for i, a in enumerate(formulas.names):
+        for j in range(i, len(formulas.names)):
+            rows.append((label(a, 2) if i == j else label(f"{a},{formulas.names[j]}", 2),
+                         formulas.entries[i][j].text))
+    width = max(len(name) for name, _ in rows)
+    return ([f"hessian of {program} over {', '.join(formulas.names)}: formulas"]
+            + [f"  {name.ljust(width)}  = {text}" for name, text in rows])
+
+
+def _hessian_lines(matrices: Any) -> list[str]:
+    import numpy as np
+
     names = list(matrices.variables)
     labels = [label for n in names for label in _labels(n, matrices.variables[n])]
     sizes = [int(np.prod(matrices.variables[n], dtype=np.int64)) for n in names]
     full = np.block([[matrices.blocks[a][b].reshape(sa, sb) for b, sb in zip(names, sizes)]
                      for a, sa in zip(names, sizes)])
     root = matrices.root_name or "root"
-    lines = [f"hessian of {root} over {', '.join(names)}: {len(labels)} x {len(labels)} (symmetric)"]
-    lines += _table(labels, labels, full)
-    sys.stdout.write("\n".join(lines) + "\n")
-    return 0
+    return [f"hessian of {root} over {', '.join(names)}: {len(labels)} x {len(labels)} (symmetric)",
+            *_table(labels, labels, full)]
+
+
+def _hessian_json(matrices: Any, formulas: Any) -> None:
+    from autodiff.cli import jsonout
+
+    document: dict[str, Any] = {}
+    if matrices is not None:
+        document["hessian"] = {a: {b: jsonout.values(block) for b, block in row.items()}
+                               for a, row in matrices.blocks.items()}
+    if formulas is not None:
+        document["formulas"] = {a: {b: formulas.entries[i][j].text for j, b in enumerate(formulas.names)}
+                                for i, a in enumerate(formulas.names)}
+    sys.stdout.write(jsonout.dumps(document) + "\n")
 
 
 COMMANDS = [jacobian_command, hessian_command]

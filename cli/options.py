@@ -217,6 +217,11 @@ def exact_option(help: str = "Numbers only (skip SymPy).") -> Callable:
     return option("--no-exact", is_flag=True, help=help)
 
 
+def symbolic_option(help: str) -> Callable:
+    """--symbolic: a command's formulas too (SymPy, imported only then)."""
+    return option("--symbolic", is_flag=True, help=help)
+
+
 def output_format(choice: str | None) -> str:
     """The chosen format, or pretty on a terminal and plain when piped."""
     if choice:

@@ -95,3 +95,40 @@ def test_hessian_matches_torch(cli, program, inputs):
     for i, a in enumerate(names):
         for j, b in enumerate(names):
             np.testing.assert_allclose(np.array(got[a][b]), expected[i][j].numpy(), rtol=1e-12, atol=1e-14)
+
+
+def test_hessian_symbolic_writes_each_second_derivative_once(cli):
+    out = cli("hessian", "x**2*y**3", "--symbolic", "--format", "plain")
+    assert out.code == 0, out.stderr
+    assert out.stdout == ("hessian of x**2*y**3 over x, y: formulas\n"
+                          "  d2/dx2     = 2*y**3\n"
+                          "  d/dy d/dx  = 6*x*y**2\n"
+                          "  d2/dy2     = 6*x**2*y\n")
+
+
+def test_hessian_symbolic_at_a_point_agrees_with_the_matrix(cli):
+    document = _json(cli, "hessian", "x^2 y^3 + sin(x*y)", "x=1", "y=2", "--symbolic")
+    assert set(document) == {"hessian", "formulas"}
+    assert document["formulas"]["x"]["y"] == document["formulas"]["y"]["x"]
+    point = {"x": 1.0, "y": 2.0}
+    for a in "xy":
+        for b in "xy":
+            assert document["hessian"][a][b] == pytest.approx(_value(document["formulas"][a][b], point), rel=1e-12)
+
+
+def _value(text: str, point: dict[str, float]) -> float:
+    """A formula of the language at a point, by the evaluator (float64)."""
+    from autodiff import engine
+    from autodiff.grammar.interpreter import Interpreter
+    from autodiff.grammar.syntax import parse
+
+    interpreter = Interpreter()
+    interpreter.names.update({n: engine.tensor(v, dtype="float64") for n, v in point.items()})
+    return float(interpreter.run(parse(text)).root.item())
+
+
+def test_hessian_symbolic_needs_scalar_variables(cli):
+    out = cli("hessian", "(x**3).sum()", "--var", "x=[1, 2]", "--symbolic", "--format", "json")
+    assert out.code == 2
+    assert json.loads(out.stdout)["error"]["message"] == ("--symbolic writes the Hessian of scalar variables: x has "
+                                                          "shape (2,)")
