@@ -185,3 +185,34 @@ def test_a_simplification_that_breaks_real_arithmetic_is_not_used(cli):
     formula = json.loads(cli("eval", derivative["expr"], "--const", "x=-8", "--dtype", "float64", "--format",
                              "json").stdout)["root"]["value"]
     assert formula == pytest.approx(1 / 12, rel=1e-12) == derivative["autograd"]
+
+
+# Node kinds a formula may hold (diff runs them); every other kind of the syntax tree is refused by name. Return,
+# Break, Continue, NoneIndex and EllipsisIndex only occur inside constructs that are refused themselves.
+FORMULA_NODES = {"Program", "ExprStmt", "Assign", "Import", "ImportFrom", "Number", "Name", "Attribute", "Call",
+                 "BinOp", "UnaryOp", "Return", "Break", "Continue", "NoneIndex", "EllipsisIndex"}
+
+
+def test_every_kind_of_node_is_a_formula_or_refused_by_name():
+    from autodiff.app.symbolic import FORMULA
+    from autodiff.grammar.syntax import tree
+
+    kinds, stack = set(), [tree.Node]
+    while stack:
+        for sub in stack.pop().__subclasses__():
+            kinds.add(sub.__name__)
+            stack.append(sub)
+    assert kinds - FORMULA_NODES - set(FORMULA.refused) == set()
+    assert FORMULA_NODES & set(FORMULA.refused) == set()
+
+
+@pytest.mark.parametrize(("program", "what"), [
+    ("class A: pass", "a class"),
+    ("d = {1: x}\nd[1]", "a dict"),
+    ("max(*[x, 2])", "unpacking with *"),
+    ("@staticmethod\ndef f(y):\n  return y\nf(x)", "a decorated function or class"),
+])
+def test_diff_names_the_construct_it_refuses(cli, program, what):
+    out = cli("diff", program, "--format", "json")
+    assert out.code == 1
+    assert json.loads(out.stdout)["error"]["message"].startswith(f"diff: {what} is not a scalar formula")
