@@ -46,6 +46,7 @@ from .errors import (
 )
 from .executor import execute
 from .formatting import set_printoptions
+from .forward import UnpackedDualTensor, dual_level, enter_dual_level, exit_dual_level, make_dual, unpack_dual
 from .functional import hessian, hvp, jacobian, jvp, vhp, vjp
 from .gradcheck import gradcheck, gradgradcheck
 from .graph import AccumulateGrad, GraphInput, Node, grad_node, graph_bytes, graph_size
@@ -99,6 +100,12 @@ __all__ = [
 ]
 # Custom autograd Functions (custom.py)
 __all__ += ["CustomNode", "FunctionCtx", "apply_function", "once_differentiable"]
+# Forward-mode AD: torch.autograd.forward_ad (forward.py)
+__all__ += ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual"]
+# torch.func (func.py), as a module: engine.func.grad is not engine.grad
+from . import func  # noqa: E402
+
+__all__ += ["func"]
 # torch.autograd.functional and gradcheck (functional.py, gradcheck.py)
 __all__ += ["gradcheck", "gradgradcheck", "hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 del _activations, _api, _constructors, _cumulative, _distributions, _gathers, _joins, _pointwise, _losses, _rearrange

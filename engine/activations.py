@@ -14,7 +14,7 @@ from . import arithmetic, elementwise, reductions  # noqa: F401  (the composites
 from .arrays import erf
 from .coerce import number, tensor_arg
 from .errors import BadValueError
-from .optable import ACTIVATIONS, Grad, Op, declare
+from .optable import ACTIVATIONS, ELEMENTWISE_JVP, Grad, Op, declare
 from .recording import apply
 from .registry import builtin, composite
 from .tensor import Tensor
@@ -27,6 +27,7 @@ ONE_SIXTH = float(np.float32(1.0 / 6.0))  # PyTorch's hardsigmoid_backward scale
 
 
 def _declare(name: str, node: str, forward: Any, formula: Any, text: str, doc: str, **facts: Any) -> Op:
+    facts.setdefault("jvp", ELEMENTWISE_JVP)  # an activation is elementwise: its Jacobian is diagonal
     return declare(Op(name, node, ("self",), forward, (Grad(formula, text),), doc, group=ACTIVATIONS, **facts))
 
 

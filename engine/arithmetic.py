@@ -16,7 +16,7 @@ import numpy as np
 from .arrays import c_order, power
 from .coerce import both, wrapped
 from .errors import BadValueError
-from .optable import ARITHMETIC, FUNCTION, Grad, Op, declare
+from .optable import ARITHMETIC, ELEMENTWISE_JVP, FUNCTION, Grad, Op, declare
 from .recording import apply, binary
 from .registry import Builtin, builtin, composite, function
 from .tensor import Tensor
@@ -52,53 +52,64 @@ def _pow_scalar_base_grad(F: Any, g: Any, s: Any) -> Any:
 # ---------------------------------------------------------------------------- the ops
 ADD = declare(Op("add", "AddBackward0", ("self", "other"), np.add,
                  (Grad(lambda F, g, s: g, "grad"), Grad(lambda F, g, s: g, "grad")), "self + other",
-                 group=ARITHMETIC, elementwise=True, symbolic=lambda M, a, b: a + b))
+                 group=ARITHMETIC, elementwise=True, symbolic=lambda M, a, b: a + b, jvp=ELEMENTWISE_JVP))
 SUB = declare(Op("sub", "SubBackward0", ("self", "other"), np.subtract,
                  (Grad(lambda F, g, s: g, "grad"), Grad(lambda F, g, s: -g, "-grad")), "self - other",
-                 group=ARITHMETIC, elementwise=True, symbolic=lambda M, a, b: a - b))
+                 group=ARITHMETIC, elementwise=True, symbolic=lambda M, a, b: a - b, jvp=ELEMENTWISE_JVP))
 RSUB = declare(Op("rsub", "RsubBackward1", ("self",), lambda x, *, other: np.subtract(other, x),
                   (Grad(lambda F, g, s: -g, "-grad"),), "other - self, for a number `other`",
-                  group=ARITHMETIC, symbolic=lambda M, a, *, other: other - a))
+                  group=ARITHMETIC, symbolic=lambda M, a, *, other: other - a, jvp=ELEMENTWISE_JVP))
 MUL = declare(Op("mul", "MulBackward0", ("self", "other"), np.multiply,
                  (Grad(lambda F, g, s: F.mul_sum_to(g, s.other, s.input_shapes[0]), "grad * other"),
                   Grad(lambda F, g, s: F.mul_sum_to(g, s.self, s.input_shapes[1]), "grad * self")),
-                 "self * other", group=ARITHMETIC, elementwise=True, symbolic=lambda M, a, b: a * b))
+                 "self * other", group=ARITHMETIC, elementwise=True, symbolic=lambda M, a, b: a * b,
+                 jvp=ELEMENTWISE_JVP))
 DIV = declare(Op("div", "DivBackward0", ("self", "other"), np.divide,
                  (Grad(lambda F, g, s: g / s.other, "grad / other"),
                   Grad(lambda F, g, s: F.div_other_backward(g, s.self, s.other), "-grad * self / other**2")),
-                 "self / other", group=ARITHMETIC, noisy=True, elementwise=True, symbolic=lambda M, a, b: a / b))
+                 "self / other", group=ARITHMETIC, noisy=True, elementwise=True, symbolic=lambda M, a, b: a / b,
+                 jvp=ELEMENTWISE_JVP))
 POW = declare(Op("pow", "PowBackward0", ("self",), lambda x, *, exponent: power(x, exponent),
                  (Grad(lambda F, g, s: g * 0.0 if s.exponent == 0 else F.pow_backward(g, s.self, s.exponent),
                        "grad * exponent * self**(exponent - 1)"),), "self ** exponent, for a number exponent",
-                 group=ARITHMETIC, noisy=True, symbolic=lambda M, a, *, exponent: a**exponent))
+                 group=ARITHMETIC, noisy=True, symbolic=lambda M, a, *, exponent: a**exponent, jvp=ELEMENTWISE_JVP))
 POW_TENSOR = declare(Op("pow_tensor", "PowBackward1", ("self", "exponent"), np.power,
                         (Grad(_pow_tensor_grad_self, "grad * exponent * self**(exponent - 1)"),
                          Grad(_pow_tensor_grad_exponent, "grad * result * log(self)")),
                         "self ** exponent, both tensors", group=ARITHMETIC, noisy=True, elementwise=True,
-                        symbolic=lambda M, a, b: a**b))
+                        symbolic=lambda M, a, b: a**b, jvp=ELEMENTWISE_JVP))
 POW_SCALAR_BASE = declare(Op("pow_scalar_base", "PowBackward2", ("exponent",),
                              lambda e, *, base: c_order(np.power(base, e)),
                              (Grad(_pow_scalar_base_grad, "grad * result * log(base)"),),
                              "base ** exponent, for a number base", group=ARITHMETIC, noisy=True,
-                             symbolic=lambda M, e, *, base: base**e))
+                             symbolic=lambda M, e, *, base: base**e, jvp=ELEMENTWISE_JVP))
+
+def _extreme_jvp(t: Any, chosen: np.ndarray, s: Any) -> np.ndarray:
+    """maximum/minimum's tangent, as derivatives.yaml: other's, plus half the difference on ties and all of it
+    where self is chosen (a nan chooses other)."""
+    weight = np.where(s.self == s.other, 0.5, chosen).astype(s.result.dtype)
+    return t.other + weight * (t.self - t.other)
+
 
 maximum = function(Op("maximum", "MaximumBackward0", ("self", "other"), np.maximum,
                       (Grad(lambda F, g, s: maximum_grad(F, g, s.self, s.other),
                             "grad where self > other (half on ties)"),
                        Grad(lambda F, g, s: maximum_grad(F, g, s.other, s.self),
                             "grad where other > self (half on ties)")),
-                      "elementwise maximum", group=ARITHMETIC, elementwise=True, symbolic=FUNCTION))
+                      "elementwise maximum", group=ARITHMETIC, elementwise=True, symbolic=FUNCTION,
+                      jvp=lambda F, t, s: _extreme_jvp(t, s.self > s.other, s)))
 minimum = function(Op("minimum", "MinimumBackward0", ("self", "other"), np.minimum,
                       (Grad(lambda F, g, s: maximum_grad(F, g, -F.values(s.self), -F.values(s.other)),
                             "grad where self < other (half on ties)"),
                        Grad(lambda F, g, s: maximum_grad(F, g, -F.values(s.other), -F.values(s.self)),
                             "grad where other < self (half on ties)")),
-                      "elementwise minimum", group=ARITHMETIC, elementwise=True, symbolic=FUNCTION))
+                      "elementwise minimum", group=ARITHMETIC, elementwise=True, symbolic=FUNCTION,
+                      jvp=lambda F, t, s: _extreme_jvp(t, s.self < s.other, s)))
 neg = function(Op("neg", "NegBackward0", ("self",), np.negative, (Grad(lambda F, g, s: -g, "-grad"),), "-self",
-                  group=ARITHMETIC, symbolic=lambda M, a: -a))
+                  group=ARITHMETIC, symbolic=lambda M, a: -a, jvp=ELEMENTWISE_JVP))
 reciprocal = function(Op("reciprocal", "ReciprocalBackward0", ("self",), lambda x: 1 / x,
                          (Grad(lambda F, g, s: F.reciprocal_backward(g, s.result), "-grad * result**2"),),
-                         "1 / self", group=ARITHMETIC, noisy=True, symbolic=lambda M, a: 1 / a))
+                         "1 / self", group=ARITHMETIC, noisy=True, symbolic=lambda M, a: 1 / a, jvp=ELEMENTWISE_JVP))
 
 
 # ---------------------------------------------------------------------------- the functions
@@ -142,7 +153,7 @@ DIV_MODE = declare(Op("div_mode", "DivBackward2", ("self", "other"),
                        Grad(lambda F, g, s: _div_mode_grad(F, g, s, lambda: F.div_other_backward(g, s.self, s.other)),
                             "-grad * self / other**2 (0 with a rounding mode)")),
                       "self / other, rounded as rounding_mode says ('trunc', 'floor' or None)", group=ARITHMETIC,
-                      noisy=True, elementwise=True))
+                      noisy=True, elementwise=True, jvp=ELEMENTWISE_JVP))
 
 
 def _div_plan(R: Any, input: Any, other: Any, rounding_mode: Any = UNSET) -> Any:

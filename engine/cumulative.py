@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .coerce import tensor_arg, with_axis
-from .optable import REDUCTIONS, Grad, Op, declare
+from .optable import LINEAR_JVP, REDUCTIONS, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import check_dim
@@ -100,23 +100,54 @@ def _declare(name: str, node: str, forward: Any, formula: Any, text: str, doc: s
     return declare(Op(name, node, ("self",), forward, (Grad(formula, text),), doc, group=REDUCTIONS, **facts))
 
 
+def _cumprod_jvp(F: Any, t: Any, s: Any) -> np.ndarray:
+    """sum over j <= k of t[j] * (the product of self[i], i <= k, i != j): result * cumsum(t / self) without a
+    zero, else term by term along dim."""
+    x, tangent = s.self, t.self
+    if x.ndim == 0:
+        return tangent
+    if np.all(x != 0):
+        return s.result * np.cumsum(tangent / x, axis=s.dim)
+    x, tangent = np.moveaxis(x, s.dim, 0), np.moveaxis(tangent, s.dim, 0)
+    before = np.cumprod(np.concatenate([np.ones_like(x[:1]), x[:-1]]), axis=0)  # products of the earlier ones
+    out = np.zeros_like(x)
+    for j in range(x.shape[0]):
+        running = tangent[j] * before[j]
+        for k in range(j, x.shape[0]):
+            if k > j:
+                running = running * x[k]
+            out[k] += running
+    return np.moveaxis(out, 0, s.dim)
+
+
+def _logcumsumexp_jvp(F: Any, t: Any, s: Any) -> np.ndarray:
+    """sum over j <= k of t[j] * exp(self[j] - result[k]), the positive and negative parts of t apart in logs."""
+    if s.self.ndim == 0:
+        return t.self
+    parts = []
+    for sign in (1, -1):
+        logs = np.where(sign * t.self > 0, np.log(np.abs(t.self)), -np.inf) + s.self
+        parts.append(np.exp(np.logaddexp.accumulate(logs, axis=s.dim) - s.result))
+    return parts[0] - parts[1]
+
+
 CUMSUM = _declare("cumsum", "CumsumBackward0", _running(np.cumsum), lambda F, g, s: F.reverse_cumsum(g, s.dim),
-                  "grad summed from the end along dim", "running sum along dim")
+                  "grad summed from the end along dim", "running sum along dim", jvp=LINEAR_JVP)
 CUMPROD = _declare("cumprod", "CumprodBackward0", _running(np.cumprod),
                    lambda F, g, s: F.cumprod_backward(g, s.self, s.result, s.dim),
                    "(grad * result) summed from the end along dim, / self (zeros handled apart)",
-                   "running product along dim", noisy=True)
+                   "running product along dim", noisy=True, jvp=_cumprod_jvp)
 LOGCUMSUMEXP = _declare("logcumsumexp", "LogcumsumexpBackward0", _logcumsumexp, _logcumsumexp_grad,
                         "sum over j >= k of grad[j] * exp(self[k] - result[j])", "log(cumsum(exp(self))) along dim",
-                        noisy=True)
+                        noisy=True, jvp=_logcumsumexp_jvp)
 CUMMAX = _declare("cummax", "CummaxBackward0", lambda x, *, dim, indices: _take(x, dim, indices),
                   lambda F, g, s: F.scatter_add(tuple(s.self.shape), s.dim, s.indices, g),
                   "grad added up at the positions the running max came from", "running max along dim",
-                  saved=("indices",))
+                  saved=("indices",), jvp=LINEAR_JVP)
 CUMMIN = _declare("cummin", "CumminBackward0", lambda x, *, dim, indices: _take(x, dim, indices),
                   lambda F, g, s: F.scatter_add(tuple(s.self.shape), s.dim, s.indices, g),
                   "grad added up at the positions the running min came from", "running min along dim",
-                  saved=("indices",))
+                  saved=("indices",), jvp=LINEAR_JVP)
 
 
 def _take(x: np.ndarray, dim: int, indices: np.ndarray) -> np.ndarray:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .arrays import sum_to
+from .duals import set_tangent, tangent_of
 from .errors import AutogradError, BadValueError
 from .graph import Node, accumulator
 from .modes import GradMode
@@ -188,19 +189,34 @@ class RelayNode(Node):
 
 
 def apply_function(label: str, forward: Callable[..., Any], backward: Callable[..., Any], args: tuple,
-                   kwargs: dict, setup_context: Callable[..., Any] | None = None) -> Any:
-    """`MyFunction.apply(*args)`: forward without recording, then one node named `label` for its outputs."""
+                   kwargs: dict, setup_context: Callable[..., Any] | None = None,
+                   jvp: Callable[..., Any] | None = None) -> Any:
+    """`MyFunction.apply(*args)`: forward without recording (and without forward AD: the Function's own `jvp` gives
+    its outputs' tangents), then one node named `label` for its outputs."""
     needs = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
     ctx = FunctionCtx(needs)
-    with GradMode(False):
-        if setup_context is None:
-            result = forward(ctx, *args, **kwargs)
-        else:
-            result = forward(*args, **kwargs)
-            setup_context(ctx, args, result)
+    level, STATE.forward_level = STATE.forward_level, 0
+    try:
+        with GradMode(False):
+            if setup_context is None:
+                result = forward(ctx, *args, **kwargs)
+            else:
+                result = forward(*args, **kwargs)
+                setup_context(ctx, args, result)
+    finally:
+        STATE.forward_level = level
     several = isinstance(result, tuple)
     outputs = list(result) if several else [result]
+    dual = level and any(tangent_of(a) is not None for a in args)
+    if dual and jvp is None:
+        raise AutogradError("You must implement the jvp function for custom autograd.Function to use it with forward "
+                            "mode AD.", hint="define @staticmethod def jvp(ctx, *tangents) returning the outputs' "
+                            "tangents", reason="forward_ad")
     if not (any(needs) and STATE.grad_enabled):
+        if dual:
+            outputs = [_fresh_output(o, args) for o in outputs]
+            _forward_tangents(ctx, jvp, args, outputs)
+            return tuple(outputs) if several else outputs[0]
         return result
     outputs = [_fresh_output(o, args) for o in outputs]
     next_nodes, meta = [], []
@@ -215,7 +231,24 @@ def apply_function(label: str, forward: Callable[..., Any], backward: Callable[.
         if isinstance(o, Tensor) and id(o) not in excluded and o.dtype.kind == "f":
             o.grad_fn = node if i == 0 else RelayNode(node, i)
             o._requires_grad = True
+    if dual:  # after the node: what jvp computes from the outputs is recorded, as in PyTorch
+        _forward_tangents(ctx, jvp, args, outputs)
     return tuple(outputs) if several else outputs[0]
+
+
+def _forward_tangents(ctx: FunctionCtx, jvp: Callable[..., Any] | None, args: tuple, outputs: list) -> None:
+    """The outputs' tangents, from the Function's jvp(ctx, *input tangents) (zeros for a tensor without one)."""
+    tangents = [(tangent_of(a) if tangent_of(a) is not None else Tensor._make(np.zeros_like(a._data)))
+                if isinstance(a, Tensor) else None for a in args]
+    level, STATE.forward_level = STATE.forward_level, 0
+    try:
+        found = jvp(ctx, *tangents)
+    finally:
+        STATE.forward_level = level
+    found = list(found) if isinstance(found, tuple) else [found]
+    for output, tangent in zip(outputs, found):
+        if isinstance(output, Tensor) and isinstance(tangent, Tensor):
+            set_tangent(output, tangent)
 
 
 def _fresh_output(output: Any, args: tuple) -> Any:

@@ -16,7 +16,7 @@ from .arrays import erfc as erfc_kernel
 from .arrays import sign as sign_kernel
 from .coerce import number, tensor_arg
 from .errors import BadValueError
-from .optable import ELEMENTWISE, FUNCTION, Grad, Op, declare
+from .optable import ELEMENTWISE, ELEMENTWISE_JVP, FUNCTION, Grad, Op, declare
 from .parallel import SIGMOID
 from .recording import apply
 from .registry import builtin, composite, function
@@ -28,6 +28,7 @@ LN2, LN10, TWO_OVER_SQRT_PI = math.log(2.0), math.log(10.0), 2.0 / math.sqrt(mat
 def _unary(name: str, node: str, forward: Any, formula: Any, text: str, doc: str, *, noisy: bool = False,
            symbolic: Any = FUNCTION, aliases: tuple[str, ...] = (), functional: bool = False, **facts: Any) -> Any:
     """An elementwise function of one tensor: its op and its built-in `name(input)`."""
+    facts.setdefault("jvp", ELEMENTWISE_JVP)  # an elementwise function: its Jacobian is diagonal
     op = Op(name, node, ("self",), forward, (Grad(formula, text),), doc, group=ELEMENTWISE, noisy=noisy,
             symbolic=symbolic, **facts)
     return function(op, aliases=aliases, functional=functional)
@@ -104,13 +105,14 @@ def _atan2_grad(F: Any, g: Any, numerator: Any, s: Any) -> Any:
 atan2 = function(Op("atan2", "Atan2Backward0", ("self", "other"), np.arctan2,
                     (Grad(lambda F, g, s: _atan2_grad(F, g, s.other, s), "grad * other / (self**2 + other**2)"),
                      Grad(lambda F, g, s: _atan2_grad(F, -g, s.self, s), "-grad * self / (self**2 + other**2)")),
-                    "the angle of the point (other, self)", group=ELEMENTWISE, noisy=True, symbolic=FUNCTION),
+                    "the angle of the point (other, self)", group=ELEMENTWISE, noisy=True, symbolic=FUNCTION,
+                    jvp=ELEMENTWISE_JVP),
                  aliases=("arctan2",), summary="the angle of the point (other, input), in radians")
 hypot = function(Op("hypot", "HypotBackward0", ("self", "other"), np.hypot,
                     (Grad(lambda F, g, s: g * s.self / s.result, "grad * self / result"),
                      Grad(lambda F, g, s: g * s.other / s.result, "grad * other / result")),
                     "sqrt(self**2 + other**2)", group=ELEMENTWISE, noisy=True,
-                    symbolic=lambda M, a, b: M.sqrt(a**2 + b**2)))
+                    symbolic=lambda M, a, b: M.sqrt(a**2 + b**2), jvp=ELEMENTWISE_JVP))
 
 sec = composite("sec(input)", lambda F, x: F.reciprocal(F.cos(x)), "1 / cos(input), recorded as those two ops")
 csc = composite("csc(input)", lambda F, x: F.reciprocal(F.sin(x)), "1 / sin(input), recorded as those two ops")
@@ -133,10 +135,11 @@ sign = _unary("sign", "SignBackward0", sign_kernel, _zero, "0", "-1, 0 or 1")
 floor = _unary("floor", "FloorBackward0", np.floor, _zero, "0", "round down")
 ceil = _unary("ceil", "CeilBackward0", np.ceil, _zero, "0", "round up")
 ROUND = declare(Op("round", "RoundBackward0", ("self",), np.round, (Grad(_zero, "0"),),
-                   "round to the nearest integer (halves to even)", group=ELEMENTWISE, symbolic=FUNCTION))
+                   "round to the nearest integer (halves to even)", group=ELEMENTWISE, symbolic=FUNCTION,
+                   jvp=ELEMENTWISE_JVP))
 ROUND_DECIMALS = declare(Op("round_decimals", "RoundBackward1", ("self",),
                             lambda x, *, decimals: np.round(x, decimals), (Grad(_zero, "0"),),
-                            "round to a number of decimals (halves to even)", noisy=True))
+                            "round to a number of decimals (halves to even)", noisy=True, jvp=ELEMENTWISE_JVP))
 
 
 def _round_plan(R: Any, input: Any, decimals: Any = None) -> Any:
@@ -185,7 +188,7 @@ def _clamp_form(M: Any, a: Any, *, min: Any, max: Any) -> Any:
 
 CLAMP = declare(Op("clamp", "ClampBackward1", ("self",), _clamp_forward,
                    (Grad(_clamp_grad, "grad where min <= self <= max"),), "self limited to [min, max]",
-                   group=ELEMENTWISE, symbolic=_clamp_form))
+                   group=ELEMENTWISE, symbolic=_clamp_form, jvp=ELEMENTWISE_JVP))
 
 
 @builtin("clamp(input, min=None, max=None)", ("clamp",), op=CLAMP)

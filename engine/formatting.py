@@ -141,6 +141,7 @@ def format_tensor(
     requires_grad: bool = False,
     grad_fn: str | None = None,
     default_dtype: np.dtype = FLOAT32,
+    tangent: str | None = None,
 ) -> str:
     """The text PyTorch 2.13's repr() prints for a tensor holding `data`.
 
@@ -165,4 +166,6 @@ def format_tensor(
         suffixes.append(f"grad_fn=<{grad_fn}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:  # forward AD's (PyTorch formats it with f"{tangent}": a 0-d one as its number)
+        suffixes.append(f"tangent={tangent}")
     return _add_suffixes(PREFIX + body, suffixes)

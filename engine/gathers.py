@@ -13,7 +13,7 @@ import numpy as np
 from . import scatter as kernels
 from .coerce import number, tensor_arg
 from .errors import BadValueError, ShapeError
-from .optable import SHAPES, Grad, Op, declare
+from .optable import ELEMENTWISE_JVP, LINEAR_JVP, SHAPES, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import check_dim, check_elements
@@ -66,6 +66,7 @@ def _dim_index(x: Tensor, dim: Any, index: Any, name: str) -> tuple[int, np.ndar
 def _declare(name: str, node: str, inputs: tuple[str, ...], forward: Any, grads: tuple[Grad, ...], doc: str,
              **facts: Any) -> Op:
     facts.setdefault("group", SHAPES)
+    facts.setdefault("jvp", LINEAR_JVP)  # gathering and scattering tensors: the same operation on the tangents
     return declare(Op(name, node, inputs, forward, grads, doc, **facts))
 
 
@@ -107,7 +108,7 @@ SCATTER = _declare("scatter", "ScatterBackward0", ("self", "src"), _scatter_forw
 SCATTER_VALUE = _declare("scatter_value", "ScatterBackward1", ("self",),
                          lambda x, *, dim, index, mask, value: np.where(mask, value, x).astype(x.dtype),
                          (Grad(lambda F, g, s: F.where(s.mask, 0.0, g), "grad, 0 where value was written"),),
-                         "self with a number written at index along dim", saved=("mask",))
+                         "self with a number written at index along dim", saved=("mask",), jvp=ELEMENTWISE_JVP)
 INDEX_SELECT = _declare("index_select", "IndexSelectBackward0", ("self",),
                         lambda x, *, dim, index: np.take(x, index, axis=dim) if x.ndim else x[index].reshape(()),
                         (Grad(lambda F, g, s: F.index_put_add(s.input_shape, _along_dim(s), g) if s.input_shape
@@ -117,7 +118,7 @@ INDEX_SELECT = _declare("index_select", "IndexSelectBackward0", ("self",),
 MASKED_FILL = _declare("masked_fill", "MaskedFillBackward0", ("self",),
                        lambda x, *, mask, value: np.where(mask, np.asarray(value, dtype=x.dtype), x),
                        (Grad(lambda F, g, s: F.where(s.mask, 0.0, g), "grad, 0 where mask"),),
-                       "self with value where mask is true", saved=("mask",))
+                       "self with value where mask is true", saved=("mask",), jvp=ELEMENTWISE_JVP)
 
 
 # ---------------------------------------------------------------------------- advanced indexing (x[idx])

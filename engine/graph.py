@@ -38,8 +38,9 @@ def _second_time_error() -> AutogradError:
 class Node:
     """A recorded operation in the backward graph (what `tensor.grad_fn` returns)."""
 
+    # (_result_tangent, set only inside forward AD: (level, tangent) of the result the node saves, for create_graph)
     __slots__ = ("__weakref__", "_context", "_freed", "_meta", "_next", "_params", "_plan", "_pre_hooks",
-                 "_retained", "_saved", "_seq", "op")
+                 "_result_tangent", "_retained", "_saved", "_seq", "op")
 
     def __init__(self, op: Op, next_nodes: tuple, meta: tuple, params: dict | None, plan: tuple,
                  saved: Any) -> None:
@@ -161,6 +162,9 @@ class Node:
             elif name == "result" and create_graph:
                 result = Tensor._make(value, self)
                 result._version = version
+                held = getattr(self, "_result_tangent", None)  # forward-over-reverse: the result's tangent
+                if held is not None and held[0] == STATE.forward_level:
+                    result._tangent = held
                 values[name] = result
             else:
                 values[name] = value

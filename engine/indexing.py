@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .coerce import operand
+from .duals import write_tangent
 from .errors import AutogradError, BadValueError, ShapeError
 from .gathers import index as advanced_index
 from .gathers import is_advanced, split_index
@@ -142,6 +143,8 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
             node = Node(op, nexts, meta, params, plan, saved)
     with np.errstate(all="ignore"):
         x._data[where] = src_data
+    if STATE.forward_level:  # forward AD: the tangent is written the same way
+        write_tangent(x, where, src)
     x._bump_version()
     if x._view_stamp is not None:
         x._view_stamp = x._version.value

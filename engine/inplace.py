@@ -16,9 +16,10 @@ from collections.abc import Callable
 import numpy as np
 
 from .arrays import as_strided_scatter, memory_order
+from .duals import carry_tangent, set_tangent, tangent_of, write_tangent
 from .errors import AutogradError, ShapeError
 from .graph import Node, edge_node
-from .optable import Grad, Op, declare
+from .optable import ELEMENTWISE_JVP, LINEAR_JVP, Grad, Op, declare
 from .settings import STATE
 from .tensor import Tensor
 
@@ -31,23 +32,23 @@ def _zero(F: object, g: object, s: object) -> object:
 AS_STRIDED = declare(Op("as_strided", "AsStridedBackward0", ("self",), lambda x, *, index: x.reshape(-1)[index],
                         (Grad(lambda F, g, s: F.as_strided_backward(g, s.input_shape, s.index),
                               "zeros of the base's shape with grad at the view's positions"),),
-                        "a view of a tensor written in place"))
+                        "a view of a tensor written in place", jvp=LINEAR_JVP))
 AS_STRIDED_SCATTER = declare(Op("as_strided_scatter", "AsStridedScatterBackward0", ("self",),
                                 lambda g, *, shape, index: as_strided_scatter(g, shape, index),
                                 (Grad(lambda F, g, s: F.as_strided(g, s.index), "grad at the view's positions"),),
-                                "the backward of a view of a tensor written in place"))
+                                "the backward of a view of a tensor written in place", jvp=LINEAR_JVP))
 # self.copy_(src): a write to the whole tensor (y[:] = v, recorded by setitem), and the copy of a gradient that
 # .grad keeps after a create_graph pass
 COPY = declare(Op("copy_", "CopyBackwards", ("self", "src"), lambda _, x: np.array(x, copy=True, order=memory_order(x)),
                   (Grad(_zero, "0"), Grad(lambda F, g, s: g, "grad (summed to the value's shape)")),
-                  "self[...] = src, the whole tensor"))
+                  "self[...] = src, the whole tensor", jvp=LINEAR_JVP))
 FILL_TENSOR = declare(Op("fill_tensor", "FillBackward3", ("self", "value"), None,  # y[...] = 5
                          (Grad(_zero, "0"), Grad(lambda F, g, s: F.sum(g, None, False), "grad.sum()")),
-                         "self[...] = value, a number, the whole tensor"))
+                         "self[...] = value, a number, the whole tensor", jvp=lambda F, t, s: t.value))
 ZERO = declare(Op("zero_", "ZeroBackward0", ("self",), np.zeros_like, (Grad(_zero, "0"),),
-                  "fill with zeros, in place"))
+                  "fill with zeros, in place", jvp=ELEMENTWISE_JVP))
 FILL = declare(Op("fill_", "FillBackward2", ("self",), lambda x, *, value: np.full_like(x, value), (Grad(_zero, "0"),),
-                  "fill with a number, in place"))
+                  "fill with a number, in place", jvp=ELEMENTWISE_JVP))
 # recorded by setitem, never applied directly; zero_/fill_ on a view record it with `self` alone
 COPY_SLICES = declare(Op("copy_slices", "CopySlices", ("self", "src"), None,
                          (Grad(lambda F, g, s: F.where(s.outside, g, 0.0), "grad with the written region zeroed"),
@@ -127,6 +128,8 @@ def fill_(t: Tensor, value: float, op_name: str) -> Tensor:
             node = Node(op, (edge_node(t),), (t._data.shape, t._data.dtype), params or None, (), None)
         with np.errstate(all="ignore"):
             t._data[...] = value
+        if STATE.forward_level:
+            write_tangent(t, Ellipsis, value)
         t._bump_version()
         if t._view_stamp is not None:
             t._view_stamp = t._counter().value
@@ -146,6 +149,8 @@ def fill_(t: Tensor, value: float, op_name: str) -> Tensor:
         node = Node(copy_slices, (edge_node(base),), (base._data.shape, base._data.dtype), params, plan, saved)
     with np.errstate(all="ignore"):
         t._data[...] = value
+    if STATE.forward_level:
+        write_tangent(t, Ellipsis, value)
     t._bump_version()
     if node is not None:
         base.grad_fn = node
@@ -185,6 +190,8 @@ def update_(t: Tensor, compute: Callable[[Tensor], Tensor], name: str) -> Tensor
     # is not the memory about to be written (PyTorch saves the original self the same way).
     before = Tensor._make(t._data.copy() if recording else t._data, t.grad_fn)
     before._requires_grad = t._requires_grad
+    if STATE.forward_level:
+        set_tangent(before, tangent_of(t))
     result = compute(before)
     if result._data.shape != t._data.shape:
         raise ShapeError(f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
@@ -195,6 +202,8 @@ def update_(t: Tensor, compute: Callable[[Tensor], Tensor], name: str) -> Tensor
                             reason="view_inplace")
     with np.errstate(all="ignore"):
         np.copyto(t._data, result._data, casting="unsafe")
+    if STATE.forward_level:
+        carry_tangent(t, result)
     t._bump_version()
     if t._view_stamp is not None:
         t._view_stamp = t._counter().value

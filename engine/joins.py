@@ -9,7 +9,7 @@ import numpy as np
 
 from .coerce import tensor_arg
 from .errors import BadValueError, ShapeError
-from .optable import Grad, Op, declare
+from .optable import LINEAR_JVP, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import check_dim
@@ -17,10 +17,11 @@ from .tensor import Tensor
 
 STACK = declare(Op("stack", "StackBackward0", ("tensors[0]",), lambda *xs, dim, spans: np.stack(xs, axis=dim),
                    (Grad(lambda F, g, s: F.index(g, (slice(None),) * s.dim + (0,)), "grad[i] along dim"),),
-                   "tensors of one shape along a new dim"))
+                   "tensors of one shape along a new dim", jvp=LINEAR_JVP))
 CAT = declare(Op("cat", "CatBackward0", ("tensors[0]",), lambda *xs, dim, spans: np.concatenate(xs, axis=dim),
                  (Grad(lambda F, g, s: F.index(g, (slice(None),) * s.dim + (slice(*s.spans[0]),)),
-                       "the part of grad along dim that came from this tensor"),), "tensors joined along a dim"))
+                       "the part of grad along dim that came from this tensor"),), "tensors joined along a dim",
+                 jvp=LINEAR_JVP))
 
 _JOINED: dict[tuple[str, int], Op] = {}
 
@@ -31,7 +32,8 @@ def _joined(base: Op, count: int) -> Op:
     op = _JOINED.get(key)
     if op is None:
         grads = tuple(Grad(_part(base.name, i), base.grads[0].text) for i in range(count))
-        op = Op(base.name, base.node, tuple(f"tensors[{i}]" for i in range(count)), base.forward, grads, base.doc)
+        op = Op(base.name, base.node, tuple(f"tensors[{i}]" for i in range(count)), base.forward, grads, base.doc,
+                jvp=base.jvp)
         _JOINED[key] = op
     return op
 

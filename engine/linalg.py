@@ -11,7 +11,7 @@ from . import allocator
 from .arithmetic import mul
 from .coerce import broadcast_shape, tensor_arg
 from .errors import BadValueError, ShapeError
-from .optable import LINEAR_ALGEBRA, Grad, Op, declare
+from .optable import BILINEAR_JVP, LINEAR_ALGEBRA, LINEAR_JVP, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import check_elements
@@ -52,27 +52,30 @@ def _declare(name: str, node: str, inputs: tuple[str, ...], forward: Any, grads:
 
 MM = _declare("mm", "MmBackward0", ("self", "mat2"), allocator.matmul,
               (Grad(lambda F, g, s: F.matmul(g, F.transpose(s.mat2, 0, 1)), "grad @ mat2.T"),
-               Grad(lambda F, g, s: F.matmul(F.transpose(s.self, 0, 1), g), "self.T @ grad")), "matrix @ matrix")
+               Grad(lambda F, g, s: F.matmul(F.transpose(s.self, 0, 1), g), "self.T @ grad")), "matrix @ matrix",
+              jvp=BILINEAR_JVP)
 MV = _declare("mv", "MvBackward0", ("self", "vec"), allocator.matmul,
               (Grad(lambda F, g, s: F.unsqueeze(g, 1) * s.vec, "outer(grad, vec)"),
-               Grad(lambda F, g, s: F.matmul(F.transpose(s.self, 0, 1), g), "self.T @ grad")), "matrix @ vector")
+               Grad(lambda F, g, s: F.matmul(F.transpose(s.self, 0, 1), g), "self.T @ grad")), "matrix @ vector",
+              jvp=BILINEAR_JVP)
 DOT = _declare("dot", "DotBackward0", ("self", "other"), allocator.dot,
                (Grad(lambda F, g, s: g * s.other, "grad * other"), Grad(lambda F, g, s: g * s.self, "grad * self")),
-               "vector . vector")
+               "vector . vector", jvp=BILINEAR_JVP)
 MATMUL = _declare("matmul", "MatmulBackward0", ("self", "other"), lambda a, b, *, other_ndim: allocator.matmul(a, b),
                   (Grad(_matmul_nd_self, "grad @ other.mT (summed over broadcast batch dims)"),
                    Grad(_matmul_nd_other, "self.mT @ grad (summed over broadcast batch dims)")),
-                  "batched matrix product")
+                  "batched matrix product", jvp=BILINEAR_JVP)
 TRACE = _declare("trace", "TraceBackward0", ("self",), lambda x: np.asarray(np.trace(x)),
                  (Grad(lambda F, g, s: g * np.eye(*s.input_shape, dtype=s.input_dtype), "grad * eye"),),
-                 "sum of the diagonal")
+                 "sum of the diagonal", jvp=LINEAR_JVP)
 DET = _declare("det", "LinalgDetBackward0", ("self",), lambda x: np.asarray(allocator.det(x)).astype(x.dtype),
                (Grad(lambda F, g, s: g * s.result * F.transpose(F.inverse(s.self), -2, -1),
-                     "grad * result * inverse(self).T"),), "determinant", noisy=True)
+                     "grad * result * inverse(self).T"),), "determinant", noisy=True,
+               jvp=lambda F, t, s: s.result * np.trace(F.matmul(F.inverse(s.self), t.self), axis1=-2, axis2=-1))
 INVERSE = _declare("inverse", "LinalgInvExBackward0", ("self",), _inverse,
                    (Grad(lambda F, g, s: -F.matmul(F.matmul(F.transpose(s.result, -2, -1), g),
                                                   F.transpose(s.result, -2, -1)), "-result.T @ grad @ result.T"),),
-                   "matrix inverse", noisy=True)
+                   "matrix inverse", noisy=True, jvp=lambda F, t, s: -F.matmul(F.matmul(s.result, t.self), s.result))
 def diagonal_positions(rows: int, cols: int, offset: int) -> tuple[np.ndarray, np.ndarray]:
     """The (row, column) positions of a matrix's diagonal `offset` (above the main one when positive)."""
     n = max(0, min(rows - max(0, -offset), cols - max(0, offset)))
@@ -92,11 +95,12 @@ def _diagonal_copy_grad(F: Any, g: Any, s: Any) -> Any:
 
 
 DIAG_EMBED = _declare("diag_embed", "DiagEmbedBackward0", ("self",), lambda x, *, offset: np.diag(x, offset),
-                      (Grad(_embed_grad, "the diagonal (offset) of grad"),), "a vector as a diagonal matrix")
+                      (Grad(_embed_grad, "the diagonal (offset) of grad"),), "a vector as a diagonal matrix",
+                      jvp=LINEAR_JVP)
 DIAGONAL_COPY = _declare("diagonal_copy", "DiagonalBackward0_copy", ("self",),
                          lambda x, *, offset: np.diagonal(x, offset).copy(),
                          (Grad(_diagonal_copy_grad, "zeros with grad on the diagonal (offset)"),),
-                         "the diagonal of a matrix (a copy)")
+                         "the diagonal of a matrix (a copy)", jvp=LINEAR_JVP)
 
 
 # ---------------------------------------------------------------------------- products

@@ -17,7 +17,7 @@ from .arithmetic import sub
 from .coerce import tensor_arg
 from .elementwise import abs
 from .errors import BadValueError, ShapeError
-from .optable import LOSSES, Grad, Op, declare
+from .optable import LOSSES, REDUCTION_JVP, Grad, Op, declare
 from .recording import apply
 from .reductions import mean, sum
 from .registry import builtin
@@ -101,19 +101,19 @@ def _bce_target_grad(F: Any, g: Any, s: Any) -> Any:
 MSE_LOSS = declare(Op("mse_loss", "MseLossBackward0", ("self", "target"), _mse_forward,
                       (Grad(_mse_grad, "2 * (self - target) * grad (/ numel for reduction='mean')"),
                        Grad(_mse_target_grad, "2 * (target - self) * grad (/ numel for reduction='mean')")),
-                      "mean (or sum, or each) of (self - target)**2", group=LOSSES, noisy=True))
+                      "mean (or sum, or each) of (self - target)**2", group=LOSSES, noisy=True, jvp=REDUCTION_JVP))
 BCE_WITH_LOGITS = declare(Op("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
                              ("self", "target"), _bce_logits_forward,
                              (Grad(_bce_logits_grad, "(sigmoid(self) - target) * grad (/ numel for reduction='mean')"),
                               Grad(_bce_logits_target_grad, "-self * grad (/ numel for reduction='mean')")),
                              "binary cross entropy of sigmoid(self) against target, computed stably from the logits",
-                             group=LOSSES, noisy=True))
+                             group=LOSSES, noisy=True, jvp=REDUCTION_JVP))
 BCE = declare(Op("binary_cross_entropy", "BinaryCrossEntropyBackward0", ("self", "target"), _bce_forward,
                  (Grad(_bce_grad, "grad * (self - target) / max((1 - self) * self, 1e-12) (/ numel for "
                        "reduction='mean')"),
                   Grad(_bce_target_grad, "-log(self / (1 - self)) * grad (/ numel for reduction='mean')")),
                  "-(target * log(self) + (1 - target) * log(1 - self)), logarithms floored at -100",
-                 group=LOSSES, noisy=True))
+                 group=LOSSES, noisy=True, jvp=REDUCTION_JVP))
 _LOSSES = {op.name: op for op in (MSE_LOSS, BCE_WITH_LOGITS, BCE)}
 
 

@@ -43,6 +43,16 @@ GROUPS = (LOSSES, ARITHMETIC, ELEMENTWISE, ACTIVATIONS, REDUCTIONS, LINEAR_ALGEB
 # An op whose symbolic form is the vocabulary's function of the op's own name (sin -> F.sin).
 FUNCTION = "function"
 
+# Forward-mode AD (`Op.jvp`): the tangent of an op's result from its inputs' tangents, as derivatives.yaml's
+# `result:` entries give it. Besides a formula `jvp(F, t, s)` (t: each input's tangent by slot name, zeros
+# where an input has none; s: the inputs, `result` and the parameters), one of the rules PyTorch derives too:
+ELEMENTWISE_JVP = "elementwise"  # each input's Jacobian is diagonal: the backward formula, given the tangent
+LINEAR_JVP = "linear"  # linear in its tensor inputs: the forward itself, run on the tangents
+BILINEAR_JVP = "bilinear"  # linear in each tensor input separately (matmul): the forward, one tangent at a time
+REDUCTION_JVP = "reduction"  # each input element reaches one output element: backward of ones, times the
+#                              tangent, summed over the reduced dims
+JVP_RULES = (ELEMENTWISE_JVP, LINEAR_JVP, BILINEAR_JVP, REDUCTION_JVP)
+
 
 @dataclass(frozen=True)
 class Grad:
@@ -73,6 +83,7 @@ class Op:
     kernel: Kernel | None = None  # the split kernel of its forward (default: its ufunc's, when it is one)
     symbolic: Any = None  # its forward as a formula in the vocabulary M (lambda M, *inputs, **params), or FUNCTION
     saved: tuple[str, ...] = ()  # parameters PyTorch saves as tensors (max's indices): freed after backward
+    jvp: Any = None  # its forward-mode formula or rule (JVP_RULES); None: forward-mode AD refuses the op
     uses: tuple[tuple[str, ...], ...] = field(init=False)  # per input: the saved values its formula needs
     large_forward: Callable[..., np.ndarray] | None = field(init=False, repr=False, compare=False)
     saved_for: dict = field(init=False, repr=False, compare=False)

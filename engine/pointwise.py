@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .coerce import both, number, tensor_arg
-from .optable import ELEMENTWISE, Grad, Op, declare
+from .optable import ELEMENTWISE, ELEMENTWISE_JVP, Grad, Op, declare
 from .recording import apply, binary
 from .registry import builtin, function
 from .tensor import Tensor
@@ -23,6 +23,7 @@ def _op(name: str, node: str, inputs: tuple[str, ...], forward: Any, grads: tupl
         **facts: Any) -> Op:
     facts.setdefault("elementwise", len(inputs) > 1)
     facts.setdefault("group", ELEMENTWISE)
+    facts.setdefault("jvp", ELEMENTWISE_JVP)
     return Op(name, node, inputs, forward, grads, doc, **facts)
 
 

@@ -15,7 +15,7 @@ from .coerce import tensor_arg
 from .errors import BadValueError, ShapeError
 from .joins import cat
 from .linalg import diagonal_positions
-from .optable import SHAPES, Grad, Op, declare
+from .optable import LINEAR_JVP, SHAPES, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import check_dim, check_elements
@@ -24,6 +24,7 @@ from .tensor import Tensor
 
 
 def _declare(name: str, node: str, forward: Any, formula: Any, text: str, doc: str, **facts: Any) -> Op:
+    facts.setdefault("jvp", LINEAR_JVP)  # rearranging elements: the same rearrangement of the tangent
     return declare(Op(name, node, ("self",), forward, (Grad(formula, text),), doc, group=SHAPES, **facts))
 
 

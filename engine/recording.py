@@ -76,6 +76,8 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
         out = elementwise_layout(out, arrays or values)
     recorded = recording and STATE.grad_enabled
     result = _record(op, inputs, tuple(needs), params, out) if recorded else Tensor._make(out)
+    if STATE.forward_level:  # inside forward AD's dual_level: the result's tangent (forward.py)
+        STATE.tangent_rule(op, inputs, arrays or values, params, result)
     if op.view and isinstance(inputs[0], Tensor):
         base = inputs[0]
         result._version = base._counter()

@@ -14,7 +14,7 @@ from .arithmetic import maximum, minimum
 from .arrays import c_order, kept_shape
 from .coerce import tensor_arg, with_axis
 from .errors import BadValueError
-from .optable import REDUCTIONS, Grad, Op, declare
+from .optable import LINEAR_JVP, REDUCTION_JVP, REDUCTIONS, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import check_dim, check_elements
@@ -173,22 +173,24 @@ def _over(fn: Any) -> Any:
 
 
 def _declare(name: str, node: str, forward: Any, formula: Any, text: str, doc: str, **facts: Any) -> Op:
+    facts.setdefault("jvp", REDUCTION_JVP)  # each element reaches one result: backward of ones, times the tangent
     return declare(Op(name, node, ("self",), forward, (Grad(formula, text),), doc, group=REDUCTIONS, **facts))
 
 
 # ---------------------------------------------------------------------------- the ops
 SUM = _declare("sum", "SumBackward0", lambda x: np.sum(x), lambda F, g, s: F.expand(g, s.input_shape),
-               "grad expanded to self's shape", "sum of all elements")
+               "grad expanded to self's shape", "sum of all elements", jvp=LINEAR_JVP)
 SUM_DIM = _declare("sum_dim", "SumBackward1", lambda x, *, dim, keepdim: c_order(np.sum(x, axis=dim, keepdims=keepdim)),
-                   lambda F, g, s: _back(F, g, s), "grad expanded over the summed dims", "sum over dims")
+                   lambda F, g, s: _back(F, g, s), "grad expanded over the summed dims", "sum over dims",
+                   jvp=LINEAR_JVP)
 # sum / count is what np.mean computes, without its warning for an empty input (0/0 is nan, as in PyTorch)
 MEAN = _declare("mean", "MeanBackward0", lambda x, *, count: np.sum(x) / count,
                 lambda F, g, s: F.expand(g / s.count, s.input_shape), "grad / numel expanded to self's shape",
-                "mean of all elements", noisy=True)
+                "mean of all elements", noisy=True, jvp=LINEAR_JVP)
 MEAN_DIM = _declare("mean_dim", "MeanBackward1",
                     lambda x, *, dim, keepdim, count: c_order(np.sum(x, axis=dim, keepdims=keepdim) / count),
                     lambda F, g, s: _back(F, g / s.count, s), "grad / count expanded over the averaged dims",
-                    "mean over dims", noisy=True)
+                    "mean over dims", noisy=True, jvp=LINEAR_JVP)
 MAX = _declare("max", "MaxBackward1", lambda x: np.max(x), _max_all_grad,
                "grad shared evenly by the elements equal to the max", "largest element")
 MIN = _declare("min", "MinBackward1", lambda x: np.min(x), _max_all_grad,
@@ -203,11 +205,13 @@ AMIN = _declare("amin", "AminBackward0", _over(np.amin), _extreme_grad,
                 "grad shared evenly by the elements equal to the min", "smallest element over dims")
 SOFTMAX = _declare("softmax", "SoftmaxBackward0", _softmax,
                    lambda F, g, s: s.result * (g - F.sum(g * s.result, s.dim, True)),
-                   "result * (grad - sum(grad * result, dim))", "exp(self) / sum(exp(self), dim)", noisy=True)
+                   "result * (grad - sum(grad * result, dim))", "exp(self) / sum(exp(self), dim)", noisy=True,
+                   jvp=lambda F, t, s: s.result * (t.self - F.sum(t.self * s.result, s.dim, True)))
 LOG_SOFTMAX = _declare("log_softmax", "LogSoftmaxBackward0", _log_softmax,
                        lambda F, g, s: g - F.exp(s.result) * F.sum(g, s.dim, True),
                        "grad - exp(result) * sum(grad, dim)",
-                       "self - log(sum(exp(self), dim))", noisy=True)
+                       "self - log(sum(exp(self), dim))", noisy=True,
+                       jvp=lambda F, t, s: t.self - F.sum(F.exp(s.result) * t.self, s.dim, True))
 PROD = _declare("prod", "ProdBackward0", _over(np.prod), _prod_grad, "grad * (the product of the other elements)",
                 "product", noisy=True)
 PROD_DIM = _declare("prod_dim", "ProdBackward1", _over(np.prod), _prod_grad,

@@ -30,6 +30,8 @@ class State:
     max_elements: int | None = None
     anomaly = False
     forward_context: object = None
+    forward_level = 0  # the forward-AD level that is open (forward.py), 0 when none
+    tangent_rule = None  # forward.record_tangent: gives an op's result its tangent inside a level
     # Called as observer(node, grad_in, grads_out) for every node a backward pass runs, in order
     # (for AccumulateGrad: grads_out is (), and the call comes before .grad is updated); autodiff's
     # explanation of a pass reads it through it.
@@ -103,8 +105,9 @@ _UNSET: Any = object()
 @contextlib.contextmanager
 def settings(*, default_dtype: Any = _UNSET, max_elements: Any = _UNSET) -> Iterator[None]:
     """Inside the block, new tensors default to `default_dtype` and no tensor may have more than
-    `max_elements` elements (None: no limit); both are restored after it. Omitted ones stay as they are."""
-    previous = STATE.default_dtype, STATE.max_elements
+    `max_elements` elements (None: no limit); both are restored after it, and a forward-AD level left open inside
+    is closed. Omitted ones stay as they are."""
+    previous, level = (STATE.default_dtype, STATE.max_elements), STATE.forward_level
     dtype = STATE.default_dtype if default_dtype is _UNSET else as_dtype(default_dtype)
     limit = STATE.max_elements if max_elements is _UNSET else _checked_limit(max_elements)
     STATE.default_dtype, STATE.max_elements = dtype, limit
@@ -112,6 +115,7 @@ def settings(*, default_dtype: Any = _UNSET, max_elements: Any = _UNSET) -> Iter
         yield
     finally:
         STATE.default_dtype, STATE.max_elements = previous
+        STATE.forward_level = level
 
 
 def set_default_dtype(dtype: Any) -> None:

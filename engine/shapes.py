@@ -13,7 +13,7 @@ from . import coerce
 from .arrays import memory_order, slice_scatter, swapaxes
 from .coerce import tensor_arg
 from .errors import BadValueError, ShapeError
-from .optable import SHAPES, Grad, Op, declare
+from .optable import LINEAR_JVP, SHAPES, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import as_dtype, check_dim, check_dims, check_elements
@@ -26,6 +26,7 @@ def _reshaped(F: Any, g: Any, s: Any) -> Any:
 
 def _declare(name: str, node: str, forward: Any, formula: Any, text: str, doc: str, **facts: Any) -> Op:
     facts.setdefault("group", SHAPES)
+    facts.setdefault("jvp", LINEAR_JVP)  # views and copies: the same operation on the tangent
     return declare(Op(name, node, ("self",), forward, (Grad(formula, text),), doc, **facts))
 
 

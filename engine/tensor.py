@@ -64,8 +64,9 @@ class RemovableHandle:
 class Tensor:
     """An n-dimensional float array that records the operations applied to it, as torch.Tensor does."""
 
+    # (_tangent, forward AD's (level, tangent), is only set on dual tensors and their results: forward.py)
     __slots__ = ("__weakref__", "_accumulator", "_base", "_data", "_grad", "_hooks", "_requires_grad",
-                 "_retains_grad", "_version", "_view_stamp", "grad_fn")
+                 "_retains_grad", "_tangent", "_version", "_view_stamp", "grad_fn")
     __array_ufunc__ = None  # numpy defers to our operators: np.float32(2) * t calls t.__rmul__
 
     @classmethod
@@ -161,8 +162,13 @@ class Tensor:
 
     def __repr__(self) -> str:
         name = self.grad_fn.name() if self.grad_fn is not None else None
+        held = getattr(self, "_tangent", None)
+        tangent = None
+        if held is not None and held[0] == STATE.forward_level:
+            t = held[1]
+            tangent = repr(float(t._data)) if t._data.ndim == 0 else repr(t)
         return format_tensor(self._data, requires_grad=self._requires_grad, grad_fn=name,
-                             default_dtype=STATE.default_dtype)
+                             default_dtype=STATE.default_dtype, tangent=tangent)
 
     # ----------------------------------------------------------------- autograd state
     @property

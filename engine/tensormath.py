@@ -23,7 +23,7 @@ from .inplace import AS_STRIDED, AS_STRIDED_SCATTER, COPY
 from .joins import cat, stack
 from .linalg import diag, inverse, matmul
 from .logic import WHERE
-from .optable import Grad, Op, declare
+from .optable import ELEMENTWISE_JVP, Grad, Op, declare
 from .recording import apply
 from .reductions import prod, sum
 from .shapes import SELECT_BACKWARD, SLICE_BACKWARD, expand, permute, reshape, to, transpose, unsqueeze
@@ -36,25 +36,26 @@ TANH_BACKWARD = declare(Op(
     "tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"), tanh_backward,
     (Grad(lambda F, g, s: F.tanh_backward(g, s.output), "grad * (1 - output**2)"),
      Grad(lambda F, g, s: g * (F.mul_scalar(s.output, -2.0) * s.grad_output), "grad * -2 * output * grad_output")),
-    "grad_output * (1 - output**2)"))
+    "grad_output * (1 - output**2)", jvp=ELEMENTWISE_JVP))
 SIGMOID_BACKWARD = declare(Op(
     "sigmoid_backward", "SigmoidBackwardBackward0", ("grad_output", "output"), sigmoid_backward,
     (Grad(lambda F, g, s: F.sigmoid_backward(g, s.output), "grad * (1 - output) * output"),
      Grad(lambda F, g, s: (g * s.grad_output) * (F.mul_scalar(s.output, -2.0) + 1),
           "grad * grad_output * (1 - 2 * output)")),
-    "grad_output * (1 - output) * output"))
+    "grad_output * (1 - output) * output", jvp=ELEMENTWISE_JVP))
 THRESHOLD_BACKWARD = declare(Op(
     "threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"),
     lambda go, x: np.where(x <= 0, 0.0, go).astype(go.dtype),
     (Grad(lambda F, g, s: F.threshold_backward(g, s.self), "grad where self > 0"),
-     Grad(lambda F, g, s: F.zeros_like(g), "0")), "grad_output where self > 0"))
+     Grad(lambda F, g, s: F.zeros_like(g), "0")), "grad_output where self > 0", jvp=ELEMENTWISE_JVP))
 SGN = declare(Op("sgn", "SgnBackward0", ("self",), sign_kernel, (Grad(lambda F, g, s: F.zeros_like(g), "0"),),
-                 "the sign (inside abs's backward)"))
+                 "the sign (inside abs's backward)", jvp=ELEMENTWISE_JVP))
 ADD_SCALAR = declare(Op("add_scalar", "AddBackward1", ("self",), lambda x, *, other: x + other,
-                        (Grad(lambda F, g, s: g, "grad"),), "self + other, a number (inside backward formulas)"))
+                        (Grad(lambda F, g, s: g, "grad"),), "self + other, a number (inside backward formulas)",
+                        jvp=ELEMENTWISE_JVP))
 MUL_SCALAR = declare(Op("mul_scalar", "MulBackward1", ("self",), lambda x, *, other: x * other,
                         (Grad(lambda F, g, s: g * s.other, "grad * other"),),
-                        "self * other, a number (inside backward formulas)"))
+                        "self * other, a number (inside backward formulas)", jvp=ELEMENTWISE_JVP))
 
 
 def where(condition: np.ndarray, input: Any, other: Any) -> Tensor:

@@ -247,9 +247,11 @@ def set_attribute(owner: Any, attr: str, value: Any) -> None:
 def _apply_of(cls: UserClass) -> Function:
     """`MyFunction.apply`: the class's forward and backward as a custom autograd Function."""
     forward = _static(cls, "forward")
-    backward = _static(cls, "backward")
     found, setup, _ = cls.find("setup_context")
     setup_context = _callable(setup) if found else None
+    found, jvp_member, _ = cls.find("jvp")
+    jvp = _callable(jvp_member) if found else None
+    backward = _static(cls, "backward") if jvp is None or cls.find("backward")[0] else _no_backward
 
     def apply(*args: Any, **kwargs: Any) -> Any:
         if setup_context is not None and isinstance(forward, UserFunction):
@@ -257,9 +259,15 @@ def _apply_of(cls: UserClass) -> Function:
             scope = bind(forward, args, kwargs)
             star = scope.get(forward.params.star, ()) if forward.params.star else ()
             args, kwargs = (*(scope[n] for n in forward.params.names), *star), {}
-        return engine.apply_function(f"{cls.name}Backward", forward, backward, args, kwargs, setup_context)
+        return engine.apply_function(f"{cls.name}Backward", forward, backward, args, kwargs, setup_context, jvp)
 
     return Function(f"{cls.name}.apply", apply, "apply(*args)")
+
+
+def _no_backward(ctx: Any, *grads: Any) -> Any:
+    """The backward of a Function that defines only jvp (forward mode): reached only by a backward pass."""
+    raise engine.AutogradError("You must implement either the backward or vjp method for your custom "
+                               "autograd.Function to use it with backward mode AD.", reason="custom_function")
 
 
 def _static(cls: UserClass, name: str) -> Any:

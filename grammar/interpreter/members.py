@@ -79,6 +79,8 @@ def attribute(value: Any, attr: str) -> Any:
         raise unknown_member(value.name(), attr, [*NODE_ATTRIBUTES, *NODE_METHODS])
     if isinstance(value, engine.MinMax) and attr in ("values", "indices"):
         return getattr(value, attr)
+    if isinstance(value, engine.UnpackedDualTensor) and attr in ("primal", "tangent"):
+        return value.primal if attr == "primal" else value.tangent
     if isinstance(value, engine.Size) and attr == "numel":
         return Function("numel", value.numel, "numel()")
     if isinstance(value, engine.RemovableHandle) and attr == "remove":
@@ -189,9 +191,9 @@ def method_signature(name: str) -> str | None:
 def unknown_member(owner: str, attr: str, known: list[str]) -> UnknownNameError:
     close = difflib.get_close_matches(attr, known, n=1)
     suggestion = f"; did you mean '{close[0]}'?" if close else ""
-    if (owner, attr) in (("torch", "func"), ("torch.autograd", "forward_ad")):
-        suggestion = (": forward-mode AD is not available yet; torch.autograd.functional.jvp, jacobian and hessian "
-                      "give the same values in reverse mode")
+    if (owner, attr) in (("torch.func", "vmap"), ("torch", "vmap")):
+        suggestion = ": vmap is not available in autodiff; call the function in a loop over the batch (or on the "\
+            "whole batch, for functions that broadcast)"
     if owner == "torch.nn" and attr[:1].isupper():  # nn.Linear, nn.MSELoss, ...: classes
         suggestion = (": torch.nn's modules are not available in autodiff yet; write the weights as tensors "
                       "(w = torch.randn(2, 3, requires_grad=True)) and the loss with torch.nn.functional")

@@ -17,7 +17,7 @@ from autodiff.grammar.interpreter.members import attribute
 from autodiff.grammar.interpreter.numpy_subset import from_numpy, numpy_module
 from autodiff.grammar.interpreter.pymodules import STANDARD_MODULES
 from autodiff.grammar.interpreter.pytypes import TENSOR_TYPE, legacy_tensor, type_builtins
-from autodiff.grammar.interpreter.torchlib import autograd_extras, device_members
+from autodiff.grammar.interpreter.torchlib import autograd_extras, device_members, func_module
 from autodiff.grammar.interpreter.values import DType, Function, Namespace
 
 # Mathematical constants, as Python numbers (so `x=pi/4` is a value and `sin(pi*x)` records one op).
@@ -105,6 +105,7 @@ def _torch_members() -> dict[str, Any]:
         "autograd": Namespace("torch.autograd", _autograd_members()),
         "nn": Namespace("torch.nn", {"functional": functional}),
         "linalg": Namespace("torch.linalg", _linalg_members()),
+        "func": func_module(),
     })
     return members
 
@@ -116,10 +117,6 @@ NUMPY = numpy_module()
 TORCH = Namespace("torch", _torch_members())
 
 
-FORWARD_AD_HINT = ("forward-mode AD (torch.autograd.forward_ad, torch.func) is not available yet: "
-                   "torch.autograd.functional.jvp, jacobian and hessian give the same values in reverse mode")
-
-
 def _torch_module(module: str) -> Namespace:
     """torch or one of its parts that autodiff provides (torch.autograd, torch.nn.functional, ...)."""
     target: Any = TORCH
@@ -127,7 +124,7 @@ def _torch_module(module: str) -> Namespace:
         target = target.members.get(part) if isinstance(target, Namespace) else None
         if not isinstance(target, Namespace):
             available = ", ".join(sorted(_torch_modules()))
-            hint = FORWARD_AD_HINT if module.startswith(("torch.autograd.forward_ad", "torch.func")) else None
+            hint = None
             if module.startswith(("torch.nn", "torch.optim")):
                 hint = ("torch.nn's modules and torch.optim are not available yet: write the weights as tensors and "
                         "the update under torch.no_grad()")

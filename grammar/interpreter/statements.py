@@ -208,7 +208,7 @@ class _Frame:
         self.body, self.node, self.items, self.context, self.index = body, node, items, context, 0
 
 
-_CONTEXTS = (engine.GradMode,)
+_CONTEXTS = (engine.GradMode, engine.dual_level)
 
 
 def run_block(interp: Any, stmt: S.Node, result: Evaluation) -> None:
@@ -285,7 +285,8 @@ def _start(interp: Any, stmt: S.Node, frames: list[_Frame], result: Evaluation) 
     elif isinstance(stmt, S.With):
         context = interp.expression(stmt.context)
         if not isinstance(context, _CONTEXTS):
-            raise BadValueError(f"with needs torch.no_grad(), torch.enable_grad() or torch.set_grad_enabled(...), "
+            raise BadValueError(f"with needs torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(...) or "
+                                f"torch.autograd.forward_ad.dual_level(), "
                                 f"not {type(context).__name__}", reason="context").at(stmt.line, stmt.column)
         entered = context.__enter__()
         frames.append(_Frame(stmt.body, stmt, context=context))

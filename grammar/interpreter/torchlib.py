@@ -151,14 +151,49 @@ def autograd_extras() -> dict[str, Any]:
         **{name: _function(name, fn, f"{name}(func, inputs, v=None, create_graph=False, strict=False)")
            for name, fn in (("vjp", engine.vjp), ("jvp", engine.jvp), ("hvp", engine.hvp), ("vhp", engine.vhp))},
     })
+    forward_ad = Namespace("torch.autograd.forward_ad", {
+        "dual_level": _function("dual_level", engine.dual_level, "dual_level()"),
+        "make_dual": _function("make_dual", engine.make_dual, "make_dual(tensor, tangent, *, level=None)"),
+        "unpack_dual": _function("unpack_dual", engine.unpack_dual, "unpack_dual(tensor, *, level=None)"),
+        "enter_dual_level": _function("enter_dual_level", engine.enter_dual_level, "enter_dual_level()"),
+        "exit_dual_level": _function("exit_dual_level", engine.exit_dual_level, "exit_dual_level(*, level=None)"),
+    })
     return {
         "functional": functional,
+        "forward_ad": forward_ad,
         "gradcheck": _function("gradcheck", engine.gradcheck, "gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, "
                                "rtol=0.001, raise_exception=True)"),
         "gradgradcheck": _function("gradgradcheck", engine.gradgradcheck, "gradgradcheck(func, inputs, "
                                    "grad_outputs=None, *, eps=1e-06, atol=1e-05, rtol=0.001)"),
         "Variable": _function("Variable", _variable, "Variable(data, requires_grad=False)"),
     }
+
+
+def _transform(name: str, make: Any, usage: str) -> Function:
+    """A torch.func transform: its result, a function, is a value of the language too."""
+
+    def transform(*args: Any, **kwargs: Any) -> Function:
+        return Function(f"{name}(...)", make(*args, **kwargs), "(*args)")
+
+    return Function(name, transform, usage)
+
+
+def _vjp(*args: Any, **kwargs: Any) -> tuple:
+    result = engine.func.vjp(*args, **kwargs)
+    return (result[0], Function("vjp_fn", result[1], "vjp_fn(cotangent)"), *result[2:])
+
+
+def func_module() -> Namespace:
+    """torch.func: grad, vjp, jacrev (reverse mode), jvp, jacfwd (forward mode), hessian."""
+    func = engine.func
+    return Namespace("torch.func", {
+        "grad": _transform("grad", func.grad, "grad(func, argnums=0, has_aux=False)"),
+        "vjp": _function("vjp", _vjp, "vjp(func, *primals, has_aux=False)"),
+        "jacrev": _transform("jacrev", func.jacrev, "jacrev(func, argnums=0, has_aux=False)"),
+        "jvp": _function("jvp", func.jvp, "jvp(func, primals, tangents, *, strict=False, has_aux=False)"),
+        "jacfwd": _transform("jacfwd", func.jacfwd, "jacfwd(func, argnums=0, has_aux=False)"),
+        "hessian": _transform("hessian", func.hessian, "hessian(func, argnums=0)"),
+    })
 
 
 def device_members() -> dict[str, Any]:

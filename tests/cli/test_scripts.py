@@ -32,8 +32,8 @@ def run(cli, tmp_path: Path, text: str, *options: str):
      "autodiff: limit error at line 2, column 12: function calls are nested more than 100 deep (a function that "
      "calls itself never stops)\n    return f(n)\n           ^\n"),
     ("with 3:\n    pass\n", 1,
-     "autodiff: value error at line 1, column 1: with needs torch.no_grad(), torch.enable_grad() or "
-     "torch.set_grad_enabled(...), not int\nwith 3:\n^\n"),
+     "autodiff: value error at line 1, column 1: with needs torch.no_grad(), torch.enable_grad(), "
+     "torch.set_grad_enabled(...) or torch.autograd.forward_ad.dual_level(), not int\nwith 3:\n^\n"),
     ("a, b = [1, 2, 3]\n", 1,
      "autodiff: value error at line 1, column 1: too many values to unpack (expected 2, got 3)\na, b = [1, 2, 3]\n^\n"),
     ("for i in 5:\n    pass\n", 1,

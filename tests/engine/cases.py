@@ -150,6 +150,28 @@ def run_case(lib: Any, c: Case) -> dict:
             "grad_dtypes": [None if t.grad is None else dtype_name(t.grad) for t in leaves], "graph": graph}
 
 
+def tangent_input(x: np.ndarray) -> np.ndarray:
+    """The tangent a forward-mode run gives an input: fixed values of its shape, none of them 0."""
+    return (np.cos(np.arange(x.size) * 1.7 + 0.3) + 1.25).reshape(x.shape)
+
+
+def run_forward(lib: Any, fwad: Any, c: Case) -> dict:
+    """Run a case in forward mode: each float input that requires grad becomes a dual tensor (make_dual) with
+    `tangent_input`'s tangent; the result's value and tangent (None: it has none), or the error's class."""
+    leaves = make_inputs(lib, c)
+    try:
+        with fwad.dual_level():
+            duals = [fwad.make_dual(x, lib.tensor(tangent_input(data), dtype=x.dtype))
+                     if rg and dt.startswith("float") else x
+                     for x, data, dt, rg in zip(leaves, c.inputs, c.dtypes, c.requires_grad)]
+            out = c.fn(lib, *duals)
+            primal, tangent = fwad.unpack_dual(out)
+            return {"value": to_numpy(primal).copy(),
+                    "tangent": None if tangent is None else to_numpy(tangent).copy()}
+    except Exception as error:  # the class of any failure is the record
+        return {"error": type(error).__name__}
+
+
 def single_node_graph(name: str, n_inputs: int) -> list[dict]:
     """One node over the AccumulateGrad nodes of inputs 0..n-1 (the engine's N-D matmul)."""
     return [{"name": name, "next": [[i + 1, 0] for i in range(n_inputs)]}] + [
@@ -410,6 +432,7 @@ case("setitem_value_broadcast_columns", lambda L, x, c: _write_columns(L, x, c),
 case("inplace_zero", lambda L, x: _zeroed(L, x) * x, A23)
 case("inplace_fill", lambda L, x: _filled(L, x) * x, A23)
 case("inplace_zero_view", lambda L, x: _zeroed_view(L, x), values(4))
+case("forward_ad_unpacked_primal", lambda L, x: _unpacked_primal(L, x), values(3))
 case("view_after_base_write", lambda L, x: _view_after_write(L, x), values(4))
 # create_graph: the backward pass records PyTorch's fused backward kernels (double-backward names)
 case("double_backward_tanh", lambda L, x: _grad_graph(L, x, L.tanh), values(3))
@@ -566,6 +589,14 @@ def _filled(L: Any, x: Any) -> Any:
     y = x * 2
     y.fill_(5.0)
     return y
+
+
+def _unpacked_primal(L: Any, x: Any) -> Any:
+    """A dual tensor's primal, unpacked inside a forward-AD level: a view PyTorch records as Identity."""
+    fwad = getattr(L.autograd, "forward_ad", L)  # torch.autograd.forward_ad; the engine has it at the top
+    with fwad.dual_level():
+        dual = fwad.make_dual(x * 2, L.ones_like(x))
+        return fwad.unpack_dual(dual).primal * 3
 
 
 def _zeroed_view(L: Any, x: Any) -> Any:

@@ -1,0 +1,216 @@
+"""torch.func's transforms on the engine: grad, vjp and jacrev in reverse mode, jvp and jacfwd in forward mode
+(forward.py), hessian as jacfwd(jacrev(f)). They compose as PyTorch's do: the reverse-mode transforms record
+their gradients (create_graph), so another transform, of either mode, differentiates them again; forward mode
+is one level at a time, so jacfwd and jvp do not nest inside each other.
+
+A transform's result is connected to the caller's graph only through inputs that required grad already (as
+torch.func's are); otherwise it is a plain tensor, with its tangent when a forward-mode level is open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .autograd import grad as autograd_grad
+from .constructors import zeros
+from .duals import set_tangent, tangent_of
+from .errors import BadValueError, LimitError
+from .forward import dual_level, make_dual, unpack_dual
+from .joins import stack
+from .modes import GradMode
+from .shapes import reshape, view
+from .tensor import Tensor
+
+MAX_BASIS = 10_000  # jacfwd/jacrev: one evaluation (or backward pass) per input (or output) element
+
+
+def _argnums(argnums: Any, count: int) -> tuple[int, ...]:
+    items = argnums if isinstance(argnums, (tuple, list)) else (argnums,)
+    out = []
+    for n in items:
+        if isinstance(n, bool) or not isinstance(n, int) or not -count <= n < count:
+            raise BadValueError(f"argnums {argnums!r}: each must be the position of an argument (the function was "
+                                f"given {count})", reason="argnums")
+        out.append(n % count)
+    return tuple(out)
+
+
+def _tensor(value: Any, what: str) -> Tensor:
+    if not isinstance(value, Tensor):
+        raise BadValueError(f"{what} must be a Tensor, got {type(value).__name__}", reason="arguments")
+    return value
+
+
+def _tracked(x: Tensor) -> Tensor:
+    """The input the transform differentiates: a view of x when x requires grad (the caller's graph goes on),
+    else a new leaf that requires grad; its tangent stays (an enclosing jacfwd sees through it)."""
+    if x.requires_grad:
+        return view(x, *x.shape)
+    leaf = x.detach().requires_grad_(True)
+    set_tangent(leaf, tangent_of(x))
+    return leaf
+
+
+def _plain(result: Tensor, inputs: list[Tensor]) -> Tensor:
+    """The result as the caller sees it: detached (keeping its tangent) unless an input required grad."""
+    if any(x.requires_grad for x in inputs) or not isinstance(result, Tensor):
+        return result
+    tangent = tangent_of(result)
+    out = result.detach()
+    set_tangent(out, tangent)
+    return out
+
+
+def _call(func: Callable[..., Any], args: list, has_aux: bool) -> tuple[Any, Any]:
+    with GradMode(True):
+        result = func(*args)
+    if not has_aux:
+        return result, None
+    if not isinstance(result, tuple) or len(result) != 2:
+        raise BadValueError("a function with has_aux=True must return a pair (output, aux)", reason="has_aux")
+    return result
+
+
+def _gradients(output: Tensor, inputs: list[Tensor], cotangent: Any = None) -> list[Tensor]:
+    if not output.requires_grad:
+        return [zeros(*x.shape, dtype=x.dtype.name) for x in inputs]
+    found = autograd_grad(output, inputs, cotangent, retain_graph=True, create_graph=True, allow_unused=True)
+    return [g if g is not None else zeros(*x.shape, dtype=x.dtype.name) for g, x in zip(found, inputs)]
+
+
+def grad(func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False) -> Callable[..., Any]:
+    """torch.func.grad: the function giving the gradient of func's one-element output."""
+
+    def gradient(*args: Any) -> Any:
+        which = _argnums(argnums, len(args))
+        originals = [_tensor(args[i], "the argument to differentiate") for i in which]
+        args = list(args)
+        tracked = [_tracked(x) for x in originals]
+        for i, t in zip(which, tracked):
+            args[i] = t
+        output, aux = _call(func, args, has_aux)
+        output = _tensor(output, "func's output")
+        if output.numel() != 1:
+            raise BadValueError(f"Expected f(*args) to return a scalar Tensor, got tensor with {output.ndim} dims. "
+                                "Maybe you wanted to use the vjp or jacrev APIs instead?", reason="arguments")
+        grads = [_plain(g, originals) for g in _gradients(output, tracked)]
+        result = tuple(grads) if isinstance(argnums, (tuple, list)) else grads[0]
+        return (result, aux) if has_aux else result
+
+    return gradient
+
+
+def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple:
+    """torch.func.vjp: (func(*primals), vjp_fn), vjp_fn(cotangent) giving one gradient per primal."""
+    originals = [_tensor(p, "each primal") for p in primals]
+    tracked = [_tracked(x) for x in originals]
+    output, aux = _call(func, tracked, has_aux)
+    output = _tensor(output, "func's output")
+
+    def vjp_fn(cotangent: Any) -> tuple:
+        cotangent = _tensor(cotangent, "the cotangent")
+        if tuple(cotangent.shape) != tuple(output.shape):
+            raise BadValueError(f"Mismatch in shape: the cotangent has shape {tuple(cotangent.shape)} and the output "
+                                f"shape {tuple(output.shape)}", reason="shape")
+        return tuple(_plain(g, originals) for g in _gradients(output, tracked, cotangent))
+
+    shown = _plain(output, originals)
+    return (shown, vjp_fn, aux) if has_aux else (shown, vjp_fn)
+
+
+def jacrev(func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False) -> Callable[..., Any]:
+    """torch.func.jacrev: the Jacobian (output.shape + input.shape) by one backward pass per output element."""
+
+    def jacobian(*args: Any) -> Any:
+        which = _argnums(argnums, len(args))
+        originals = [_tensor(args[i], "the argument to differentiate") for i in which]
+        args = list(args)
+        tracked = [_tracked(x) for x in originals]
+        for i, t in zip(which, tracked):
+            args[i] = t
+        output, aux = _call(func, args, has_aux)
+        output = _tensor(output, "func's output")
+        _basis_limit(output.numel(), "jacrev")
+        flat = reshape(output, -1)
+        rows = [_gradients(flat[i], tracked) for i in range(output.numel())]
+        blocks = [_block(rows, k, output, x) for k, x in enumerate(tracked)]
+        blocks = [_plain(b, originals) for b in blocks]
+        result = tuple(blocks) if isinstance(argnums, (tuple, list)) else blocks[0]
+        return (result, aux) if has_aux else result
+
+    return jacobian
+
+
+def _block(rows: list[list[Tensor]], k: int, output: Tensor, x: Tensor) -> Tensor:
+    shape = (*output.shape, *x.shape)
+    if not rows:
+        return zeros(*shape, dtype=x.dtype.name)
+    return reshape(stack([row[k] for row in rows]), *shape)
+
+
+def _basis_limit(count: int, name: str) -> None:
+    if count > MAX_BASIS:
+        raise LimitError(f"{name} would need {count:,} passes (one per element), over the limit of {MAX_BASIS:,}",
+                         hint="use smaller tensors", reason="rows")
+
+
+def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool = False, has_aux: bool = False) -> tuple:
+    """torch.func.jvp: (func(*primals), J tangents), in forward mode."""
+    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
+        raise BadValueError("jvp(func, primals, tangents): primals and tangents must be tuples of tensors, e.g. "
+                            "jvp(f, (x,), (v,))", reason="arguments")
+    if len(primals) != len(tangents):
+        raise BadValueError(f"jvp: expected primals and tangents of the same length, got {len(primals)} and "
+                            f"{len(tangents)}", reason="arguments")
+    with dual_level():
+        duals = [make_dual(_tensor(p, "each primal"), _tensor(t, "each tangent")) for p, t in zip(primals, tangents)]
+        output, aux = _call(func, duals, has_aux)
+        primal, tangent = unpack_dual(_tensor(output, "func's output"))
+        value = primal.detach() if not any(p.requires_grad for p in primals) else primal
+        result = tangent if tangent is not None else zeros(*primal.shape, dtype=primal.dtype.name)
+    return (value, result, aux) if has_aux else (value, result)
+
+
+def jacfwd(func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False) -> Callable[..., Any]:
+    """torch.func.jacfwd: the Jacobian (output.shape + input.shape) by one forward-mode run per input element."""
+
+    def jacobian(*args: Any) -> Any:
+        which = _argnums(argnums, len(args))
+        blocks, aux = [], None
+        for i in which:
+            block, aux = _forward_block(func, list(args), i, has_aux)
+            blocks.append(block)
+        result = tuple(blocks) if isinstance(argnums, (tuple, list)) else blocks[0]
+        return (result, aux) if has_aux else result
+
+    return jacobian
+
+
+def _forward_block(func: Callable[..., Any], args: list, i: int, has_aux: bool) -> tuple[Tensor, Any]:
+    x = _tensor(args[i], "the argument to differentiate")
+    _basis_limit(x.numel(), "jacfwd")
+    columns, output, aux = [], None, None
+    for j in range(x.numel()):
+        basis = np.zeros(x.numel(), dtype=x.dtype)
+        basis[j] = 1
+        with dual_level():
+            args[i] = make_dual(x, Tensor._make(basis.reshape(x.shape)))
+            output, aux = _call(func, args, has_aux)
+            primal, tangent = unpack_dual(_tensor(output, "func's output"))
+            columns.append(tangent if tangent is not None else zeros(*primal.shape, dtype=primal.dtype.name))
+    if not columns:
+        return zeros(*x.shape, dtype=x.dtype.name), aux
+    out_shape = tuple(columns[0].shape)
+    block = stack([reshape(c, -1) for c in columns], dim=1) if out_shape else stack(columns)
+    return reshape(block, *out_shape, *x.shape), aux
+
+
+def hessian(func: Callable[..., Any], argnums: Any = 0) -> Callable[..., Any]:
+    """torch.func.hessian: jacfwd(jacrev(func))."""
+    return jacfwd(jacrev(func, argnums), argnums)
+
+
+__all__ = ["grad", "hessian", "jacfwd", "jacrev", "jvp", "vjp"]
