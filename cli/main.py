@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from autodiff.cli import interrupted_while_starting
+from autodiff.cli import VERSION, interrupted_while_starting
 from autodiff.cli.options import settings
 
 # The commands, in their modules (imported only when the command runs or shows its own help, so `autodiff
@@ -65,7 +65,7 @@ class Commands(click.Group):
 
 
 @click.group(cls=Commands, context_settings=settings())
-@click.version_option(package_name="autodiff-cli", prog_name="autodiff")
+@click.version_option(VERSION, prog_name="autodiff")
 @click.option("--debug", is_flag=True, hidden=True, help="Show Python tracebacks (for autodiff's developers).")
 @click.pass_context
 def cli(ctx: click.Context, debug: bool) -> None:

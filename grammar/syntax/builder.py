@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
 
 from autodiff.grammar.syntax import tables
 from autodiff.grammar.syntax.fstrings import join_strings
@@ -57,6 +56,7 @@ from autodiff.grammar.syntax.tree import (
     UnaryOp,
     While,
     With,
+    moved,
 )
 
 
@@ -470,7 +470,7 @@ class TreeBuilder:
         return TupleExpr((), **_at(c[0]))
 
     def paren(self, c: list) -> Expr:
-        return replace(c[1], **_at(c[0]))  # the expression now starts at its '('
+        return moved(c[1], **_at(c[0]))  # the expression now starts at its '('
 
     def list(self, c: list) -> ListExpr:
         return ListExpr(tuple(c[1:-1]), **_at(c[0]))

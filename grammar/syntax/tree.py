@@ -8,22 +8,41 @@ Trees can be deep (a 20,000-term sum is a 20,000-deep left spine), so nothing he
 them: nodes compare by identity (`eq=False`) and `repr()` goes through `dump()`, which is iterative.
 Compare trees by comparing their `dump()`.
 
-Start-up: `@dataclass(frozen=True)` compiles an `__init__`, `__setattr__` and `__delattr__` per class
-(12 ms for these 21 classes), so `_node` asks dataclasses only for fields and slots, and `Node` supplies
-one shared `__init__` and the frozenness (assignment raises dataclasses.FrozenInstanceError).
+Start-up: `@dataclass` processes each class at import (fields, generated methods, a second class for the
+slots: 6-8 ms for these 45 classes at every start), so `_node` only remakes the class with its annotated
+fields as `__slots__` and `__match_args__`; `Node` supplies one shared `__init__` and the frozenness
+(assignment raises dataclasses.FrozenInstanceError); `moved` is `dataclasses.replace` for a new position.
 """
 
 from __future__ import annotations
 
-import inspect  # already imported by dataclasses
+import inspect  # already imported by click and dataclasses
 from collections.abc import Callable
 from dataclasses import FrozenInstanceError, dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+_N = TypeVar("_N", bound=type)
 
 
-def _node(cls: type) -> type:
-    cls.__match_args__ = tuple(inspect.get_annotations(cls))  # its own fields, for __init__ and `match`
-    return dataclass(init=False, repr=False, eq=False, match_args=False, slots=True)(cls)
+def _node(cls: _N) -> _N:
+    """The class again, with its own annotated fields as slots and as `__match_args__` (for __init__ and
+    `match`): no instance dictionary, as dataclass(slots=True) makes it."""
+    fields = tuple(inspect.get_annotations(cls))
+    namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
+    namespace["__slots__"] = fields
+    namespace["__match_args__"] = fields
+    return type(cls)(cls.__name__, cls.__bases__, namespace)  # type: ignore[return-value]
+
+
+def moved(node: _N, line: int, column: int) -> _N:
+    """A copy of the node that starts at another position (a parenthesised expression starts at its '(')."""
+    copy = object.__new__(type(node))
+    for cls in type(node).__mro__:
+        for name in cls.__dict__.get("__slots__", ()):
+            object.__setattr__(copy, name, getattr(node, name))
+    object.__setattr__(copy, "line", line)
+    object.__setattr__(copy, "column", column)
+    return copy
 
 
 @_node

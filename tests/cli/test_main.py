@@ -27,3 +27,41 @@ def test_help_and_version_load_no_command_and_no_numpy(args):
             "[m for m in sys.modules if m.endswith('_cmd') and 'eval' not in m])")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip().splitlines()[-1] == "False []", done.stdout + done.stderr
+
+
+def _installed_command() -> str:
+    import os
+    import shutil
+
+    beside = os.path.join(os.path.dirname(sys.executable), "autodiff")
+    found = beside if os.path.exists(beside) else shutil.which("autodiff")
+    if found is None:
+        pytest.skip("the autodiff command is not installed")
+    return found
+
+
+@pytest.mark.parametrize(("args", "env"), [
+    (["--help"], {}),
+    (["--version"], {}),
+    (["eval", "--help"], {}),
+    ([], {"_AUTODIFF_COMPLETE": "bash_complete", "COMP_WORDS": "autodiff ev", "COMP_CWORD": "1"}),
+])
+def test_the_installed_command_imports_no_numpy_to_help_version_or_complete(args, env):
+    """The console script itself (its entry point, not cli.main), with Python's import log: nothing that
+    computes is imported to answer --help, --version or shell completion."""
+    import os
+
+    done = subprocess.run([_installed_command(), *args], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, **env, "PYTHONPROFILEIMPORTTIME": "1"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert imported, "no import log"
+    heavy = sorted(m for m in imported if m.split(".")[0] in ("numpy", "sympy", "rich", "importlib_metadata")
+                   or m in ("importlib.metadata", "autodiff.engine") or (m.endswith("_cmd") and "eval" not in m))
+    assert heavy == [], heavy
+    if args == ["--version"]:
+        from importlib.metadata import version
+
+        assert done.stdout.strip() == f"autodiff, version {version('autodiff-cli')}"
+    if env:
+        assert "eval" in done.stdout
