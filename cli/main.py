@@ -88,6 +88,9 @@ def main(argv: list[str] | None = None) -> None:
         from autodiff.cli import memory  # set when a command starts computing (memory.prepare)
 
         memory.OWN_PROCESS = True
+        from autodiff.cli import sympy_parts  # SymPy's units and tensors, never used, as placeholders
+
+        sympy_parts.install()
     try:
         code = cli.main(args=args, prog_name="autodiff", standalone_mode=False)
         code = code if isinstance(code, int) else 0
