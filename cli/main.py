@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> None:
         from autodiff.cli import memory  # set when a command starts computing (memory.prepare)
 
         memory.OWN_PROCESS = True
-        from autodiff.cli import sympy_parts  # SymPy's units and tensors, never used, as placeholders
+        from autodiff.app import sympy_parts  # SymPy's units and tensors, never used, as placeholders
 
         sympy_parts.install()
     try:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from autodiff.grammar.syntax import tables
 from autodiff.grammar.syntax.fstrings import join_strings
 from autodiff.grammar.syntax.lexer import MAX_INT_DIGITS, SyntaxProblem, Token, shortened
+from autodiff.grammar.syntax.nodes import moved
 from autodiff.grammar.syntax.tree import (
     Assert,
     Assign,
@@ -56,7 +57,6 @@ from autodiff.grammar.syntax.tree import (
     UnaryOp,
     While,
     With,
-    moved,
 )
 
 

@@ -69,11 +69,12 @@ def test_the_installed_command_imports_no_numpy_to_help_version_or_complete(args
 
 def test_diff_imports_neither_sympy_units_nor_tensors():
     """`autodiff diff` in its own process: SymPy's physics units and tensor modules are placeholders
-    (cli/sympy_parts.py), and the derivative is the one SymPy gives with the real modules."""
+    (app/sympy_parts.py), and the derivative is the one SymPy gives with the real modules."""
     import os
 
     done = subprocess.run([_installed_command(), "diff", "sin(x)*exp(x)/x + x**3", "--format", "plain"],
-                          capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1"})
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1"})
     assert done.returncode == 0, done.stderr[-2000:]
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     assert not {m for m in imported if m.startswith(("sympy.physics.units.", "sympy.combinatorics"))}

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from autodiff.engine.errors import AutodiffError, LimitError, ParseError
 from autodiff.grammar.syntax import MAX_BRACKET_DEPTH, MAX_SOURCE_CHARS, generate, parse, source_excerpt
 from autodiff.grammar.syntax import tables as _generated_parser
+from autodiff.grammar.syntax.nodes import moved
 from autodiff.grammar.syntax.tree import (
     Assign,
     BinOp,
@@ -35,7 +36,6 @@ from autodiff.grammar.syntax.tree import (
     TupleExpr,
     UnaryOp,
     dump,
-    moved,
 )
 
 GRAMMAR_DIR = Path(generate.__file__).resolve().parent.parent  # grammar/: autodiff.lark, syntax/, interpreter/

@@ -15,7 +15,6 @@ them costs nothing to a command that never imports SymPy; a module already impor
 from __future__ import annotations
 
 import sys
-from importlib.abc import Loader, MetaPathFinder
 from importlib.machinery import ModuleSpec
 from types import ModuleType
 from typing import Any
@@ -28,8 +27,9 @@ PLACEHOLDERS: dict[str, tuple[str, ...]] = {
 }
 
 
-class Placeholders(MetaPathFinder, Loader):
-    """Finds and makes the placeholder modules."""
+class Placeholders:
+    """Finds and makes the placeholder modules (a finder and loader of sys.meta_path; not derived from
+    importlib.abc, whose import costs more than the rest of this module)."""
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> ModuleSpec | None:
         return ModuleSpec(fullname, self, is_package=False) if fullname in PLACEHOLDERS else None
@@ -40,7 +40,7 @@ class Placeholders(MetaPathFinder, Loader):
     def exec_module(self, module: ModuleType) -> None:
         from sympy.core.basic import Basic
 
-        module.__doc__ = f"autodiff's placeholder for {module.__name__} (see autodiff.cli.sympy_parts)"
+        module.__doc__ = f"autodiff's placeholder for {module.__name__} (see autodiff.app.sympy_parts)"
         for name in PLACEHOLDERS[module.__name__]:
             setattr(module, name, type(name, (Basic,), {"__module__": module.__name__}))
 
