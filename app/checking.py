@@ -22,6 +22,7 @@ from autodiff.app.session import (
     as_tensor,
     bind,
     constant,
+    parsed,
     root_tensor,
 )
 from autodiff.engine import Tensor
@@ -35,7 +36,6 @@ from autodiff.engine.errors import (
     UsageError,
 )
 from autodiff.grammar.interpreter import Evaluation, Interpreter
-from autodiff.grammar.syntax import parse
 
 # torch.allclose's defaults, for float64; float32 rounds at about 6e-8, so its defaults are looser
 # (the atol of torch.testing.assert_close for float32, and a relative tolerance that float32 arithmetic
@@ -96,7 +96,7 @@ class _Program:
     """A program parsed once and run again with new values bound to its variables."""
 
     def __init__(self, text: str) -> None:
-        self.tree = parse(text)
+        self.tree = parsed(text)
         self.evaluator = Interpreter()
 
     def run(self, bindings: list[Binding]) -> tuple[Tensor, dict[str, Tensor], Evaluation]:
@@ -249,7 +249,7 @@ class _Derivative:
         self.name, self.text, self.bound = expectation.name, expectation.text, bound
         self.what = f"--expect {expectation.name}={expectation.text}"
         try:
-            self.tree = parse(expectation.text)
+            self.tree = parsed(expectation.text)
         except ParseError as error:
             error.message = f"{self.what}: {error.message}"
             error.details["summary"] = f"{self.what}: {error.details.get('summary', '')}"

@@ -139,7 +139,7 @@ def _standard_streams() -> None:
 
 
 def _json_requested(args: list[str]) -> bool:
-    if "eval" in args and any(arg == "--batch" or arg.startswith("--batch=") for arg in args):
+    if any(arg == "--batch" or arg.startswith("--batch=") for arg in args):
         return True  # --batch answers in JSON lines, its errors too
     for i, arg in enumerate(args):
         if arg == "--format" and i + 1 < len(args):
