@@ -122,6 +122,7 @@ class EvalLines:
         if request.program is not None and request.parsed is None:
             request.parsed = parsed(request.program)  # once, for every line
         self.defaults = list(request.bindings)
+        self.program, self.parsed = request.program, request.parsed
         self.seed = seed
 
     def request_for(self, line: Line) -> EvalRequest:
@@ -129,7 +130,9 @@ class EvalLines:
         request = self.request
         if line.program is not None:
             request.program, request.parsed = line.program, parsed(line.program)
-        elif request.program is None:
+        else:
+            request.program, request.parsed = self.program, self.parsed
+        if request.program is None:
             raise UsageError('the line has no "program", and no PROGRAM was given on the command line',
                              hint='give each line its program, e.g. {"program": "x**2", "x": 3}')
         seed = line.settings.get("seed", self.seed)

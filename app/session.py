@@ -34,6 +34,11 @@ def parsed(text: str) -> Program:
     return _remembered(text) if len(text) <= CACHED_PROGRAM_CHARS else parse(text)
 
 
+def forget_parsed() -> None:
+    """Empty the memory of parsed programs (tests count the parses)."""
+    _remembered.cache_clear()
+
+
 def as_tensor(value: Any, what: str, fields: tuple[str, ...] = ()) -> Tensor:
     """A value as a fresh tensor of the default dtype (numbers and lists are floats)."""
     if isinstance(value, Tensor):

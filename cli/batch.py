@@ -40,7 +40,7 @@ def run_batch(options: dict[str, Any], start: Callable[[], Answering]) -> int:
     try:
         if options.get("output_format") not in (None, "json"):
             raise UsageError(f"--batch writes one JSON document per line; drop --format {options['output_format']}")
-        limit, option = line_limit(options.get("max_line_bytes"), options["config"].max_elements)
+        limit, option = line_limit(options.get("max_line_bytes"), _max_elements(options))
         with np.errstate(all="ignore"):
             settings, answer = start()
         batch = Batch(limit, "max_line_bytes" if option == "--max-line-bytes" else "max_elements", settings)
@@ -69,7 +69,7 @@ def _write_answers(batch: Any, answer: Callable[[Any], dict[str, Any]], stream: 
 
     answered = failed = first = 0
     write, flush = sys.stdout.write, sys.stdout.flush
-    for number, document, error in batch.answers(stream, answer, options["config"].max_elements):
+    for number, document, error in batch.answers(stream, answer, _max_elements(options)):
         if error is not None:
             document = error_document(error)
             failed += 1
@@ -79,6 +79,14 @@ def _write_answers(batch: Any, answer: Callable[[Any], dict[str, Any]], stream: 
         write("\n")
         flush()
     return answered, failed, first
+
+
+def _max_elements(options: dict[str, Any]) -> int:
+    """The element limit of the command (its config's; diff has none of its own: the default)."""
+    from autodiff.app.config import DEFAULT_MAX_ELEMENTS
+
+    config = options.get("config")
+    return DEFAULT_MAX_ELEMENTS if config is None or config.max_elements is None else config.max_elements
 
 
 def binding_text(name: str, value: Any) -> str:
@@ -121,6 +129,19 @@ def eval_answering(program: str | None, assignments: tuple[str, ...], options: d
     from autodiff.cli.limit_notes import eval_notes
 
     lines = EvalLines(commands.eval_request(program, assignments, options), options["config"].seed)
+    defaults: dict[str, list[Any]] = {}  # the default bindings evaluated in each dtype (for the float64 re-run)
+
+    def again(request: Any, mine: dict[str, Any]) -> Any:
+        """The line's request made again in the dtype now in force, its default bindings evaluated in it."""
+        import dataclasses
+
+        from autodiff import engine
+
+        dtype = engine.get_default_dtype().name
+        if dtype not in defaults:
+            defaults[dtype] = commands.eval_request(request.program, assignments, mine).bindings
+        own = request.bindings[len(lines.defaults):]
+        return dataclasses.replace(request, bindings=defaults[dtype] + own, observe=None)
 
     def answer(line: Any) -> dict[str, Any]:
         import contextlib
@@ -133,7 +154,7 @@ def eval_answering(program: str | None, assignments: tuple[str, ...], options: d
             request.order = line.settings.get("order", options["order"])
             result, graph, steps = commands.evaluate(request, mine)
             texts = commands.texts_of(request.program, assignments, options)
-            warnings = commands.precision_warnings(texts, mine, result, lambda: _again(request, assignments, mine))
+            warnings = commands.precision_warnings(texts, mine, result, lambda: again(request, mine))
             warnings += eval_notes(request.program, request, result, mine)
         document = commands.json_document(result, graph if options["trace"] else None, steps)
         if warnings:  # as `autodiff eval` warns for the same input
@@ -141,17 +162,6 @@ def eval_answering(program: str | None, assignments: tuple[str, ...], options: d
         return document
 
     return lines.SETTINGS, answer
-
-
-def _again(request: Any, assignments: tuple[str, ...], options: dict[str, Any]) -> Any:
-    """The line's request made again (the default bindings evaluated anew, in the current dtype)."""
-    import dataclasses
-
-    from autodiff.cli import eval_run as commands
-
-    defaults = commands.eval_request(request.program, assignments, options).bindings
-    line = request.bindings[len(defaults):]
-    return dataclasses.replace(request, bindings=defaults + line, observe=None)
 
 
 MAX_LINE_BYTES = 32 << 20  # --max-line-bytes by default
