@@ -1,61 +1,145 @@
-"""A batch: one program, parsed once, run once per line of JSON bindings (`{"x": [1, 2], "y": 3}`), each line
-over the default bindings, in a fresh graph with fresh leaves, re-seeded first when a seed is set (so a line's
-answer is the one the program gives for it alone). A line that fails is answered with its error and the rest
-go on; a line too long to read is refused without being held (a 10 GB line is not loaded to be refused).
+"""A batch: one JSON object per input line, answered one by one (each in a fresh graph with fresh leaves), a
+line that fails answered with its error while the rest go on; a line too long to read is refused without
+being held (a 10 GB line is not loaded to be refused).
+
+A line holds bindings (`{"x": [1, 2], "y": 3}`) and, optionally, its own program and settings:
+`{"program": "x**2*sin(x)", "x": 1.5}`, `{"program": ..., "expect": {"x": "2*x*sin(x) + ..."}}` for a
+check. The keys are `program`, `bindings` (an object of bindings, for a variable whose name is one of these
+keys) and the command's own settings (`LineSettings`); every other key binds a variable. Programs are
+parsed once (session.parsed remembers the last few hundred), so a batch of lines of a few
+different programs costs little more than lines of one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import IO, Any
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import IO, Any, ClassVar
 
 from autodiff import engine
-from autodiff.app.session import EvalRequest
-from autodiff.engine.errors import AutodiffError, BadValueError, LimitError
+from autodiff.app.session import Binding, EvalRequest, parsed
+from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UsageError
+
+
+@dataclass
+class Line:
+    """One input line, read: its program (None: the command line's), its bindings and its settings."""
+
+    program: str | None
+    bindings: list[Binding]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------- a line's settings
+# A setting's checker takes (key, JSON value) and returns the value or raises a UsageError naming the key.
+Checker = Callable[[str, Any], Any]
+
+
+def choice(*allowed: str) -> Checker:
+    def check(key: str, value: Any) -> Any:
+        if value not in allowed:
+            raise UsageError(f"the line's {key!r} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+        return value
+    return check
+
+
+def whole(low: int, high: int | None = None) -> Checker:
+    def check(key: str, value: Any) -> Any:
+        if type(value) is not int or value < low or (high is not None and value > high):
+            most = f" and at most {high}" if high is not None else ""
+            raise UsageError(f"the line's {key!r} must be a whole number of at least {low}{most}, got {value!r}")
+        return value
+    return check
+
+
+def number(key: str, value: Any) -> Any:
+    if type(value) not in (int, float):
+        raise UsageError(f"the line's {key!r} must be a number, got {value!r}")
+    return float(value)
+
+
+def texts(key: str, value: Any) -> Any:
+    """A string, or a list of strings (one per item)."""
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not items or not all(isinstance(v, str) for v in items):
+        raise UsageError(f"the line's {key!r} must be a string or a list of strings")
+    return items
+
+
+def named_texts(key: str, value: Any) -> Any:
+    """An object of name: text (a check's expectations: {"x": "2*x"})."""
+    if not isinstance(value, dict) or not value or not all(isinstance(v, str) for v in value.values()):
+        raise UsageError(f"the line's {key!r} must be an object of NAME: EXPR strings, e.g. {{\"x\": \"2*x\"}}")
+    return dict(value)
+
+
+LineSettings = Mapping[str, Checker]
 
 
 class Batch:
-    """The parts of a run that every line shares: the request (its program parsed once), its default bindings,
-    the seed, and the longest line read (`line_limit` bytes; `limit_field` names the setting that makes it)."""
+    """The lines of a stream, each read (bindings, program, the command's settings) and answered by `answer`.
+    `line_limit` bytes is the longest line read (`limit_field` names the setting that makes it)."""
 
-    def __init__(self, request: EvalRequest, seed: int | None, line_limit: int, limit_field: str) -> None:
-        from autodiff.grammar.syntax import parse
-
-        self.request = request
-        if request.parsed is None:
-            request.parsed = parse(request.program)  # once, for every line
-        self.defaults = list(request.bindings)
-        self.seed = seed
+    def __init__(self, line_limit: int, limit_field: str, settings: LineSettings | None = None) -> None:
         self.line_limit, self.limit_field = line_limit, limit_field
+        self.settings: LineSettings = settings or {}
 
-    def answers(self, stream: IO[bytes], run: Callable[[EvalRequest], Any],
+    def answers(self, stream: IO[bytes], answer: Callable[[Line], Any],
                 max_elements: int | None) -> Iterator[tuple[int, Any, AutodiffError | None]]:
-        """(line number, run(request) for the line or None, its error or None) for every non-blank line."""
-        for number, raw in enumerate(lines(stream, self.line_limit), 1):
+        """(line number, answer(line) or None, its error or None) for every non-blank line."""
+        for number_, raw in enumerate(lines(stream, self.line_limit), 1):
             if raw is not None and not raw.strip():
                 continue
             try:
-                yield number, self._answer(raw, run, max_elements), None
+                yield number_, answer(self._read(raw, max_elements)), None
             except AutodiffError as error:
-                yield number, None, error
+                yield number_, None, error
             except (MemoryError, RecursionError) as error:
                 what = "out of memory" if isinstance(error, MemoryError) else "the line's values are nested too deeply"
-                yield number, None, LimitError(what, hint="lower the sizes")
+                yield number_, None, LimitError(what, hint="lower the sizes")
             except Exception as error:  # a bug must not cost the other lines their answers
-                yield number, None, BadValueError(f"internal error ({type(error).__name__}: {error}); please report "
-                                                  "it, with the line")
+                yield number_, None, BadValueError(f"internal error ({type(error).__name__}: {error}); please "
+                                                   "report it, with the line")
 
-    def _answer(self, raw: bytes | None, run: Callable[[EvalRequest], Any], max_elements: int | None) -> Any:
+    def _read(self, raw: bytes | None, max_elements: int | None) -> Line:
         if raw is None:
             why = "{max_line_bytes}" if self.limit_field == "max_line_bytes" else "room for {max_elements} numbers"
             raise LimitError(f"the line is longer than {self.line_limit:,} bytes ({why}); the rest of it is skipped "
                              "unread", hint=f"raise {{{self.limit_field}}}", reason="line",
                              fields=("max_line_bytes", "max_elements"))
-        bindings = line_bindings(raw, max_elements)
-        if self.seed is not None:
-            engine.manual_seed(self.seed)
-        self.request.bindings = self.defaults + bindings  # shared: only the bindings (and an observer) change
-        return run(self.request)
+        return read_line(raw, max_elements, self.settings)
+
+
+class EvalLines:
+    """`eval`'s lines: the command line's request (its program parsed once) with each line's bindings over its
+    default bindings (and the line's own program, when it has one), re-seeded first when a seed is set (so a
+    line's answer is the one the program gives for it alone)."""
+
+    SETTINGS: ClassVar[LineSettings] = {"dtype": choice("float32", "float64"), "order": whole(1), "seed": whole(0)}
+
+    def __init__(self, request: EvalRequest, seed: int | None) -> None:
+        self.request = request
+        if request.program is not None and request.parsed is None:
+            request.parsed = parsed(request.program)  # once, for every line
+        self.defaults = list(request.bindings)
+        self.program, self.parsed = request.program, request.parsed
+        self.seed = seed
+
+    def request_for(self, line: Line) -> EvalRequest:
+        """The request of one line (the shared one, its bindings, program and order replaced)."""
+        request = self.request
+        if line.program is not None:
+            request.program, request.parsed = line.program, parsed(line.program)
+        else:
+            request.program, request.parsed = self.program, self.parsed
+        if request.program is None:
+            raise UsageError('the line has no "program", and no PROGRAM was given on the command line',
+                             hint='give each line its program, e.g. {"program": "x**2", "x": 3}')
+        seed = line.settings.get("seed", self.seed)
+        if seed is not None:
+            engine.manual_seed(seed)
+        request.bindings = self.defaults + line.bindings  # shared: only the bindings (and an observer) change
+        return request
 
 
 def lines(stream: IO[bytes], limit: int) -> Iterator[bytes | None]:
@@ -76,12 +160,27 @@ def lines(stream: IO[bytes], limit: int) -> Iterator[bytes | None]:
             yield raw
 
 
-def line_bindings(raw: bytes, max_elements: int | None) -> list[Any]:
-    """The bindings of one input line: a JSON object whose values are numbers or nested lists of numbers."""
+def read_line(raw: bytes, max_elements: int | None, settings: LineSettings) -> Line:
+    """One input line: a JSON object of bindings (numbers or nested lists of numbers), with optionally its own
+    `program` and the command's settings."""
+    data = _json_object(raw)
+    program = data.pop("program", None)
+    if program is not None and (not isinstance(program, str) or not program.strip()):
+        raise UsageError('the line\'s "program" must be the program\'s text, a non-empty string')
+    chosen = {key: settings[key](key, data.pop(key)) for key in list(data) if key in settings}
+    extra = data.pop("bindings", {})
+    if not isinstance(extra, dict):
+        raise UsageError('the line\'s "bindings" must be an object of NAME: VALUE')
+    twice = sorted(set(data) & set(extra))
+    if twice:
+        raise UsageError(f"{twice[0]} is bound twice (as a key of the line and in its \"bindings\"): bind it once")
+    return Line(program, line_bindings({**data, **extra}, max_elements), chosen)
+
+
+def _json_object(raw: bytes) -> dict[str, Any]:
     import json
 
-    from autodiff.app.session import Binding
-    from autodiff.engine.errors import BadValueError, InputError, LimitError, ParseError, UsageError
+    from autodiff.engine.errors import InputError, ParseError
 
     try:
         text = raw.decode("utf-8")
@@ -97,6 +196,11 @@ def line_bindings(raw: bytes, max_elements: int | None) -> list[Any]:
     if not isinstance(data, dict):
         raise BadValueError(f"the line is {_json_type(data)}, not a JSON object of bindings",
                             hint='write one JSON object of bindings per line, e.g. {"x": [1, 2], "y": 3}')
+    return data
+
+
+def line_bindings(data: dict[str, Any], max_elements: int | None) -> list[Binding]:
+    """The bindings of one input line: values that are numbers or nested lists of numbers."""
     bindings = []
     for name, value in data.items():
         if not name.isidentifier() or name.startswith("_"):
@@ -127,8 +231,6 @@ def _not_numbers(value: Any) -> str | None:
 
 
 def _check_size(name: str, value: list, max_elements: int) -> None:
-    from autodiff.engine.errors import LimitError
-
     count, level = 1, value
     while isinstance(level, list):  # a rectangular array's size, by its first elements
         count *= len(level)

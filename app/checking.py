@@ -5,7 +5,6 @@ wrong first derivative of a scalar program gets its likely mistake named (app/mi
 from __future__ import annotations
 
 import math
-import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,16 +15,16 @@ from autodiff.app.comparison import (
     Program,
     Variable,
     compare,
+    fresh_seed,
     gradients,
     nothing_to_compare,
     second,
     tolerances,
 )
-from autodiff.app.session import Binding, as_tensor
+from autodiff.app.session import Binding, as_tensor, parsed
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, ParseError, ShapeError, UnknownNameError, UsageError
 from autodiff.grammar.interpreter import Evaluation, Interpreter
-from autodiff.grammar.syntax import parse
 
 MAX_SAMPLES = 10_000  # check's points, each a run of the program
 
@@ -103,7 +102,7 @@ class _Derivative:
         self.name, self.text, self.bound = expectation.name, expectation.text, bound
         self.what = expectation.label
         try:
-            self.tree = parse(expectation.text)
+            self.tree = parsed(expectation.text)
         except ParseError as error:
             error.message = f"{self.what}: {error.message}"
             error.details["summary"] = f"{self.what}: {error.details.get('summary', '')}"
@@ -140,7 +139,7 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
     _validate(request, variables)
     seed = request.seed
     if request.samples is not None and request.samples > 1 and seed is None:
-        seed = secrets.randbelow(2**31)  # reported, so the same points can be drawn again
+        seed = fresh_seed()  # reported, so the same points can be drawn again
     samples = request.samples or 1
     derivatives = [_Derivative(e, list(variables)) for e in request.expectations]
     states: list[dict[str, Any]] = [{} for _ in derivatives]

@@ -11,16 +11,23 @@ from typing import Any
 import numpy as np
 
 from autodiff import engine
-from autodiff.app.session import Binding, bind, constant, root_tensor
+from autodiff.app.session import Binding, bind, constant, parsed, root_tensor
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError, UsageError
 from autodiff.grammar.interpreter import Evaluation, Interpreter
-from autodiff.grammar.syntax import parse
 
 # torch.allclose's defaults, for float64; float32 rounds at about 6e-8, so its defaults are looser
 # (the atol of torch.testing.assert_close for float32, and a relative tolerance that float32 arithmetic
 # on a few terms comfortably meets).
 TOLERANCES = {"float64": (1e-5, 1e-8), "float32": (1e-4, 1e-5)}
+
+
+def fresh_seed() -> int:
+    """A seed for points nobody seeded, reported so the same points can be drawn again (os.urandom: the
+    secrets module costs start-up)."""
+    import os
+
+    return int.from_bytes(os.urandom(4), "little") % 2**31
 
 
 def default_tolerances(dtype: str) -> tuple[float, float]:
@@ -66,7 +73,7 @@ class Program:
     """A program parsed once and run again with new values bound to its variables."""
 
     def __init__(self, text: str) -> None:
-        self.tree = parse(text)
+        self.tree = parsed(text)
         self.evaluator = Interpreter()
 
     def run(self, bindings: list[Binding]) -> tuple[Tensor, dict[str, Tensor], Evaluation]:

@@ -4,13 +4,20 @@ float64, as PyTorch's gradcheck does (app/comparison.py compares them)."""
 from __future__ import annotations
 
 import math
-import secrets
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from autodiff import engine
-from autodiff.app.comparison import Program, Variable, compare, gradients, nothing_to_compare, tolerances
+from autodiff.app.comparison import (
+    Program,
+    Variable,
+    compare,
+    fresh_seed,
+    gradients,
+    nothing_to_compare,
+    tolerances,
+)
 from autodiff.app.session import Binding, bind
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError, LimitError, UsageError
@@ -115,7 +122,7 @@ class _Runs:
         if request.seed is not None:
             engine.manual_seed(request.seed)
         values = {v.name: v.draw() for v in request.variables}
-        self.seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
+        self.seed = request.seed if request.seed is not None else fresh_seed()
         self.program = Program(request.program)
         self.variables = request.variables
         # Bind once to get each leaf's float64 values (a VALUE may be a number, a list or a tensor).

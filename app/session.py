@@ -7,6 +7,7 @@ arithmetic of its own. The graph of a result is exported here too, iteratively, 
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,24 @@ from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UnknownNameError, UsageError
 from autodiff.grammar.interpreter import Evaluation, Interpreter, constant
 from autodiff.grammar.syntax import Program, parse
+
+CACHED_PROGRAM_CHARS = 20_000  # longer programs are parsed each time (a few hundred short ones are kept)
+
+
+@functools.lru_cache(maxsize=512)
+def _remembered(text: str) -> Program:
+    return parse(text)
+
+
+def parsed(text: str) -> Program:
+    """parse(text), remembered for the last 512 short programs (a batch of lines repeats them; a tree is
+    immutable, so sharing it is safe)."""
+    return _remembered(text) if len(text) <= CACHED_PROGRAM_CHARS else parse(text)
+
+
+def forget_parsed() -> None:
+    """Empty the memory of parsed programs (tests count the parses)."""
+    _remembered.cache_clear()
 
 
 def as_tensor(value: Any, what: str, fields: tuple[str, ...] = ()) -> Tensor:
@@ -95,7 +114,7 @@ def bind(bindings: list[Binding]) -> dict[str, Tensor]:
 
 def evaluate(request: EvalRequest) -> tuple[Interpreter, Evaluation]:
     """Parse and run the program with the bindings in place."""
-    program = request.parsed if request.parsed is not None else parse(request.program)
+    program = request.parsed if request.parsed is not None else parsed(request.program)
     interpreter = Interpreter()
     interpreter.names.update(bind(request.bindings))
     evaluation = interpreter.run(program, Evaluation(program))

@@ -11,6 +11,8 @@ import click
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
+    batch_options,
+    batch_program,
     binding_texts,
     dtype_option,
     engine_options,
@@ -92,6 +94,7 @@ def _setup(program: str | None, assignments: tuple[str, ...], file: str | None, 
 @format_option()
 @dtype_option("float64", help="The precision of autograd's side (yours is always evaluated in float64).")
 @engine_options(dtype=False)
+@batch_options("Check")
 def check_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """Check your derivatives of PROGRAM against autograd.
 
@@ -100,28 +103,17 @@ def check_command(program: str | None, assignments: tuple[str, ...], file: str |
     compared elementwise with autograd's gradient, like torch.allclose: |yours - autograd| <= atol +
     rtol * |autograd|. Exit status 0 when every derivative matches, 1 when one does not.
     """
-    import numpy as np
+    if options["batch"] is not None:
+        from autodiff.cli.batch import run_batch
 
-    from autodiff.app.checking import CheckRequest, check_derivatives
-
-    readings: list = []
-    text, variables, output = _setup(program, assignments, file, options, readings)
-    expectations = [_expectation(e, [v.name for v in variables]) for e in options["expectations"]]
-    with np.errstate(all="ignore"):
-        report = check_derivatives(CheckRequest(
-            program=text, variables=variables, expectations=expectations, dtype=options["dtype"],
-            samples=DEFAULT_SAMPLES if options["samples"] is None else options["samples"], seed=options["config"].seed,
-            rtol=options["rtol"],
-            atol=options["atol"], order=options["order"]))
-    read_as = readings[0].read_as
+        text = batch_program(program, file, options["batch"])
+        return run_batch(options, lambda: check_answering(text, assignments, options))
+    report, read_as = _check(program, assignments, file, options)
+    output = output_format(options["output_format"])
     if output == "json":
-        import json
-        import sys
+        from autodiff.cli import jsonout
 
-        document = check_json(report)
-        if read_as is not None:
-            document = json.dumps({"read_as": read_as, **json.loads(document)})
-        sys.stdout.write(document + "\n")
+        click.echo(jsonout.dumps(check_json(report, read_as)))
     else:
         from autodiff.cli.text import write
 
@@ -129,6 +121,44 @@ def check_command(program: str | None, assignments: tuple[str, ...], file: str |
             click.echo(f"read as: {read_as}")
         write(check_doc(report), pretty=output == "pretty")
     return 0 if report.ok else 1
+
+
+def _check(program: str | None, assignments: tuple[str, ...], file: str | None, options: dict[str, Any]
+           ) -> tuple[Any, str | None]:
+    """The check's report, and how the program was read (None: as written)."""
+    import numpy as np
+
+    from autodiff.app.checking import CheckRequest, check_derivatives
+
+    readings: list = []
+    text, variables, _ = _setup(program, assignments, file, options, readings)
+    expectations = [_expectation(e, [v.name for v in variables]) for e in options["expectations"]]
+    with np.errstate(all="ignore"):
+        report = check_derivatives(CheckRequest(
+            program=text, variables=variables, expectations=expectations, dtype=options["dtype"],
+            samples=DEFAULT_SAMPLES if options["samples"] is None else options["samples"], seed=options["config"].seed,
+            rtol=options["rtol"], atol=options["atol"], order=options["order"]))
+    return report, readings[0].read_as
+
+
+def check_answering(program: str | None, assignments: tuple[str, ...], options: dict[str, Any]) -> Any:
+    """`check --batch`: each line's check (its program, bindings and expectations over the command line's),
+    answered with the document `check --format json` prints for it."""
+    from autodiff.app.batch import choice, named_texts, number, whole
+    from autodiff.app.checking import MAX_SAMPLES
+    from autodiff.cli.batch import line_options
+
+    settings = {"expect": named_texts, "samples": whole(1, MAX_SAMPLES), "rtol": number, "atol": number,
+                "order": whole(1, 2), "dtype": choice("float32", "float64"), "seed": whole(0)}
+
+    def answer(line: Any) -> dict[str, Any]:
+        text, mine, bound = line_options(line, program, assignments, options)
+        if "expect" in line.settings:
+            mine["expectations"] = tuple(f"{name}={expr}" for name, expr in line.settings["expect"].items())
+        report, read_as = _check(text, bound, None, mine)
+        return check_json(report, read_as)
+
+    return settings, answer
 
 
 def _expectation(text: str, names: list[str]) -> Any:
@@ -255,8 +285,9 @@ def _tensor_text(values: Any) -> str:
     return format_tensor(values, default_dtype=values.dtype)
 
 
-def check_json(report: Any) -> str:
-    """The documented JSON document: {"ok", "checks": [{"name", "ok", "max_abs_error", "worst": {...}}]}."""
+def check_json(report: Any, read_as: str | None = None) -> dict[str, Any]:
+    """The documented JSON document: {"ok", "checks": [{"name", "ok", "max_abs_error", "worst": {...}}]}, with
+    "read_as" first when the program was read from textbook notation."""
     from autodiff.cli import jsonout
 
     checks = []
@@ -280,11 +311,12 @@ def check_json(report: Any) -> str:
             },
             "message": check_sentence(result, report.order),
         })
-    document = {"ok": report.ok, "checks": checks, "samples": report.samples, "seed": report.seed,
+    document = {**({"read_as": read_as} if read_as is not None else {}),
+                "ok": report.ok, "checks": checks, "samples": report.samples, "seed": report.seed,
                 "dtype": report.dtype, "rtol": report.rtol, "atol": report.atol, "notes": report.notes,
                 "order": report.order,
                 "points": [{name: jsonout.values(v) for name, v in p.items()} for p in report.points]}
-    return jsonout.dumps(document)
+    return document
 
 
 def _float(value: float) -> float | str:

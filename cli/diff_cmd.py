@@ -11,6 +11,7 @@ import click
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
+    batch_options,
     binding_texts,
     format_option,
     option,
@@ -46,6 +47,7 @@ Examples:
               "backward pass computes it, node by node (--steps backward).")
 @option("--exact", "exact", is_flag=True, help="Exact values at the point (sqrt(2)/2, 1600*pi) beside the decimals.")
 @format_option("latex")
+@batch_options("Derive")
 def diff_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """Derive PROGRAM (a scalar formula, or an equation with --implicit) symbolically.
 
@@ -54,7 +56,29 @@ def diff_command(program: str | None, assignments: tuple[str, ...], file: str | 
     pastes back into `autodiff eval` and `autodiff check --expect`. With NAME=VALUE bindings, its value
     there is shown beside autograd's.
     """
+    if options["batch"] is not None:
+        from autodiff.cli.batch import run_batch
+        from autodiff.cli.options import batch_program
+
+        text = batch_program(program, file, options["batch"])
+        return run_batch(options, lambda: diff_answering(text, assignments, options))
     from autodiff.cli.diff_text import write_result
+
+    derived = _derive(program, assignments, file, options)
+    if derived[0] == "implicit":
+        from autodiff.cli.diff_text import write_implicit
+
+        write_implicit(*derived[1:], options)
+        return 0
+    _, reading, result, rows, warnings = derived
+    for warning in warnings:
+        sys.stderr.write(f"autodiff: warning: {warning}\n")
+    write_result(reading, result, rows, options, warnings)
+    return 0
+
+
+def _derive(program: str | None, assignments: tuple[str, ...], file: str | None, options: dict[str, Any]) -> tuple:
+    """("explicit", reading, result, rows, warnings) or ("implicit", reading, result, value, exact)."""
     from autodiff.cli.reading import read_math
 
     if options["steps"] not in (None, "rules", "backward"):  # `--steps x=1`: the binding is not the view's name
@@ -63,9 +87,8 @@ def diff_command(program: str | None, assignments: tuple[str, ...], file: str | 
     reading, assignments = read_math(program, file, assignments, options, implicit=bool(options["implicit"]),
                                      show=False)
     point, texts = _point(assignments, options["variables"], options["constants"])
-    equation = reading.equation is not None
-    if options["implicit"] or equation:
-        return _implicit(reading, point, texts, options)
+    if options["implicit"] or reading.equation is not None:
+        return ("implicit", reading, *_implicit(reading, point, texts, options))
     from autodiff.app.diff import at_point, derive
 
     declared = [*point, *reading.variables]
@@ -73,21 +96,39 @@ def diff_command(program: str | None, assignments: tuple[str, ...], file: str | 
                     steps=options["steps"] == "rules")
     rows: list[tuple[Any, float | None, float | None, str | None]] = [(d, None, None, None)
                                                                       for d in result.derivatives]
+    warnings = []
     if point:
         values = at_point(result, point, texts if options["exact"] else None)
         rows = [(d, at.value, at.autograd, at.exact) for d, at in zip(result.derivatives, values)]
-        for at in values:
-            if not at.agrees:
-                sys.stderr.write(f"autodiff: warning: the formula gives {at.value!r} at the point but autograd "
-                                 f"gives {at.autograd!r}: please report it, with this command\n")
-    write_result(reading, result, rows, options)
-    return 0
+        warnings = [f"the formula gives {at.value!r} at the point but autograd gives {at.autograd!r}: please "
+                    "report it, with this command" for at in values if not at.agrees]
+    return "explicit", reading, result, rows, warnings
 
 
-def _implicit(reading: Any, point: dict[str, float], texts: dict[str, str], options: dict[str, Any]) -> int:
+def diff_answering(program: str | None, assignments: tuple[str, ...], options: dict[str, Any]) -> Any:
+    """`diff --batch`: each line's derivatives (its program, --wrt as "wrt", --order as "order", its point),
+    answered with the document `diff --format json` prints for it."""
+    from autodiff.app.batch import texts, whole
+    from autodiff.cli.batch import line_options
+    from autodiff.cli.diff_text import diff_document, implicit_document
+
+    def answer(line: Any) -> dict[str, Any]:
+        text, mine, bound = line_options(line, program, assignments, options)
+        if "wrt" in line.settings:
+            mine["wrt"] = tuple(line.settings["wrt"])
+        derived = _derive(text, bound, None, mine)
+        if derived[0] == "implicit":
+            return implicit_document(*derived[1:], mine)
+        _, reading, result, rows, warnings = derived
+        return diff_document(reading, result, rows, mine["steps"], warnings)
+
+    return {"wrt": texts, "order": whole(1)}, answer
+
+
+def _implicit(reading: Any, point: dict[str, float], texts: dict[str, str], options: dict[str, Any]) -> tuple:
+    """(result, value at the point, exact value) of an implicit derivative."""
     from autodiff.app.diff import exact_value
     from autodiff.app.implicit import at_point, implicit
-    from autodiff.cli.diff_text import write_implicit
     from autodiff.engine.errors import UsageError
 
     wrt = [w for w in options["wrt"] for w in w.split(",")]
@@ -103,8 +144,7 @@ def _implicit(reading: Any, point: dict[str, float], texts: dict[str, str], opti
     if point:
         value = at_point(result, reading.program, point, list(point))
         exact = exact_value(result.expr, texts) if options["exact"] else None
-    write_implicit(reading, result, value, exact, options)
-    return 0
+    return result, value, exact
 
 
 def _guess_dependent(reading: Any, wrt: list[str]) -> str:

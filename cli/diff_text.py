@@ -28,11 +28,11 @@ def label(wrt: str, order: int) -> str:
     return f"d{power}/d{wrt}{power}"
 
 
-def write_result(reading: Any, result: Any, rows: list, options: dict[str, Any]) -> None:
+def write_result(reading: Any, result: Any, rows: list, options: dict[str, Any], warnings: list[str]) -> None:
     output = output_format(options["output_format"])
     steps = options["steps"]
     if output == "json":
-        sys.stdout.write(json.dumps(_document(reading, result, rows, steps)) + "\n")
+        sys.stdout.write(json.dumps(diff_document(reading, result, rows, steps, warnings)) + "\n")
     elif output == "latex":
         for d, *_ in rows:
             names = d.wrt.split(",")
@@ -47,7 +47,8 @@ def write_result(reading: Any, result: Any, rows: list, options: dict[str, Any])
         sys.stdout.write(_text(reading, rows, result, steps))
 
 
-def _document(reading: Any, result: Any, rows: list, steps: str | None) -> dict[str, Any]:
+def diff_document(reading: Any, result: Any, rows: list, steps: str | None, warnings: list[str]) -> dict[str, Any]:
+    """`diff --format json`'s document (and each `diff --batch` line's)."""
     document: dict[str, Any] = {}
     if reading.read_as is not None:
         document["read_as"] = reading.read_as
@@ -69,6 +70,8 @@ def _document(reading: Any, result: Any, rows: list, steps: str | None) -> dict[
         document["steps"] = [{"node": step.node, "rule": "; ".join(step.rules), "grad_in": to_language(step.grad_in),
                               "grads_out": [None if g is None else to_language(g) for g in step.grads_out]}
                              for step in result.steps]
+    if warnings:
+        document["warnings"] = warnings
     return document
 
 
@@ -144,24 +147,30 @@ def _text(reading: Any, rows: list, result: Any, steps: str | None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def implicit_document(reading: Any, result: Any, value: float | None, exact: str | None,
+                      options: dict[str, Any]) -> dict[str, Any]:
+    """`diff --implicit --format json`'s document."""
+    entry = {"wrt": result.wrt, "implicit": result.implicit, "order": result.order, "expr": result.text,
+             "latex": result.latex, "value": number(value)}
+    if exact is not None:
+        entry["exact"] = exact
+    if result.residual is not None:
+        entry["on_curve"] = abs(result.residual) <= 1e-9
+    document: dict[str, Any] = {"read_as": reading.read_as} if reading.read_as is not None else {}
+    document["equation"] = result.equation
+    document["derivatives"] = [entry]
+    if options["steps"]:
+        document["steps"] = [step_json(s, result.wrt) for s in result.steps]
+    return document
+
+
 def write_implicit(reading: Any, result: Any, value: float | None, exact: str | None, options: dict[str, Any]) -> None:
     """dy/dx on the curve: formula, value at the point (with F there when the point is off the curve), steps."""
     y, x, order = result.implicit, result.wrt, result.order
     name = f"d{y}/d{x}" if order == 1 else f"d{order}{y}/d{x}{order}"
     output = output_format(options["output_format"])
     if output == "json":
-        entry = {"wrt": x, "implicit": y, "order": order, "expr": result.text, "latex": result.latex,
-                 "value": number(value)}
-        if exact is not None:
-            entry["exact"] = exact
-        if result.residual is not None:
-            entry["on_curve"] = abs(result.residual) <= 1e-9
-        document: dict[str, Any] = {"read_as": reading.read_as} if reading.read_as is not None else {}
-        document["equation"] = result.equation
-        document["derivatives"] = [entry]
-        if options["steps"]:
-            document["steps"] = [step_json(s, x) for s in result.steps]
-        sys.stdout.write(json.dumps(document) + "\n")
+        sys.stdout.write(json.dumps(implicit_document(reading, result, value, exact, options)) + "\n")
         return
     if output == "latex":
         power = "" if order == 1 else f"^{{{order}}}"

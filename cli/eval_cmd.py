@@ -9,13 +9,15 @@ import click
 from autodiff.cli.options import (
     ProgramCommand,
     backward_option,
+    batch_options,
+    batch_program,
     engine_options,
     format_option,
     grad_tensor_option,
     option,
     order_option,
     program_options,
-    read_program,
+    program_text,
     retain_graph_option,
     settings,
 )
@@ -29,6 +31,7 @@ Examples:
   autodiff eval 'c = a + b; e = c * d' a=2 b=3 d=4 --trace
   autodiff eval 'sin(x)' x=0.6 --order 3 --format json
   printf '{"x": 1}\\n{"x": 2}\\n' | autodiff eval '(2*x)**3' --batch -
+  printf '{"program": "x**2*sin(x)", "x": 1.5}\\n' | autodiff eval --batch -
 """
 
 
@@ -48,25 +51,22 @@ Examples:
 @engine_options()
 @option("--digits", type=click.IntRange(0, 30), metavar="N",
         help="Digits after the point in pretty and plain output (default 4, as PyTorch prints).")
-@option("--batch", metavar="FILE", help="Parse once, evaluate once per JSON line of bindings ('-': stdin).")
-@option("--max-line-bytes", metavar="BYTES", default="32M", show_default=True,
-        help="With --batch: a longer line gets a limit error, unread (BYTES: 1000000, 64M, 1G).")
+@batch_options("Evaluate")
 def eval_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int | None:
     """Evaluate PROGRAM, run backward, and show the gradients.
 
     PROGRAM is the program text ('-' reads it from standard input); NAME=VALUE arguments after it bind
     variables like --var.
     """
-    if program == "-" and file is None and options["batch"] == "-":
-        from autodiff.engine.errors import UsageError
-
-        raise UsageError("the program and --batch cannot both read standard input: give the program as an "
-                         "argument or with --file")
-    text, assignments = read_program(program, file, assignments)
+    if file is not None and program is not None:
+        assignments = (program, *assignments)
+        program = None
     if options["batch"] is not None:
-        from autodiff.cli.batch import run_batch
+        from autodiff.cli.batch import eval_answering, run_batch
 
-        return run_batch(text, assignments, options)
+        text = batch_program(program, file, options["batch"])
+        return run_batch(options, lambda: eval_answering(text, assignments, options))
+    text = program_text(program, file)
     from autodiff.cli.eval_run import run_eval_command
 
     run_eval_command(text, assignments, options)

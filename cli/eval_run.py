@@ -4,6 +4,7 @@ to text or JSON. `--batch` (cli/batch.py) reuses the request and the JSON docume
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,8 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
         with np.errstate(all="ignore"):
             request = eval_request(program, assignments, options)
             result, graph, steps = evaluate(request, options)
-            warnings = precision_warnings(program, assignments, options, result)
+            warnings = precision_warnings(texts_of(program, assignments, options), options, result,
+                                          lambda: eval_request(program, assignments, options))
             warnings += eval_notes(program, request, result, options)
         document = json_document(result, graph if options["trace"] else None, steps)
         if warnings:
@@ -41,7 +43,8 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
             request = eval_request(program, assignments, options)
             request.keep = _shown  # each pass keeps the text it prints, not a copy of a large gradient
             result, graph, steps = evaluate(request, options)
-            warnings = precision_warnings(program, assignments, options, result)
+            warnings = precision_warnings(texts_of(program, assignments, options), options, result,
+                                          lambda: eval_request(program, assignments, options))
             warnings += eval_notes(program, request, result, options)
         for warning in warnings:
             sys.stderr.write(f"autodiff: warning: {warning}\n")
@@ -54,18 +57,23 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
         set_printoptions(None)
 
 
-def precision_warnings(program: str, assignments: tuple[str, ...], options: dict[str, Any],
-                       result: EvalResult) -> list[str]:
+def precision_warnings(texts: list[str], options: dict[str, Any], result: EvalResult,
+                       rebuild: Callable[[], EvalRequest]) -> list[str]:
     """Where float32 lost the digits (app.precision), in the command line's words; not for random programs
-    (their draws would differ)."""
+    (their draws would differ). `texts`: the program and the values as written; `rebuild` makes the request
+    again (in the dtype then in force)."""
     from autodiff.app.precision import lost_digits
 
-    texts = [program, *assignments, *options["variables"], *options["constants"], options["grad_tensor"] or ""]
     if any("rand" in t for t in texts):
         return []
     return [f"{lost.what} is {lost.float32:.6g} in float32 but {lost.float64:.10g} in float64: float32 has lost the "
             "digits here; run with --dtype float64"
-            for lost in lost_digits(result, lambda: eval_request(program, assignments, options), options["config"])]
+            for lost in lost_digits(result, rebuild, options["config"])]
+
+
+def texts_of(program: str, assignments: tuple[str, ...], options: dict[str, Any]) -> list[str]:
+    """The program and every value as written on the command line."""
+    return [program, *assignments, *options["variables"], *options["constants"], options["grad_tensor"] or ""]
 
 
 def eval_request(program: str, assignments: tuple[str, ...], options: dict[str, Any]) -> EvalRequest:

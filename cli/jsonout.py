@@ -1,4 +1,13 @@
-"""The JSON documents of the README's JSON output section: strict JSON, non-finite numbers as strings."""
+"""The JSON documents of the README's JSON output section, in one convention for every command:
+
+- strict JSON (RFC 8259: every JSON reader takes it), with the non-finite numbers as the strings "nan",
+  "inf" and "-inf" (what Python's float() reads back; jq: see the README);
+- every number in the shortest decimal that reads back as the same value in its tensor's dtype (a float32
+  0.1 is written 0.1, not 0.10000000149011612), at every size: `shortest` finds it for a whole array at
+  once (numpy operations, no Python loop over the elements);
+- the shape of each command's document is its JSON Schema, docs/schemas/COMMAND.schema.json (versioned by
+  its "$id", autodiff/COMMAND/SCHEMA_VERSION).
+"""
 
 from __future__ import annotations
 
@@ -10,10 +19,7 @@ import numpy as np
 
 from autodiff.engine import Tensor
 
-# float32 values are written with the shortest decimal that reads back as the same float32 (0.745, not
-# 0.7450000047683716); past this many elements the exact float64 expansion is written (much faster).
-_SHORTEST_FLOAT32_UP_TO = 100_000
-
+SCHEMA_VERSION = 1
 
 # Arrays larger than this are written piecewise (a few pieces of this many elements at a time), not
 # turned into one list of Python floats and one string: a 20M-element gradient took 2.5 GB that way.
@@ -37,23 +43,53 @@ def lazy(array: np.ndarray | None) -> Any:
     return Lazy(array) if array.size > PIECE or (array.ndim and array.shape[0] > PIECE) else values(array)
 
 
-def values(array: np.ndarray | None, shortest: bool | None = None) -> Any:
-    """A number for a 0-d array, nested lists otherwise; nan/inf/-inf as strings; None stays None.
+_POWERS = 10.0 ** np.arange(23)  # exact in float64: scaling by them rounds once
 
-    float32 values are written as their shortest decimal when the array is small (`shortest`, decided by
-    the size of the whole array when this is one piece of it)."""
+
+def shortest(array: np.ndarray) -> np.ndarray:
+    """float64 values whose repr() (what json writes) is, for each float32 element, the shortest decimal that
+    reads back as that float32 (0.1 for float32(0.1)); vectorised. For each count of significant digits
+    from 1 to 9 (9 always suffice), the elements not yet done are rounded to that many digits, and those
+    that read back exactly are done; the nearest float64 to a decimal of at most 9 digits is written back
+    as that decimal. Elements outside 1e-14..1e23 (where the scaling would not be exact) take numpy's own
+shortest form, one at a time."""
+    shape = np.shape(array)
+    exact = np.asarray(array, dtype=np.float32).reshape(-1)
+    with np.errstate(all="ignore"):
+        x = exact.astype(np.float64)
+        out = x.copy()
+        todo = np.isfinite(x) & (x != 0)
+        exponent = np.floor(np.log10(np.abs(np.where(todo, x, 1.0)))).astype(np.int64)
+        scalable = (exponent >= -14) & (exponent <= 22)  # every scale 10**k it needs is exact (k <= 22)
+        rest = todo & ~scalable
+        todo &= scalable
+        for digits in range(1, 10):
+            if not todo.any():
+                break
+            scale = digits - 1 - exponent  # decimal places to keep (negative: round to tens, hundreds...)
+            power = _POWERS[np.minimum(np.abs(scale), 22)]
+            up = scale >= 0
+            rounded = np.rint(np.where(up, x * power, x / power))
+            candidate = np.where(up, rounded / power, rounded * power)
+            hit = todo & (candidate.astype(np.float32) == exact)
+            out[hit] = candidate[hit]
+            todo &= ~hit
+    for index in np.flatnonzero(todo | rest):  # beyond 1e-14..1e23, subnormals: numpy's Dragon4, one at a time
+        out[index] = float(str(exact[index]))
+    return out.reshape(shape)
+
+
+def values(array: np.ndarray | None) -> Any:
+    """A number for a 0-d array, nested lists otherwise; nan/inf/-inf as strings; None stays None. float32
+    values are written as their shortest decimal (`shortest`), float64 values are Python's repr already."""
     if array is None:
         return None
     array = np.asarray(array)
+    if array.dtype == np.float32:
+        array = shortest(array)
+    elif array.dtype.kind != "f":
+        return array.tolist()
     finite = np.isfinite(array)
-    if shortest is None:
-        shortest = array.size <= _SHORTEST_FLOAT32_UP_TO
-    if array.dtype == np.float32 and shortest:
-        # str() of a numpy float32 is its shortest round-tripping decimal
-        items = [float(str(v)) if ok else _non_finite(float(v)) for v, ok in zip(array.reshape(-1), finite.reshape(-1))]
-        out = np.empty(array.size, dtype=object)
-        out[:] = items
-        return out.reshape(array.shape).tolist() if array.ndim else items[0]
     if finite.all():
         return array.tolist()
     out = array.astype(object)
@@ -63,8 +99,11 @@ def values(array: np.ndarray | None, shortest: bool | None = None) -> Any:
     return out.tolist()
 
 
-def _non_finite(x: float) -> str:
-    return "nan" if x != x else ("inf" if x > 0 else "-inf")
+def number(value: float | None) -> Any:
+    """One Python number in the convention (nan, inf, -inf as strings); None stays None."""
+    if value is None or (value == value and value not in (np.inf, -np.inf)):
+        return value
+    return "nan" if value != value else ("inf" if value > 0 else "-inf")
 
 
 def tensor_summary(name: str | None, t: Tensor) -> dict[str, Any]:
@@ -170,9 +209,8 @@ def write(document: Any, out: Callable[[str], Any]) -> None:
 def _write_array(array: np.ndarray, out: Callable[[str], Any]) -> None:
     """values(array) as JSON text, a piece of about PIECE elements at a time (rows of the first axis; a row
     too large for one piece is opened in turn). Iterative."""
-    shortest = array.size <= _SHORTEST_FLOAT32_UP_TO
     if array.ndim == 0:
-        out(json.dumps(values(array, shortest), allow_nan=False))
+        out(json.dumps(values(array), allow_nan=False))
         return
     out("[")
     frames: list[list[Any]] = [[array, 0]]
@@ -193,6 +231,6 @@ def _write_array(array: np.ndarray, out: Callable[[str], Any]) -> None:
             frames.append([row, 0])
             continue
         stop = min(count, start + max(1, PIECE // max(1, row.size)))
-        text = json.dumps(values(current[start:stop], shortest), allow_nan=False)
+        text = json.dumps(values(current[start:stop]), allow_nan=False)
         out(text[1:-1])
         frame[1] = stop

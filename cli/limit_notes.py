@@ -45,7 +45,8 @@ def eval_notes(program: str, request: Any, result: Any, options: dict[str, Any])
         return notes
     from autodiff.app.noise import eval_noise
 
-    found = eval_noise(request)
+    config = options.get("config")
+    found = eval_noise(request, result.root.data if config is not None and config.dtype == "float32" else None)
     if found is not None:
         notes.append(f"the root may be rounding noise: the same program in float32 keeps none of its digits here (it "
                      f"gives {found[1]:.6g}), so float64 has lost at least 7 of its 16 to cancellation (the program "

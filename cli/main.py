@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from autodiff.cli import interrupted_while_starting
+from autodiff.cli import VERSION, interrupted_while_starting
 from autodiff.cli.options import settings
 
 # The commands, in their modules (imported only when the command runs or shows its own help, so `autodiff
@@ -65,7 +65,7 @@ class Commands(click.Group):
 
 
 @click.group(cls=Commands, context_settings=settings())
-@click.version_option(package_name="autodiff-cli", prog_name="autodiff")
+@click.version_option(VERSION, prog_name="autodiff")
 @click.option("--debug", is_flag=True, hidden=True, help="Show Python tracebacks (for autodiff's developers).")
 @click.pass_context
 def cli(ctx: click.Context, debug: bool) -> None:
@@ -88,6 +88,9 @@ def main(argv: list[str] | None = None) -> None:
         from autodiff.cli import memory  # set when a command starts computing (memory.prepare)
 
         memory.OWN_PROCESS = True
+        from autodiff.app import sympy_parts  # SymPy's units and tensors, never used, as placeholders
+
+        sympy_parts.install()
     try:
         code = cli.main(args=args, prog_name="autodiff", standalone_mode=False)
         code = code if isinstance(code, int) else 0
@@ -136,7 +139,7 @@ def _standard_streams() -> None:
 
 
 def _json_requested(args: list[str]) -> bool:
-    if "eval" in args and any(arg == "--batch" or arg.startswith("--batch=") for arg in args):
+    if any(arg == "--batch" or arg.startswith("--batch=") for arg in args):
         return True  # --batch answers in JSON lines, its errors too
     for i, arg in enumerate(args):
         if arg == "--format" and i + 1 < len(args):

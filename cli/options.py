@@ -212,6 +212,29 @@ def steps_option(count: int | None = None, help: str = "", optional: str | None 
     return option("--steps", help=help, **kind)
 
 
+def batch_options(what: str) -> Callable:
+    """--batch FILE and --max-line-bytes: one JSON document per input line (`what` the command does per line)."""
+    return lambda fn: _decorate(fn, [
+        option("--batch", metavar="FILE", help=f"{what} once per JSON line of FILE ('-': standard input): bindings, "
+               "and optionally the line's own \"program\" and settings; one JSON answer per line."),
+        option("--max-line-bytes", metavar="BYTES", default="32M", show_default=True,
+               help="With --batch: a longer line gets a limit error, unread (BYTES: 1000000, 64M, 1G)."),
+    ])
+
+
+def batch_program(program: str | None, file: str | None, batch: str | None) -> str | None:
+    """The program of a --batch run: PROGRAM, '-' or --file as without --batch, or None (each line gives its
+    own); PROGRAM '-' and --batch - cannot both read standard input."""
+    from autodiff.engine.errors import UsageError
+
+    if program == "-" and batch == "-":
+        raise UsageError("the program and --batch cannot both read standard input: give the program as an "
+                         "argument or with --file, or in each line as \"program\"")
+    if program is None and file is None:
+        return None
+    return program_text(program, file)
+
+
 def exact_option(help: str = "Numbers only (skip SymPy).") -> Callable:
     """--no-exact: the calculus commands' decimals without SymPy's exact forms."""
     return option("--no-exact", is_flag=True, help=help)

@@ -19,6 +19,7 @@ own shape in one place (`F.fit`), as PyTorch's engine does.
 from __future__ import annotations
 
 import dis
+import functools
 import inspect
 import itertools
 import types
@@ -60,10 +61,12 @@ class Grad:
 
     fn: Callable[[Any, Any, Any], Any]
     text: str
-    reads: tuple[str, ...] = field(init=False)  # the attributes of `s` the formula reads (from its code)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "reads", reads(self.fn))
+    @functools.cached_property
+    def reads(self) -> tuple[str, ...]:
+        """The attributes of `s` the formula reads (from its code; found when first needed: reading the code
+        of every formula at import would cost every command's start-up)."""
+        return reads(self.fn)
 
 
 @dataclass(frozen=True)
@@ -84,27 +87,33 @@ class Op:
     symbolic: Any = None  # its forward as a formula in the vocabulary M (lambda M, *inputs, **params), or FUNCTION
     saved: tuple[str, ...] = ()  # parameters PyTorch saves as tensors (max's indices): freed after backward
     jvp: Any = None  # its forward-mode formula or rule (JVP_RULES); None: forward-mode AD refuses the op
-    uses: tuple[tuple[str, ...], ...] = field(init=False)  # per input: the saved values its formula needs
     large_forward: Callable[..., np.ndarray] | None = field(init=False, repr=False, compare=False)
-    saved_for: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.grads) != len(self.inputs):
             raise ValueError(f"op {self.name}: {len(self.inputs)} inputs but {len(self.grads)} formulas")
-        savable = (*self.inputs, "result", *self.saved)
-        uses = tuple(tuple(n for n in savable if n in grad.reads) for grad in self.grads)
-        object.__setattr__(self, "uses", uses)
         kernel = self.kernel if self.kernel is not None else _ufunc_kernel(self.forward)
         # Inputs of parallel.THRESHOLD elements or more: the forward split over the cores, where it can be.
         object.__setattr__(self, "large_forward", None if kernel is None else splitting(kernel, self.forward))
-        # For every combination of inputs that require grad: which saved values the formulas need, as
-        # (name, slot index or None for `result` and saved parameters) pairs. PyTorch saves only these.
+
+    # `uses` and `saved_for` are derived from the formulas' code when an op is first recorded (not at import).
+    @functools.cached_property
+    def uses(self) -> tuple[tuple[str, ...], ...]:
+        """Per input: the saved values its formula needs."""
+        savable = (*self.inputs, "result", *self.saved)
+        return tuple(tuple(n for n in savable if n in grad.reads) for grad in self.grads)
+
+    @functools.cached_property
+    def saved_for(self) -> dict[tuple[bool, ...], tuple[tuple[str, int | None], ...]]:
+        """For every combination of inputs that require grad: which saved values the formulas need, as (name,
+        slot index or None for `result` and saved parameters) pairs. PyTorch saves only these."""
+        savable = (*self.inputs, "result", *self.saved)
         table = {}
         for needs in itertools.product((False, True), repeat=len(self.inputs)):
-            wanted = {n for flag, names in zip(needs, uses) if flag for n in names}
+            wanted = {n for flag, names in zip(needs, self.uses) if flag for n in names}
             names = [n for n in savable if n in wanted]
             table[needs] = tuple((n, self.inputs.index(n) if n in self.inputs else None) for n in names)
-        object.__setattr__(self, "saved_for", table)
+        return table
 
 
 def _ufunc_kernel(forward: Any) -> Kernel | None:

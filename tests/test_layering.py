@@ -29,6 +29,7 @@ PUBLIC = {
             "autodiff.app.critical", "autodiff.app.extrema", "autodiff.app.critical_exact", "autodiff.app.critical_nd",
             "autodiff.app.limits", "autodiff.app.noise", "autodiff.app.config", "autodiff.app.precision",
             "autodiff.app.script", "autodiff.app.batch", "autodiff.app.notation", "autodiff.app.implicit",
+            "autodiff.app.sympy_parts",
             "autodiff.app.steps"},
 }
 THIRD_PARTY = {  # what each layer may import besides the standard library and the layers below it
@@ -38,7 +39,7 @@ THIRD_PARTY = {  # what each layer may import besides the standard library and t
     "cli": {"numpy", "click", "rich", "uniplot", "matplotlib"},  # the last two only in cli/plot_cmd.py
 }
 SYMPY_MODULES = {"sympymath.py", "printing.py", "symbolic.py", "diff.py", "exact.py", "critical_exact.py",
-                 "gradient.py", "limits.py", "tangent.py", "steps.py", "bookform.py", "implicit.py"}
+                 "gradient.py", "limits.py", "tangent.py", "steps.py", "bookform.py", "implicit.py", "sympy_parts.py"}
 MAX_LINES = 500
 MAX_FUNCTION_LINES = 60
 GENERATED = {"grammar/syntax/tables.py"}

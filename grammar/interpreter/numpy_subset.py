@@ -44,7 +44,9 @@ class NDArray:
 
 
 PRINTED_AS_STR.append(NDArray)
-_STATE = {"random": np.random.RandomState()}  # numpy's legacy global generator, as np.random.seed sets it
+# numpy's legacy global generator, as np.random.seed sets it: made on first use (importing numpy.random costs
+# every command's start-up)
+_STATE: dict[str, Any] = {}
 
 
 def plain(value: Any) -> Any:
@@ -86,12 +88,16 @@ def _array(data: Any, dtype: Any = None) -> NDArray:
 
 
 def _seed(seed: Any = None) -> None:
-    _STATE["random"] = np.random.RandomState(seed)
+    from numpy.random import RandomState
+
+    _STATE["random"] = RandomState(seed)
 
 
 def _random() -> Namespace:
     def drawn(name: str) -> Function:
         def draw(*args: Any, **kwargs: Any) -> Any:
+            if "random" not in _STATE:
+                _seed()
             state = _STATE["random"]
             methods = {"rand": state.rand, "randn": state.randn, "uniform": state.uniform, "normal": state.normal,
                        "randint": state.randint, "random": state.random_sample, "permutation": state.permutation}

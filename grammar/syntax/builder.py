@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
 
 from autodiff.grammar.syntax import tables
 from autodiff.grammar.syntax.fstrings import join_strings
 from autodiff.grammar.syntax.lexer import MAX_INT_DIGITS, SyntaxProblem, Token, shortened
+from autodiff.grammar.syntax.nodes import moved
 from autodiff.grammar.syntax.tree import (
     Assert,
     Assign,
@@ -470,7 +470,7 @@ class TreeBuilder:
         return TupleExpr((), **_at(c[0]))
 
     def paren(self, c: list) -> Expr:
-        return replace(c[1], **_at(c[0]))  # the expression now starts at its '('
+        return moved(c[1], **_at(c[0]))  # the expression now starts at its '('
 
     def list(self, c: list) -> ListExpr:
         return ListExpr(tuple(c[1:-1]), **_at(c[0]))

@@ -13,7 +13,17 @@ def _decode_table(row: str) -> dict[str, int]:
 
 
 
-ACTIONS = [_decode_table(row) for row in tables.STATES]
+class _Rows(dict):
+    """The states' action tables, each decoded when the parser first reaches it (decoding all 300-odd at
+    import cost every command's start-up a few milliseconds; a program visits a few dozen). A dict, so a
+    decoded row is found at C speed."""
+
+    def __missing__(self, state: int) -> dict[str, int]:
+        row = self[state] = _decode_table(tables.STATES[state])
+        return row
+
+
+ACTIONS: dict[int, dict[str, int]] = _Rows()
 START_STATE = tables.START_STATE
 END_STATE = tables.END_STATE
 

@@ -1,6 +1,6 @@
 """The syntax tree of an autodiff program, as `parse()` builds it.
 
-Every node is a frozen, slotted dataclass with `line` and `column`: 1-based, in characters (a tab counts
+Every node is a frozen, slotted class with `line` and `column`: 1-based, in characters (a tab counts
 as one), of the node's first token; a parenthesised expression starts at its `(`. Construct nodes with
 their fields in order and `line`/`column` by keyword: `BinOp("+", a, b, line=1, column=1)`.
 
@@ -8,25 +8,22 @@ Trees can be deep (a 20,000-term sum is a 20,000-deep left spine), so nothing he
 them: nodes compare by identity (`eq=False`) and `repr()` goes through `dump()`, which is iterative.
 Compare trees by comparing their `dump()`.
 
-Start-up: `@dataclass(frozen=True)` compiles an `__init__`, `__setattr__` and `__delattr__` per class
-(12 ms for these 21 classes), so `_node` asks dataclasses only for fields and slots, and `Node` supplies
-one shared `__init__` and the frozenness (assignment raises dataclasses.FrozenInstanceError).
+Start-up: `@dataclass` processes each class at import (fields, generated methods, a second class for the
+slots: 6-8 ms for these 45 classes at every start), so `_node` only remakes the class with its annotated
+fields as `__slots__` and `__match_args__` (nodes.py); `Node` supplies one shared `__init__` and the
+frozenness (assignment raises dataclasses.FrozenInstanceError).
 """
 
 from __future__ import annotations
 
-import inspect  # already imported by dataclasses
 from collections.abc import Callable
 from dataclasses import FrozenInstanceError, dataclass
 from typing import Any
 
-
-def _node(cls: type) -> type:
-    cls.__match_args__ = tuple(inspect.get_annotations(cls))  # its own fields, for __init__ and `match`
-    return dataclass(init=False, repr=False, eq=False, match_args=False, slots=True)(cls)
+from autodiff.grammar.syntax.nodes import syntax_node
 
 
-@_node
+@syntax_node
 class Node:
     line: int
     column: int
@@ -64,59 +61,59 @@ class Node:
 # Expressions ------------------------------------------------------------------------------------
 
 
-@_node
+@syntax_node
 class Number(Node):
     value: float | int
     text: str  # as written, e.g. "1e-3"
     is_int: bool  # written without '.' or exponent, so it may serve as an index, a size or a dim
 
 
-@_node
+@syntax_node
 class String(Node):
     value: str  # escapes decoded; adjacent literals ('a' 'b') joined
 
 
-@_node
+@syntax_node
 class Constant(Node):
     value: bool | None  # True, False or None
 
 
-@_node
+@syntax_node
 class Name(Node):
     id: str
 
 
-@_node
+@syntax_node
 class Attribute(Node):
     value: Expr
     attr: str
 
 
-@_node
+@syntax_node
 class Call(Node):
     func: Expr
     args: tuple[Expr, ...]
     kwargs: tuple[tuple[str, Expr], ...]  # in source order; names are unique, but '**' (a dictionary unpacked)
 
 
-@_node
+@syntax_node
 class Slice(Node):
     start: Expr | None
     stop: Expr | None
     step: Expr | None
 
 
-@_node
+@syntax_node
 class NoneIndex(Node):
     """`None` as an index item: a new axis of length 1 (numpy's newaxis)."""
 
 
-@_node
+@syntax_node
 class EllipsisIndex(Node):
     """`...` as an index item."""
 
 
-@_node
+@syntax_node
 class Subscript(Node):
     """`value[index]`. The index has one item per axis, as numpy reads it: x[1] has one item, x[:, 0] two,
     x[(0, 1)] two (a parenthesised tuple is the index itself) and x[()] none; a TupleExpr or ListExpr item
@@ -126,30 +123,30 @@ class Subscript(Node):
     index: tuple[IndexItem, ...]
 
 
-@_node
+@syntax_node
 class BinOp(Node):
     op: str  # one of + - * / ** @
     left: Expr
     right: Expr
 
 
-@_node
+@syntax_node
 class UnaryOp(Node):
     op: str  # - or +
     operand: Expr
 
 
-@_node
+@syntax_node
 class ListExpr(Node):
     items: tuple[Expr, ...]
 
 
-@_node
+@syntax_node
 class TupleExpr(Node):
     items: tuple[Expr, ...]
 
 
-@_node
+@syntax_node
 class BoolOp(Node):
     """`left and right`, `left or right`: Python's, with short-circuit (the value is one of the operands)."""
 
@@ -158,7 +155,7 @@ class BoolOp(Node):
     right: Expr
 
 
-@_node
+@syntax_node
 class IfExp(Node):
     """`body if test else orelse`."""
 
@@ -193,7 +190,7 @@ class Parameters:
         return ", ".join(parts)
 
 
-@_node
+@syntax_node
 class Lambda(Node):
     """`lambda a, b: expression`: a function of one expression (hooks); it reads the script's names."""
 
@@ -201,7 +198,7 @@ class Lambda(Node):
     body: Expr
 
 
-@_node
+@syntax_node
 class Starred(Node):
     """`*value` among a call's arguments: its items become positional arguments (`f(*args)`). `**value` is a
     keyword argument named '**' (Call.kwargs), whose dictionary's items become keyword arguments."""
@@ -209,13 +206,13 @@ class Starred(Node):
     value: Expr
 
 
-@_node
+@syntax_node
 class DictExpr(Node):  # {key: value, ...}
     keys: tuple[Expr, ...]
     values: tuple[Expr, ...]
 
 
-@_node
+@syntax_node
 class DictComp(Node):  # {key: value for target in iterable if condition ...}
     key: Expr
     value: Expr
@@ -224,7 +221,7 @@ class DictComp(Node):  # {key: value for target in iterable if condition ...}
     conditions: tuple[Expr, ...]
 
 
-@_node
+@syntax_node
 class FString(Node):
     """f"text {value!r:spec} text": `pieces` has one more item than `fields`; each field has its
     conversion ('' or 'r', 's', 'a') and its format spec (text, no nested fields)."""
@@ -235,7 +232,7 @@ class FString(Node):
     specs: tuple[str, ...]
 
 
-@_node
+@syntax_node
 class ListComp(Node):
     """`[element for target in iterable if condition ...]` (a generator `(... for ...)` is built as this too)."""
 
@@ -248,37 +245,37 @@ class ListComp(Node):
 # Statements -------------------------------------------------------------------------------------
 
 
-@_node
+@syntax_node
 class Assign(Node):
     name: str
     value: Expr
 
 
-@_node
+@syntax_node
 class IndexAssign(Node):
     name: str
     index: tuple[IndexItem, ...]
     value: Expr
 
 
-@_node
+@syntax_node
 class ExprStmt(Node):
     value: Expr
 
 
-@_node
+@syntax_node
 class Import(Node):
     module: str  # dotted, e.g. "torch.autograd"
     alias: str | None
 
 
-@_node
+@syntax_node
 class ImportFrom(Node):  # from module import name [as alias], ...
     module: str
     names: tuple[tuple[str, str | None], ...]
 
 
-@_node
+@syntax_node
 class AssignTo(Node):
     """Assignments that are not `name = value` or `name[index] = value`: `a, b = ...`, `x.grad = None`,
     `a = b = 0`. Each target is a Name, Subscript, Attribute, or a TupleExpr/ListExpr of targets."""
@@ -287,7 +284,7 @@ class AssignTo(Node):
     value: Expr
 
 
-@_node
+@syntax_node
 class AugAssign(Node):
     """`target op= value` (op is one of + - * / ** // % @): in place on a tensor, as PyTorch does."""
 
@@ -296,62 +293,62 @@ class AugAssign(Node):
     value: Expr
 
 
-@_node
+@syntax_node
 class Pass(Node):
     """`pass`."""
 
 
-@_node
+@syntax_node
 class Break(Node):
     """`break`."""
 
 
-@_node
+@syntax_node
 class Continue(Node):
     """`continue`."""
 
 
-@_node
+@syntax_node
 class Return(Node):
     """`return value` (value None: `return` alone), inside a function's body."""
 
     value: Expr | None
 
 
-@_node
+@syntax_node
 class Assert(Node):
     test: Expr
     message: Expr | None
 
 
-@_node
+@syntax_node
 class If(Node):
     test: Expr
     body: tuple[Stmt, ...]
     orelse: tuple[Stmt, ...]  # an `elif` is an If alone in its parent's orelse
 
 
-@_node
+@syntax_node
 class For(Node):
     target: Expr  # a Name, or a TupleExpr of names
     iter: Expr
     body: tuple[Stmt, ...]
 
 
-@_node
+@syntax_node
 class While(Node):
     test: Expr
     body: tuple[Stmt, ...]
 
 
-@_node
+@syntax_node
 class With(Node):
     context: Expr
     alias: str | None
     body: tuple[Stmt, ...]
 
 
-@_node
+@syntax_node
 class FunctionDef(Node):
     """`def name(params): ...`: body is the return expression of a one-line function (`return EXPR` alone),
     else the tuple of its statements (run with locals of their own, until a `return`)."""
@@ -361,7 +358,7 @@ class FunctionDef(Node):
     body: Expr | tuple
 
 
-@_node
+@syntax_node
 class ClassDef(Node):
     """`class Name(base, ...): body`: the body's assignments and definitions become the class's attributes."""
 
@@ -370,7 +367,7 @@ class ClassDef(Node):
     body: tuple
 
 
-@_node
+@syntax_node
 class Decorated(Node):
     """`@decorator` lines before a def or a class: the definition, then each decorator from the nearest one."""
 
@@ -378,7 +375,7 @@ class Decorated(Node):
     definition: FunctionDef | ClassDef
 
 
-@_node
+@syntax_node
 class Program(Node):
     statements: tuple[Stmt, ...]
     source: str  # the program text with \r\n and \r turned into \n; positions refer to it

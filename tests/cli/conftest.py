@@ -13,6 +13,8 @@ from click.testing import CliRunner
 from autodiff import engine
 from autodiff.cli.main import main
 
+from .schemas import check_output
+
 
 @dataclass
 class Outcome:
@@ -35,7 +37,9 @@ def run_cli(*args: str, input: str | None = None, env: dict[str, str] | None = N
             code = done.code if isinstance(done.code, int) else 1
         sys.stdout.flush()
         sys.stderr.flush()
-        return Outcome(code, out.getvalue().decode(), err.getvalue().decode())
+        outcome = Outcome(code, out.getvalue().decode(), err.getvalue().decode())
+    check_output(args, outcome.stdout)  # every JSON document the suite produces, against its schema
+    return outcome
 
 
 @pytest.fixture

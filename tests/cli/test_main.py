@@ -27,3 +27,71 @@ def test_help_and_version_load_no_command_and_no_numpy(args):
             "[m for m in sys.modules if m.endswith('_cmd') and 'eval' not in m])")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip().splitlines()[-1] == "False []", done.stdout + done.stderr
+
+
+def _installed_command() -> str:
+    import os
+    import shutil
+
+    beside = os.path.join(os.path.dirname(sys.executable), "autodiff")
+    found = beside if os.path.exists(beside) else shutil.which("autodiff")
+    if found is None:
+        pytest.skip("the autodiff command is not installed")
+    return found
+
+
+@pytest.mark.parametrize(("args", "env"), [
+    (["--help"], {}),
+    (["--version"], {}),
+    (["eval", "--help"], {}),
+    ([], {"_AUTODIFF_COMPLETE": "bash_complete", "COMP_WORDS": "autodiff ev", "COMP_CWORD": "1"}),
+])
+def test_the_installed_command_imports_no_numpy_to_help_version_or_complete(args, env):
+    """The console script itself (its entry point, not cli.main), with Python's import log: nothing that
+    computes is imported to answer --help, --version or shell completion."""
+    import os
+
+    done = subprocess.run([_installed_command(), *args], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, **env, "PYTHONPROFILEIMPORTTIME": "1"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert imported, "no import log"
+    heavy = sorted(m for m in imported if m.split(".")[0] in ("numpy", "sympy", "rich", "importlib_metadata")
+                   or m in ("importlib.metadata", "autodiff.engine") or (m.endswith("_cmd") and "eval" not in m))
+    assert heavy == [], heavy
+    if args == ["--version"]:
+        from importlib.metadata import version
+
+        assert done.stdout.strip() == f"autodiff, version {version('autodiff-cli')}"
+    if env:
+        assert "eval" in done.stdout
+
+
+def test_diff_imports_neither_sympy_units_nor_tensors():
+    """`autodiff diff` in its own process: SymPy's physics units and tensor modules are placeholders
+    (app/sympy_parts.py), and the derivative is the one SymPy gives with the real modules."""
+    import os
+
+    done = subprocess.run([_installed_command(), "diff", "sin(x)*exp(x)/x + x**3", "--format", "plain"],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert not {m for m in imported if m.startswith(("sympy.physics.units.", "sympy.combinatorics"))}
+    code = ("import sys\nfrom autodiff.cli.main import main\ntry:\n    main(['diff', 'sin(x)*exp(x)/x + x**3', "
+            "'--format', 'plain'])\nexcept SystemExit:\n    pass\nprint('sympy.physics.units.systems' in sys.modules)")
+    real = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert real.stdout.strip().splitlines() == [*done.stdout.strip().splitlines(), "True"]
+
+
+def test_a_name_the_sympy_placeholders_lack_loads_the_real_module():
+    """A newer SymPy may import more from sympy.physics.units than the placeholder holds: the real module then
+    replaces it, so nothing fails (it is only slower)."""
+    code = ("from autodiff.app import sympy_parts\nsympy_parts.install()\nimport sympy\n"
+            "x = sympy.Symbol('x')\nprint(sympy.simplify(sympy.sin(x)**2 + sympy.cos(x)**2))\n"
+            "from sympy.physics.units import Quantity\nprint(Quantity.__module__)\n"
+            "from sympy.physics.units import meter\nprint(meter, type(meter).__module__)\n"
+            "print(sympy.solve(x**2 - 4, x))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines() == ["1", "sympy.physics.units", "meter sympy.physics.units.quantities", "[-2, 2]"]

@@ -1,0 +1,122 @@
+"""One-shot start-up: each command's wall time as a ratio to `python -c "import numpy"`, in one run.
+
+    python benchmarks/startup.py [--rounds 15] [--autodiff PATH] [--write README.md] [--only NAME ...]
+
+Every round runs every command once, in turn (interleaved, so a burst of load on this noisy machine falls
+on all of them alike); the table reports the median of the rounds, and each ratio is the median of the
+per-round ratios (command time / floor time of the same round). The floor is `python -c "import numpy"`
+on the interpreter of the installed `autodiff` (its shebang); `python -c "import click"` is shown as the
+reference for the commands that compute nothing (`--version`, `--help`, completion).
+
+`--write FILE` replaces the table between the markers `<!-- startup-table -->` and
+`<!-- /startup-table -->` in FILE (the README's one-shot table is regenerated this way).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+# (label, arguments after `autodiff`, environment, target ratio to the floor or None)
+COMMANDS: list[tuple[str, list[str], dict[str, str], float | None]] = [
+    ("autodiff --version", ["--version"], {}, 0.6),
+    ("autodiff --help", ["--help"], {}, 0.6),
+    ("shell completion (`autodiff ev<TAB>`)", [], {"_AUTODIFF_COMPLETE": "bash_complete", "COMP_WORDS": "autodiff ev",
+                                                   "COMP_CWORD": "1"}, 0.6),
+    ("`eval '(2*x)**3' x=1.5 --format json`", ["eval", "(2*x)**3", "x=1.5", "--format", "json"], {}, 1.2),
+    ("`eval ... --trace --format plain`", ["eval", "(2*x)**3", "x=1.5", "--trace", "--format", "plain"], {}, 1.2),
+    ("`check 'x**2*sin(x)' x=1.5 --expect ...`", ["check", "x**2*sin(x)", "x=1.5", "--expect",
+                                                  "x=2*x*sin(x) + x**2*cos(x)", "--format", "json"], {}, 1.3),
+    ("`diff '(2*x)**3'`", ["diff", "(2*x)**3", "--format", "plain"], {}, 2.5),
+    ("`graph 'x*y' x=1 y=2 --to json`", ["graph", "x*y", "x=1", "y=2", "--to", "json"], {}, None),
+    ("`table 'sin(x)' x=0:1`", ["table", "sin(x)", "x=0:1", "--format", "csv"], {}, None),
+]
+FLOOR = "`python -c 'import numpy'` (the floor)"
+CLICK = "`python -c 'import click'`"
+
+
+def interpreter(autodiff: str) -> str:
+    """The Python that runs the installed command (its shebang), so the floor is on the same interpreter."""
+    with open(autodiff, encoding="utf-8", errors="replace") as f:
+        first = f.readline()
+    return first[2:].strip() if first.startswith("#!") else sys.executable
+
+
+def table_of(autodiff: str, python: str, only: list[str]) -> dict[str, tuple[list[str], dict[str, str], float | None]]:
+    table: dict[str, tuple[list[str], dict[str, str], float | None]] = {
+        FLOOR: ([python, "-c", "import numpy"], {}, None),
+        CLICK: ([python, "-c", "import click"], {}, None),
+    }
+    for label, args, env, target in COMMANDS:
+        if not only or any(word in label for word in only):
+            table[label] = ([autodiff, *args], env, target)
+    return table
+
+
+def measure(table: dict[str, tuple[list[str], dict[str, str], float | None]], rounds: int) -> dict[str, list[float]]:
+    """Seconds per round for every command, interleaved (one warm-up round first, not counted)."""
+    times: dict[str, list[float]] = {name: [] for name in table}
+    base = {**os.environ, "NO_COLOR": "1"}
+    for round_number in range(rounds + 1):
+        for name, (command, env, _) in table.items():
+            start = time.perf_counter()
+            done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**base, **env},
+                                  check=False)
+            elapsed = time.perf_counter() - start
+            if done.returncode != 0:
+                sys.exit(f"{name}: exit {done.returncode} ({' '.join(command)})")
+            if round_number:
+                times[name].append(elapsed)
+    return times
+
+
+def markdown(table: dict[str, tuple[list[str], dict[str, str], float | None]], times: dict[str, list[float]],
+             rounds: int) -> str:
+    floor = times[FLOOR]
+    lines = [f"Measured {datetime.date.today().isoformat()} by `python benchmarks/startup.py` ({os.cpu_count()} CPUs; "
+             f"median of {rounds} interleaved rounds; ratio = the median of per-round ratios to the floor).", "",
+             "| command | median | ratio to the floor | target |", "| --- | ---: | ---: | ---: |"]
+    for name, (_, _, target) in table.items():
+        ratio = statistics.median(t / f for t, f in zip(times[name], floor))
+        mark = "" if target is None else (f"<= {target}" + (" ✓" if ratio <= target else " ✗"))
+        lines.append(f"| {name} | {statistics.median(times[name]) * 1e3:.0f} ms | {ratio:.2f} | {mark} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_into(path: str, text: str) -> None:
+    start, end = "<!-- startup-table -->", "<!-- /startup-table -->"
+    with open(path, encoding="utf-8") as f:
+        content = f.read()
+    if start not in content or end not in content:
+        sys.exit(f"{path} has no {start} ... {end} markers")
+    head, rest = content.split(start, 1)
+    _, tail = rest.split(end, 1)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"{head}{start}\n{text}{end}{tail}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--autodiff", help="the autodiff command (default: the one beside this Python)")
+    parser.add_argument("--write", metavar="FILE", help="rewrite the marked start-up table in FILE")
+    parser.add_argument("--only", nargs="*", default=[], help="only the commands whose label contains a word")
+    args = parser.parse_args()
+    beside = os.path.join(os.path.dirname(sys.executable), "autodiff")
+    autodiff = args.autodiff or (beside if os.path.exists(beside) else shutil.which("autodiff") or "autodiff")
+    table = table_of(autodiff, interpreter(autodiff), args.only)
+    times = measure(table, args.rounds)
+    text = markdown(table, times, args.rounds)
+    print(text)
+    if args.write:
+        write_into(args.write, text)
+
+
+if __name__ == "__main__":
+    main()
