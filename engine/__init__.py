@@ -25,6 +25,7 @@ from . import cumulative as _cumulative  # cumsum, cumprod, cummax, cummin, logc
 from . import distributions as _distributions  # randint, randperm, normal, bernoulli, multinomial
 from . import gathers as _gathers  # gather, scatter, index_select, masked_fill, take_along_dim
 from . import joins as _joins
+from . import layers as _layers  # addmm, linear, bilinear, dropout
 from . import losses as _losses
 from . import pointwise as _pointwise  # logaddexp, remainder, fmod, fmax, copysign, lerp, sinc, deg2rad
 from . import rearrange as _rearrange  # repeat, tile, roll, flip, tril, triu, diagonal, split, hstack, ...
@@ -50,6 +51,7 @@ from .functional import hessian, hvp, jacobian, jvp, vhp, vjp
 from .gradcheck import gradcheck, gradgradcheck
 from .graph import AccumulateGrad, GraphInput, Node, grad_node, graph_bytes, graph_size
 from .indexing import getitem, setitem
+from .initializers import INIT_FUNCTIONS
 from .modes import (
     GradMode,
     detect_anomaly,
@@ -61,6 +63,8 @@ from .modes import (
     observe,
     set_grad_enabled,
 )
+from .modules import Module, Parameter, apply_to_modules, cast_module, parameter
+from .nnlayers import NN_LAYERS, ModuleList
 from .optable import FUNCTION, OPS, Grad, Op
 from .optable import GROUPS as OP_GROUPS
 from .recording import apply
@@ -100,5 +104,9 @@ __all__ = [
 # Custom autograd Functions (custom.py)
 __all__ += ["CustomNode", "FunctionCtx", "apply_function", "once_differentiable"]
 # torch.autograd.functional and gradcheck (functional.py, gradcheck.py)
+# torch.nn (modules.py, nnlayers.py, initializers.py)
+__all__ += ["INIT_FUNCTIONS", "NN_LAYERS", "Module", "ModuleList", "Parameter", "apply_to_modules", "cast_module",
+            "parameter"]
 __all__ += ["gradcheck", "gradgradcheck", "hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 del _activations, _api, _constructors, _cumulative, _distributions, _gathers, _joins, _pointwise, _losses, _rearrange
+del _layers

@@ -10,7 +10,7 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import BUILTINS, TENSOR_METHODS, TENSOR_PROPERTIES, AccumulateGrad, Node, Tensor
 from autodiff.engine.errors import BadValueError, UnknownNameError
-from autodiff.grammar.interpreter import classes, numpy_subset
+from autodiff.grammar.interpreter import classes, nnmembers, numpy_subset
 from autodiff.grammar.interpreter.numpy_subset import NDArray
 from autodiff.grammar.interpreter.pytypes import string_method
 from autodiff.grammar.interpreter.torchlib import (
@@ -58,6 +58,8 @@ def attribute(value: Any, attr: str) -> Any:
         return classes.attribute(value, attr)
     if isinstance(value, engine.FunctionCtx):
         return _ctx_member(value, attr)
+    if isinstance(value, engine.Module):
+        return nnmembers.module_member(value, attr)
     if isinstance(value, NDArray) and not attr.startswith("_"):
         return numpy_subset.attribute(value, attr)
     if attr.startswith("_saved_") and isinstance(value, Node) and not attr.startswith("__"):
@@ -204,6 +206,9 @@ def set_attribute(owner: Any, attr: str, value: Any) -> None:
     script's own objects (self.w = ...) and of a custom Function's ctx (ctx.constant = ...)."""
     if isinstance(owner, (classes.Instance, classes.UserClass)):
         classes.set_attribute(owner, attr, value)
+        return
+    if isinstance(owner, engine.Module):
+        nnmembers.set_module_attribute(owner, attr, value)
         return
     if isinstance(owner, engine.FunctionCtx):
         if attr.startswith("__") or attr in CTX_METHODS or attr in CTX_PROPERTIES:

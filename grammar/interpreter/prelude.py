@@ -14,6 +14,7 @@ from autodiff.engine.errors import UnknownNameError
 from autodiff.grammar.interpreter import pybuiltins
 from autodiff.grammar.interpreter.classes import AUTOGRAD_FUNCTION
 from autodiff.grammar.interpreter.members import attribute
+from autodiff.grammar.interpreter.nnspace import nn_namespace
 from autodiff.grammar.interpreter.numpy_subset import from_numpy, numpy_module
 from autodiff.grammar.interpreter.pymodules import STANDARD_MODULES
 from autodiff.grammar.interpreter.pytypes import TENSOR_TYPE, legacy_tensor, type_builtins
@@ -82,7 +83,7 @@ def _torch_members() -> dict[str, Any]:
         "float": DType("float32"),
         "double": DType("float64"),
         "autograd": Namespace("torch.autograd", _autograd_members()),
-        "nn": Namespace("torch.nn", {"functional": functional}),
+        "nn": nn_namespace(functional),
         "linalg": Namespace("torch.linalg", _linalg_members()),
     })
     return members
