@@ -20,6 +20,7 @@ import numpy as np
 
 from . import activations as _activations  # leaky_relu, elu, gelu, silu, softplus, hardtanh, ...
 from . import api as _api  # installs the Tensor's constructor, operators and methods
+from . import classification as _classification  # nll_loss, cross_entropy, smooth_l1_loss, huber_loss
 from . import constructors as _constructors
 from . import cumulative as _cumulative  # cumsum, cumprod, cummax, cummin, logcumsumexp
 from . import distributions as _distributions  # randint, randperm, normal, bernoulli, multinomial
@@ -64,6 +65,8 @@ from .modes import (
     set_grad_enabled,
 )
 from .modules import Module, Parameter, apply_to_modules, cast_module, parameter
+from .nnfunctions import NN_MODULES
+from .optim import OPTIMIZERS, SCHEDULERS, Optimizer, StepLR
 from .nnlayers import NN_LAYERS, ModuleList
 from .optable import FUNCTION, OPS, Grad, Op
 from .optable import GROUPS as OP_GROUPS
@@ -103,10 +106,12 @@ __all__ = [
 ]
 # Custom autograd Functions (custom.py)
 __all__ += ["CustomNode", "FunctionCtx", "apply_function", "once_differentiable"]
+# torch.nn (modules.py, nnlayers.py, nnfunctions.py, initializers.py)
+__all__ += ["INIT_FUNCTIONS", "NN_LAYERS", "NN_MODULES", "Module", "ModuleList", "Parameter", "apply_to_modules",
+            "cast_module", "parameter"]
+# torch.optim (optim.py)
+__all__ += ["OPTIMIZERS", "SCHEDULERS", "Optimizer", "StepLR"]
 # torch.autograd.functional and gradcheck (functional.py, gradcheck.py)
-# torch.nn (modules.py, nnlayers.py, initializers.py)
-__all__ += ["INIT_FUNCTIONS", "NN_LAYERS", "Module", "ModuleList", "Parameter", "apply_to_modules", "cast_module",
-            "parameter"]
 __all__ += ["gradcheck", "gradgradcheck", "hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 del _activations, _api, _constructors, _cumulative, _distributions, _gathers, _joins, _pointwise, _losses, _rearrange
-del _layers
+del _layers, _classification

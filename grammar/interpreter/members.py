@@ -60,6 +60,10 @@ def attribute(value: Any, attr: str) -> Any:
         return _ctx_member(value, attr)
     if isinstance(value, engine.Module):
         return nnmembers.module_member(value, attr)
+    if isinstance(value, engine.Optimizer):
+        return nnmembers.optimizer_member(value, attr)
+    if isinstance(value, engine.StepLR):
+        return nnmembers.scheduler_member(value, attr)
     if isinstance(value, NDArray) and not attr.startswith("_"):
         return numpy_subset.attribute(value, attr)
     if attr.startswith("_saved_") and isinstance(value, Node) and not attr.startswith("__"):

@@ -110,3 +110,39 @@ def set_module_attribute(module: Any, attr: str, value: Any) -> None:
     raise BadValueError(f"cannot set attribute '{shown(attr)}' of {module.type_name()} (a Parameter, a module or "
                         "None can be assigned to it)", reason="attribute")
 
+
+
+OPTIMIZER_METHODS = {"step": "step(closure=None)", "zero_grad": "zero_grad(set_to_none=True)",
+                     "add_param_group": "add_param_group(param_group)", "state_dict": "state_dict()"}
+SCHEDULER_METHODS = {"step": "step()", "get_last_lr": "get_last_lr()", "state_dict": "state_dict()"}
+
+
+def optimizer_member(optimizer: Any, attr: str) -> Any:
+    """optimizer.step(), .zero_grad(), .param_groups (its dicts, which a script may change: group['lr'] = ...),
+    .state, .defaults, .add_param_group(), .state_dict()."""
+    values = {"param_groups": optimizer.param_groups, "state": optimizer.state, "defaults": optimizer.defaults}
+    if attr in values:
+        return values[attr]
+    if attr in OPTIMIZER_METHODS:
+        methods = {"step": optimizer.step, "zero_grad": optimizer.zero_grad,
+                   "add_param_group": optimizer.add_param_group, "state_dict": optimizer.state_dict}
+        return Function(attr, methods[attr], OPTIMIZER_METHODS[attr])
+    raise _unknown(type(optimizer).__name__, attr, [*values, *OPTIMIZER_METHODS])
+
+
+def scheduler_member(scheduler: Any, attr: str) -> Any:
+    """scheduler.step(), .get_last_lr(), .last_epoch, .base_lrs, .optimizer, ..."""
+    values = {"last_epoch": scheduler.last_epoch, "base_lrs": scheduler.base_lrs, "optimizer": scheduler.optimizer,
+              "step_size": scheduler.step_size, "gamma": scheduler.gamma}
+    if attr in values:
+        return values[attr]
+    if attr in SCHEDULER_METHODS:
+        methods = {"step": scheduler.step, "get_last_lr": scheduler.get_last_lr, "state_dict": scheduler.state_dict}
+        return Function(attr, methods[attr], SCHEDULER_METHODS[attr])
+    raise _unknown(type(scheduler).__name__, attr, [*values, *SCHEDULER_METHODS])
+
+
+def _unknown(owner: str, attr: str, known: list[str]) -> UnknownNameError:
+    close = difflib.get_close_matches(attr, known, n=1)
+    suggestion = f"; did you mean '{close[0]}'?" if close else ""
+    return UnknownNameError(f"'{owner}' object has no attribute '{shown(attr)}'{suggestion}", reason="attribute")

@@ -24,7 +24,7 @@ def _type(prefix: str, name: str, cls: Any) -> TypeFunction:
 
 def nn_namespace(functional: Namespace) -> Namespace:
     """torch.nn."""
-    members: dict[str, Any] = {name: _type("torch.nn", name, cls) for name, cls in engine.NN_LAYERS.items()}
+    members: dict[str, Any] = {name: _type("torch.nn", name, cls) for name, cls in engine.NN_MODULES.items()}
     members.update({
         "Module": NN_MODULE,
         "Parameter": TypeFunction("torch.nn.parameter.Parameter", engine.parameter, "Parameter(data=None, "
@@ -34,3 +34,13 @@ def nn_namespace(functional: Namespace) -> Namespace:
                                             for name, fn in engine.INIT_FUNCTIONS.items()}),
     })
     return Namespace("torch.nn", members)
+
+
+def optim_namespace() -> Namespace:
+    """torch.optim, with lr_scheduler."""
+    members: dict[str, Any] = {name: _type("torch.optim", name, cls) for name, cls in engine.OPTIMIZERS.items()}
+    members["Optimizer"] = TypeFunction("torch.optim.Optimizer", engine.Optimizer, "Optimizer(params, defaults)",
+                                        lambda v: isinstance(v, engine.Optimizer))
+    members["lr_scheduler"] = Namespace("torch.optim.lr_scheduler", {
+        name: _type("torch.optim.lr_scheduler", name, cls) for name, cls in engine.SCHEDULERS.items()})
+    return Namespace("torch.optim", members)
