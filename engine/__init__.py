@@ -66,10 +66,10 @@ from .modes import (
 )
 from .modules import Module, Parameter, apply_to_modules, cast_module, parameter
 from .nnfunctions import NN_MODULES
-from .optim import OPTIMIZERS, SCHEDULERS, Optimizer, StepLR
 from .nnlayers import NN_LAYERS, ModuleList
 from .optable import FUNCTION, OPS, Grad, Op
 from .optable import GROUPS as OP_GROUPS
+from .optim import OPTIMIZERS, SCHEDULERS, Optimizer, StepLR
 from .recording import apply
 from .reductions import MinMax, linalg_norm
 from .registry import BUILTINS, Builtin, alias_of

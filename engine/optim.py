@@ -13,7 +13,7 @@ PyTorch in the last bit of an update.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -71,7 +71,7 @@ COMMON = {"maximize": False, "foreach": None, "differentiable": False}
 class Optimizer:
     """torch.optim.Optimizer: param_groups (dicts: 'params' and the options), state (per parameter)."""
 
-    DEFAULTS: dict[str, Any] = {}
+    DEFAULTS: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, params: Any, **options: Any) -> None:
         unknown = [k for k in options if k not in self.DEFAULTS]
@@ -175,8 +175,9 @@ def _step_of(state: dict[str, Any]) -> float:
 
 
 class SGD(Optimizer):
-    DEFAULTS = {"lr": 1e-3, "momentum": 0, "dampening": 0, "weight_decay": 0, "nesterov": False, **COMMON,
-                "fused": None}
+    DEFAULTS: ClassVar[dict[str, Any]] = {
+        "lr": 1e-3, "momentum": 0, "dampening": 0, "weight_decay": 0, "nesterov": False, **COMMON,
+        "fused": None}
 
     def check(self, options: dict[str, Any]) -> None:
         super().check(options)
@@ -198,8 +199,9 @@ class SGD(Optimizer):
 
 
 class Adam(Optimizer):
-    DEFAULTS = {"lr": 1e-3, "betas": (0.9, 0.999), "eps": 1e-8, "weight_decay": 0, "amsgrad": False, **COMMON,
-                "capturable": False, "fused": None, "decoupled_weight_decay": False}
+    DEFAULTS: ClassVar[dict[str, Any]] = {
+        "lr": 1e-3, "betas": (0.9, 0.999), "eps": 1e-8, "weight_decay": 0, "amsgrad": False, **COMMON,
+        "capturable": False, "fused": None, "decoupled_weight_decay": False}
 
     def check(self, options: dict[str, Any]) -> None:
         super().check(options)
@@ -238,12 +240,13 @@ class Adam(Optimizer):
 
 
 class AdamW(Adam):
-    DEFAULTS = {**Adam.DEFAULTS, "weight_decay": 1e-2, "decoupled_weight_decay": True}
+    DEFAULTS: ClassVar[dict[str, Any]] = {**Adam.DEFAULTS, "weight_decay": 1e-2, "decoupled_weight_decay": True}
 
 
 class RMSprop(Optimizer):
-    DEFAULTS = {"lr": 1e-2, "momentum": 0, "alpha": 0.99, "eps": 1e-8, "centered": False, "weight_decay": 0,
-                "capturable": False, **COMMON}
+    DEFAULTS: ClassVar[dict[str, Any]] = {
+        "lr": 1e-2, "momentum": 0, "alpha": 0.99, "eps": 1e-8, "centered": False, "weight_decay": 0,
+        "capturable": False, **COMMON}
 
     def update(self, p: Tensor, grad: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
         if not state:
@@ -273,8 +276,9 @@ class RMSprop(Optimizer):
 
 
 class Adagrad(Optimizer):
-    DEFAULTS = {"lr": 1e-2, "lr_decay": 0, "eps": 1e-10, "weight_decay": 0, "initial_accumulator_value": 0,
-                "foreach": None, "maximize": False, "differentiable": False, "fused": None}
+    DEFAULTS: ClassVar[dict[str, Any]] = {
+        "lr": 1e-2, "lr_decay": 0, "eps": 1e-10, "weight_decay": 0, "initial_accumulator_value": 0,
+        "foreach": None, "maximize": False, "differentiable": False, "fused": None}
 
     def update(self, p: Tensor, grad: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
         if not state:
