@@ -200,8 +200,8 @@ class SGD(Optimizer):
 
 class Adam(Optimizer):
     DEFAULTS: ClassVar[dict[str, Any]] = {
-        "lr": 1e-3, "betas": (0.9, 0.999), "eps": 1e-8, "weight_decay": 0, "amsgrad": False, **COMMON,
-        "capturable": False, "fused": None, "decoupled_weight_decay": False}
+        "lr": 1e-3, "betas": (0.9, 0.999), "eps": 1e-8, "weight_decay": 0, "amsgrad": False, "maximize": False,
+        "foreach": None, "capturable": False, "differentiable": False, "fused": None, "decoupled_weight_decay": False}
 
     def check(self, options: dict[str, Any]) -> None:
         super().check(options)
@@ -246,7 +246,7 @@ class AdamW(Adam):
 class RMSprop(Optimizer):
     DEFAULTS: ClassVar[dict[str, Any]] = {
         "lr": 1e-2, "momentum": 0, "alpha": 0.99, "eps": 1e-8, "centered": False, "weight_decay": 0,
-        "capturable": False, **COMMON}
+        "capturable": False, "foreach": None, "maximize": False, "differentiable": False}
 
     def update(self, p: Tensor, grad: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
         if not state:

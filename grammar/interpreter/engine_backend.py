@@ -14,7 +14,7 @@ from autodiff.grammar.interpreter import members, numpy_subset, operators
 from autodiff.grammar.interpreter.numpy_subset import NDArray
 from autodiff.grammar.interpreter.prelude import CONSTANTS
 from autodiff.grammar.interpreter.torchlib import check_device
-from autodiff.grammar.interpreter.values import Function, kind
+from autodiff.grammar.interpreter.values import Function, hashable, kind
 
 
 class EngineBackend:
@@ -62,6 +62,10 @@ class EngineBackend:
         if isinstance(value, Tensor):
             return engine.getitem(value, index)
         if isinstance(value, engine.ModuleList):  # nn.Sequential / nn.ModuleList: a module, or a slice of them
+            return value[index]
+        if isinstance(value, dict):  # optimizer.param_groups[0]["lr"], state_dict()["weight"]
+            if hashable(index) not in value:
+                raise BadValueError(f"KeyError: {index!r}", reason="key")
             return value[index]
         if isinstance(value, list) and isinstance(index, (int, slice)) and not isinstance(index, bool) \
                 and any(not isinstance(v, (int, float, list)) for v in value):
