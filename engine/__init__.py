@@ -26,7 +26,7 @@ from . import cumulative as _cumulative  # cumsum, cumprod, cummax, cummin, logc
 from . import distributions as _distributions  # randint, randperm, normal, bernoulli, multinomial
 from . import gathers as _gathers  # gather, scatter, index_select, masked_fill, take_along_dim
 from . import joins as _joins
-from . import layers as _layers  # addmm, linear, bilinear, dropout
+from . import layers as _layers  # addmm, linear, dropout
 from . import losses as _losses
 from . import pointwise as _pointwise  # logaddexp, remainder, fmod, fmax, copysign, lerp, sinc, deg2rad
 from . import rearrange as _rearrange  # repeat, tile, roll, flip, tril, triu, diagonal, split, hstack, ...

@@ -42,6 +42,8 @@ def _nll_forward(x: np.ndarray, *, coefficients: np.ndarray, reduction: str) -> 
 
 
 def _nll_grad(F: Any, g: Any, s: Any) -> Any:
+    _ = s.self  # not needed, but PyTorch's node saves self: reading it here saves it too (so a second
+    # backward and a write into the input after the forward pass fail as in PyTorch)
     if s.reduction == "none" and len(s.input_shape) > 1:
         g = F.unsqueeze(g, 1)
     return g * s.coefficients

@@ -1,6 +1,6 @@
 """The functions behind torch.nn's layers, recorded as PyTorch records them: addmm (AddmmBackward0), linear
 (addmm with the weight's TBackward0 for a batch of rows with a bias; views around it for other inputs;
-mm or matmul without a bias), bilinear, and dropout (a Bernoulli mask scaled by 1 / (1 - p), MulBackward0,
+mm or matmul without a bias) and dropout (a Bernoulli mask scaled by 1 / (1 - p), MulBackward0,
 drawn from the generator as PyTorch's CPU kernel draws it)."""
 
 from __future__ import annotations
@@ -19,13 +19,10 @@ from .errors import BadValueError, ShapeError
 from .linalg import matmul, mm
 from .optable import LINEAR_ALGEBRA, Grad, Op, declare
 from .recording import apply
-from .reductions import sum
 from .registry import builtin
 from .settings import check_elements
-from .shapes import UNSAFE_VIEW, reshape, t, unsqueeze, view
+from .shapes import UNSAFE_VIEW, reshape, t, view
 from .tensor import Tensor
-
-# This module uses torch's sum; Python's built-in of that name is not used here.
 
 
 def _scaled(x: Any, factor: float) -> Any:
@@ -67,7 +64,7 @@ def _check_product(a: Tensor, b: Tensor) -> None:
                             hint="convert one of them first, e.g. x.float() or x.double()", reason="dtype")
 
 
-@builtin("addmm(input, mat1, mat2, beta=1, alpha=1)", ("addmm",), op=ADDMM,
+@builtin("addmm(input, mat1, mat2, beta=1, alpha=1)", ("addmm",), op=ADDMM, method=False,
          summary="beta * input + alpha * (mat1 @ mat2): the product of two matrices plus input (broadcast)")
 def addmm(input: Any, mat1: Any, mat2: Any, beta: Any = 1, alpha: Any = 1) -> Tensor:
     bias, a, b = tensor_arg(input), tensor_arg(mat1, "mat1"), tensor_arg(mat2, "mat2")
@@ -110,20 +107,6 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Tensor:
         out = apply(UNSAFE_VIEW, (out,), {"shape": (*x._data.shape[:-1], w._data.shape[0])})
     else:
         out = matmul(x, weight_t)
-    return out if bias is None else add(out, bias)
-
-
-@builtin("bilinear(input1, input2, weight, bias=None)", ("unsqueeze", "matmul", "mul", "sum", "add"), method=False,
-         functional=True, summary="input1[i] @ weight[k] @ input2[i] + bias[k], for each output feature k")
-def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Tensor:
-    x1, x2, w = tensor_arg(input1, "input1"), tensor_arg(input2, "input2"), tensor_arg(weight, "weight")
-    if w.ndim != 3 or x1._data.shape[-1] != w._data.shape[1] or x2._data.shape[-1] != w._data.shape[2] \
-            or x1._data.shape[:-1] != x2._data.shape[:-1]:
-        raise ShapeError(f"bilinear: inputs of shapes {tuple(x1.shape)} and {tuple(x2.shape)} do not fit a weight of "
-                         f"shape {tuple(w.shape)} (out_features, in1_features, in2_features)", reason="matmul")
-    # (..., 1, 1, in1) @ (out, in1, in2) -> (..., out, 1, in2), times input2, summed over in2
-    left = matmul(unsqueeze(unsqueeze(x1, -2), -2), w)
-    out = sum(mul(left, unsqueeze(unsqueeze(x2, -2), -2)), dim=(-2, -1))
     return out if bias is None else add(out, bias)
 
 

@@ -56,7 +56,7 @@ def module_member(module: Any, attr: str) -> Any:
         return settings[attr]
     if attr in MODULE_METHODS:
         return Function(attr, _methods(module)[attr], MODULE_METHODS[attr])
-    if attr == "reset_parameters" and isinstance(module, (engine.NN_LAYERS["Linear"], engine.NN_LAYERS["Bilinear"])):
+    if attr == "reset_parameters" and isinstance(module, engine.NN_LAYERS["Linear"]):
         return Function(attr, module.reset_parameters, "reset_parameters()")
     if isinstance(module, engine.ModuleList) and attr in CONTAINER_METHODS:
         method = module.append if attr == "append" else module.extend
