@@ -4,8 +4,10 @@
 
 The script (below) is the shape of the tutorials' loops: a script's nn.Module subclass (Linear, Tanh, Linear),
 MSELoss, an optimizer, zero_grad / backward / step, a print every 1,000 steps. Both run as subprocesses
-(`autodiff run FILE` and `python FILE`), start-up included; the best of 3 runs of each is reported with
-the ratio autodiff / PyTorch, and the last loss each printed (they agree to float32's precision).
+(`autodiff run FILE` and `python FILE`, the latter also with OMP_NUM_THREADS=1: on a busy machine PyTorch's
+thread pool costs more than it gives on a model this small), start-up included; the best of 3 runs of each
+is reported with the ratio autodiff / PyTorch, and the last loss each printed (they agree to float32's
+precision).
 """
 
 from __future__ import annotations
@@ -49,9 +51,9 @@ for step in range({steps}):
 """
 
 
-def timed(command: list[str]) -> tuple[float, str]:
+def timed(command: list[str], env: dict | None = None) -> tuple[float, str]:
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
     return time.perf_counter() - start, done.stdout
 
 
@@ -68,11 +70,15 @@ def main() -> None:
     try:
         ours = [timed([os.path.join(bin_dir, "autodiff"), "run", path]) for _ in range(args.rounds)]
         theirs = [timed([sys.executable, path]) for _ in range(args.rounds)]
+        one_thread = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+        single = [timed([sys.executable, path], one_thread) for _ in range(args.rounds)]
     finally:
         os.unlink(path)
     best_ours, best_theirs = min(t for t, _ in ours), min(t for t, _ in theirs)
-    print(f"{args.steps:,} steps, {args.optimizer}: autodiff {best_ours:.2f} s, PyTorch {best_theirs:.2f} s, "
-          f"ratio {best_ours / best_theirs:.2f}")
+    best_single = min(t for t, _ in single)
+    print(f"{args.steps:,} steps, {args.optimizer}: autodiff {best_ours:.2f} s, PyTorch {best_theirs:.2f} s "
+          f"(ratio {best_ours / best_theirs:.2f}), PyTorch on one thread {best_single:.2f} s "
+          f"(ratio {best_ours / best_single:.2f})")
     print(f"last loss: autodiff {ours[0][1].split()[-1]}, PyTorch {theirs[0][1].split()[-1]}")
 
 

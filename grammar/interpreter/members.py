@@ -198,9 +198,10 @@ def unknown_member(owner: str, attr: str, known: list[str]) -> UnknownNameError:
     if (owner, attr) in (("torch", "func"), ("torch.autograd", "forward_ad")):
         suggestion = (": forward-mode AD is not available yet; torch.autograd.functional.jvp, jacobian and hessian "
                       "give the same values in reverse mode")
-    if owner == "torch.nn" and attr[:1].isupper():  # nn.Linear, nn.MSELoss, ...: classes
-        suggestion = (": torch.nn's modules are not available in autodiff yet; write the weights as tensors "
-                      "(w = torch.randn(2, 3, requires_grad=True)) and the loss with torch.nn.functional")
+    if owner == "torch.nn" and attr[:1].isupper():  # nn.Conv2d, nn.BatchNorm1d, ...: classes it does not have
+        suggestion = (f"{suggestion}: this module is not available in autodiff (it has Linear, Sequential, the "
+                      "activations, Dropout and the losses); write the layer's weights as nn.Parameter in a "
+                      "nn.Module and its formula in forward")
     return UnknownNameError(f"{owner} has no attribute or method '{shown(attr)}'{suggestion}",
                             reason="unknown_member")
 
