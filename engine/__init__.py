@@ -20,11 +20,13 @@ import numpy as np
 
 from . import activations as _activations  # leaky_relu, elu, gelu, silu, softplus, hardtanh, ...
 from . import api as _api  # installs the Tensor's constructor, operators and methods
+from . import classification as _classification  # nll_loss, cross_entropy, smooth_l1_loss, huber_loss
 from . import constructors as _constructors
 from . import cumulative as _cumulative  # cumsum, cumprod, cummax, cummin, logcumsumexp
 from . import distributions as _distributions  # randint, randperm, normal, bernoulli, multinomial
 from . import gathers as _gathers  # gather, scatter, index_select, masked_fill, take_along_dim
 from . import joins as _joins
+from . import layers as _layers  # addmm, linear, dropout
 from . import losses as _losses
 from . import pointwise as _pointwise  # logaddexp, remainder, fmod, fmax, copysign, lerp, sinc, deg2rad
 from . import rearrange as _rearrange  # repeat, tile, roll, flip, tril, triu, diagonal, split, hstack, ...
@@ -51,6 +53,7 @@ from .functional import hessian, hvp, jacobian, jvp, vhp, vjp
 from .gradcheck import gradcheck, gradgradcheck
 from .graph import AccumulateGrad, GraphInput, Node, grad_node, graph_bytes, graph_size
 from .indexing import getitem, setitem
+from .initializers import INIT_FUNCTIONS
 from .modes import (
     GradMode,
     detect_anomaly,
@@ -62,8 +65,12 @@ from .modes import (
     observe,
     set_grad_enabled,
 )
+from .modules import Module, Parameter, apply_to_modules, cast_module, parameter
+from .nnfunctions import NN_MODULES
+from .nnlayers import NN_LAYERS, ModuleList
 from .optable import FUNCTION, OPS, Grad, Op
 from .optable import GROUPS as OP_GROUPS
+from .optim import OPTIMIZERS, SCHEDULERS, Optimizer, StepLR
 from .recording import apply
 from .reductions import MinMax, linalg_norm
 from .registry import BUILTINS, Builtin, alias_of
@@ -102,6 +109,11 @@ __all__ = [
 __all__ += ["CustomNode", "FunctionCtx", "apply_function", "once_differentiable"]
 # Forward-mode AD: torch.autograd.forward_ad (forward.py)
 __all__ += ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual"]
+# torch.nn (modules.py, nnlayers.py, nnfunctions.py, initializers.py)
+__all__ += ["INIT_FUNCTIONS", "NN_LAYERS", "NN_MODULES", "Module", "ModuleList", "Parameter", "apply_to_modules",
+            "cast_module", "parameter"]
+# torch.optim (optim.py)
+__all__ += ["OPTIMIZERS", "SCHEDULERS", "Optimizer", "StepLR"]
 # torch.func (func.py), as a module: engine.func.grad is not engine.grad
 from . import func  # noqa: E402
 
@@ -109,3 +121,4 @@ __all__ += ["func"]
 # torch.autograd.functional and gradcheck (functional.py, gradcheck.py)
 __all__ += ["gradcheck", "gradgradcheck", "hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 del _activations, _api, _constructors, _cumulative, _distributions, _gathers, _joins, _pointwise, _losses, _rearrange
+del _layers, _classification

@@ -294,8 +294,10 @@ def _pieces(x: Tensor, sizes: list[int], d: int, op: Op) -> tuple[Tensor, ...]:
 def split(input: Any, split_size_or_sections: Any, dim: Any = 0) -> tuple[Tensor, ...]:
     """input in pieces along dim: of split_size each (the last smaller), or of the sizes listed."""
     x = tensor_arg(input)
+    if x.ndim == 0:
+        raise BadValueError("split expects at least a 1-dimensional tensor", reason="split")
     d = check_dim(dim, x.ndim)
-    size = x._data.shape[d] if x.ndim else 1
+    size = x._data.shape[d]
     if isinstance(split_size_or_sections, (list, tuple)):
         sizes = list(coerce.sizes((split_size_or_sections,), "split sizes"))
         if sum(sizes) != size:

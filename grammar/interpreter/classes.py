@@ -17,6 +17,7 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine.errors import BadValueError, UnknownNameError
 from autodiff.grammar.interpreter.callables import bind
+from autodiff.grammar.interpreter.nnmembers import is_module, module_member
 from autodiff.grammar.interpreter.values import Function, UserFunction, kind
 
 ALLOWED_DUNDERS = ("__init__", "__call__")  # the special methods a class body may define (run by the interpreter)
@@ -35,6 +36,7 @@ class TorchBase:
 
 
 AUTOGRAD_FUNCTION = TorchBase("torch.autograd.function.Function")
+NN_MODULE = TorchBase("torch.nn.modules.module.Module")
 OBJECT = TorchBase("object")
 
 
@@ -105,6 +107,35 @@ class Instance:
         return self.cls.interpreter.call_value(self, list(args), kwargs)
 
 
+class ModuleObject(Instance, engine.Module):
+    """An object of a script's nn.Module subclass: an Instance of its class, and an engine Module whose
+    registered parameters and submodules are the ones its attributes were assigned (nn.Module's __setattr__);
+    calling it runs the class's forward."""
+
+    def __init__(self, cls: UserClass) -> None:
+        Instance.__init__(self, cls)
+        engine.Module.__init__(self)
+        self.initialized = False  # nn.Module.__init__ ran (super().__init__()): parameters may be assigned
+
+    __call__ = Instance.__call__
+    __repr__ = engine.Module.__repr__
+
+    def type_name(self) -> str:
+        return self.cls.name
+
+    def extra_repr(self) -> str:
+        found, method, where = self.cls.find("extra_repr")
+        if not found:
+            return ""
+        text = self.cls.interpreter.call_value(_bound(method, self, where), [], {})
+        if not isinstance(text, str):
+            raise BadValueError(f"{self.cls.name}.extra_repr() must return a string, not {kind(text)}", reason="class")
+        return text
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        return self.cls.interpreter.call_value(self, list(args), kwargs)
+
+
 class BoundMethod:
     """A function of a class read from an instance (or, for a classmethod, from the class): it takes the owner
     first. `cls` is the class that defines it (where `super()` inside it starts looking)."""
@@ -172,7 +203,8 @@ def make_class(interp: Any, name: str, bases: list, members: dict[str, Any]) -> 
         if not isinstance(base, (UserClass, TorchBase)):
             hint = None
             if isinstance(base, Function) and base.name.startswith("torch.nn"):
-                hint = "torch.nn modules are not available as base classes yet: write the weights as tensors"
+                hint = ("a script's class may subclass nn.Module (not the layers autodiff provides): hold the layer as "
+                        "an attribute, self.layer = nn.Linear(...)")
             raise BadValueError(f"class {name}: a base class must be a class, not {kind(base)}", hint=hint,
                                 reason="class")
     for attr in members:
@@ -192,6 +224,8 @@ def attribute(value: Any, attr: str) -> Any:
         found, member, where = value.cls.find(attr)
         if found:
             return _bound(member, value, where)
+        if isinstance(value, ModuleObject):  # nn.Module's methods, then its registered parameters and submodules
+            return module_member(value, attr)
         raise _missing(f"'{value.cls.name}' object", attr)
     if isinstance(value, UserClass):
         found, member, where = value.find(attr)
@@ -225,7 +259,10 @@ def _super_attribute(value: Super, attr: str) -> Any:
             if isinstance(value.owner, UserClass) and isinstance(member, (UserFunction, Function)):
                 return member
             return _bound(member, value.owner if isinstance(value.owner, Instance) else None, cls)
-    if attr == "__init__":  # object.__init__ (or a torch base's): nothing to do
+    if attr == "__init__":  # object.__init__ (or a torch base's): nothing to do; nn.Module's readies the module
+        owner = value.owner
+        if isinstance(owner, ModuleObject) and NN_MODULE in order[start:]:
+            return Function("__init__", lambda: setattr(owner, "initialized", True), "__init__()")
         return Function("__init__", lambda: None, "__init__()")
     raise _missing("'super' object", attr)
 
@@ -238,7 +275,14 @@ def set_attribute(owner: Any, attr: str, value: Any) -> None:
     """`obj.attr = value` on an instance or a class of the script."""
     if attr.startswith("__"):
         raise BadValueError(f"'{attr}': names starting with '__' cannot be assigned", reason="attribute")
-    if isinstance(owner, Instance):
+    if isinstance(owner, ModuleObject) and (is_module(value) or isinstance(value, engine.Parameter)) \
+            and not owner.initialized:
+        what = "module" if is_module(value) else "parameters"
+        raise BadValueError(f"cannot assign {what} before Module.__init__() call",
+                            hint="call super().__init__() first in __init__", reason="module_init")
+    if isinstance(owner, ModuleObject) and owner.assign(attr, value):
+        owner.attributes.pop(attr, None)
+    elif isinstance(owner, Instance):
         owner.attributes[attr] = value
     else:
         owner.members[attr] = value
@@ -289,7 +333,7 @@ def _callable(member: Any) -> Any:
 
 def construct(interp: Any, cls: UserClass, args: list, kwargs: dict) -> Instance:
     """`Cls(...)`: a new instance, its `__init__` run."""
-    instance = Instance(cls)
+    instance = ModuleObject(cls) if NN_MODULE in cls.mro else Instance(cls)
     found, init, where = cls.find("__init__")
     if found:
         result = interp.call_value(_bound(init, instance, where), args, kwargs)
@@ -306,6 +350,11 @@ def call(interp: Any, function: Any, args: list, kwargs: dict) -> Any:
         return construct(interp, function, args, kwargs)
     if isinstance(function, Instance):
         found, method, where = function.cls.find("__call__")
+        if not found and isinstance(function, ModuleObject):
+            found, method, where = function.cls.find("forward")
+            if not found:
+                raise BadValueError(f'Module [{function.cls.name}] is missing the required "forward" function',
+                                    reason="forward")
         if not found:
             raise BadValueError(f"'{function.cls.name}' object is not callable", reason="not_callable")
         return interp.call_value(_bound(method, function, where), args, kwargs)

@@ -14,7 +14,7 @@ from autodiff.grammar.interpreter import members, numpy_subset, operators
 from autodiff.grammar.interpreter.numpy_subset import NDArray
 from autodiff.grammar.interpreter.prelude import CONSTANTS
 from autodiff.grammar.interpreter.torchlib import check_device
-from autodiff.grammar.interpreter.values import Function, kind
+from autodiff.grammar.interpreter.values import Function, hashable, kind
 
 
 class EngineBackend:
@@ -38,6 +38,8 @@ class EngineBackend:
 
     @staticmethod
     def call(function: Any, args: list, kwargs: dict) -> Any:
+        if isinstance(function, engine.Module):  # a layer of torch.nn: its forward
+            function = Function(function.type_name(), function.forward, f"{function.type_name()}.forward(input)")
         if not isinstance(function, Function):
             hint = "to multiply, write a '*' before the '('" if isinstance(function, (Tensor, int, float)) else None
             raise BadValueError(f"'{kind(function)}' object is not callable", hint=hint, reason="not_callable")
@@ -59,6 +61,15 @@ class EngineBackend:
             return numpy_subset.index(value, index)
         if isinstance(value, Tensor):
             return engine.getitem(value, index)
+        if isinstance(value, engine.ModuleList):  # nn.Sequential / nn.ModuleList: a module, or a slice of them
+            return value[index]
+        if isinstance(value, dict):  # optimizer.param_groups[0]["lr"], state_dict()["weight"]
+            if hashable(index) not in value:
+                raise BadValueError(f"KeyError: {index!r}", reason="key")
+            return value[index]
+        if isinstance(value, list) and isinstance(index, (int, slice)) and not isinstance(index, bool) \
+                and any(not isinstance(v, (int, float, list)) for v in value):
+            return _list_item(value, index)  # a list of tensors, modules, ...: Python's list indexing
         if isinstance(value, list):
             return engine.getitem(engine.tensor(value), index)
         if isinstance(value, tuple) and isinstance(index, int) and not isinstance(index, bool):
@@ -67,6 +78,12 @@ class EngineBackend:
                                     reason="index")
             return value[index]
         raise BadValueError(f"'{kind(value)}' object is not subscriptable", reason="subscript")
+
+
+def _list_item(value: list, index: int | slice) -> Any:
+    if isinstance(index, int) and not -len(value) <= index < len(value):
+        raise BadValueError(f"list index {index} out of range (the list has {len(value)} items)", reason="index")
+    return value[index]
 
 
 def arguments_error(name: str, error: TypeError, usage: str | None) -> BadValueError:

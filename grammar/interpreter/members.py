@@ -10,7 +10,7 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import BUILTINS, TENSOR_METHODS, TENSOR_PROPERTIES, AccumulateGrad, Node, Tensor
 from autodiff.engine.errors import BadValueError, UnknownNameError
-from autodiff.grammar.interpreter import classes, numpy_subset
+from autodiff.grammar.interpreter import classes, nnmembers, numpy_subset
 from autodiff.grammar.interpreter.numpy_subset import NDArray
 from autodiff.grammar.interpreter.pytypes import string_method
 from autodiff.grammar.interpreter.torchlib import (
@@ -58,6 +58,12 @@ def attribute(value: Any, attr: str) -> Any:
         return classes.attribute(value, attr)
     if isinstance(value, engine.FunctionCtx):
         return _ctx_member(value, attr)
+    if isinstance(value, engine.Module):
+        return nnmembers.module_member(value, attr)
+    if isinstance(value, engine.Optimizer):
+        return nnmembers.optimizer_member(value, attr)
+    if isinstance(value, engine.StepLR):
+        return nnmembers.scheduler_member(value, attr)
     if isinstance(value, NDArray) and not attr.startswith("_"):
         return numpy_subset.attribute(value, attr)
     if attr.startswith("_saved_") and isinstance(value, Node) and not attr.startswith("__"):
@@ -194,9 +200,10 @@ def unknown_member(owner: str, attr: str, known: list[str]) -> UnknownNameError:
     if (owner, attr) in (("torch.func", "vmap"), ("torch", "vmap")):
         suggestion = ": vmap is not available in autodiff; call the function in a loop over the batch (or on the "\
             "whole batch, for functions that broadcast)"
-    if owner == "torch.nn" and attr[:1].isupper():  # nn.Linear, nn.MSELoss, ...: classes
-        suggestion = (": torch.nn's modules are not available in autodiff yet; write the weights as tensors "
-                      "(w = torch.randn(2, 3, requires_grad=True)) and the loss with torch.nn.functional")
+    if owner == "torch.nn" and attr[:1].isupper():  # nn.Conv2d, nn.BatchNorm1d, ...: classes it does not have
+        suggestion = (f"{suggestion}: this module is not available in autodiff (it has Linear, Sequential, the "
+                      "activations, Dropout and the losses); write the layer's weights as nn.Parameter in a "
+                      "nn.Module and its formula in forward")
     return UnknownNameError(f"{owner} has no attribute or method '{shown(attr)}'{suggestion}",
                             reason="unknown_member")
 
@@ -206,6 +213,9 @@ def set_attribute(owner: Any, attr: str, value: Any) -> None:
     script's own objects (self.w = ...) and of a custom Function's ctx (ctx.constant = ...)."""
     if isinstance(owner, (classes.Instance, classes.UserClass)):
         classes.set_attribute(owner, attr, value)
+        return
+    if isinstance(owner, engine.Module):
+        nnmembers.set_module_attribute(owner, attr, value)
         return
     if isinstance(owner, engine.FunctionCtx):
         if attr.startswith("__") or attr in CTX_METHODS or attr in CTX_PROPERTIES:

@@ -14,6 +14,7 @@ from autodiff.engine.errors import BadValueError, UnknownNameError
 from autodiff.grammar.interpreter import pybuiltins
 from autodiff.grammar.interpreter.classes import AUTOGRAD_FUNCTION
 from autodiff.grammar.interpreter.members import attribute
+from autodiff.grammar.interpreter.nnspace import nn_namespace, optim_namespace
 from autodiff.grammar.interpreter.numpy_subset import from_numpy, numpy_module
 from autodiff.grammar.interpreter.pymodules import STANDARD_MODULES
 from autodiff.grammar.interpreter.pytypes import TENSOR_TYPE, legacy_tensor, type_builtins
@@ -89,6 +90,9 @@ def _torch_members() -> dict[str, Any]:
         "FloatTensor": Function("torch.FloatTensor", legacy_tensor("float32"), "FloatTensor(data)"),
         "DoubleTensor": Function("torch.DoubleTensor", legacy_tensor("float64"), "DoubleTensor(data)"),
         "manual_seed": Function("manual_seed", engine.manual_seed, "manual_seed(seed)"),
+        "set_default_dtype": Function("set_default_dtype", engine.set_default_dtype, "set_default_dtype(d)"),
+        "get_default_dtype": Function("get_default_dtype", lambda: DType(engine.get_default_dtype().name),
+                                      "get_default_dtype()"),
         "is_grad_enabled": Function("is_grad_enabled", engine.is_grad_enabled, "is_grad_enabled()"),
         "set_grad_enabled": Function("set_grad_enabled", engine.set_grad_enabled, "set_grad_enabled(mode)"),
         "no_grad": Function("no_grad", engine.no_grad, "no_grad()"),
@@ -103,7 +107,8 @@ def _torch_members() -> dict[str, Any]:
         "float": DType("float32"),
         "double": DType("float64"),
         "autograd": Namespace("torch.autograd", _autograd_members()),
-        "nn": Namespace("torch.nn", {"functional": functional}),
+        "nn": nn_namespace(functional),
+        "optim": optim_namespace(),
         "linalg": Namespace("torch.linalg", _linalg_members()),
         "func": func_module(),
     })
@@ -125,9 +130,6 @@ def _torch_module(module: str) -> Namespace:
         if not isinstance(target, Namespace):
             available = ", ".join(sorted(_torch_modules()))
             hint = None
-            if module.startswith(("torch.nn", "torch.optim")):
-                hint = ("torch.nn's modules and torch.optim are not available yet: write the weights as tensors and "
-                        "the update under torch.no_grad()")
             raise UnknownNameError(f"module '{module}' is not available: autodiff provides {available}", hint=hint,
                                    reason="module")
     return target

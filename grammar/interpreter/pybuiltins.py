@@ -39,7 +39,7 @@ def _range(*args: Any) -> range:
 def _len(value: Any) -> int:
     if isinstance(value, Tensor):
         return len(value)
-    if isinstance(value, (list, tuple, str, range, engine.Size, dict, NDArray)):
+    if isinstance(value, (list, tuple, str, range, engine.Size, dict, NDArray, engine.ModuleList)):
         return len(value)
     raise BadValueError(f"object of type '{type(value).__name__}' has no len()", reason="arguments")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Callable
+from types import GeneratorType
 from typing import Any
 
 from autodiff import engine
@@ -66,6 +67,8 @@ def _isinstance(value: Any, types: Any) -> bool:
             if isinstance(value, classes.Instance) and t in value.cls.mro:
                 return True
         elif isinstance(t, classes.TorchBase):
+            if t is classes.NN_MODULE and isinstance(value, engine.Module):
+                return True
             if t is classes.OBJECT or (isinstance(value, classes.UserClass) and t in value.mro):
                 return True
         else:
@@ -144,7 +147,7 @@ def type_builtins(base: dict[str, Function], attribute: Callable[[Any, str], Any
 
 
 ITERABLES = (range, list, tuple, str, enumerate, zip, dict, type({}.keys()), type({}.values()), type({}.items()),
-             Counter, type(reversed(())), type(reversed([])), type(reversed(range(0))))
+             Counter, type(reversed(())), type(reversed([])), type(reversed(range(0))), GeneratorType)
 
 
 def iterable_of(value: Any) -> Any:
@@ -154,6 +157,8 @@ def iterable_of(value: Any) -> Any:
         return value
     if isinstance(value, NDArray):
         return list(value)
+    if isinstance(value, engine.ModuleList):  # nn.Sequential and nn.ModuleList: their modules
+        return iter(value)
     if isinstance(value, Tensor):
         if value.ndim == 0:
             raise BadValueError("iteration over a 0-d tensor", reason="iterate")

@@ -33,9 +33,14 @@ def _assign(interp: Any, stmt: S.Assign, result: Evaluation) -> None:
 
 
 def _index_assign(interp: Any, stmt: S.IndexAssign, result: Evaluation) -> None:
-    target = interp.names.get(stmt.name)
-    if target is None and stmt.name not in interp.names:
+    scope = interp.scopes[-1] if interp.scopes and stmt.name in interp.scopes[-1] else interp.names
+    target = scope.get(stmt.name)
+    if target is None and stmt.name not in scope:
         raise interp.unknown(stmt.name, stmt)
+    if isinstance(target, (dict, list)):  # group["lr"] = 0.01, values[0] = x: Python's item assignment
+        key, value = interp.index_of(stmt.index), interp.expression(stmt.value)
+        interp.guard(lambda: set_item(target, key, value), stmt)
+        return
     if not isinstance(target, Tensor):
         raise BadValueError(f"{stmt.name}[...] = ... needs {stmt.name} to be a tensor, "
                             f"not {kind(target)}").at(stmt.line, stmt.column)
@@ -43,6 +48,16 @@ def _index_assign(interp: Any, stmt: S.IndexAssign, result: Evaluation) -> None:
     value = interp.expression(stmt.value)
     interp.guard(lambda: engine.setitem(target, index, value), stmt)
     result.root, result.root_name = target, stmt.name
+
+
+def set_item(target: dict | list, key: Any, value: Any) -> None:
+    """d[key] = value on a dict, items[i] = value on a list (an index in range)."""
+    if isinstance(target, dict):
+        target[hashable(key)] = value
+        return
+    if isinstance(key, bool) or not isinstance(key, int) or not -len(target) <= key < len(target):
+        raise BadValueError(f"list assignment index {key!r} out of range or not an integer", reason="index")
+    target[key] = value
 
 
 def _expression_statement(interp: Any, stmt: S.ExprStmt, result: Evaluation) -> None:

@@ -278,6 +278,15 @@ CASES: dict[str, tuple[str, dict[str, str]]] = {
     "binary_cross_entropy": ("binary_cross_entropy(p, y)", {"p": "[0.2, 0.7, 0.5]", "y": "[1, 0, 0.3]"}),
     "binary_cross_entropy_with_logits": ("binary_cross_entropy_with_logits(x, y, reduction='none') * [1, 2, 3]",
                                          {"x": "[0.5, -1, 2]", "y": "[1, 0, 0.3]"}),
+    # torch.nn's functions (issue 28)
+    "addmm": ("addmm(b, x, w, beta=0.5)", {"b": "[0.5, -1]", "x": "[[1, 2], [3, -4]]", "w": "[[0.5, 1], [-1, 2]]"}),
+    "linear": ("linear(x, w, b) + linear(x[0], w).sum()", {"x": "[[1, 2], [3, -4]]", "w": "[[0.5, 1], [-1, 2]]",
+                                                              "b": "[0.5, -1]"}),
+    "dropout": ("dropout(x, 0.5) * 3", {"x": "[0.5, -1, 2, 3]"}),
+    "nll_loss": ("nll_loss(log_softmax(x, dim=1), [1, 0])", {"x": "[[0.5, -1, 2], [1, 0.3, -0.2]]"}),
+    "cross_entropy": ("cross_entropy(x, [2, 0], reduction='sum')", {"x": "[[0.5, -1, 2], [1, 0.3, -0.2]]"}),
+    "smooth_l1_loss": ("smooth_l1_loss(x, y, beta=0.5)", {"x": "[0.5, -1, 2]", "y": "[0.7, 0, 3.2]"}),
+    "huber_loss": ("huber_loss(x, y, delta=0.5)", {"x": "[0.5, -1, 2]", "y": "[0.7, 0, 3.2]"}),
 }
 
 # `to` changes dtype: its float32 leg rounds the perturbations, so it gets a larger step.

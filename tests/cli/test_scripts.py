@@ -128,13 +128,16 @@ def test_torch_nn_functional_imports_as_in_python(cli, tmp_path):
 
 
 @pytest.mark.parametrize(("text", "stderr"), [
-    ("import torch.optim\n", "autodiff: name error at line 1, column 1: module 'torch.optim' is not available: "
-     "autodiff provides torch, "),
-    ("import torch.nn.functional as F\nF.cross_entropy(1, 2)\n", "autodiff: name error at line 2, column 1: "
-     "torch.nn.functional has no attribute or method 'cross_entropy'; did you mean 'binary_cross_entropy'?\n"),
-    ("import torch.nn as nn\nmodel = nn.Linear(2, 3)\n", "autodiff: name error at line 2, column 9: torch.nn has "
-     "no attribute or method 'Linear': torch.nn's modules are not available in autodiff yet; write the weights as "
-     "tensors (w = torch.randn(2, 3, requires_grad=True)) and the loss with torch.nn.functional\n"),
+    ("import torch.optim\nopt = torch.optim.SGD([], lr=0.1)\n", "autodiff: value error at line 2, column 7: "
+     "optimizer got an empty parameter list\n"),
+    ("import torch\nimport torch.nn.functional as F\nF.cross_entropy(torch.ones(2, 3), torch.tensor([0, 3]))\n",
+     "autodiff: value error at line 3, column 1: Target 3 is out of bounds (there are 3 classes)\n"),
+    ("import torch\nimport torch.nn as nn\nmodel = nn.Linear(2, 3)\nmodel(torch.ones(4))\n", "autodiff: shape error "
+     "at line 4, column 1: mat1 and mat2 shapes cannot be multiplied (1x4 and 2x3): the input's last dim must be "
+     "the weight's in_features\n"),
+    ("import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n        self.fc = nn.Linear(1, 1)\nM()\n",
+     "autodiff: value error at line 4, column 9: cannot assign module before Module.__init__() call (hint: call "
+     "super().__init__() first in __init__)\n"),
     ("import torch\nimport torch.nn.functional as F\nF.mse_loss(torch.ones(3), torch.ones(3, 1))\n",
      "autodiff: shape error at line 3, column 1: mse_loss: the target's shape (3, 1) is not the input's (3,): give "
      "them the same shape (PyTorch would broadcast them with a warning: usually a mistake)\n"),

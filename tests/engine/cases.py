@@ -773,15 +773,16 @@ def _deep_diamond(L: Any, x: Any) -> Any:
 
 
 def _register_more() -> None:
-    """The cases of cases_vocabulary.py (issue 31's vocabulary), added to this table."""
+    """The cases of cases_vocabulary.py (issue 31's vocabulary) and cases_nn.py (issue 28's torch.nn functions),
+    added to this table."""
     import importlib.util
     from pathlib import Path
 
-    spec = importlib.util.spec_from_file_location("autodiff_engine_cases_vocabulary",
-                                                  Path(__file__).with_name("cases_vocabulary.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.register(sys.modules[__name__])
+    for name in ("cases_vocabulary", "cases_nn"):
+        spec = importlib.util.spec_from_file_location(f"autodiff_engine_{name}", Path(__file__).with_name(f"{name}.py"))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        module.register(sys.modules[__name__])
 
 
 _register_more()

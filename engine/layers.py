@@ -1,0 +1,137 @@
+"""The functions behind torch.nn's layers, recorded as PyTorch records them: addmm (AddmmBackward0), linear
+(addmm with the weight's TBackward0 for a batch of rows with a bias; views around it for other inputs;
+mm or matmul without a bias) and dropout (a Bernoulli mask scaled by 1 / (1 - p), MulBackward0,
+drawn from the generator as PyTorch's CPU kernel draws it)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import allocator
+from .arithmetic import add, mul
+from .coerce import number, tensor_arg
+from .constructors import leaf
+from .distributions import bernoulli
+from .errors import BadValueError, ShapeError
+from .linalg import matmul, mm
+from .optable import LINEAR_ALGEBRA, Grad, Op, declare
+from .recording import apply
+from .registry import builtin
+from .settings import check_elements
+from .shapes import UNSAFE_VIEW, reshape, t, view
+from .tensor import Tensor
+
+
+def _scaled(x: Any, factor: float) -> Any:
+    return x if factor == 1 else x * factor
+
+
+def _addmm_forward(bias: np.ndarray, a: np.ndarray, b: np.ndarray, *, beta: float, alpha: float) -> np.ndarray:
+    product = allocator.matmul(a, b)
+    if alpha != 1:
+        product = product * np.asarray(alpha, product.dtype)
+    if beta == 0:
+        return product
+    return (product + (bias if beta == 1 else bias * np.asarray(beta, bias.dtype))).astype(product.dtype)
+
+
+def _addmm_jvp(F: Any, t: Any, s: Any) -> Any:
+    """beta * self' + alpha * (mat1' @ mat2 + mat1 @ mat2')."""
+    out = _scaled(F.matmul(t.mat1, s.mat2) + F.matmul(s.mat1, t.mat2), s.alpha)
+    return out if s.beta == 0 else out + _scaled(t.self, s.beta)
+
+
+ADDMM = declare(Op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), _addmm_forward,
+           (Grad(lambda F, g, s: _scaled(g, s.beta), "grad * beta"),
+            Grad(lambda F, g, s: _scaled(F.matmul(g, F.transpose(s.mat2, 0, 1)), s.alpha), "grad @ mat2.T * alpha"),
+            Grad(lambda F, g, s: _scaled(F.matmul(F.transpose(s.mat1, 0, 1), g), s.alpha), "mat1.T @ grad * alpha")),
+           "beta * self + alpha * (mat1 @ mat2), self broadcast to the product's shape", group=LINEAR_ALGEBRA,
+           jvp=lambda F, t, s: _addmm_jvp(F, t, s)))
+
+
+def _dims(shape: tuple[int, ...]) -> str:
+    return "x".join(str(n) for n in shape)
+
+
+def _check_product(a: Tensor, b: Tensor) -> None:
+    if a.ndim != 2 or b.ndim != 2:
+        raise ShapeError(f"addmm needs two matrices, got shapes {tuple(a.shape)} and {tuple(b.shape)}",
+                         reason="matmul")
+    if a._data.shape[1] != b._data.shape[0]:
+        raise ShapeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims(a._data.shape)} and "
+                         f"{_dims(b._data.shape)}): the first's columns must equal the second's rows",
+                         reason="matmul", shapes=(a.shape, b.shape))
+    if a._data.dtype != b._data.dtype:
+        names = {"float32": "Float", "float64": "Double"}
+        raise BadValueError(f"mat1 and mat2 must have the same dtype, but got {names.get(a.dtype.name, a.dtype.name)} "
+                            f"and {names.get(b.dtype.name, b.dtype.name)}",
+                            hint="convert one of them first, e.g. x.float() or x.double()", reason="dtype")
+
+
+@builtin("addmm(input, mat1, mat2, beta=1, alpha=1)", ("addmm",), op=ADDMM, method=False,
+         summary="beta * input + alpha * (mat1 @ mat2): the product of two matrices plus input (broadcast)")
+def addmm(input: Any, mat1: Any, mat2: Any, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    bias, a, b = tensor_arg(input), tensor_arg(mat1, "mat1"), tensor_arg(mat2, "mat2")
+    _check_product(a, b)
+    rows, cols = a._data.shape[0], b._data.shape[1]
+    try:
+        np.broadcast_shapes(bias._data.shape, (rows, cols))
+    except ValueError:
+        raise ShapeError(f"addmm: input of shape {tuple(bias.shape)} does not broadcast to the product's shape "
+                         f"({rows}, {cols})", reason="broadcast") from None
+    check_elements((rows, cols), "the matrix product")
+    return apply(ADDMM, (bias, a, b), {"beta": number(beta, "beta"), "alpha": number(alpha, "alpha")})
+
+
+@builtin("linear(input, weight, bias=None)", ("addmm", "t", "view", "mm", "unsafe_view", "matmul", "add"),
+         method=False, functional=True,
+         summary="input @ weight.T + bias: the affine map of nn.Linear, recorded as PyTorch records it (addmm)")
+def linear(input: Any, weight: Any, bias: Any = None) -> Tensor:
+    x, w = tensor_arg(input), tensor_arg(weight, "weight")
+    if w.ndim not in (1, 2) or x.ndim == 0:
+        raise ShapeError(f"linear: weight must be a matrix (out_features, in_features) and input at least 1-D, got "
+                         f"shapes {tuple(w.shape)} and {tuple(x.shape)}", reason="matmul")
+    features = x._data.shape[-1]
+    if w.ndim == 2 and w._data.shape[1] != features:
+        rows = math.prod(x._data.shape[:-1])
+        raise ShapeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{features} and "
+                         f"{_dims(w._data.shape[::-1])}): the input's last dim must be the weight's in_features",
+                         reason="matmul", shapes=(x.shape, w.shape))
+    weight_t = t(w)
+    if bias is not None and w.ndim == 2:
+        b = tensor_arg(bias, "bias")
+        if x.ndim == 2:
+            return addmm(b, x, weight_t)
+        if x._data.flags.c_contiguous:
+            out = addmm(b, view(x, -1, features), weight_t)
+            return view(out, *x._data.shape[:-1], w._data.shape[0])
+        return add(matmul(x, weight_t), b)
+    if x.ndim > 2 and w.ndim == 2:  # PyTorch's matmul folds the batch into rows: mm, then UnsafeViewBackward0
+        out = mm(view(x, -1, features) if x._data.flags.c_contiguous else reshape(x, -1, features), weight_t)
+        out = apply(UNSAFE_VIEW, (out,), {"shape": (*x._data.shape[:-1], w._data.shape[0])})
+    else:
+        out = matmul(x, weight_t)
+    return out if bias is None else add(out, bias)
+
+
+@builtin("dropout(input, p=0.5, training=True, inplace=False)", ("mul",), method=False, functional=True,
+         summary="each element zeroed with probability p, the others scaled by 1 / (1 - p) (training only)")
+def dropout(input: Any, p: Any = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    x = tensor_arg(input)
+    chance = number(p, "p")
+    if not 0 <= chance <= 1:
+        raise BadValueError(f"dropout probability has to be between 0 and 1, but got {chance:g}", reason="dropout")
+    if inplace:
+        raise BadValueError("dropout(inplace=True) is not available: use inplace=False (the default)",
+                            reason="dropout")
+    if chance == 0 or not training or x.numel() == 0:
+        return x
+    if chance == 1:
+        return mul(x, leaf(np.zeros((), x._data.dtype), False))
+    noise = bernoulli(leaf(np.empty(x._data.shape, x._data.dtype), False), 1 - chance)
+    noise.data[...] = noise.data / np.asarray(1 - chance, noise.data.dtype)
+    return mul(x, noise)
+
