@@ -219,6 +219,10 @@ class Tensor:
         """Call hook(grad) when this tensor's gradient is computed; a returned tensor replaces grad."""
         if not self._requires_grad:
             raise AutogradError("cannot register a hook on a tensor that doesn't require gradient")
+        if not callable(hook):
+            raise BadValueError(f"register_hook expects a function, not {type(hook).__name__}",
+                                hint="pass a function of the gradient: y.register_hook(lambda g: g * 2)",
+                                reason="hook")
         if self.grad_fn is not None:
             if self.grad_fn._pre_hooks is None:
                 self.grad_fn._pre_hooks = []
