@@ -17,12 +17,14 @@ from autodiff.app.bookform import book_form, bounded, has_trig
 from autodiff.app.printing import to_book, to_language, to_latex
 from autodiff.app.steps import rule_steps
 from autodiff.app.symbolic import Step, differentiate, exact, record
-from autodiff.engine.errors import UsageError
+from autodiff.app.timebox import timed
+from autodiff.engine.errors import LimitError, UsageError
 from autodiff.grammar.interpreter import Interpreter
 from autodiff.grammar.syntax import parse
 
 MAX_ORDER = 10
 SIMPLIFY_SECONDS = 2.0
+DERIVE_SECONDS = 15.0  # the whole derivation, simplification included
 
 
 @dataclass
@@ -54,10 +56,30 @@ class DiffResult:
 
 
 def derive(program: str, wrt: list[str] | None, order: int, simplify: bool = True,
-           variables: Collection[str] = (), steps: bool = False) -> DiffResult:
+           variables: Collection[str] = (), steps: bool = False, seconds: float = DERIVE_SECONDS) -> DiffResult:
     """d^order root / d wrt^order for each wrt (default: every free variable), as formulas; a wrt "x,y" is the
     mixed derivative d/dy d/dx. The names in wrt and `variables` (those bound at a point) are variables even
-    where a built-in has the name (t). With `steps`, each derivative's rule steps (app.steps)."""
+    where a built-in has the name (t). With `steps`, each derivative's rule steps (app.steps).
+
+    The whole derivation is bounded by `seconds` (SymPy's arithmetic on a formula that doubles with each
+    order, x**x to order 10, or that has thousands of terms, would run for hours): past them, a limit error."""
+    outcome = timed(lambda: _derive(program, wrt, order, simplify, variables, steps), seconds)
+    if outcome.done:
+        return outcome.value
+    if outcome.timed_out:
+        raise LimitError(f"the derivative took longer than {seconds:g} s to derive: its formula grows too large "
+                         "to write out", hint="ask for a lower {order}, or for the value at a point with "
+                         "autodiff eval (which needs no formula)", reason="time", fields=("order",))
+    error = outcome.error
+    if isinstance(error, MemoryError):
+        raise LimitError("not enough memory to derive the formula", reason="memory") from None
+    if isinstance(error, RecursionError):
+        raise LimitError("the formula is nested too deeply to derive", reason="nesting") from None
+    raise error
+
+
+def _derive(program: str, wrt: list[str] | None, order: int, simplify: bool, variables: Collection[str],
+            steps: bool) -> DiffResult:
     if not 1 <= order <= MAX_ORDER:
         raise UsageError(f"{{order}} must be between 1 and {MAX_ORDER}, got {order}", fields=("order",))
     sequences = [[n.strip() for n in w.split(",") if n.strip()] for w in wrt] if wrt else None
@@ -146,7 +168,8 @@ def _same_in_the_language(text: str, reference: str, names: list[str]) -> bool:
 
 def value_at(expr: Any, point: dict[str, float]) -> float:
     """The formula's value at the point (float; nan where it is not defined)."""
-    substituted = expr.subs({sympy.Symbol(n, real=True): sympy.Float(v, 30) for n, v in point.items()})
+    names = {str(s) for s in expr.free_symbols}  # (only these: 1,000 bound names would make it quadratic)
+    substituted = expr.subs({sympy.Symbol(n, real=True): sympy.Float(v, 30) for n, v in point.items() if n in names})
     try:
         return float(sympy.N(substituted, 17))
     except (TypeError, ValueError):

@@ -55,8 +55,11 @@ def diff_command(program: str | None, assignments: tuple[str, ...], file: str | 
     pastes back into `autodiff eval` and `autodiff check --expect`. With NAME=VALUE bindings, its value
     there is shown beside autograd's.
     """
+    from autodiff.cli import memory
     from autodiff.cli.diff_text import write_result
     from autodiff.cli.reading import read_math
+
+    memory.prepare()  # the process's memory cap: SymPy may fill the memory with a formula that grows
 
     if options["steps"] not in (None, "rules", "backward"):  # `--steps x=1`: the binding is not the view's name
         assignments = (options["steps"], *assignments)
@@ -67,12 +70,15 @@ def diff_command(program: str | None, assignments: tuple[str, ...], file: str | 
     equation = reading.equation is not None
     if options["implicit"] or equation:
         return _implicit(reading, point, texts, options)
+    import numpy as np
+
     from autodiff.app.diff import derive, value_at
 
     declared = [*point, *reading.variables]
     result = derive(reading.program, list(options["wrt"]) or None, options["order"], variables=declared,
                     steps=options["steps"] == "rules")
-    rows = []
+    rows: list = []
+    first: dict[str, float] = {}  # every first derivative, from one autograd run
     for d in result.derivatives:
         value = autograd = exact = None
         if point:
@@ -82,8 +88,9 @@ def diff_command(program: str | None, assignments: tuple[str, ...], file: str | 
 
                 raise UsageError(f"to evaluate the derivative, bind every variable: {', '.join(missing)} "
                                  "has no value")
-            value = value_at(d.expr, point)
-            autograd = _autograd(reading.program, d.wrt, d.order, point)
+            with np.errstate(all="ignore"):  # x*x at 1e200 overflows, as in eval: no numpy warning
+                value = value_at(d.expr, point)
+                autograd = _autograd(reading.program, d.wrt, d.order, point, first)
             exact = _exact(d.expr, texts) if options["exact"] else None
             if not _agree(value, autograd):
                 sys.stderr.write(f"autodiff: warning: the formula gives {value!r} at the point but autograd gives "
@@ -174,8 +181,9 @@ def _variables(result: Any) -> list[str]:
     return sorted(names)
 
 
-def _autograd(program: str, wrt: str, order: int, point: dict[str, float]) -> float:
-    """Autograd's derivative at the point (float64), for comparison."""
+def _autograd(program: str, wrt: str, order: int, point: dict[str, float], first: dict[str, float]) -> float:
+    """Autograd's derivative at the point (float64), for comparison. The first derivatives come from one run
+    with every variable a leaf, kept in `first` (1,000 variables: one backward pass, not 1,000)."""
     from autodiff.app.config import Config
     from autodiff.app.session import Binding, EvalRequest, run_eval
 
@@ -184,10 +192,14 @@ def _autograd(program: str, wrt: str, order: int, point: dict[str, float]) -> fl
 
         with Config("float64").applied():
             return mixed_autograd(program, wrt.split(","), point)
-    bindings = [Binding(name, value, name == wrt) for name, value in point.items()]
+    if order == 1 and wrt in first:
+        return first[wrt]
+    bindings = [Binding(name, value, order == 1 or name == wrt) for name, value in point.items()]
     with Config("float64").applied():
         result = run_eval(EvalRequest(program, bindings, order=order))
     grads = result.passes[-1].grads if result.passes else {}
+    if order == 1:
+        first.update({name: math.nan if g is None else float(g) for name, g in grads.items() if name in point})
     value = grads.get(wrt)
     return math.nan if value is None else float(value)
 
