@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from autodiff.engine import Tensor
+from autodiff.engine import Tensor, check_lists
 
 # float32 values are written with the shortest decimal that reads back as the same float32 (0.745, not
 # 0.7450000047683716); past this many elements the exact float64 expansion is written (much faster).
@@ -34,6 +34,7 @@ def lazy(array: np.ndarray | None) -> Any:
     if array is None:
         return None
     array = np.asarray(array)
+    check_lists(array.shape, "a value")  # zeros(10**12, 0): no element, but 10**12 lists to write
     return Lazy(array) if array.size > PIECE or (array.ndim and array.shape[0] > PIECE) else values(array)
 
 
@@ -45,6 +46,7 @@ def values(array: np.ndarray | None, shortest: bool | None = None) -> Any:
     if array is None:
         return None
     array = np.asarray(array)
+    check_lists(array.shape, "a value")
     finite = np.isfinite(array)
     if shortest is None:
         shortest = array.size <= _SHORTEST_FLOAT32_UP_TO

@@ -9,7 +9,7 @@ import numpy as np
 
 from .errors import AutogradError, BadValueError, ShapeError
 from .formatting import format_tensor
-from .settings import STATE, check_dim
+from .settings import STATE, check_dim, check_lists
 
 
 class Size(tuple):
@@ -135,6 +135,7 @@ class Tensor:
         return float(self._data.reshape(()))
 
     def tolist(self) -> Any:
+        check_lists(self._data.shape)
         return self._data.tolist()
 
     def numpy(self) -> np.ndarray:
