@@ -98,6 +98,7 @@ def write_image(out: str, points: Any, series: list, labels: list[str], wrt: str
 
     from autodiff.engine.errors import InputError
 
+    logging.getLogger("matplotlib").setLevel(logging.ERROR)  # before its import, which may already complain
     try:
         import matplotlib
 
@@ -106,7 +107,6 @@ def write_image(out: str, points: Any, series: list, labels: list[str], wrt: str
     except ImportError:
         raise InputError("--out needs matplotlib, the optional 'plot' extra: pip install 'autodiff-cli[plot]'",
                          reason="extra") from None
-    logging.getLogger("matplotlib").setLevel(logging.ERROR)
     (xs, x_power), (ys, y_power) = scaled([points]), scaled(series)
     temporary = None
     with warnings.catch_warnings(), np.errstate(all="ignore"):

@@ -66,6 +66,12 @@ def test_images_of_huge_values_are_written_quietly(args, tmp_path):
     assert done.returncode == 0 and done.stderr == "" and os.path.getsize(args[-1]) > 1000
 
 
+def test_matplotlib_without_a_config_directory_is_quiet(tmp_path):
+    done = _run("plot", "x", "x=0:1", "--out", str(tmp_path / "x.png"),
+                env={"MPLCONFIGDIR": "/proc/no-such-directory", "HOME": "/nonexistent"})
+    assert done.returncode == 0 and done.stderr == ""
+
+
 def test_a_failed_out_write_keeps_the_existing_file(tmp_path):
     image = tmp_path / "plot.png"
     image.write_bytes(b"the old image " * 500)
