@@ -134,16 +134,15 @@ def report(error: AutodiffError, json_mode: bool, python_hints: bool = False) ->
 def write_stderr(text: str) -> None:
     """Write to stderr; when stderr itself cannot be written (2>/dev/full, closed), there is nowhere to say so:
     the exit code still tells the error's kind. What stderr still buffers is dropped (no failure at exit)."""
+    import contextlib
     import os
 
     try:
         sys.stderr.write(text)
         sys.stderr.flush()
     except (OSError, ValueError):
-        try:
+        with contextlib.suppress(OSError):
             sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
-        except OSError:
-            pass
 
 
 def write_failed(error: OSError) -> int:

@@ -22,7 +22,7 @@ from .coerce import array_from
 from .elementwise import clamp
 from .errors import BadValueError
 from .indexing import getitem, setitem
-from .inplace import fill_, update_
+from .inplace import fill_, fresh, update_
 from .optable import Op
 from .recording import apply
 from .registry import BUILTINS
@@ -140,6 +140,8 @@ def _install() -> tuple[str, ...]:
     T.backward = _backward
     for name, method in INPLACE.items():
         setattr(T, name, method)
+    shown = T.__repr__
+    T.__repr__ = lambda self: shown(fresh(self))  # a view's grad_fn as PyTorch shows it after a write
     T.float = lambda self: to(self, "float32")
     T.double = lambda self: to(self, "float64")
     installed = []
