@@ -20,6 +20,7 @@ from .arrays import (
     as_strided_scatter,
     erf,
     fresh,
+    kept_shape,
     mul_sum_to,
     multiply,
     power,
@@ -324,6 +325,11 @@ class NumpyMath:
 
     @staticmethod
     def prod_others(x: np.ndarray, result: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
+        """PyTorch's prod_backward: result / self when self has no zero (so inf / inf is nan, as there), else
+        the product of the other elements."""
+        if x.ndim and not (x == 0).any():
+            with np.errstate(all="ignore"):
+                return np.reshape(result, kept_shape(x.shape, dims)) / x
         return prod_others(x, dims)
 
     reverse_cumsum = staticmethod(reverse_cumsum)  # the sum of g from each position to the end along dim
