@@ -14,11 +14,12 @@ inequalities (abs, relu, clamp, where, sign) are the function's own pieces and s
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import sympy
+
+from autodiff.app.timebox import timed
 
 WHERE_PENALTY = 40
 TRIG_PENALTY = 10
@@ -27,19 +28,9 @@ _QUOTIENT = {sympy.cos: (sympy.sin, sympy.tan, sympy.sec), sympy.sin: (sympy.cos
 
 
 def bounded(fn: Callable[[Any], Any], expr: Any, seconds: float) -> Any:
-    """fn(expr), or expr when it fails or takes longer than `seconds` (the thread is left to finish)."""
-    out: list[Any] = []
-
-    def work() -> None:
-        try:
-            out.append(fn(expr))
-        except Exception:
-            out.append(expr)
-
-    worker = threading.Thread(target=work, daemon=True)
-    worker.start()
-    worker.join(seconds)
-    return out[0] if out else expr
+    """fn(expr), or expr when it fails or takes longer than `seconds` (then it is stopped: app.timebox)."""
+    outcome = timed(lambda: fn(expr), seconds)
+    return outcome.value if outcome.done else expr
 
 
 def _mask(value: Any, condition: Any) -> bool:

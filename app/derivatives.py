@@ -45,10 +45,17 @@ def _variables(request: EvalRequest, wrt: list[str]) -> tuple[Tensor, str | None
     return root, evaluation.root_name, variables
 
 
-def _rows(count: int, what: str) -> None:
+def _rows(count: int, what: str, elements: int) -> None:
+    """Refuse, before any work, a matrix that needs too many backward passes or has more elements (all its
+    blocks together) than the element limit: 10,000 x 10,000 is 10**8 numbers, 5.3 GB of JSON in the making."""
     if count > MAX_ROWS:
         raise LimitError(f"the {what} needs {count:,} backward passes, over the limit of {MAX_ROWS:,}",
                          hint="use smaller tensors", reason="rows")
+    limit = engine.get_max_elements()
+    if limit is not None and elements > limit:
+        raise LimitError(f"the {what} has {elements:,} elements, over the limit of {{max_elements}} ({limit:,})",
+                         hint="use smaller tensors, or raise {max_elements}", reason="elements",
+                         fields=("max_elements",))
 
 
 def _gradients(output: Tensor, inputs: list[Tensor], create_graph: bool = False) -> list[np.ndarray | Tensor]:
@@ -69,7 +76,7 @@ def jacobian(request: EvalRequest, wrt: list[str]) -> Matrices:
     root, root_name, variables = _variables(request, wrt)
     shape = tuple(root.shape)
     size = int(np.prod(shape, dtype=np.int64))
-    _rows(size, "Jacobian")
+    _rows(size, "Jacobian", size * sum(t.data.size for t in variables.values()))
     inputs = list(variables.values())
     blocks = {name: np.zeros(shape + tuple(t.shape), dtype=t.data.dtype) for name, t in variables.items()}
     flat = root.reshape(-1) if root.ndim else root
@@ -88,7 +95,8 @@ def hessian(request: EvalRequest, wrt: list[str]) -> Matrices:
         raise UsageError(f"the Hessian needs a scalar root; this one has shape {tuple(root.shape)} (reduce it, "
                          "e.g. with .sum(), or use autodiff jacobian)")
     inputs = list(variables.values())
-    _rows(sum(t.data.size for t in inputs), "Hessian")
+    count = sum(t.data.size for t in inputs)
+    _rows(count, "Hessian", count * count)
     blocks: dict[str, dict[str, np.ndarray]] = {
         a: {b: np.zeros(tuple(ta.shape) + tuple(tb.shape), dtype=ta.data.dtype) for b, tb in variables.items()}
         for a, ta in variables.items()}

@@ -22,12 +22,14 @@ from autodiff.app.printing import to_book, to_language, to_latex
 from autodiff.app.session import Binding, EvalRequest, run_eval
 from autodiff.app.steps import rule_steps
 from autodiff.app.symbolic import Step, differentiate, exact, record
-from autodiff.engine.errors import UsageError
+from autodiff.app.timebox import timed
+from autodiff.engine.errors import LimitError, UsageError
 from autodiff.grammar.interpreter import Interpreter
 from autodiff.grammar.syntax import parse
 
 MAX_ORDER = 10
 SIMPLIFY_SECONDS = 2.0
+DERIVE_SECONDS = 15.0  # the whole derivation, simplification included
 
 
 @dataclass
@@ -59,10 +61,30 @@ class DiffResult:
 
 
 def derive(program: str, wrt: list[str] | None, order: int, simplify: bool = True,
-           variables: Collection[str] = (), steps: bool = False) -> DiffResult:
+           variables: Collection[str] = (), steps: bool = False, seconds: float = DERIVE_SECONDS) -> DiffResult:
     """d^order root / d wrt^order for each wrt (default: every free variable), as formulas; a wrt "x,y" is the
     mixed derivative d/dy d/dx. The names in wrt and `variables` (those bound at a point) are variables even
-    where a built-in has the name (t). With `steps`, each derivative's rule steps (app.steps)."""
+    where a built-in has the name (t). With `steps`, each derivative's rule steps (app.steps).
+
+    The whole derivation is bounded by `seconds` (SymPy's arithmetic on a formula that doubles with each
+    order, x**x to order 10, or that has thousands of terms, would run for hours): past them, a limit error."""
+    outcome = timed(lambda: _derive(program, wrt, order, simplify, variables, steps), seconds)
+    if outcome.done:
+        return outcome.value
+    if outcome.timed_out:
+        raise LimitError(f"the derivative took longer than {seconds:g} s to derive: its formula grows too large "
+                         "to write out", hint="ask for a lower {order}, or for the value at a point with "
+                         "autodiff eval (which needs no formula)", reason="time", fields=("order",))
+    error = outcome.error
+    if isinstance(error, MemoryError):
+        raise LimitError("not enough memory to derive the formula", reason="memory") from None
+    if isinstance(error, RecursionError):
+        raise LimitError("the formula is nested too deeply to derive", reason="nesting") from None
+    raise error
+
+
+def _derive(program: str, wrt: list[str] | None, order: int, simplify: bool, variables: Collection[str],
+            steps: bool) -> DiffResult:
     if not 1 <= order <= MAX_ORDER:
         raise UsageError(f"{{order}} must be between 1 and {MAX_ORDER}, got {order}", fields=("order",))
     sequences = [[n.strip() for n in w.split(",") if n.strip()] for w in wrt] if wrt else None
@@ -151,7 +173,8 @@ def _same_in_the_language(text: str, reference: str, names: list[str]) -> bool:
 
 def value_at(expr: Any, point: dict[str, float]) -> float:
     """The formula's value at the point (float; nan where it is not defined)."""
-    substituted = expr.subs({sympy.Symbol(n, real=True): sympy.Float(v, 30) for n, v in point.items()})
+    names = {str(s) for s in expr.free_symbols}  # (only these: 1,000 bound names would make it quadratic)
+    substituted = expr.subs({sympy.Symbol(n, real=True): sympy.Float(v, 30) for n, v in point.items() if n in names})
     try:
         return float(sympy.N(substituted, 17))
     except (TypeError, ValueError):
@@ -204,8 +227,13 @@ def at_point(result: DiffResult, point: dict[str, float], texts: dict[str, str] 
     missing = [n for n in names if n not in point]
     if missing:
         raise UsageError(f"to evaluate the derivative, bind every variable: {', '.join(missing)} has no value")
-    return [AtPoint(value_at(d.expr, point), autograd_at(result.program, d.wrt, d.order, point),
-                    None if texts is None else exact_value(d.expr, texts)) for d in result.derivatives]
+    first: dict[str, float] = {}  # every first derivative, from one autograd run
+    values = []
+    for d in result.derivatives:
+        with np.errstate(all="ignore"):  # x*x at 1e200 overflows, as in eval: no numpy warning
+            value, autograd = value_at(d.expr, point), autograd_at(result.program, d.wrt, d.order, point, first)
+        values.append(AtPoint(value, autograd, None if texts is None else exact_value(d.expr, texts)))
+    return values
 
 
 def exact_value(expr: Any, texts: dict[str, str]) -> str | None:
@@ -218,15 +246,24 @@ def exact_value(expr: Any, texts: dict[str, str]) -> str | None:
     return exact_text(value) if is_real_number(value) else None
 
 
-def autograd_at(program: str, wrt: str, order: int, point: dict[str, float]) -> float:
-    """Autograd's derivative at the point (float64): by WRT ORDER times, or by a sequence "x,y"."""
+def autograd_at(program: str, wrt: str, order: int, point: dict[str, float],
+                first: dict[str, float] | None = None) -> float:
+    """Autograd's derivative at the point (float64): by WRT ORDER times, or by a sequence "x,y". The first
+    derivatives come from one run with every variable a leaf, kept in `first` when it is given (1,000
+    variables: one backward pass, not 1,000)."""
     if "," in wrt:
         with Config("float64").applied():
             return mixed_autograd(program, wrt.split(","), point)
-    bindings = [Binding(name, value, name == wrt) for name, value in point.items()]
+    if order == 1 and first is not None and wrt in first:
+        return first[wrt]
+    every = order == 1 and first is not None
+    bindings = [Binding(name, value, every or name == wrt) for name, value in point.items()]
     with Config("float64").applied():
         result = run_eval(EvalRequest(program, bindings, order=order))
-    value = result.passes[-1].grads.get(wrt) if result.passes else None
+    grads = result.passes[-1].grads if result.passes else {}
+    if every:
+        first.update({name: math.nan if g is None else float(g) for name, g in grads.items() if name in point})
+    value = grads.get(wrt)
     return math.nan if value is None else float(value)
 
 

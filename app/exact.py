@@ -9,7 +9,6 @@ and the caller falls back to the numbers (which come from autograd, never from S
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +16,7 @@ import sympy
 
 from autodiff.app.printing import to_language
 from autodiff.app.symbolic import program_expression
+from autodiff.app.timebox import timed
 from autodiff.engine.errors import AutodiffError
 
 SECONDS = 3.0  # one SymPy call (solve, limit, a derivative)
@@ -34,20 +34,12 @@ class TimedOut:
 
 def bounded(work: Callable[[], Any], seconds: float = SECONDS) -> Any:
     """work(), or a TimedOut when it takes longer than `seconds` or raises (SymPy's NotImplementedError)."""
-    out: list[Any] = []
-
-    def run() -> None:
-        try:
-            out.append(work())
-        except Exception as error:  # SymPy's own failures: the numbers answer instead
-            out.append(TimedOut(f"SymPy failed ({type(error).__name__})"))
-
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
-    worker.join(seconds)
-    if not out:
+    outcome = timed(work, seconds)
+    if outcome.done:
+        return outcome.value
+    if outcome.timed_out:
         return TimedOut(f"SymPy did not answer within {seconds:g} s")
-    return out[0]
+    return TimedOut(f"SymPy failed ({type(outcome.error).__name__})")  # the numbers answer instead
 
 
 def expression(program: str) -> tuple[Any, list[str]] | TimedOut:

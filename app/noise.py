@@ -25,7 +25,8 @@ def to_float32(value: object) -> object:
     if isinstance(value, Tensor):
         value = value.data
     if isinstance(value, (int, float, list, tuple, np.ndarray)) and not isinstance(value, bool):
-        return np.asarray(value, dtype=np.float64).astype(np.float32).astype(np.float64)
+        with np.errstate(all="ignore"):  # past float32's range: inf, as PyTorch's cast
+            return np.asarray(value, dtype=np.float64).astype(np.float32).astype(np.float64)
     return value
 
 

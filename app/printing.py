@@ -48,6 +48,10 @@ class LanguagePrinter(StrPrinter):
 
     _print_ComplexInfinity = _print_NaN
 
+    def _print_ImaginaryUnit(self, expr: Any) -> str:
+        # SymPy's I (log(-1) is I*pi): the language is real, where sqrt(-1) is nan, as autograd's value is there
+        return "sqrt(-1)"
+
     def _print_ceiling(self, expr: Any) -> str:
         return f"ceil({self._print(expr.args[0])})"
 

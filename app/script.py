@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from autodiff.engine.errors import AutodiffError
+from autodiff.engine.errors import AutodiffError, LimitError
 from autodiff.grammar.interpreter import SCRIPT, Evaluation, Interpreter, echo
 from autodiff.grammar.syntax import parse, source_excerpt
 
@@ -33,7 +33,10 @@ class ScriptSession:
         self.interpreter = Interpreter(policy=SCRIPT, write=write, max_steps=max_steps)
         if echoes:  # every bare expression's value, in blocks too, as Python's REPL shows it
             def show(value: Any) -> None:
-                shown = echo(value)
+                try:
+                    shown = echo(value)
+                except RecursionError:  # repr of a list nested 100,000 deep
+                    raise LimitError("the value is nested too deeply to show", reason="nesting") from None
                 if shown is not None:
                     write(shown + "\n")
 

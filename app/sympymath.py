@@ -140,6 +140,8 @@ class SymPyMath:
         "a matrix or cumulative operation")
     gather = scatter_add = index_put_add = _tensor_only("indexing with an index tensor")
     matmul = inverse = _tensor_only("a matrix product")
+    softmax_backward = log_softmax_backward = _tensor_only("a softmax")
+    mse_backward = _tensor_only("a loss function")
 
     # ---- functions
     @staticmethod
@@ -161,6 +163,10 @@ class SymPyMath:
     @staticmethod
     def mul_scalar(x: Any, number: float) -> Any:
         return x * number
+
+    @staticmethod
+    def sub_scalar(x: Any, number: float) -> Any:
+        return x - number
 
     # ---- PyTorch's fused backward formulas
     @staticmethod

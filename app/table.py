@@ -37,11 +37,22 @@ def grid(start: float, stop: float, step: float | None) -> np.ndarray:
         step = (stop - start) / 10 if stop != start else 1.0
     if not math.isfinite(step) or step == 0 or (stop - start) * step < 0:
         raise UsageError(f"the grid's STEP must move from {start} towards {stop}, got {step}")
-    count = math.floor((stop - start) / step * (1 + 1e-12) + 1e-9) + 1
+    with np.errstate(all="ignore"):  # 0:1e300:1e-300 has 1e600 points: inf, checked before any integer
+        ratio = float(np.float64(stop) / step - np.float64(start) / step)
+    if not math.isfinite(ratio) or ratio >= MAX_ROWS:
+        shown = "more than 1e308" if not math.isfinite(ratio) else \
+            f"{ratio + 1:,.0f}" if ratio < 1e15 else f"about {ratio:.3g}"
+        raise LimitError(f"the grid has {shown} points, over the limit of {MAX_ROWS:,}", hint="use a larger STEP",
+                         reason="rows")
+    count = math.floor(ratio * (1 + 1e-12) + 1e-9) + 1
     if count > MAX_ROWS:
         raise LimitError(f"the grid has {count:,} points, over the limit of {MAX_ROWS:,}", hint="use a larger STEP",
                          reason="rows")
-    points = start + step * np.arange(count, dtype=np.float64)
+    steps = np.arange(count, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        points = start + step * steps
+        if not np.isfinite(points).all():  # -1e308:1e308:1e307: the steps overflow, the points do not
+            points = 2 * (start / 2 + (step / 2) * steps)
     return np.array([float(f"{v:.15g}") for v in points])  # 0.1 * 3 is 0.3 on the grid, not 0.30000000000000004
 
 

@@ -119,7 +119,7 @@ def report(error: AutodiffError, json_mode: bool, python_hints: bool = False) ->
     detail = excerpt(error)
     if detail:
         lines.append(detail)
-    sys.stderr.write("\n".join(lines) + "\n")
+    write_stderr("\n".join(lines) + "\n")
     try:
         if json_mode:
             sys.stdout.write(json.dumps(error_document(error)) + "\n")
@@ -131,13 +131,27 @@ def report(error: AutodiffError, json_mode: bool, python_hints: bool = False) ->
     return exit_code(error)
 
 
+def write_stderr(text: str) -> None:
+    """Write to stderr; when stderr itself cannot be written (2>/dev/full, closed), there is nowhere to say so:
+    the exit code still tells the error's kind. What stderr still buffers is dropped (no failure at exit)."""
+    import contextlib
+    import os
+
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError):
+            sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
+
+
 def write_failed(error: OSError) -> int:
     """The output could not be written (/dev/full, a full disk, a closed descriptor): one line on stderr, the
     `io` exit code; standard output is pointed at /dev/null so that nothing fails again at exit."""
     import contextlib
     import os
 
-    sys.stderr.write(f"autodiff: io error: cannot write the output ({error.strerror or error})\n")
+    write_stderr(f"autodiff: io error: cannot write the output ({error.strerror or error})\n")
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -76,13 +76,13 @@ def write_steps(steps: list[Step], result: Any, options: dict[str, Any], pretty:
 
 
 def _write_table(steps: list[Step], result: Any, options: dict[str, Any], starting: str) -> None:
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
+    from autodiff.cli.text import console as make_console
     from autodiff.cli.text import use_color
 
-    console = Console(markup=False, highlight=False, emoji=False, no_color=use_color() is False)
+    console = make_console(no_color=use_color() is False)
     current = 0
     table = None
     for step in steps:

@@ -6,6 +6,7 @@ import json
 import math
 import os
 import re
+import tokenize
 import warnings
 
 import numpy as np
@@ -62,10 +63,12 @@ def _load_npy(path: str, max_elements: int | None) -> np.ndarray:
                 shape, _, dtype = np.lib.format.read_array_header_1_0(f)
             else:
                 shape, _, dtype = np.lib.format.read_array_header_2_0(f)
-        except (ValueError, SyntaxError, OSError, TypeError) as error:
+        except (ValueError, SyntaxError, OSError, TypeError, tokenize.TokenError, RecursionError, MemoryError) as error:
             # numpy's message may quote its parser's objects (<ast.Call object at 0x...>): say what is wrong instead
-            reason = ("its header is not a plain Python literal" if "malformed node" in str(error)
-                      else _short(str(error)))
+            reason = ("its header is not a plain Python literal" if "malformed node" in str(error) else
+                      "its header is not a complete Python literal" if isinstance(error, tokenize.TokenError) else
+                      "its header is nested too deeply" if isinstance(error, (RecursionError, MemoryError)) else
+                      _short(str(error)))
             raise InputError(f"@{path}: not a valid .npy file ({reason})") from None
         data_bytes = os.fstat(f.fileno()).st_size - f.tell()
     if not isinstance(shape, tuple) or not all(type(n) is int and n >= 0 for n in shape):
@@ -134,6 +137,9 @@ def _load_json(path: str) -> np.ndarray:
         depth, inner = depth + 1, inner[0]
     if depth > 64:
         raise InputError(f"@{path}: the JSON's lists are nested more than 64 deep; a tensor has at most 64 dimensions")
+    found = _not_a_number(data)
+    if found is not None:  # numpy would read null as nan, true as 1 and "1.5" as 1.5
+        raise InputError(f"@{path}: the JSON must be a number or nested lists of numbers, not {found}")
     try:
         array = np.array(data, dtype=np.float64)
     except (ValueError, TypeError):
@@ -141,6 +147,19 @@ def _load_json(path: str) -> np.ndarray:
     except OverflowError:
         raise InputError(f"@{path}: a number in the JSON is too large for a float (at most about 1.8e308)") from None
     return array
+
+
+def _not_a_number(data: object) -> str | None:
+    """What in the JSON is neither a number nor a list (null, true, a string, an object), or None: iteratively."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if type(item) is list:
+            stack.extend(item)
+        elif type(item) not in (int, float):
+            return {type(None): "null", bool: "true or false", str: "a string", dict: "an object"}.get(
+                type(item), type(item).__name__)
+    return None
 
 
 def _json_array(path: str) -> np.ndarray | None:

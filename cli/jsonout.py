@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from autodiff.engine import Tensor
+from autodiff.engine import Tensor, check_lists
 
 SCHEMA_VERSION = 1
 
@@ -40,6 +40,7 @@ def lazy(array: np.ndarray | None) -> Any:
     if array is None:
         return None
     array = np.asarray(array)
+    check_lists(array.shape, "a value")  # zeros(10**12, 0): no element, but 10**12 lists to write
     return Lazy(array) if array.size > PIECE or (array.ndim and array.shape[0] > PIECE) else values(array)
 
 
@@ -85,6 +86,7 @@ def values(array: np.ndarray | None) -> Any:
     if array is None:
         return None
     array = np.asarray(array)
+    check_lists(array.shape, "a value")
     if array.dtype == np.float32:
         array = shortest(array)
     elif array.dtype.kind != "f":

@@ -136,6 +136,8 @@ def _standard_streams() -> None:
     for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115 - lives as long as the process
+    if hasattr(sys.stdout, "reconfigure"):  # PYTHONIOENCODING=ascii: what it cannot take is written escaped
+        sys.stdout.reconfigure(errors="backslashreplace")
 
 
 def _json_requested(args: list[str]) -> bool:

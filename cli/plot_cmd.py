@@ -49,7 +49,7 @@ def plot_command(program: str | None, assignments: tuple[str, ...], file: str | 
 
     from autodiff.app.session import Binding, constant
     from autodiff.app.table import grid, table
-    from autodiff.engine.errors import InputError, UsageError
+    from autodiff.engine.errors import UsageError
 
     text, assignments = read_formula(program, file, assignments, options, "plot")
     wrt, points, constants = None, None, []
@@ -77,31 +77,99 @@ def plot_command(program: str | None, assignments: tuple[str, ...], file: str | 
         labels.append(label)
         series.append(line)
     if out is not None:
-        try:
-            import matplotlib
-
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError:
-            raise InputError("--out needs matplotlib, the optional 'plot' extra: pip install 'autodiff-cli[plot]'",
-                             reason="extra") from None
-        figure, axes = plt.subplots(figsize=(7, 4.5))
-        for label, ys in zip(labels, series):
-            axes.plot(points, ys, label=label)
-        axes.set_xlabel(wrt)
-        axes.axhline(0, color="0.8", linewidth=0.8)
-        axes.legend()
-        try:
-            figure.savefig(out)
-        except OSError as error:
-            raise InputError(f"--out {out}: cannot write the image ({error.strerror or error})") from None
-        finally:
-            plt.close(figure)
+        write_image(out, points, series, labels, wrt)
         sys.stdout.write(f"wrote {out}\n")
         return 0
     sys.stdout.write(draw(points, series, labels, wrt, options["width"], options["height"],
                           color=output_format(options["output_format"]) == "pretty"))
     return 0
+
+
+def write_image(out: str, points: Any, series: list, labels: list[str], wrt: str) -> None:
+    """--out: the image by matplotlib, written to a temporary file beside `out` and renamed over it, so that a
+    failed write leaves an existing file as it was; matplotlib's own warnings and log messages stay quiet."""
+    import contextlib
+    import logging
+    import os
+    import tempfile
+    import warnings
+
+    import numpy as np
+
+    from autodiff.engine.errors import InputError
+
+    logging.getLogger("matplotlib").setLevel(logging.ERROR)  # before its import, which may already complain
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise InputError("--out needs matplotlib, the optional 'plot' extra: pip install 'autodiff-cli[plot]'",
+                         reason="extra") from None
+    (xs, x_power), (ys, y_power) = scaled([points]), scaled(series)
+    temporary = None
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        figure, axes = plt.subplots(figsize=(7, 4.5))
+        try:
+            for label, values in zip(labels, ys):
+                axes.plot(xs[0], values, label=label)
+            axes.set_xlabel(wrt + (f" (x 1e{x_power})" if x_power else ""))
+            if y_power:
+                axes.set_ylabel(f"x 1e{y_power}")
+            axes.axhline(0, color="0.8", linewidth=0.8)
+            axes.legend()
+            target = os.path.realpath(out)  # through a symbolic link, as writing to it would go
+            handle, temporary = tempfile.mkstemp(prefix=".autodiff-", suffix=os.path.splitext(out)[1],
+                                                 dir=os.path.dirname(target))
+            os.close(handle)
+            os.chmod(temporary, _file_mode(target))
+            figure.savefig(temporary, format=os.path.splitext(out)[1][1:].lower())
+            os.replace(temporary, target)
+            temporary = None
+        except OSError as error:
+            raise InputError(f"--out {out}: cannot write the image ({error.strerror or error})") from None
+        finally:
+            plt.close(figure)
+            if temporary is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
+
+
+def _file_mode(path: str) -> int:
+    """The mode the image gets: the replaced file's, or what a new file gets under the umask."""
+    import os
+    import stat
+
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+LARGE = 1e15  # past this magnitude, values are drawn in units of a power of ten (sinh(x) near 710 is 1e308)
+
+
+def scaled(arrays: list) -> tuple[list, int]:
+    """The arrays in units of 10**k, and k, when their largest finite magnitude is past LARGE (else k = 0): the
+    plotting libraries subtract and square the extremes, which overflows near 1e308."""
+    import math
+
+    import numpy as np
+
+    largest = 0.0
+    for values in arrays:
+        values = np.asarray(values, dtype=np.float64)
+        finite = np.abs(values[np.isfinite(values)])
+        if finite.size:
+            largest = max(largest, float(finite.max()))
+    if largest <= LARGE:
+        return [np.asarray(a, dtype=np.float64) for a in arrays], 0
+    power = math.floor(math.log10(largest))
+    return [np.asarray(a, dtype=np.float64) / 10.0**power for a in arrays], power
 
 
 COMMANDS = [plot_command]
@@ -128,21 +196,39 @@ def tangent_line(text: str, wrt: str, points: Any, constants: list, option: str)
 
 def draw(points: Any, series: list, labels: list[str], wrt: str, width: int, height: int, color: bool) -> str:
     """The plot as text (uniplot), each series without the points where it is not defined."""
+    import warnings
+
     import numpy as np
     from uniplot import plot_to_string
 
+    from autodiff.cli.text import unicode_ok
+
+    unicode = unicode_ok()
+
+    (points,), x_power = scaled([points])
+    series, y_power = scaled(series)
     xs, ys, shown = [], [], []
     for label, values in zip(labels, series):
         finite = np.isfinite(values)
         if finite.any():
-            xs.append(np.asarray(points)[finite])
-            ys.append(np.asarray(values)[finite])
+            xs.append(points[finite])
+            ys.append(values[finite])
             shown.append(label)
     if not ys:
         return "nothing to draw: the program is not defined anywhere on this range\n"
-    text = plot_to_string(ys, xs, legend_labels=shown, lines=True, width=width, height=height, color=color,
-                          x_unit=f" {wrt}")
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        text = plot_to_string(ys, xs, legend_labels=shown, lines=True, width=width, height=height, color=color,
+                              x_unit=(f"e{x_power}" if x_power else "") + f" {wrt}",  # 1.5e300 x
+                              y_unit=f"e{y_power}" if y_power else "",
+                              **({} if unicode else {"character_set": "ascii"}))
+    if not unicode:  # the frame too (PYTHONIOENCODING=ascii)
+        text = text.translate(_ASCII_FRAME)
     return text if text.endswith("\n") else text + "\n"
+
+
+_CORNERS = "\u250c\u2510\u2514\u2518\u251c\u2524\u252c\u2534\u253c\u256d\u256e\u256f\u2570"
+_ASCII_FRAME = str.maketrans({"\u2500": "-", "\u2502": "|", **dict.fromkeys(_CORNERS, "+")})
 
 
 def _number(value: Any, name: str) -> float:

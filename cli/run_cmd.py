@@ -211,11 +211,14 @@ class Repl:
         """Run the entry's statements in order, showing each bare expression's value (None shows nothing); an
         error is shown and the session goes on."""
         from autodiff.cli.errors import error_line, excerpt
-        from autodiff.engine.errors import AutodiffError
+        from autodiff.engine.errors import AutodiffError, LimitError
 
         try:
             self.session.run_entry(text)
-        except AutodiffError as error:
+        except (AutodiffError, MemoryError, RecursionError) as error:
+            if not isinstance(error, AutodiffError):  # the session goes on after these too
+                error = LimitError("not enough memory" if isinstance(error, MemoryError) else
+                                   "the value is nested too deeply", reason="memory")
             lines = [error_line(error, python_hints=True)]
             detail = excerpt(error)
             if detail:

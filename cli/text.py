@@ -59,21 +59,45 @@ def use_color() -> bool | None:
     return False if os.environ.get("NO_COLOR") else None
 
 
+def console(file: Any = None, **options: Any) -> Any:
+    """A Rich Console for autodiff's output: a closed pipe is a BrokenPipeError (a quiet exit 0, as in plain
+    output; Rich's own answer is exit 1), and a COLUMNS of 0 or less (Rich would print nothing) is ignored."""
+    from rich.console import Console
+
+    class Output(Console):
+        def on_broken_pipe(self) -> None:
+            raise BrokenPipeError
+
+    columns = os.environ.get("COLUMNS", "").strip()
+    if columns.lstrip("-").isdigit() and int(columns) < 1:
+        options.setdefault("width", 80)
+    return Output(file=file, markup=False, highlight=False, emoji=False, **options)
+
+
+def unicode_ok(stream: Any = None) -> bool:
+    """Can the stream take box drawing and braille (a UTF-8 terminal can; PYTHONIOENCODING=ascii cannot)?"""
+    encoding = getattr(stream or sys.stdout, "encoding", None) or "utf-8"
+    try:
+        "\u251c\u2500\u2502\u2514\u28ff".encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def write(doc: Doc, pretty: bool, file: Any = None) -> None:
     out = file or sys.stdout
     if not pretty:
         out.write(doc.plain())
         return
-    from rich.console import Console
     from rich.text import Text
 
     styled = use_color() is not False  # NO_COLOR: no colour, and no bold or dim either
-    console = Console(file=out, markup=False, highlight=False, emoji=False, soft_wrap=True, no_color=not styled)
+    console_ = console(out, soft_wrap=True, no_color=not styled)
     for line in doc.lines:
         text = Text()
         for piece, style in line:
             text.append(piece, style=(STYLES.get(style, style) or None) if styled else None)
-        console.print(text)
+        console_.print(text)
 
 
 def tree_lines(doc: Doc, graph: Any, pretty: bool, indent: int = 2, labels: dict[int, list[Piece]] | None = None
@@ -85,7 +109,8 @@ def tree_lines(doc: Doc, graph: Any, pretty: bool, indent: int = 2, labels: dict
     if graph.root is None:
         doc.line((" " * indent, ""), ("(no graph: the root does not require grad)", "muted"))
         return
-    branch, last, pipe, space = ("├── ", "└── ", "│   ", "    ") if pretty else ("|-- ", "`-- ", "|   ", "    ")
+    boxes = pretty and unicode_ok()
+    branch, last, pipe, space = ("├── ", "└── ", "│   ", "    ") if boxes else ("|-- ", "`-- ", "|   ", "    ")
     nodes = {n.id: n for n in graph.nodes}
     shown: set[int] = set()
     shared = _shared(graph)

@@ -54,6 +54,7 @@ from .gradcheck import gradcheck, gradgradcheck
 from .graph import AccumulateGrad, GraphInput, Node, grad_node, graph_bytes, graph_size
 from .indexing import getitem, setitem
 from .initializers import INIT_FUNCTIONS
+from .inplace import fresh
 from .modes import (
     GradMode,
     detect_anomaly,
@@ -77,6 +78,7 @@ from .registry import BUILTINS, Builtin, alias_of
 from .settings import (
     STATE,
     as_dtype,
+    check_lists,
     get_default_dtype,
     get_max_elements,
     set_default_dtype,
@@ -98,8 +100,9 @@ __all__ = [
     "TENSOR_PROPERTIES", "UNARY_OPERATORS", "AccumulateGrad", "AutodiffError", "AutogradError", "BadValueError",
     "Builtin", "Grad", "GradMode", "GraphInput", "InputError", "LimitError", "MinMax", "Node", "NumpyMath", "Op",
     "ParseError", "RemovableHandle", "STATE", "ShapeError", "Size", "Tensor", "TensorMath", "UnknownNameError",
-    "UsageError", "Vocabulary", "alias_of", "apply", "as_dtype", "backward", "detect_anomaly", "enable_grad",
-    "execute", "float32", "float64", "forward_context", "get_default_dtype", "get_max_elements", "getitem", "grad",
+    "UsageError", "Vocabulary", "alias_of", "apply", "as_dtype", "backward", "check_lists", "detect_anomaly",
+    "enable_grad", "execute", "float32", "float64", "forward_context", "fresh", "get_default_dtype",
+    "get_max_elements", "getitem", "grad",
     "grad_node", "graph_bytes", "graph_size", "is_anomaly_enabled", "is_grad_enabled", "linalg_norm", "manual_seed",
     "no_grad",
     "observe", "set_default_dtype", "set_grad_enabled", "set_max_elements", "set_printoptions", "setitem",

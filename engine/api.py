@@ -13,13 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from . import activations, cumulative, distributions, gathers, logic, pointwise, rearrange  # noqa: F401 (methods)
 from .arithmetic import ADD, DIV, MUL, REFLECTED, SUB, rdiv, rsub
 from .autograd import backward
 from .coerce import array_from
 from .elementwise import clamp
+from .errors import BadValueError
 from .indexing import getitem, setitem
-from .inplace import fill_, update_
+from .inplace import fill_, fresh, update_
 from .optable import Op
 from .recording import apply
 from .registry import BUILTINS
@@ -63,9 +66,12 @@ def _backward(self: Tensor, gradient: Any = None, retain_graph: bool | None = No
 
 def _fill(self: Tensor, value: float) -> Tensor:
     """Fill with a number in place; recorded as FillBackward2 when it needs grad."""
-    if isinstance(value, Tensor):
-        value = value.item()
-    return fill_(self, value, "fill_")
+    if isinstance(value, Tensor) and value._data.size != 1:
+        raise BadValueError(f"fill_ only supports a 0-dimension value tensor, but got a tensor with "
+                            f"{value.ndim} dimensions", reason="arguments")
+    if not isinstance(value, (Tensor, int, float, np.number)):
+        raise BadValueError(f"fill_() takes a number, not {type(value).__name__}", reason="arguments")
+    return fill_(self, float(value.item() if isinstance(value, Tensor) else value), "fill_")
 
 
 # In-place updates (x += y is x.add_(y)): the result is written into the tensor's memory.
@@ -134,6 +140,8 @@ def _install() -> tuple[str, ...]:
     T.backward = _backward
     for name, method in INPLACE.items():
         setattr(T, name, method)
+    shown = T.__repr__
+    T.__repr__ = lambda self: shown(fresh(self))  # a view's grad_fn as PyTorch shows it after a write
     T.float = lambda self: to(self, "float32")
     T.double = lambda self: to(self, "float64")
     installed = []

@@ -32,7 +32,7 @@ def maximum_grad(F: Any, g: Any, a: Any, b: Any) -> Any:
 
 def _pow_tensor_grad_self(F: Any, g: Any, s: Any) -> Any:
     exponent = F.values(s.exponent)
-    return F.where(exponent == 0.0, 0.0, g * (s.exponent * s.self ** (s.exponent - 1)))
+    return F.where(exponent == 0.0, 0.0, g * (s.exponent * s.self ** F.sub_scalar(s.exponent, 1.0)))
 
 
 def _pow_tensor_grad_exponent(F: Any, g: Any, s: Any) -> Any:

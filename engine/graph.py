@@ -319,14 +319,31 @@ def edge_node(x: Any) -> Any:
 
 
 def run_hooks(hooks: list | None, grad: Any, owned: bool, F: Any) -> tuple[Any, bool]:
-    """Call each hook with the gradient (as a tensor); a tensor it returns replaces the gradient."""
+    """Call each hook with the gradient (as a tensor); a tensor it returns replaces the gradient. A hook may
+    also change the gradient in place (g.zero_()), as in PyTorch: it gets a copy of its own to write into."""
     if not hooks:
         return grad, owned
     for hook in list(hooks):
-        replaced = hook(F.as_tensor(grad))
-        if replaced is not None:
-            if not isinstance(replaced, Tensor):
-                raise AutogradError(f"a hook returned {type(replaced).__name__}; it must return a Tensor or None")
-            grad = F.of_tensor(replaced)
-            owned = False
+        if not F.records and not (owned and grad.flags.writeable):
+            grad, owned = np.array(grad, copy=True), True
+        given = F.as_tensor(grad)
+        replaced = hook(given)
+        if replaced is None:
+            grad = F.of_tensor(given)  # (changed in place, maybe)
+            continue
+        if not isinstance(replaced, Tensor):
+            raise AutogradError(f"expected a Tensor, but a hook returned '{type(replaced).__name__}'",
+                                hint="a hook returns a tensor of the gradient's shape, or None", reason="hook")
+        if replaced.shape != given.shape or replaced.dtype != given.dtype:
+            change = "size" if replaced.shape != given.shape else "type"
+            raise AutogradError(f"a hook has changed the {change} of value (the gradient is "
+                                f"{_described(given)}, the hook returned {_described(replaced)})",
+                                hint="a hook returns a tensor of the gradient's shape and dtype, or None",
+                                reason="hook")
+        grad = F.of_tensor(replaced)
+        owned = False
     return grad, owned
+
+
+def _described(t: Tensor) -> str:
+    return f"{t.dtype} of shape {list(t.shape)}"

@@ -10,11 +10,11 @@ import numpy as np
 
 from .coerce import operand
 from .duals import write_tangent
-from .errors import AutogradError, BadValueError, ShapeError
+from .errors import BadValueError, ShapeError
 from .gathers import index as advanced_index
 from .gathers import is_advanced, split_index
 from .graph import Node, edge_node
-from .inplace import COPY, COPY_SLICES, FILL_TENSOR
+from .inplace import COPY, COPY_SLICES, FILL_TENSOR, base_of, write_view
 from .recording import apply
 from .settings import STATE, check_dims
 from .shapes import ALIAS, SELECT, SLICE, UNSQUEEZE, expand, view
@@ -107,23 +107,13 @@ def _numpy_index(x: Tensor, index: Any) -> tuple:
 
 def setitem(x: Tensor, index: Any, value: Any) -> None:
     """x[index] = value, in place; recorded as CopySlices when a gradient can flow through it."""
-    if x._view_stamp is not None:
-        root = x._base() if x._base is not None else None
-        if root is not None and STATE.grad_enabled and root.grad_fn is None and root._requires_grad:
-            raise AutogradError(
-                "a view of a leaf Variable that requires grad is being used in an in-place operation.",
-                hint="write into a copy (clone()) or inside no_grad()", reason="leaf_inplace")
-        if root is not None:
-            raise BadValueError(
-                "writing by index into a view of another tensor (a result of indexing, view, reshape, "
-                "transpose, ...) is not supported",
-                hint="write into the tensor it was taken from, e.g. y[0, 1] = ... instead of row = y[0]; row[1] = ...",
-                reason="view_write",
-            )
     x._check_inplace()
     where = _numpy_index(x, index)
     src = _fitted(operand(value), x._data[where].shape)
     src_data = src._data if isinstance(src, Tensor) else src
+    if base_of(x) is not None:  # a view: CopySlices on its base, AsStridedBackward0 on the view
+        write_view(x, where, src, src_data)
+        return
     recorded = STATE.grad_enabled and (x._requires_grad or (isinstance(src, Tensor) and src._requires_grad))
     if recorded:
         # x is a non-leaf here (a leaf that requires grad was refused above), so x.grad_fn is its history.
@@ -135,7 +125,7 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
         nexts = (base_node, edge_node(src))
         op, params = COPY_SLICES, {"outside": outside, "where": where}
         if all(isinstance(w, slice) or w is Ellipsis for w in where) and not outside.any():  # the whole: copy_
-            op = COPY if isinstance(src, Tensor) else FILL_TENSOR
+            op = COPY if isinstance(src, Tensor) and src._data.ndim else FILL_TENSOR  # a 0-d tensor: fill_
             node = Node(op, nexts, meta, None, (), None)
         else:  # PyTorch frees CopySlices after a backward pass like a node with saved tensors: so does the plan
             plan = op.saved_for[tuple(n is not None for n in nexts)]

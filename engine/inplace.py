@@ -44,7 +44,7 @@ COPY = declare(Op("copy_", "CopyBackwards", ("self", "src"), lambda _, x: np.arr
                   "self[...] = src, the whole tensor", jvp=LINEAR_JVP))
 FILL_TENSOR = declare(Op("fill_tensor", "FillBackward3", ("self", "value"), None,  # y[...] = 5
                          (Grad(_zero, "0"), Grad(lambda F, g, s: F.sum(g, None, False), "grad.sum()")),
-                         "self[...] = value, a number, the whole tensor", jvp=lambda F, t, s: t.value))
+                         "self[...] = value, a number or a 0-d tensor, the whole tensor", jvp=lambda F, t, s: t.value))
 ZERO = declare(Op("zero_", "ZeroBackward0", ("self",), np.zeros_like, (Grad(_zero, "0"),),
                   "fill with zeros, in place", jvp=ELEMENTWISE_JVP))
 FILL = declare(Op("fill_", "FillBackward2", ("self",), lambda x, *, value: np.full_like(x, value), (Grad(_zero, "0"),),
@@ -63,7 +63,11 @@ def base_of(t: Tensor) -> Tensor | None:
 
 def view_index(t: Tensor, base: Tensor) -> np.ndarray:
     """For each element of the view t: the position of the element of `base` it shares (C order, flat)."""
-    data, root = t._data, base._data
+    return array_positions(t._data, base._data)
+
+
+def array_positions(data: np.ndarray, root: np.ndarray) -> np.ndarray:
+    """For each element of the array `data` (a view of root's memory): the C-order flat position in root."""
     itemsize = root.itemsize
     offset = (data.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // itemsize
     strides = [s // itemsize for s in data.strides]
@@ -102,6 +106,14 @@ def refresh_view(t: Tensor) -> None:
         elif base._requires_grad:
             t._requires_grad = True
     t._view_stamp = t._counter().value
+
+
+def fresh(t: Tensor) -> Tensor:
+    """t, its history brought up to date when it is a view whose memory was written since it was last used
+    (through its base, another view, detach() or .data): PyTorch regenerates a view's grad_fn when it is read."""
+    if t._view_stamp is not None and t._view_stamp != t._counter().value and base_of(t) is not None:
+        refresh_view(t)
+    return t
 
 
 def _check_leaf(t: Tensor, base: Tensor | None) -> None:
@@ -156,6 +168,41 @@ def fill_(t: Tensor, value: float, op_name: str) -> Tensor:
         base.grad_fn = node
     refresh_view(t)
     return t
+
+
+def write_view(t: Tensor, where: tuple, src: object, src_data: object) -> None:
+    """t[where] = src where t is a view of a base: recorded as PyTorch records it, CopySlices on the base (the
+    written region's gradient goes to src, the rest to what the base held), and t's history regenerated as
+    AsStridedBackward0 of the base. src is already fitted to the region (a tensor or a number)."""
+    base = base_of(t)
+    _check_leaf(t, base)
+    if t._view_stamp != t._counter().value:
+        refresh_view(t)
+    src_grad = isinstance(src, Tensor) and src._requires_grad
+    recorded = STATE.grad_enabled and (base._requires_grad or src_grad)
+    node = None
+    if recorded:
+        view = where if any(w is Ellipsis for w in where) else (*where, Ellipsis)  # a view even for t[2]
+        positions = array_positions(t._data[view], base._data)
+        outside = np.ones(base._data.shape, dtype=bool)
+        outside.reshape(-1)[positions.reshape(-1)] = False
+        region = np.unravel_index(positions, base._data.shape) if base._data.ndim else ()
+        nexts = (edge_node(base), edge_node(src))
+        meta = (base._data.shape, base._data.dtype) + (
+            (src._data.shape, src._data.dtype) if isinstance(src, Tensor) else (None, None))
+        params = {"outside": outside, "where": region}
+        plan = COPY_SLICES.saved_for[tuple(n is not None for n in nexts)]
+        saved = tuple(v for name, _ in plan for v in (params[name], None, 0))
+        node = Node(COPY_SLICES, nexts, meta, params, plan, saved)
+    with np.errstate(all="ignore"):
+        t._data[where] = src_data
+    if STATE.forward_level:  # forward AD: the view's tangent (shared with its base's) is written the same way
+        write_tangent(t, where, src)
+    t._bump_version()
+    if node is not None:
+        base.grad_fn = node
+        base._requires_grad = True
+    refresh_view(t)
 
 
 def overwrite_(t: Tensor, write: Callable[[np.ndarray], None], name: str) -> Tensor:

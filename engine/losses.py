@@ -8,7 +8,6 @@ reduction='mean' the gradient is divided by the element count last."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -63,19 +62,12 @@ def _per_element(t: Any, s: Any) -> Any:
     return t / s.count if s.reduction == "mean" else t
 
 
-def _norm(s: Any) -> float:
-    """mse_loss's 2 / numel (mean) or 2 (sum, none); an empty mean's gradient is empty whatever it is."""
-    return (2.0 / s.count if s.count else math.nan) if s.reduction == "mean" else 2.0
-
-
 def _mse_grad(F: Any, g: Any, s: Any) -> Any:
-    norm = _norm(s)
-    return ((s.self - s.target) * norm) * g
+    return F.mse_backward(g, s.self, s.target, s.reduction, s.count)  # MseLossBackwardBackward0 under create_graph
 
 
 def _mse_target_grad(F: Any, g: Any, s: Any) -> Any:
-    norm = _norm(s)
-    return ((s.target - s.self) * norm) * g
+    return F.mse_backward(g, s.target, s.self, s.reduction, s.count)
 
 
 def _bce_logits_grad(F: Any, g: Any, s: Any) -> Any:

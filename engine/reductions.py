@@ -204,11 +204,11 @@ AMAX = _declare("amax", "AmaxBackward0", _over(np.amax), _extreme_grad,
 AMIN = _declare("amin", "AminBackward0", _over(np.amin), _extreme_grad,
                 "grad shared evenly by the elements equal to the min", "smallest element over dims")
 SOFTMAX = _declare("softmax", "SoftmaxBackward0", _softmax,
-                   lambda F, g, s: s.result * (g - F.sum(g * s.result, s.dim, True)),
+                   lambda F, g, s: F.softmax_backward(g, s.result, s.dim),
                    "result * (grad - sum(grad * result, dim))", "exp(self) / sum(exp(self), dim)", noisy=True,
                    jvp=lambda F, t, s: s.result * (t.self - F.sum(t.self * s.result, s.dim, True)))
 LOG_SOFTMAX = _declare("log_softmax", "LogSoftmaxBackward0", _log_softmax,
-                       lambda F, g, s: g - F.exp(s.result) * F.sum(g, s.dim, True),
+                       lambda F, g, s: F.log_softmax_backward(g, s.result, s.dim),
                        "grad - exp(result) * sum(grad, dim)",
                        "self - log(sum(exp(self), dim))", noisy=True,
                        jvp=lambda F, t, s: t.self - F.sum(F.exp(s.result) * t.self, s.dim, True))

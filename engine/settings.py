@@ -74,6 +74,26 @@ def check_elements(shape: tuple[int, ...], what: str = "tensor") -> None:
         )
 
 
+def nested_lists(shape: tuple[int, ...]) -> int:
+    """How many lists the nested-list form of an array of this shape has (tolist(), JSON): an empty array of
+    shape (10**12, 0) has no element but 10**12 empty lists."""
+    total, count = 0, 1
+    for size in shape[:-1]:
+        count *= size
+        if not count:
+            break
+        total += count
+    return total + 1
+
+
+def check_lists(shape: tuple[int, ...], what: str = "the tensor") -> None:
+    """Refuse, before writing it, a nested-list form with more lists than the element limit."""
+    limit = STATE.max_elements
+    if limit is not None and len(shape) > 1 and nested_lists(shape) > limit:
+        raise LimitError(f"{what} of shape {tuple(shape)} would be written as {nested_lists(shape):,} nested lists, "
+                         f"over the limit of {limit:,} (empty lists count as elements)", reason="elements")
+
+
 def check_dims(ndim: int, what: str = "the tensor") -> None:
     """Refuse, before numpy does with an internal error, a result with more dimensions than numpy allows."""
     if ndim > MAX_DIMS:

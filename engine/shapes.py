@@ -66,7 +66,7 @@ SQUEEZE_VM = _declare("squeeze_vm", "SqueezeBackward4", lambda x, *, dim: np.squ
 EXPAND = _declare("expand", "ExpandBackward0", lambda x, *, shape: np.broadcast_to(x, shape),
                   lambda F, g, s: F.sum_to(g, s.input_shape), "grad summed back to self's shape",
                   "broadcast to a larger shape (no copy)", view=True)
-SELECT = _declare("select", "SelectBackward0", lambda x, *, dim, index: x[(slice(None),) * dim + (index,)],
+SELECT = _declare("select", "SelectBackward0", lambda x, *, dim, index: x[(slice(None),) * dim + (index, ...)],
                   lambda F, g, s: F.select_backward(g, s.input_shape, s.dim, s.index),
                   "zeros of self's shape with grad at [index] along dim", "x[i] along a dim", view=True)
 SLICE = _declare("slice", "SliceBackward0",

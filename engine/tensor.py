@@ -9,7 +9,7 @@ import numpy as np
 
 from .errors import AutogradError, BadValueError, ShapeError
 from .formatting import format_tensor
-from .settings import STATE, check_dim
+from .settings import STATE, check_dim, check_lists
 
 
 class Size(tuple):
@@ -136,6 +136,7 @@ class Tensor:
         return float(self._data.reshape(()))
 
     def tolist(self) -> Any:
+        check_lists(self._data.shape)
         return self._data.tolist()
 
     def numpy(self) -> np.ndarray:
@@ -225,6 +226,10 @@ class Tensor:
         """Call hook(grad) when this tensor's gradient is computed; a returned tensor replaces grad."""
         if not self._requires_grad:
             raise AutogradError("cannot register a hook on a tensor that doesn't require gradient")
+        if not callable(hook):
+            raise BadValueError(f"register_hook expects a function, not {type(hook).__name__}",
+                                hint="pass a function of the gradient: y.register_hook(lambda g: g * 2)",
+                                reason="hook")
         if self.grad_fn is not None:
             if self.grad_fn._pre_hooks is None:
                 self.grad_fn._pre_hooks = []

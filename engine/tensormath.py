@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from . import fused
 from .arithmetic import pow
 from .arrays import kept_shape, sigmoid_backward, summed_axes, tanh_backward
 from .arrays import sign as sign_kernel
@@ -50,6 +51,45 @@ THRESHOLD_BACKWARD = declare(Op(
      Grad(lambda F, g, s: F.zeros_like(g), "0")), "grad_output where self > 0", jvp=ELEMENTWISE_JVP))
 SGN = declare(Op("sgn", "SgnBackward0", ("self",), sign_kernel, (Grad(lambda F, g, s: F.zeros_like(g), "0"),),
                  "the sign (inside abs's backward)", jvp=ELEMENTWISE_JVP))
+SUB_SCALAR = declare(Op("sub_scalar", "SubBackward1", ("self",), lambda x, *, other: x - other,
+                        (Grad(lambda F, g, s: g, "grad"),), "self - other, a number (inside backward formulas)",
+                        jvp=ELEMENTWISE_JVP))
+SOFTMAX_BACKWARD = declare(Op(
+    "softmax_backward_data", "SoftmaxBackwardDataBackward0", ("grad_output", "output"), fused.softmax_backward,
+    (Grad(lambda F, g, s: F.softmax_backward(g, s.output, s.dim), "_softmax_backward_data(grad, output, dim)"),
+     Grad(lambda F, g, s: s.grad_output * g - F.sum(s.output * s.grad_output, s.dim, True) * g
+          - s.grad_output * F.sum(s.output * g, s.dim, True),
+          "grad_output * grad - sum(output * grad_output, dim) * grad - grad_output * sum(output * grad, dim)")),
+    "output * (grad_output - sum(grad_output * output, dim)), softmax's backward",
+    jvp=lambda F, t, s: t.output * (s.grad_output - F.sum(s.grad_output * s.output, s.dim, True))
+    + s.output * (t.grad_output - F.sum(t.grad_output * s.output + s.grad_output * t.output, s.dim, True))))
+LOG_SOFTMAX_BACKWARD = declare(Op(
+    "log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0", ("grad_output", "output"),
+    fused.log_softmax_backward,
+    (Grad(lambda F, g, s: g - F.sum(g * F.exp(s.output), s.dim, True), "grad - sum(grad * exp(output), dim)"),
+     Grad(lambda F, g, s: -F.sum(s.grad_output, s.dim, True) * F.exp(s.output) * g,
+          "-sum(grad_output, dim) * exp(output) * grad")),
+    "grad_output - exp(output) * sum(grad_output, dim), log_softmax's backward",
+    jvp=lambda F, t, s: t.grad_output - F.exp(s.output) * (t.output * F.sum(s.grad_output, s.dim, True)
+                                                          + F.sum(t.grad_output, s.dim, True))))
+
+
+def _mse_backward_grad_output(F: Any, g: Any, s: Any) -> Any:
+    if s.reduction == "none":
+        return F.mse_backward(g, s.self, s.target, s.reduction, s.count)
+    return F.sum((s.self - s.target) * g, None, False) * fused.mse_norm(s.reduction, s.count)
+
+
+MSE_BACKWARD = declare(Op(
+    "mse_loss_backward", "MseLossBackwardBackward0", ("grad_output", "self", "target"), fused.mse_backward,
+    (Grad(_mse_backward_grad_output, "sum(2 * (self - target) * grad) (/ numel for reduction='mean')"),
+     Grad(lambda F, g, s: (g * s.grad_output) * fused.mse_norm(s.reduction, s.count),
+          "2 * grad * grad_output (/ numel for reduction='mean')"),
+     Grad(lambda F, g, s: (g * s.grad_output) * -fused.mse_norm(s.reduction, s.count),
+          "-2 * grad * grad_output (/ numel for reduction='mean')")),
+    "2 * (self - target) * grad_output (/ numel for reduction='mean'), mse_loss's backward",
+    jvp=lambda F, t, s: fused.mse_backward(t.grad_output, s.self, s.target, s.reduction, s.count)
+    + fused.mse_backward(s.grad_output, t.self, t.target, s.reduction, s.count)))
 ADD_SCALAR = declare(Op("add_scalar", "AddBackward1", ("self",), lambda x, *, other: x + other,
                         (Grad(lambda F, g, s: g, "grad"),), "self + other, a number (inside backward formulas)",
                         jvp=ELEMENTWISE_JVP))
@@ -244,6 +284,22 @@ class TensorMath:
     @staticmethod
     def mul_scalar(x: Tensor, number: float) -> Tensor:
         return apply(MUL_SCALAR, (x,), {"other": number})
+
+    @staticmethod
+    def sub_scalar(x: Tensor, number: float) -> Tensor:
+        return apply(SUB_SCALAR, (x,), {"other": number})
+
+    @staticmethod
+    def softmax_backward(g: Tensor, result: Tensor, dim: Any) -> Tensor:
+        return apply(SOFTMAX_BACKWARD, (g, result), {"dim": dim})
+
+    @staticmethod
+    def log_softmax_backward(g: Tensor, result: Tensor, dim: Any) -> Tensor:
+        return apply(LOG_SOFTMAX_BACKWARD, (g, result), {"dim": dim})
+
+    @staticmethod
+    def mse_backward(g: Tensor, a: Tensor, b: Tensor, reduction: str, count: int) -> Tensor:
+        return apply(MSE_BACKWARD, (g, a, b), {"reduction": reduction, "count": count})
 
     @staticmethod
     def pow_backward(g: Tensor, x: Tensor, exponent: float) -> Tensor:

@@ -15,11 +15,12 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from . import allocator, parallel, scatter
+from . import allocator, fused, parallel, scatter
 from .arrays import (
     as_strided_scatter,
     erf,
     fresh,
+    kept_shape,
     mul_sum_to,
     multiply,
     power,
@@ -108,6 +109,10 @@ class Vocabulary(Protocol):
     def div_other_backward(self, g: Any, a: Any, b: Any) -> Any: ...
     def pow_backward(self, g: Any, x: Any, exponent: Any) -> Any: ...
     def threshold_backward(self, g: Any, x: Any) -> Any: ...
+    def sub_scalar(self, x: Any, number: float) -> Any: ...
+    def softmax_backward(self, g: Any, result: Any, dim: Any) -> Any: ...
+    def log_softmax_backward(self, g: Any, result: Any, dim: Any) -> Any: ...
+    def mse_backward(self, g: Any, a: Any, b: Any, reduction: str, count: int) -> Any: ...
 
 
 def _is_fresh(g: Any, grad_in: Any, earlier: list) -> bool:
@@ -320,6 +325,11 @@ class NumpyMath:
 
     @staticmethod
     def prod_others(x: np.ndarray, result: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
+        """PyTorch's prod_backward: result / self when self has no zero (so inf / inf is nan, as there), else
+        the product of the other elements."""
+        if x.ndim and not (x == 0).any():
+            with np.errstate(all="ignore"):
+                return np.reshape(result, kept_shape(x.shape, dims)) / x
         return prod_others(x, dims)
 
     reverse_cumsum = staticmethod(reverse_cumsum)  # the sum of g from each position to the end along dim
@@ -329,6 +339,13 @@ class NumpyMath:
     index_put_add = staticmethod(scatter.index_put_add)  # zeros(shape) with values added at an advanced index
 
     as_strided_backward = staticmethod(as_strided_scatter)
+    softmax_backward = staticmethod(fused.softmax_backward)
+    log_softmax_backward = staticmethod(fused.log_softmax_backward)
+    mse_backward = staticmethod(fused.mse_backward)
+
+    @staticmethod
+    def sub_scalar(x: Any, number: float) -> Any:
+        return x - number
 
     @staticmethod
     def as_strided(g: np.ndarray, index: np.ndarray) -> np.ndarray:

@@ -86,12 +86,14 @@ class Interpreter:
         else:
             statements.simple_statement(self, stmt, result)
 
-    def count_step(self, stmt: S.Node) -> None:
-        """One more statement run; past `max_steps`, a limit error (an endless loop stops here)."""
+    def count_step(self, stmt: S.Node | None) -> None:
+        """One more statement run (or call: stmt None, placed by the caller's guard); past `max_steps`, a limit
+        error (an endless loop stops here)."""
         self.steps += 1
         if self.steps > self.max_steps:
-            raise LimitError(f"the script ran {self.max_steps:,} statements (loop rounds included), the limit",
-                             reason="steps").at(stmt.line, stmt.column)
+            error = LimitError(f"the script ran {self.max_steps:,} statements (loop rounds included), the limit",
+                               reason="steps")
+            raise error if stmt is None else error.at(stmt.line, stmt.column)
 
     def bind_module(self, module: str, alias: str | None) -> None:
         """`import MODULE [as ALIAS]`."""
@@ -195,6 +197,7 @@ class Interpreter:
     def call_user(self, function: UserFunction, args: tuple, kwargs: dict) -> Any:
         """Call a function of the script: its parameters in front of the script's names."""
         scope = bind(function, args, kwargs)
+        self.count_step(None)  # a call is a step: recursion through a lambda or a one-line body is bounded too
         if len(self.scopes) >= statements.MAX_CALL_DEPTH:
             raise LimitError(f"function calls are nested more than {statements.MAX_CALL_DEPTH} deep (a function "
                              "that calls itself never stops)", reason="call_depth")
@@ -206,8 +209,12 @@ class Interpreter:
         finally:
             self.scopes.pop()
 
-    def _print(self, *values: Any, sep: str = " ", end: str = "\n") -> None:
-        text = sep.join(display(v) for v in values) + end
+    def _print(self, *values: Any, sep: str | None = " ", end: str | None = "\n") -> None:
+        for name, given in (("sep", sep), ("end", end)):
+            if given is not None and not isinstance(given, str):
+                raise BadValueError(f"print(): {name} must be None or a string, not {type(given).__name__}",
+                                    reason="arguments")
+        text = (" " if sep is None else sep).join(display(v) for v in values) + ("\n" if end is None else end)
         if self.write is not None:
             self.write(text)
 

@@ -26,6 +26,8 @@ from autodiff.grammar.interpreter.values import DType, Function, Namespace, kind
 _READ_AS = {
     "data": lambda t: t.data_alias(),  # PyTorch's .data: the same memory, outside the graph, its own version
     "dtype": lambda t: DType(t.dtype.name),
+    "grad_fn": lambda t: engine.fresh(t).grad_fn,  # a view written through another alias: AsStridedBackward0
+    "is_leaf": lambda t: engine.fresh(t).is_leaf,
 }
 TENSOR_ATTRIBUTES = {name: _READ_AS.get(name, lambda t, name=name: getattr(t, name)) for name in TENSOR_PROPERTIES}
 NODE_ATTRIBUTES = {

@@ -167,7 +167,9 @@ def identity_or_membership(op: str, left: Any, right: Any) -> bool:
         return left is not right
     if isinstance(right, Tensor):
         found = bool(engine.eq(right, left).any()) if isinstance(left, (Tensor, int, float)) else False
-    elif isinstance(right, (list, tuple, range)):
+    elif isinstance(right, range):  # arithmetic, not a walk through 2**62 items
+        found = _in_range(left, right)
+    elif isinstance(right, (list, tuple)):
         found = any(truth(binary("==", item, left)) if isinstance(item, Tensor) else item == left
                     for item in right)
     elif isinstance(right, str) and isinstance(left, str):
@@ -175,6 +177,22 @@ def identity_or_membership(op: str, left: Any, right: Any) -> bool:
     else:
         raise BadValueError(f"argument of type '{type(right).__name__}' is not iterable", reason="operands")
     return found if op == "in" else not found
+
+
+def _in_range(value: Any, items: range) -> bool:
+    """`value in range(...)` as Python answers it (by equality), computed: a number equal to an integer in the
+    range, or a one-element tensor (its value) likewise."""
+    if isinstance(value, Tensor):
+        if value.numel() != 1:
+            bool(value)  # PyTorch's error: the truth of several values is ambiguous
+        value = value.item()
+    if not is_plain_number(value):
+        return False
+    if isinstance(value, float):
+        if not value.is_integer():
+            return False
+        value = int(value)
+    return int(value) in items
 
 
 def modulo_or_floor(op: str, left: Any, right: Any) -> Any:

@@ -10,12 +10,10 @@ from typing import Any
 
 from autodiff import engine
 from autodiff.engine import Tensor
-from autodiff.engine.errors import BadValueError, LimitError
+from autodiff.engine.errors import BadValueError
 from autodiff.grammar.interpreter.numpy_subset import NDArray
 from autodiff.grammar.interpreter.pytypes import iterable_of
-from autodiff.grammar.interpreter.values import display, truth
-
-MAX_LIST = 10_000_000  # items list() may build
+from autodiff.grammar.interpreter.values import display, gathered, range_length, truth
 
 
 def _integer(value: Any, what: str) -> int:
@@ -37,6 +35,8 @@ def _range(*args: Any) -> range:
 
 
 def _len(value: Any) -> int:
+    if isinstance(value, range):
+        return range_length(value)
     if isinstance(value, Tensor):
         return len(value)
     if isinstance(value, (list, tuple, str, range, engine.Size, dict, NDArray, engine.ModuleList)):
@@ -53,15 +53,7 @@ def _zip(*iterables: Any) -> zip:
 
 
 def _list(iterable: Any = ()) -> list:
-    items = iterable_of(iterable)
-    if isinstance(items, range) and len(items) > MAX_LIST:
-        raise LimitError(f"list() of {len(items):,} items; the limit is {MAX_LIST:,}", reason="elements")
-    out = []
-    for item in items:
-        out.append(item)
-        if len(out) > MAX_LIST:
-            raise LimitError(f"list() of more than {MAX_LIST:,} items", reason="elements")
-    return out
+    return gathered(iterable_of(iterable), "list()")
 
 
 def _is_plain_number(value: Any) -> bool:
@@ -70,7 +62,7 @@ def _is_plain_number(value: Any) -> bool:
 
 def _numbers(args: tuple) -> list | None:
     """The numbers of min(a, b, ...) or min([a, b, ...]) when they are all Python numbers, else None."""
-    items = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple, range)) else list(args)
+    items = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
     return items if items and all(_is_plain_number(i) for i in items) else None
 
 
@@ -88,6 +80,11 @@ def _extreme(kind: str) -> Any:
     pick = min if kind == "min" else max
 
     def choose(*args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1 and isinstance(args[0], range) and not kwargs:  # its ends, not its 10**8 items
+            if not range_length(args[0]):
+                raise BadValueError(f"{kind}() arg is an empty sequence", reason="arguments")
+            ends = (args[0][0], args[0].start + (range_length(args[0]) - 1) * args[0].step)
+            return pick(ends)
         numbers = _numbers(args) if not kwargs else None
         if numbers is not None:
             return pick(numbers)
@@ -101,7 +98,12 @@ def _extreme(kind: str) -> Any:
 def _round(value: Any, ndigits: int | None = None, *, decimals: int | None = None) -> Any:
     digits = decimals if decimals is not None else ndigits
     if _is_plain_number(value):
-        return round(value, digits) if digits is not None else round(value)
+        if digits is None:
+            return round(value)
+        digits = _integer(digits, "round ndigits")
+        if isinstance(value, int) and digits < 0 and -digits > len(str(abs(int(value)))):
+            return 0  # what Python answers, without computing 10**(2**62)
+        return round(value, digits)
     return _builtin("round", value) if digits is None else _builtin("round", value, decimals=digits)
 
 
@@ -113,7 +115,10 @@ def _sum(iterable: Any, *rest: Any, **kwargs: Any) -> Any:
     if not isinstance(iterable, (list, tuple, range, enumerate, zip)):  # a tensor (or a number): torch.sum
         return _builtin("sum", iterable, *rest, **kwargs)
     total = rest[0] if rest else kwargs.get("start", 0)
-    for item in iterable_of(iterable):
+    if isinstance(iterable, range) and isinstance(total, int):  # computed, not 2**62 additions
+        n = range_length(iterable)
+        return total + n * iterable.start + iterable.step * (n * (n - 1) // 2)
+    for item in gathered(iterable_of(iterable), "sum()"):
         total = total + item
     return total
 

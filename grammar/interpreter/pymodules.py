@@ -12,7 +12,7 @@ from typing import Any
 
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError, LimitError
-from autodiff.grammar.interpreter.values import Function, Namespace, kind
+from autodiff.grammar.interpreter.values import Function, Namespace, gathered, kind
 
 
 def real(value: Any, what: str = "math") -> float | int:
@@ -102,7 +102,7 @@ def _numbers_of(iterable: Any, what: str) -> list:
     if not isinstance(iterable, (list, tuple, range)):
         raise BadValueError(f"{what}: needs a list, a tuple or a range of numbers, not {kind(iterable)}",
                             reason="arguments")
-    return [real(v, what) for v in iterable]
+    return [real(v, what) for v in gathered(iterable, what)]
 
 
 def _module_math() -> Namespace:

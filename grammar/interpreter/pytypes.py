@@ -18,7 +18,7 @@ from autodiff.engine.errors import BadValueError
 from autodiff.grammar.interpreter import classes
 from autodiff.grammar.interpreter.numpy_subset import NDArray
 from autodiff.grammar.interpreter.pymodules import Counter
-from autodiff.grammar.interpreter.values import DType, Function, display, format_field, hashable, kind
+from autodiff.grammar.interpreter.values import DType, Function, display, format_field, gathered, hashable, kind
 
 
 class TypeFunction(Function):
@@ -167,7 +167,7 @@ def iterable_of(value: Any) -> Any:
 
 
 def _items(iterable: Any) -> list:
-    return list(iterable_of(iterable))
+    return gathered(iterable_of(iterable), "the iterable")
 
 
 

@@ -5,6 +5,7 @@ nesting costs no Python stack. Every statement a script runs counts against its 
 
 from __future__ import annotations
 
+import itertools
 from collections import ChainMap
 from collections.abc import Callable
 from typing import Any
@@ -16,8 +17,8 @@ from autodiff.grammar.interpreter.callables import define
 from autodiff.grammar.interpreter.classes import make_class
 from autodiff.grammar.interpreter.decorators import decorate
 from autodiff.grammar.interpreter.members import set_attribute
-from autodiff.grammar.interpreter.pybuiltins import MAX_LIST, iterable_of
-from autodiff.grammar.interpreter.values import Evaluation, display, hashable, kind, truth
+from autodiff.grammar.interpreter.pybuiltins import iterable_of
+from autodiff.grammar.interpreter.values import Evaluation, display, hashable, kind, range_length, truth
 from autodiff.grammar.syntax import tree as S
 
 MAX_CALL_DEPTH = 100  # calls of the script's own functions (and comprehensions) inside each other
@@ -64,7 +65,7 @@ def _expression_statement(interp: Any, stmt: S.ExprStmt, result: Evaluation) -> 
     value = interp.expression(stmt.value)
     result.root, result.root_name = value, None  # as documented: null for a bare expression
     if interp.on_expression is not None:
-        interp.on_expression(value)
+        interp.guard(lambda: interp.on_expression(value), stmt)
 
 
 def _import(interp: Any, stmt: S.Import, result: Evaluation) -> None:
@@ -151,10 +152,8 @@ def assign(interp: Any, target: S.Node, value: Any, scope: dict | None = None) -
 
 
 def _unpack(value: Any, count: int, node: S.Node) -> list:
-    if isinstance(value, Tensor):
-        items = list(value) if value.ndim else None
-    elif isinstance(value, (list, tuple, range, str, enumerate, zip)):
-        items = list(value) if not isinstance(value, range) or len(value) <= MAX_LIST else None
+    if isinstance(value, (Tensor, list, tuple, range, str, enumerate, zip)):  # at most count + 1 items are taken
+        items = list(itertools.islice(value, count + 1)) if not isinstance(value, Tensor) or value.ndim else None
     else:
         items = None
     if items is None:
@@ -162,7 +161,9 @@ def _unpack(value: Any, count: int, node: S.Node) -> list:
                             reason="unpack").at(node.line, node.column)
     if len(items) != count:
         few = "not enough" if len(items) < count else "too many"
-        raise BadValueError(f"{few} values to unpack (expected {count}, got {len(items)})",
+        got = range_length(value) if isinstance(value, range) else \
+            len(value) if isinstance(value, (list, tuple, str, Tensor)) else len(items)
+        raise BadValueError(f"{few} values to unpack (expected {count}, got {got})",
                             reason="unpack").at(node.line, node.column)
     return items
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autodiff.engine import AccumulateGrad, Node, Tensor
-from autodiff.engine.errors import BadValueError
+from autodiff.engine.errors import BadValueError, LimitError
 from autodiff.grammar.syntax.tree import FString, Program
 from autodiff.grammar.syntax.tree import Node as SyntaxNode
 
@@ -96,6 +96,30 @@ class Origin:
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.text}"
+
+
+MAX_LIST = 10_000_000  # items a built-in may gather from an iterable into a list (list(), sorted(), min(), ...)
+
+
+def range_length(items: range) -> int:
+    """len(range(...)) as an exact integer (Python's len() overflows past 2**63 - 1 items)."""
+    start, stop, step = items.start, items.stop, items.step
+    if step > 0:
+        return max(0, (stop - start + step - 1) // step)
+    return max(0, (start - stop - step - 1) // -step)
+
+
+def gathered(items: Any, what: str) -> list:
+    """The items of an iterable (already checked to be one) as a list, at most MAX_LIST of them: a huge
+    range or an endless itertools.count is a limit error, not a hang or a machine's memory."""
+    if isinstance(items, range) and range_length(items) > MAX_LIST:
+        raise LimitError(f"{what} of {range_length(items):,} items; the limit is {MAX_LIST:,}", reason="elements")
+    out = []
+    for item in items:
+        out.append(item)
+        if len(out) > MAX_LIST:
+            raise LimitError(f"{what} of more than {MAX_LIST:,} items", reason="elements")
+    return out
 
 
 # ---------------------------------------------------------------------------- Python's meaning of values

@@ -441,6 +441,11 @@ case("double_backward_relu", lambda L, x: _grad_graph(L, x, lambda t: L.relu(t *
 case("double_backward_abs", lambda L, x: _grad_graph(L, x, lambda t: L.abs(t * t - 1)), values(3))
 case("double_backward_sign", lambda L, x: _grad_graph(L, x, lambda t: L.sign(t) * t), values(3))
 case("double_backward_tan", lambda L, x: _grad_graph(L, x, L.tan), values(3))
+case("double_backward_softmax", lambda L, x: _grad_graph(L, x, lambda t: L.softmax(t, 1) * t), A23)
+case("double_backward_log_softmax", lambda L, x: _grad_graph(L, x, lambda t: L.log_softmax(t, 0) * t), A23)
+case("double_backward_mse_loss", lambda L, x, y: _grad_graph(L, x, lambda t: _functional(L).mse_loss(t * t, y)),
+     A23, B23, grad=(True, False))
+case("double_backward_pow_tensor", lambda L, x, y: _grad_graph(L, x, lambda t: (t * t + 1) ** y), A23, B23)
 case("double_backward_through_a_written_view", lambda L, x: _grad_graph(L, x, _zeroed_view_of_exp), values(4),
      engine_graph=[
          {"name": "MulBackward0", "next": [[1, 0], [9, 0]]},

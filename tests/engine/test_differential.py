@@ -49,8 +49,9 @@ REDUCE = ["sum", "mean", "prod", "std", "var", "logsumexp", "amax", "amin", "nor
 NUMBERS = [0.0, 0.5, -1.5, 2.0, 3.0]
 # Steps whose create_graph pass builds PyTorch's graph node for node (names and next_functions); for the
 # others the values of that graph agree but its node names may not (README: differences).
-DOUBLE_BACKWARD_NAMES = {("unary", name) for name in UNARY} | {("binary", n) for n in ("add", "sub", "mul", "div")} \
-    | {("number", n) for n in ("add", "sub", "mul", "div")}
+DOUBLE_BACKWARD_NAMES = {("unary", name) for name in UNARY} \
+    | {("binary", n) for n in ("add", "sub", "mul", "div", "pow", "maximum", "minimum")} \
+    | {("number", n) for n in ("add", "sub", "mul", "div")} | {("reduce", n) for n in ("sum",)}
 
 
 def _names_match(program: list[tuple]) -> bool:

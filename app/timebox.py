@@ -1,0 +1,86 @@
+"""Work bounded in time: SymPy's calls (simplify, solve, limit) and `diff`'s derivation can run for minutes
+on an innocent-looking formula, in pure Python that checks no clock. `timed` runs the work in a worker
+thread and waits at most `seconds`; past them the worker is *stopped*, not left running: an exception of
+its own (`Abandoned`, not an Exception, so no `except Exception` inside SymPy swallows it) is raised in it at
+its next Python instruction (CPython's PyThreadState_SetAsyncExc, called with the worker's own thread id),
+so the memory it was filling is given back before the command goes on, and the process does not linger
+after its answer. A thread that cannot be started (the process is at its memory cap) counts as a failure
+of the work, not a crash.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from collections.abc import Callable
+from typing import Any
+
+STOP_SECONDS = 0.25  # how long a stopped worker is waited for as it unwinds (it gives back the memory it filled)
+
+
+class Abandoned(BaseException):
+    """Raised inside a worker whose time is up; it unwinds the worker's work."""
+
+
+class Outcome:
+    """What a timed call gave: `value` when `done`, else why not (`timed_out`, or the exception it raised)."""
+
+    __slots__ = ("done", "error", "timed_out", "value")
+
+    def __init__(self, done: bool, value: Any = None, error: BaseException | None = None,
+                 timed_out: bool = False) -> None:
+        self.done, self.value, self.error, self.timed_out = done, value, error, timed_out
+
+
+def timed(work: Callable[[], Any], seconds: float) -> Outcome:
+    """work() in a worker thread, stopped after `seconds`; never raises what the work raised (see Outcome)."""
+    box: list[Outcome] = []
+    lock = threading.Lock()
+    state = {"stopped": False}
+
+    def run() -> None:
+        try:
+            try:
+                outcome = Outcome(True, work())
+            except Abandoned:
+                return
+            except BaseException as error:  # the work's own failure (RecursionError, MemoryError, SymPy's ...)
+                outcome = Outcome(False, error=error)
+            with lock:
+                if not state["stopped"]:
+                    box.append(outcome)
+            _checkpoint()  # a stop sent while this thread waited for the lock is raised here, inside the try
+        except Abandoned:
+            pass
+
+    worker = threading.Thread(target=run, daemon=True, name="autodiff-timed")
+    try:
+        worker.start()
+    except RuntimeError as error:  # "can't start new thread": no memory left for its stack
+        return Outcome(False, error=MemoryError(str(error)))
+    try:
+        worker.join(seconds)
+    except BaseException:  # Ctrl-C, or this thread is itself a worker being stopped: stop this one too
+        _stop(worker, lock, state, box)
+        raise
+    return box[0] if _stop(worker, lock, state, box) else Outcome(False, timed_out=True)
+
+
+def _stop(worker: threading.Thread, lock: Any, state: dict, box: list) -> bool:
+    """Stop the worker unless it has answered (True: it has); a stopped worker gives back what it holds as it
+    unwinds."""
+    with lock:
+        if box:
+            return True
+        state["stopped"] = True
+        if worker.ident is not None and worker.is_alive():
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(Abandoned))
+    worker.join(STOP_SECONDS)
+    return False
+
+
+def _checkpoint() -> None:
+    """Nothing: calling a Python function is where a pending asynchronous exception is raised."""
+
+
+__all__ = ["Abandoned", "Outcome", "timed"]

@@ -1,0 +1,81 @@
+"""Hostile input for `autodiff diff` (issue #29): derivations that grow without end are stopped in bounded
+time and give their memory back, numpy stays quiet, and what is printed pastes back. Run as real processes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+AUTODIFF = shutil.which("autodiff", path=os.path.dirname(sys.executable)) or "autodiff"
+
+
+def _run(*args: str) -> tuple[int, str, str, float]:
+    started = time.monotonic()
+    done = subprocess.run([AUTODIFF, *args], capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
+    return done.returncode, done.stdout, done.stderr, time.monotonic() - started
+
+
+def test_a_derivative_that_grows_without_end_is_a_limit_error_in_bounded_time():
+    code, out, err, seconds = _run("diff", "x**x", "--order", "10")
+    assert code == 1 and out == ""
+    assert err.startswith("autodiff: limit error: the derivative took longer than 15 s to derive")
+    assert seconds < 40
+
+
+def test_many_variables_with_a_point_are_linear_not_quadratic():
+    names = [f"x{i}" for i in range(1, 1001)]
+    code, out, _, seconds = _run("diff", "+".join(names), *(f"{n}=1" for n in names), "--format", "plain")
+    assert code == 0 and out.count("= 1\n") == 1000 and "(autograd: 1)" in out
+    assert seconds < 40
+
+
+def test_overflow_at_the_point_is_quiet():
+    code, out, err, _ = _run("diff", "x*x", "x=1e200", "--format", "plain")
+    assert code == 0 and err == "" and "2e+200" in out
+
+
+def test_an_imaginary_unit_is_written_in_the_language():
+    code, out, _, _ = _run("diff", "(-1)**x", "--format", "plain")
+    assert code == 0 and out == "d/dx (-1)**x = (-1)**x*sqrt(-1)*pi\n"
+    formula = out.split(" = ", 1)[1].strip()
+    code, out, _, _ = _run("eval", formula, "x=2", "--format", "plain")  # it pastes back: nan, as autograd
+    assert code == 0 and "nan" in out
+
+
+def test_a_derivation_stopped_in_a_worker_gives_its_thread_back():
+    from autodiff.app.timebox import timed
+
+    def forever() -> None:
+        while True:
+            pass
+
+    before = threading.active_count()
+    outcome = timed(forever, 0.2)
+    assert not outcome.done and outcome.timed_out
+    time.sleep(0.1)
+    assert threading.active_count() == before
+
+
+def test_no_thread_left_is_a_limit_error(monkeypatch):
+    from autodiff.app import diff
+    from autodiff.engine.errors import LimitError
+
+    def refuse(self):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    with pytest.raises(LimitError, match="not enough memory to derive the formula"):
+        diff.derive("sin(x)", None, 1)
+
+
+def test_the_memory_cap_applies_to_diff():
+    done = subprocess.run([AUTODIFF, "diff", "sin(x)"], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "AUTODIFF_MAX_MEMORY": "1M"})
+    assert done.returncode == 2 and "AUTODIFF_MAX_MEMORY=1M is too small" in done.stderr
