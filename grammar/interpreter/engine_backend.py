@@ -82,7 +82,7 @@ class EngineBackend:
 
 def _list_item(value: list, index: int | slice) -> Any:
     if isinstance(index, int) and not -len(value) <= index < len(value):
-        raise BadValueError(f"list index {index} out of range (the list has {len(value)} items)", reason="index")
+        raise BadValueError(f"index {index} is out of range for a list of {len(value)} items", reason="index")
     return value[index]
 
 

@@ -57,11 +57,11 @@ def slice_of(node: S.Slice, args: list[Any]) -> slice:
 
 
 COMBINE: dict[type, Callable[[Any, Any, list], Any]] = {
-    S.BinOp: lambda interp, node, args: interp.backend.operator(node.op, args[0], args[1]),
+    S.BinOp: lambda interp, node, args: interp.operator(node.op, args[0], args[1]),
     S.UnaryOp: lambda interp, node, args: interp.backend.unary(node.op, args[0]),
     S.Attribute: lambda interp, node, args: interp.backend.attribute(args[0], node.attr),
     S.Call: lambda interp, node, args: interp.call(node, args),
-    S.Subscript: lambda interp, node, args: interp.backend.index(args[0], args[1:]),
+    S.Subscript: lambda interp, node, args: interp.index(args[0], args[1:]),
     S.ListExpr: lambda interp, node, args: list(args),
     S.TupleExpr: lambda interp, node, args: tuple(args),
     S.Slice: lambda interp, node, args: slice_of(node, args),

@@ -16,7 +16,7 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import BUILTINS
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UnknownNameError
-from autodiff.grammar.interpreter import classes, expressions, statements
+from autodiff.grammar.interpreter import classes, expressions, sequences, statements
 from autodiff.grammar.interpreter.backend import Backend
 from autodiff.grammar.interpreter.callables import bind, spread
 from autodiff.grammar.interpreter.engine_backend import EngineBackend, as_index
@@ -118,6 +118,17 @@ class Interpreter:
 
     def comprehension(self, node: S.ListComp) -> list:
         return statements.comprehension(self, node)
+
+    def operator(self, op: str, left: Any, right: Any) -> Any:
+        """`left op right`: Python's meaning on strings, tuples and a script's lists (sequences.py), else the
+        backend's."""
+        result = sequences.operator(op, left, right, self.policy.keeps_lists)
+        return self.backend.operator(op, left, right) if result is NotImplemented else result
+
+    def index(self, value: Any, items: list[Any]) -> Any:
+        """`value[items]`: Python's indexing of strings, tuples and a script's lists, else the backend's."""
+        result = sequences.index(value, items[0], self.policy.keeps_lists) if len(items) == 1 else NotImplemented
+        return self.backend.index(value, items) if result is NotImplemented else result
 
     def index_of(self, index: tuple) -> Any:
         """The value of the items of `x[...]`, as the engine's index."""

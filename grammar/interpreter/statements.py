@@ -13,6 +13,7 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError
+from autodiff.grammar.interpreter import sequences
 from autodiff.grammar.interpreter.callables import define
 from autodiff.grammar.interpreter.classes import make_class
 from autodiff.grammar.interpreter.decorators import decorate
@@ -182,10 +183,19 @@ def augmented(interp: Any, stmt: S.AugAssign) -> Any:
             value = engine.tensor(value)
         method = engine.INPLACE[_INPLACE[stmt.op]]
         result = interp.guard(lambda: method(current, value), stmt)
+    elif isinstance(current, list) and interp.policy.keeps_lists and stmt.op == "+" \
+            and isinstance(value, (list, tuple)):  # a script's `losses += [v]` extends the list in place
+        result = interp.guard(lambda: _extend(current, value), stmt)
     else:
-        result = interp.guard(lambda: interp.backend.operator(stmt.op, current, value), stmt)
+        result = interp.guard(lambda: interp.operator(stmt.op, current, value), stmt)
     assign(interp, target, result)
     return result
+
+
+def _extend(items: list, more: list | tuple) -> list:
+    sequences.operator("+", items, list(more), True)  # the size check
+    items.extend(more)
+    return items
 
 
 def comprehension(interp: Any, node: S.ListComp | S.DictComp) -> list | dict:
