@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from . import parallel
+from .summation import torch_sum
 
 
 # Memory layout matters to the graph: reshape records a view when the layout allows and a copy
@@ -180,7 +181,7 @@ def sum_to(g: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     axes = summed_axes(g.shape, shape)
     if axes is None:
         return g.reshape(shape)
-    reduced = g.sum(axis=axes, keepdims=True) if axes else g
+    reduced = torch_sum(g, axes, keepdims=True) if axes else g  # PyTorch's sum_to: its sum, in its order
     return reduced.reshape(shape) if g.ndim != len(shape) else reduced
 
 

@@ -20,6 +20,7 @@ from .optable import LOSSES, REDUCTION_JVP, Grad, Op, declare
 from .recording import apply
 from .reductions import mean, sum
 from .registry import builtin
+from .summation import torch_sum
 from .tensor import Tensor
 
 # This module uses torch's abs and sum; Python's built-ins of those names are not used here.
@@ -33,7 +34,7 @@ LOG_FLOOR = -100.0  # PyTorch clamps binary_cross_entropy's logarithms here (log
 def _reduced(loss: np.ndarray, reduction: str, count: int) -> Any:
     if reduction == "none":
         return loss
-    total = np.sum(loss)
+    total = torch_sum(loss)  # (PyTorch's mean reduction: its sum, divided)
     return total / count if reduction == "mean" else total
 
 

@@ -19,6 +19,7 @@ from .recording import apply
 from .registry import builtin
 from .settings import check_dim, check_elements
 from .shapes import to
+from .summation import torch_sum
 from .tensor import Tensor
 
 # This module defines torch's sum, max and min; Python's built-ins of those names are not used here.
@@ -178,17 +179,18 @@ def _declare(name: str, node: str, forward: Any, formula: Any, text: str, doc: s
 
 
 # ---------------------------------------------------------------------------- the ops
-SUM = _declare("sum", "SumBackward0", lambda x: np.sum(x), lambda F, g, s: F.expand(g, s.input_shape),
+SUM = _declare("sum", "SumBackward0", lambda x: torch_sum(x), lambda F, g, s: F.expand(g, s.input_shape),
                "grad expanded to self's shape", "sum of all elements", jvp=LINEAR_JVP)
-SUM_DIM = _declare("sum_dim", "SumBackward1", lambda x, *, dim, keepdim: c_order(np.sum(x, axis=dim, keepdims=keepdim)),
+SUM_DIM = _declare("sum_dim", "SumBackward1", lambda x, *, dim, keepdim: c_order(torch_sum(x, dim, keepdim)),
                    lambda F, g, s: _back(F, g, s), "grad expanded over the summed dims", "sum over dims",
                    jvp=LINEAR_JVP)
-# sum / count is what np.mean computes, without its warning for an empty input (0/0 is nan, as in PyTorch)
-MEAN = _declare("mean", "MeanBackward0", lambda x, *, count: np.sum(x) / count,
+# PyTorch's mean is its sum divided by the count (np.mean would add in another order, and warn for an empty
+# input: 0/0 is nan, as in PyTorch)
+MEAN = _declare("mean", "MeanBackward0", lambda x, *, count: torch_sum(x) / count,
                 lambda F, g, s: F.expand(g / s.count, s.input_shape), "grad / numel expanded to self's shape",
                 "mean of all elements", noisy=True, jvp=LINEAR_JVP)
 MEAN_DIM = _declare("mean_dim", "MeanBackward1",
-                    lambda x, *, dim, keepdim, count: c_order(np.sum(x, axis=dim, keepdims=keepdim) / count),
+                    lambda x, *, dim, keepdim, count: c_order(torch_sum(x, dim, keepdim) / count),
                     lambda F, g, s: _back(F, g / s.count, s), "grad / count expanded over the averaged dims",
                     "mean over dims", noisy=True, jvp=LINEAR_JVP)
 MAX = _declare("max", "MaxBackward1", lambda x: np.max(x), _max_all_grad,

@@ -33,6 +33,7 @@ from .arrays import (
 )
 from .cumulative import cumprod_backward, reverse_cumsum
 from .reductions import prod_others
+from .summation import torch_sum
 from .tensor import Tensor
 
 
@@ -270,7 +271,7 @@ class NumpyMath:
 
     @staticmethod
     def sum(x: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool) -> np.ndarray:
-        return np.sum(x, axis=dims, keepdims=keepdim)
+        return torch_sum(x, dims, keepdim)
 
     @staticmethod
     def expand(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:

@@ -139,7 +139,7 @@ def type_builtins(base: dict[str, Function], attribute: Callable[[Any, str], Any
         "staticmethod": Function("staticmethod", classes.StaticMethod, "staticmethod(function)"),
         "classmethod": Function("classmethod", classes.ClassMethod, "classmethod(function)"),
         "object": classes.OBJECT,
-        "sorted": Function("sorted", _sorted, "sorted(iterable, reverse=False)"),
+        "sorted": Function("sorted", _sorted, "sorted(iterable, key=None, reverse=False)"),
         "reversed": Function("reversed", _reversed, "reversed(sequence)"),
         "hasattr": Function("hasattr", lambda value, name: _has_attribute(value, name, attribute),
                             "hasattr(object, name)"),
@@ -171,13 +171,26 @@ def _items(iterable: Any) -> list:
 
 
 
-def _sorted(iterable: Any, reverse: bool = False) -> list:
+def _sorted(iterable: Any, key: Any = None, reverse: bool = False) -> list:
     items = _items(iterable)
+    if key is not None and not callable(key) and not isinstance(key, Function):
+        raise BadValueError(f"sorted(): key must be a function, not {kind(key)}", reason="arguments")
     try:
-        return sorted(items, reverse=bool(reverse))
+        return sorted(items, key=None if key is None else _sort_key(key), reverse=bool(reverse))
     except TypeError:
         raise BadValueError("sorted(): the items cannot be compared (numbers or strings only)",
                             reason="arguments") from None
+
+
+def _sort_key(key: Any) -> Callable[[Any], Any]:
+    """sorted's key=: a function of the script or a built-in; a one-element tensor it returns counts as its number."""
+    call = key.fn if isinstance(key, Function) else key
+
+    def value(item: Any) -> Any:
+        found = call(item)
+        return found.item() if isinstance(found, Tensor) and found.numel() == 1 else found
+
+    return value
 
 
 def _reversed(sequence: Any) -> Any:

@@ -128,3 +128,13 @@ def test_in_place_unary_methods_and_expand_as(cli, tmp_path):
             "print(y, y.expand_as(torch.ones(2, 2)).shape)\n")
     out = run(cli, tmp_path, text)
     assert out.stdout == "tensor([1.0000, 2.7183], grad_fn=<ExpBackward0>) torch.Size([2, 2])\n", out.stderr
+
+
+def test_a_float32_training_loop_prints_pytorchs_numbers(cli, tmp_path):
+    script = ("import torch\nimport math\ntorch.manual_seed(0)\nx = torch.linspace(-math.pi, math.pi, 5)\n"
+              "y = torch.sin(x)\na = torch.randn((), requires_grad=True)\nb = torch.randn((), requires_grad=True)\n"
+              "for t in range(3):\n    loss = (a + b * x - y).pow(2).sum()\n    loss.backward()\n"
+              "    with torch.no_grad():\n        a -= 1e-3 * a.grad\n        b -= 1e-3 * b.grad\n"
+              "        a.grad = None\n        b.grad = None\nprint(a.item(), b.item())\n")
+    out = run(cli, tmp_path, script)
+    assert (out.code, out.stdout) == (0, "1.4952269792556763 -0.23416222631931305\n")  # PyTorch 2.13's output

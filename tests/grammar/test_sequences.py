@@ -81,3 +81,9 @@ def test_random_sequence_operations_agree_with_python(left, right, op):
             script_prints(f"print({expression})\n")
         return
     assert script_prints(f"print({expression})\n") == expected
+
+
+def test_sorted_takes_a_key():
+    assert script_prints("import torch\nprint(sorted([3, 1, 2], key=lambda v: -v), sorted(['bb', 'a'], key=len), "
+                         "sorted([1, 2], key=lambda v: torch.tensor(-v)), sorted([1, 3, 2], reverse=True))\n") == \
+        "[3, 2, 1] ['a', 'bb'] [2, 1] [3, 2, 1]\n"

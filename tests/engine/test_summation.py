@@ -1,0 +1,74 @@
+"""Sums added in PyTorch's order (engine/summation.py): bit for bit equal to PyTorch's, from the golden file
+(tests/make_summation_golden.py) and, where torch is installed, on random shapes, layouts and dims
+(tests/cli/test_tutorial_python.py checks a float32 training loop's printed numbers)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from autodiff.engine.summation import SERIAL, torch_sum
+
+GOLDEN = json.loads((Path(__file__).parent / "golden" / "summation.json").read_text(encoding="utf-8"))
+RANDOM_CASES = int(os.environ.get("AUTODIFF_SUM_CASES", "300"))
+
+
+def layout(x: np.ndarray, name: str) -> np.ndarray:
+    """The numpy view matching tests/make_summation_golden.py's layout()."""
+    if name == "T":
+        return x.transpose(tuple(reversed(range(x.ndim))))
+    if name == "sliced":
+        return x[..., ::2]
+    if name == "expanded":
+        return np.broadcast_to(x[:1], x.shape)
+    return x
+
+
+@pytest.mark.parametrize("case", GOLDEN, ids=lambda c: f"{c['dtype']}-{'x'.join(map(str, c['shape']))}")
+def test_sums_equal_pytorchs_bit_for_bit(case):
+    x = np.array([float.fromhex(v) for v in case["x"]], dtype=case["dtype"]).reshape(case["shape"])
+    for name, sums in case["sums"].items():
+        view = layout(x, name)
+        for dims, expected in sums.items():
+            dim = None if dims == "None" else json.loads(dims.replace("(", "[").replace(")", "]"))
+            got = torch_sum(view, tuple(dim) if isinstance(dim, list) else dim)
+            assert [float(v).hex() for v in np.asarray(got).reshape(-1).tolist()] == expected, (name, dims)
+
+
+def test_the_order_is_not_numpys():
+    x = np.array([1e8, 1.0, -1e8, 1.0, 3.0, 0.5, 0.25], dtype=np.float32)  # ILP: ((((x0 + x4) + x5) + x6) + x1) ...
+    assert float(torch_sum(x)) == 1.0
+    assert float(np.sum(x)) != 1.0
+
+
+def test_keepdim_shapes_dtypes_and_the_sign_of_zero():
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    assert torch_sum(x, (0, 2), keepdims=True).shape == (1, 3, 1)
+    assert torch_sum(x, 1).dtype == np.float32
+    assert np.signbit(torch_sum(np.array([-0.0, -0.0]))) == np.False_  # PyTorch's accumulator starts at +0.0
+    assert torch_sum(np.arange(5)).item() == 10  # integers: numpy's sum (exact)
+    assert torch_sum(np.ones(SERIAL + 1, np.float32)).item() == SERIAL + 1  # past the grain size: numpy's sum
+
+
+def test_random_sums_against_pytorch():
+    torch = pytest.importorskip("torch")
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(7)
+    for trial in range(RANDOM_CASES):
+        ndim = int(rng.integers(1, 5))
+        shape = tuple(int(v) for v in rng.integers(1, 40 if ndim < 3 else 12, ndim))
+        dtype = np.float32 if trial % 3 else np.float64
+        x = (rng.standard_normal(shape) * 10 ** rng.uniform(-2, 2, shape)).astype(dtype)
+        perm = tuple(int(v) for v in rng.permutation(ndim))
+        array, t = (x.transpose(perm), torch.from_numpy(x).permute(*perm)) if trial % 4 == 0 else \
+            (x, torch.from_numpy(x))
+        k = int(rng.integers(0, ndim + 1))
+        dim = None if k == 0 else tuple(sorted(int(v) for v in rng.choice(ndim, k, replace=False)))
+        keep = dim is not None and bool(trial % 2)
+        expected = (t.sum() if dim is None else t.sum(dim=dim, keepdim=keep)).numpy()
+        got = torch_sum(array, dim, keepdims=keep)
+        assert got.shape == expected.shape and np.array_equal(got, expected), (shape, perm, dtype, dim, keep)
