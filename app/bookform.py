@@ -9,8 +9,9 @@ has sec, csc, cot or tan, 10 per division by cos, sin or tan; a polynomial writt
 4/5 of its length (5*x**4 - 3*x**2 + 4*x, not x*(5*x**3 - 3*x + 4); a product of powers like
 10*(2*x + 3)**4 stays far shorter). The lowest wins, the first written on a tie (the derivation's own form,
 then f*(f'/f) for a power whose base and exponent both vary: x**x*(log(x) + 1), as logarithmic
-differentiation gives it, then SymPy's simplify, then its factorisation, then sec/csc/cot written back, then
-the polynomial written out). Every SymPy call is bounded in time.
+differentiation gives it, then SymPy's simplify, then its factorisation, then that over its factored
+denominator with the numerator written out, then sec/csc/cot written back, then the polynomial written out).
+Every SymPy call is bounded in time.
 
 Identities every candidate gets (equal wherever the derivative is defined): tan(u)**2 + 1 is sec(u)**2
 (cot, csc alike), sign(u)/abs(u) is 1/u (d/dx log(abs(x)) = 1/x) and sign(u)*abs(u) is u.
@@ -240,7 +241,11 @@ def book_form(expr: Any, printer: Callable[[Any], str], *, trig: bool = False, s
             candidates.append(logarithmic)
     candidates.append(simple)
     if not simple.has(sympy.Piecewise):
-        candidates.append(bounded(sympy.factor, simple, seconds / 2))
+        factored = bounded(sympy.factor, simple, seconds / 2)
+        candidates.append(factored)
+        numerator, denominator = sympy.fraction(factored)
+        if denominator != 1:  # (1 - x**2)/(x**2 + 1)**2: the numerator written out, the denominator factored
+            candidates.append(bounded(sympy.expand, numerator, seconds / 4) / denominator)
     candidates += [bounded(trig_form, c, seconds / 4) for c in (base, simple)
                    if trig or raw.has(sympy.sign)]  # d/dx log(abs(sin(x))) = cot(x)
     polynomial = bounded(_expanded_polynomial, simple, seconds / 4)

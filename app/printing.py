@@ -72,7 +72,7 @@ class LanguagePrinter(StrPrinter):
             ordered.insert(0, coefficient)
         self._settings["order"] = "old"  # print these factors in this order; their terms in the book's
         try:
-            return super()._print_Mul(sympy.Mul._from_args(ordered))
+            return super()._print_Mul(sympy.Mul(*ordered, evaluate=False))
         finally:
             self._settings["order"] = None
 

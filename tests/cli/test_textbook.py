@@ -149,7 +149,8 @@ def test_the_backward_view_is_kept(cli):
     ("sin(x)**2", "2*sin(x)*cos(x)"), ("sinh(x)**2", "2*sinh(x)*cosh(x)"),
     # a polynomial in descending powers; a power of a sum stays a power; factored denominators stay
     ("(x**2 - 1)*(x**3 + 2)", "5*x**4 - 3*x**2 + 4*x"), ("(2*x + 3)**5", "10*(2*x + 3)**4"),
-    ("(3*x**2 + 1)**-2", "-12*x/(3*x**2 + 1)**3"),
+    ("(3*x**2 + 1)**-2", "-12*x/(3*x**2 + 1)**3"), ("x/(x**2 + 1)", "(1 - x**2)/(x**2 + 1)**2"),
+    ("exp(x)*cos(x)", "-exp(x)*sin(x) + exp(x)*cos(x)"),
     ("(x + 1)/((x - 1)*(x + 2))", "-(x**2 + 2*x + 3)/((x - 1)**2*(x + 2)**2)"),
 ])
 def test_answers_in_the_books_form(cli, program, expected):
