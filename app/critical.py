@@ -214,11 +214,12 @@ def classify(fn: Function, k: int, x: float, h: float, scale: float, notes: list
                      f"the right ({_words(kind)})")
     if math.isfinite(gp) and abs(gp) > 1e-8 * max(1.0, scale):
         kind = "minimum" if gp > 0 else "maximum"
-        return Point(x, f, kind, "f'(x) = 0", f"f''({number(x, 10)}) = {number(gp, 6)} {'>' if gp > 0 else '<'} 0")
+        test = f"f''({number(x, 10)}) = {number(gp, 6)} {'>' if gp > 0 else '<'} 0"
+        return Point(x, f, kind, f"f'({name}) = 0", test)
     left, right = one_sided(fn, {name: x}, name, 1, h)
     kind = _first_test(left, right)
-    return Point(x, f, kind, "f'(x) = 0", f"f'' = 0 there; f' is {_sign(left)} on the left, {_sign(right)} on the "
-                 f"right ({_words(kind)})")
+    return Point(x, f, kind, f"f'({name}) = 0", f"f'' = 0 there; f' is {_sign(left)} on the left, {_sign(right)} "
+                 f"on the right ({_words(kind)})")
 
 
 def _domain_end(fn: Function, x: float, h: float, f: float, left: float) -> Point | None:
@@ -246,7 +247,7 @@ def _inflection(fn: Function, x: float, h: float, f: float, g: float, sides: tup
         return None
     concave = ("up", "down") if left > 0 else ("down", "up")
     kind = "inflection"
-    what = "f'' not defined" if sides is not None or not math.isfinite(g) else "f''(x) = 0"
+    what = "f'' not defined" if sides is not None or not math.isfinite(g) else f"f''({name}) = 0"
     return Point(x, f, kind, what, f"f'' changes from {_sign(left)} to {_sign(right)} (concave {concave[0]}, then "
                  f"{concave[1]})")
 

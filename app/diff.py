@@ -109,8 +109,10 @@ def _derive(program: str, wrt: list[str] | None, order: int, simplify: bool, var
         written = exact(expr)
         final = written
         if simplify:
-            final = exact(book_form(written, to_book, trig=trig, seconds=SIMPLIFY_SECONDS, keep=lambda c, w=written:
-                                    _same_in_the_language(to_language(exact(c)), to_language(w), names)))
+            function = formula.root.expr if len(path) == 1 else None
+            final = exact(book_form(written, to_book, trig=trig, seconds=SIMPLIFY_SECONDS, function=function,
+                                    keep=lambda c, w=written: _same_in_the_language(to_language(exact(c)),
+                                                                                     to_language(w), names)))
         label = ",".join(sequence)
         derivatives.append(Derivative(label, len(path), final, to_book(final), to_latex(final), stages=stages))
     return DiffResult(program, derivatives, formula.steps, to_latex(formula.root.expr))

@@ -9,7 +9,7 @@ and the caller falls back to the numbers (which come from autograd, never from S
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import sympy
@@ -20,6 +20,7 @@ from autodiff.app.timebox import timed
 from autodiff.engine.errors import AutodiffError
 
 SECONDS = 3.0  # one SymPy call (solve, limit, a derivative)
+MAX_BUILTINS_AS_VARIABLES = 8
 
 
 class TimedOut:
@@ -42,13 +43,21 @@ def bounded(work: Callable[[], Any], seconds: float = SECONDS) -> Any:
     return TimedOut(f"SymPy failed ({type(outcome.error).__name__})")  # the numbers answer instead
 
 
-def expression(program: str) -> tuple[Any, list[str]] | TimedOut:
+def expression(program: str, variables: Collection[str] = ()) -> tuple[Any, list[str]] | TimedOut:
     """The program's root as a SymPy expression and its variables; a TimedOut when it has no symbolic form
-    (a tensor-valued program, sum(), indexing, ...)."""
-    try:
-        return program_expression(program)
-    except AutodiffError as error:
-        return TimedOut(f"no exact form ({error.message})")
+    (a tensor-valued program, sum(), indexing, ...). `variables` are variables even where a built-in has
+    the name, and so is a built-in the program uses as a value (t in `t**2`: the calculus commands read it as
+    the textbook does)."""
+    declared = list(variables)
+    for _ in range(MAX_BUILTINS_AS_VARIABLES + 1):
+        try:
+            return program_expression(program, declared)
+        except AutodiffError as error:
+            name = error.details.get("name")
+            if error.reason != "builtin_as_value" or not isinstance(name, str) or name in declared:
+                return TimedOut(f"no exact form ({error.message})")
+            declared.append(name)
+    return TimedOut("no exact form (too many built-in names used as variables)")
 
 
 def with_constants(expr: Any, variables: list[str], texts: dict[str, str]) -> Any:

@@ -29,6 +29,7 @@ class Side:
     estimate: float | None = None
     digits: int = 0  # the agreement of the values where they settled
     drift_from: float | None = None  # where the numbers lose precision after settling
+    nan_from: float | None = None  # where the values turn nan after finite ones (inf*0, inf - inf: overflow)
     exact: Any = None  # SymPy's one-sided limit
     exact_text: str | None = None
 
@@ -69,6 +70,9 @@ def numeric(fn: Function, a: float, side: str) -> Side:
 
 def _settle(out: Side, values: np.ndarray) -> None:
     finite = np.isfinite(values)
+    turned = np.flatnonzero(np.isnan(values) & (np.cumsum(finite) > 0))
+    if len(turned):
+        out.nan_from = out.steps[int(turned[0])][0]
     if not finite.any():
         tail = values[-1]
         out.status = "inf" if tail == math.inf else "-inf" if tail == -math.inf else "not defined"
@@ -81,9 +85,9 @@ def _settle(out: Side, values: np.ndarray) -> None:
     k = _settling(d)
     if k is not None:
         scale = max(1.0, abs(float(v[k + 1])))
-        if d[k] <= SETTLED * scale:
+        if d[k] <= SETTLED * scale or _cancels(d, k, scale):
             estimate = float(v[k + 1])
-            if abs(estimate) <= 10 * d[k] + 1e-15 * float(np.abs(v).max()):
+            if abs(estimate) <= 10 * d[k] + 1e-15 * float(np.abs(v[:k + 2]).max()):
                 estimate = 0.0  # x*sin(1/x): 7.8e-17 is rounding error around 0
             out.status, out.estimate = "settles", estimate
             out.digits = max(1, min(15, int(-math.log10(max(d[k] / scale, 1e-16)))))
@@ -107,6 +111,15 @@ def _settling(d: np.ndarray) -> int | None:
             break
         k += 1
     return k if k > 0 or d[0] == 0 else None
+
+
+def _cancels(d: np.ndarray, k: int, scale: float) -> bool:
+    """The values were closing in steadily ((exp(x) - 1 - x)/x**2 at 0: 0.517, 0.5017, 0.50017, 0.500017)
+    when rounding error took over: at least three steps each closing 2 times or more, to 1e-3 of the value,
+    then a step 10 times larger. They settled, to the digits they had (cancellation: a warning says so)."""
+    if k < 2 or d[k] > 1e-3 * scale or k + 1 >= len(d) or d[k + 1:].max() <= 10 * d[k]:
+        return False
+    return bool((d[1:k + 1] <= 0.5 * d[:k]).all())
 
 
 def _unbounded(v: np.ndarray) -> str | None:
@@ -223,7 +236,9 @@ def _conclude(result: Limit) -> None:
             result.reason += f"; the {_side_words(result, o)} limit is {_shown(result.sides[o], v)} (side {o})"
         return
     found = [v for v, _ in values.values()]
-    if len(found) == 2 and not _same(found[0], found[1]):
+    numbers = [one.digits for one in result.sides.values() if one.exact is None and one.status == "settles"]
+    tolerance = max(1e-7, 10.0 ** -(min(numbers) - 1)) if numbers else 1e-7  # as many digits as the numbers have
+    if len(found) == 2 and not _same(found[0], found[1], tolerance):
         left, right = result.sides["-"], result.sides["+"]
         result.reason = (f"the one-sided limits differ: {_shown(left, found[0])} from the left, "
                          f"{_shown(right, found[1])} from the right")
@@ -235,10 +250,10 @@ def _conclude(result: Limit) -> None:
     result.exact = texts.pop() if len(texts) == 1 else None
 
 
-def _same(a: float, b: float) -> bool:
+def _same(a: float, b: float, tolerance: float = 1e-7) -> bool:
     if math.isinf(a) or math.isinf(b):
         return a == b
-    return abs(a - b) <= 1e-7 * max(1.0, abs(a), abs(b))
+    return abs(a - b) <= tolerance * max(1.0, abs(a), abs(b))
 
 
 def _shown(one: Side, value: float) -> str:
@@ -256,11 +271,17 @@ def _cross_check(result: Limit, s: str, one: Side, value: float | None) -> None:
     """Warnings: the numbers lose precision after settling, or disagree with SymPy."""
     where = "" if len(result.sides) == 1 else f" (from the {_side_words(result, s)})"
     if one.drift_from is not None:
+        example = "1 - 1/x does at large x" if math.isinf(result.point) else "1 - cos(x) does near 0"
         result.warnings.append(
             f"past {result.variable} = {one.drift_from:.6g}{where} the values drift away from "
             f"{number(one.estimate, 10)}: rounding error takes over (cancellation: the program subtracts nearly equal "
-            "numbers, as 1 - 1/x at large x), so the values there, and `autodiff eval` at such points, are not the "
+            f"numbers, as {example}), so the values there, and `autodiff eval` at such points, are not the "
             "limit")
+    if one.nan_from is not None and one.drift_from is None:
+        result.warnings.append(
+            f"from {result.variable} = {one.nan_from:.6g}{where} on the values are nan: a part of the program "
+            "overflows to inf or underflows to 0 there (inf*0, inf - inf, inf/inf in floating point), so the numbers "
+            "cannot follow the limit past it")
     if one.exact is None or value is None:
         return
     if one.status == "settles" and math.isfinite(value) and not _same_digits(one.estimate, value, one.digits):

@@ -25,8 +25,61 @@ def unsupported(what: str, node: Any = None) -> SymbolicError:
     return error.at(getattr(node, "line", None), getattr(node, "column", None)) if node is not None else error
 
 
+_LEADS = {sympy.tan: sympy.sec, sympy.cot: sympy.csc}  # a book writes sec(u)*tan(u), csc(u)*cot(u)
+
+
+def _function_of(factor: Any) -> Any:
+    return factor.base if factor.is_Pow else factor
+
+
+def _varying_power(factor: Any) -> bool:
+    return bool(factor.is_Pow and factor.base.free_symbols and factor.exp.free_symbols)
+
+
+def book_factors(factors: list) -> list:
+    """A product's factors in a book's order: SymPy's, with a power whose base and exponent both vary first
+    (x**x*(log(x) + 1)), sec(u) before tan(u), csc(u) before cot(u), abs(u) before a square root."""
+    out = [f for f in factors if _varying_power(f)] + [f for f in factors if not _varying_power(f)]
+    for factor in list(out):
+        f = _function_of(factor)
+        lead = _LEADS.get(f.func)
+        if lead is None:
+            continue
+        i = out.index(factor)
+        j = next((k for k, g in enumerate(out) if _function_of(g) == lead(*f.args)), None)
+        if j is not None and j > i:
+            out.insert(i, out.pop(j))
+    roots = [k for k, f in enumerate(out) if f.is_Pow and f.exp in (sympy.S.Half, -sympy.S.Half)]
+    if roots:  # abs(x)*sqrt(x**2 - 1), as asec's derivative is printed
+        for k, f in enumerate(list(out)):
+            if isinstance(_function_of(f), sympy.Abs) and k > roots[0]:
+                out.insert(roots[0], out.pop(k))
+    return out
+
+
 class LanguagePrinter(StrPrinter):
     """SymPy expressions in the autodiff language (abs, where, maximum, e, ...), so they paste back."""
+
+    def _print_Mul(self, expr: Any) -> str:
+        if self._settings.get("order") in ("old", "none"):
+            return super()._print_Mul(expr)
+        coefficient, rest = expr.as_coeff_Mul()
+        factors = rest.as_ordered_factors()
+        ordered = book_factors(factors)
+        if ordered == factors:
+            return super()._print_Mul(expr)
+        if coefficient != 1:
+            ordered.insert(0, coefficient)
+        self._settings["order"] = "old"  # print these factors in this order; their terms in the book's
+        try:
+            return super()._print_Mul(sympy.Mul(*ordered, evaluate=False))
+        finally:
+            self._settings["order"] = None
+
+    def _as_ordered_terms(self, expr: Any, order: Any = None) -> list:
+        if self._settings.get("order") == "old":
+            return expr.as_ordered_terms()
+        return super()._as_ordered_terms(expr, order)
 
     def _print_Abs(self, expr: Any) -> str:
         return f"abs({self._print(expr.args[0])})"

@@ -16,6 +16,7 @@ from typing import Any
 import sympy
 
 from autodiff import engine
+from autodiff.app.bookform import step_form
 from autodiff.app.symbolic import Formula, Record, Symbolic, SymbolicBackend, differentiate, exact
 from autodiff.app.sympymath import SymPyMath
 
@@ -95,9 +96,10 @@ def rule_steps(formula: Formula, wrt: str, leaf_derivatives: dict[str, Any] | No
             inner = _derivative(value, results, formula, derivatives)
             item.step.derivatives.append(inner)
             total += partial * inner
-        item.step.result = exact(total)
+        function = item.value.expr if item.step.rule == "logarithmic differentiation" else None
+        item.step.result = step_form(exact(total), to_language, function)
         if item.step.rule == "chain":
-            item.step.children[0].result = exact(item.step.children[0].result)
+            item.step.children[0].result = step_form(exact(item.step.children[0].result), to_language)
         results[id(item.value.node)] = item.step.result
     return top
 
@@ -150,7 +152,7 @@ def _step(record: Record, value: Symbolic, derivatives: dict[str, Any], active: 
     if len(moving) == 1 and rule not in ("sum", "constant multiple", "product", "quotient"):
         (i,) = moving
         u = fresh[0]
-        derivative = exact(partials[0])
+        derivative = step_form(exact(partials[0]), to_language)
         local = RuleStep(rule, outer, derivative, f"d/d{u} {to_language(outer)} = {to_language(derivative)}")
         through = derivatives.get(getattr(args[i].node, "name", None), sympy.Integer(1)) if not inner else None
         if inner or (through is not None and through != 1):  # y**2 with y = y(x): the chain rule too

@@ -334,9 +334,10 @@ def differentiate(formula: Formula) -> Formula:
     return formula
 
 
-def program_expression(text: str) -> tuple[Any, list[str]]:
-    """The SymPy expression of a program's root, and its variables in order of appearance."""
-    formula = record(text)
+def program_expression(text: str, variables: Collection[str] = ()) -> tuple[Any, list[str]]:
+    """The SymPy expression of a program's root, and its variables in order of appearance (`variables` are
+    variables even where a built-in has the name)."""
+    formula = record(text, variables)
     return formula.root.expr, formula.variables
 
 

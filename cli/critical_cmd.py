@@ -113,27 +113,41 @@ def _variables(text: str, bindings: Any) -> tuple[list[str], str | None]:
 
 
 def _document(result: Any) -> dict[str, Any]:
+    """One shape in one variable and in several: each point has its coordinates (one key per variable),
+    "exact" (a string or null: the coordinate, or with several variables the point "(-1, 0)"), "exact_point"
+    (per variable, a string or null), "value", "exact_value", "kind", "type" and "test"; with several
+    variables also "hessian", "eigenvalues" and (two) "D"."""
     one = len(result.variables) == 1
     points = []
     for p in result.points:
-        entry: dict[str, Any] = ({"x": json_number(p.x)} if one else {n: json_number(v) for n, v in p.at.items()})
-        entry.update({"exact": p.exact, "value": json_number(p.value), "exact_value": p.exact_value, "kind": p.kind,
-                      "type" if one else "test": p.type if one else p.test})
-        if one:
-            entry["test"] = p.test
-        else:
+        at = {result.variables[0]: p.x} if one else dict(p.at)
+        exact_point = {result.variables[0]: p.exact} if one else {n: (p.exact or {}).get(n) for n in at}
+        entry: dict[str, Any] = {n: json_number(v) for n, v in at.items()}
+        entry.update({"exact": _exact_point(exact_point), "exact_point": exact_point, "value": json_number(p.value),
+                      "exact_value": p.exact_value, "kind": p.kind, "type": p.type if one else "grad f = 0",
+                      "test": p.test})
+        if not one:
             entry["hessian"] = [[json_number(v) for v in row] for row in p.hessian]
             entry["eigenvalues"] = [json_number(v) for v in p.eigenvalues]
             if p.discriminant is not None:
                 entry["D"] = json_number(p.discriminant)
         points.append(entry)
+    name = result.variables[0] if result.variables else "x"
     return {"variables": result.variables, "interval": {n: [a, b] for n, (a, b) in result.box.items()},
             "interval_given": result.given, "order": result.order, "points": points,
             "flat": [[f.start, f.stop] for f in result.flats],
-            "absolute": {kind: [{"x": json_number(e.x), "value": json_number(e.value), "exact": e.exact,
-                                 "exact_value": e.exact_value} for e in extrema]
+            "absolute": {kind: [{name: json_number(e.x), "exact": e.exact, "exact_point": {name: e.exact},
+                                 "value": json_number(e.value), "exact_value": e.exact_value} for e in extrema]
                          for kind, extrema in result.absolute.items()},
             "general": result.general, "method": result.method, "notes": result.notes}
+
+
+def _exact_point(exact: dict[str, str | None]) -> str | None:
+    """The coordinate (one variable) or the point "(a, b)" (several), when every coordinate is exact."""
+    if any(v is None for v in exact.values()):
+        return None
+    values = list(exact.values())
+    return values[0] if len(values) == 1 else f"({', '.join(values)})"
 
 
 __all__ = ["COMMANDS"]

@@ -118,5 +118,5 @@ def _document(result: Any) -> dict[str, Any]:
                 "directional": json_number(result.directional), "notes": result.notes}
     if result.formulas or result.exact:
         document["formulas"] = result.formulas
-        document["exact"] = result.exact
+        document["exact_gradient"] = result.exact
     return document

@@ -117,11 +117,15 @@ def _document(result: Any) -> dict[str, Any]:
             "notes": result.notes}
 
 
-def _coefficients(result: Any, monomial: Any) -> list[Any]:
-    """One variable: [c0, c1, ..., cN] in powers of x; several: {"powers": {...}, "value": c} per monomial."""
+def _coefficients(result: Any, monomial: Any) -> list[dict[str, Any]]:
+    """{"powers": {"x": 2}, "value": c} per monomial of the polynomial (the constant's powers are {}), in
+    degree order, in one variable as in several: [{"powers": {}, ...}, {"powers": {"x": 1}, ...}, ...]."""
     from autodiff.cli.calculus import json_number
 
     if len(result.variables) == 1:
-        return [json_number(result.coefficients.get((k,), 0.0)) for k in range(result.order + 1)]
-    ordered = sorted(result.coefficients.items(), key=lambda mc: (sum(mc[0]), [-e for e in mc[0]]))
+        ordered = [((k,), result.coefficients.get((k,), 0.0)) for k in range(result.order + 1)]
+    else:
+        ordered = sorted(result.coefficients.items(), key=lambda mc: (sum(mc[0]), [-e for e in mc[0]]))
     return [{"powers": monomial(m), "value": json_number(c)} for m, c in ordered]
+
+

@@ -108,8 +108,8 @@ def test_where_f_prime_is_not_defined(cli):
 def test_absolute_extrema_on_a_closed_interval(cli):
     document = _json(cli, "x**3 - 3*x**2 + 1", "x=-1/2:4")
     assert document["absolute"] == {
-        "maximum": [{"x": 4.0, "value": 17.0, "exact": "4", "exact_value": "17"}],
-        "minimum": [{"x": 2.0, "value": -3.0, "exact": "2", "exact_value": "-3"}]}
+        "maximum": [{"x": 4.0, "exact": "4", "exact_point": {"x": "4"}, "value": 17.0, "exact_value": "17"}],
+        "minimum": [{"x": 2.0, "exact": "2", "exact_point": {"x": "2"}, "value": -3.0, "exact_value": "-3"}]}
     document = _json(cli, "x**3 - 3*x", "x=-2:3")  # a tie: -2 at x = -2 and at x = 1
     assert [e["x"] for e in document["absolute"]["minimum"]] == [-2.0, 1.0]
     document = _json(cli, "1/x", "x=-1:1")
@@ -179,3 +179,20 @@ def test_constants_and_errors(cli):
     assert cli("critical", "x**2", "--points", "2").code == 2
     assert cli("critical", "x**2", "x=1:0").code == 2
     assert cli("critical", "2 + 3").code == 2
+
+
+def test_one_json_shape_in_one_variable_and_in_several(cli):
+    """"exact" is a string (or null) everywhere; "exact_point" has it per variable; the same keys for every
+    point; the coordinates under the variables' own names."""
+    (one,) = _json(cli, "x**2*exp(-x)", "x=1:5")["points"]
+    assert one == {"x": 2.0, "exact": "2", "exact_point": {"x": "2"}, "value": pytest.approx(4 * math.exp(-2)),
+                   "exact_value": "4*exp(-2)", "kind": "maximum", "type": "f'(x) = 0", "test": one["test"]}
+    saddle, minimum = _json(cli, "x**3 - 3*x + y**2")["points"]
+    assert {k: saddle[k] for k in ("x", "y", "exact", "exact_point", "kind", "type")} == {
+        "x": -1.0, "y": 0.0, "exact": "(-1, 0)", "exact_point": {"x": "-1", "y": "0"}, "kind": "saddle",
+        "type": "grad f = 0"}
+    assert set(one) <= set(minimum) and minimum["exact"] == "(1, 0)"
+    (t,) = _json(cli, "t**2 - 2*t")["points"]
+    assert t["t"] == 1.0 and t["exact_point"] == {"t": "1"}
+    (numeric,) = _json(cli, "x**2 - 2*x", "--no-exact")["points"]
+    assert numeric["exact"] is None and numeric["exact_point"] == {"x": None}

@@ -93,3 +93,26 @@ def test_constants_and_errors(cli):
     assert cli("limit", "x", "x=nan").code == 2
     assert cli("limit", "x", "x=inf", "--side", "+").code == 2
     assert cli("limit", "x*y", "x=0", "y=1").code == 2
+
+
+def test_values_closing_in_until_rounding_error_takes_over(cli):
+    """(exp(x) - 1 - x)/x**2 at 0: 0.517, 0.5017, 0.50017, 0.500017, then noise: settled to 4 digits, with
+    the cancellation warning, and the numbers alone agree from both sides."""
+    document = _json(cli, "(exp(x) - 1 - x)/x**2", "x=0")
+    assert document["exact"] == "1/2" and [s["status"] for s in document["sides"].values()] == ["settles"] * 2
+    assert [s["digits"] for s in document["sides"].values()] == [4, 4]
+    assert len(document["warnings"]) == 2
+    assert document["warnings"][1] == (
+        "past x = 1e-07 (from the right) the values drift away from 0.5000006965: rounding error takes over "
+        "(cancellation: the program subtracts nearly equal numbers, as 1 - cos(x) does near 0), so the values "
+        "there, and `autodiff eval` at such points, are not the limit")
+    alone = _json(cli, "(exp(x) - 1 - x)/x**2", "x=0", "--no-exact")
+    assert alone["exists"] is True and alone["limit"] == pytest.approx(0.5, rel=1e-4)
+
+
+def test_values_that_turn_nan_are_named(cli):
+    document = _json(cli, "exp(-x)*x**100", "x=inf")
+    assert document["exact"] == "0" and document["limit"] == 0
+    assert document["warnings"] == [
+        "from x = 10000 on the values are nan: a part of the program overflows to inf or underflows to 0 there "
+        "(inf*0, inf - inf, inf/inf in floating point), so the numbers cannot follow the limit past it"]
