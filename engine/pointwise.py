@@ -82,7 +82,8 @@ REMAINDER = _declare("remainder", "RemainderBackward0", ("self",), lambda x, *, 
 REMAINDER_TENSOR = _declare(
     "remainder_tensor", "RemainderBackward1", ("self", "other"), np.remainder,
     (Grad(lambda F, g, s: g, "grad"),
-     Grad(lambda F, g, s: -g * np.floor_divide(F.values(s.self), F.values(s.other)), "-grad * floor(self / other)")),
+     Grad(lambda F, g, s: -g * np.floor_divide(F.values(s.self), F.values(s.other)),
+          "-grad * div(self, other, rounding_mode='floor')")),  # Python's floor division, not floor(self / other)
     "self - other * floor(self / other) (the sign of other)", noisy=True)
 FMOD = _declare("fmod", "FmodBackward0", ("self",), lambda x, *, other: np.fmod(x, other),
                 (Grad(lambda F, g, s: g, "grad"),), "self - other * trunc(self / other), for a number other",
