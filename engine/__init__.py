@@ -28,6 +28,7 @@ from . import joins as _joins
 from . import losses as _losses
 from . import pointwise as _pointwise  # logaddexp, remainder, fmod, fmax, copysign, lerp, sinc, deg2rad
 from . import rearrange as _rearrange  # repeat, tile, roll, flip, tril, triu, diagonal, split, hstack, ...
+from . import sorting as _sorting  # sort, argsort, msort, topk
 from .api import INPLACE, OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
 from .autograd import backward, grad
 from .constructors import manual_seed
@@ -67,6 +68,7 @@ from .optable import GROUPS as OP_GROUPS
 from .recording import apply
 from .reductions import MinMax, linalg_norm
 from .registry import BUILTINS, Builtin, alias_of
+from .returns import ReturnTuple
 from .settings import (
     STATE,
     as_dtype,
@@ -90,7 +92,8 @@ __all__ = [
     "BUILTINS", "FUNCTION", "INPLACE", "KINDS", "OPERATORS", "OPS", "OP_GROUPS", "REFLECTED", "TENSOR_METHODS",
     "TENSOR_PROPERTIES", "UNARY_OPERATORS", "AccumulateGrad", "AutodiffError", "AutogradError", "BadValueError",
     "Builtin", "Grad", "GradMode", "GraphInput", "InputError", "LimitError", "MinMax", "Node", "NumpyMath", "Op",
-    "ParseError", "RemovableHandle", "STATE", "ShapeError", "Size", "Tensor", "TensorMath", "UnknownNameError",
+    "ParseError", "RemovableHandle", "ReturnTuple", "STATE", "ShapeError", "Size", "Tensor", "TensorMath",
+    "UnknownNameError",
     "UsageError", "Vocabulary", "alias_of", "apply", "as_dtype", "backward", "detect_anomaly", "enable_grad",
     "execute", "float32", "float64", "forward_context", "get_default_dtype", "get_max_elements", "getitem", "grad",
     "grad_node", "graph_bytes", "graph_size", "is_anomaly_enabled", "is_grad_enabled", "linalg_norm", "manual_seed",
@@ -109,3 +112,4 @@ __all__ += ["func"]
 # torch.autograd.functional and gradcheck (functional.py, gradcheck.py)
 __all__ += ["gradcheck", "gradgradcheck", "hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 del _activations, _api, _constructors, _cumulative, _distributions, _gathers, _joins, _pointwise, _losses, _rearrange
+del _sorting

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import activations, cumulative, distributions, gathers, logic, pointwise, rearrange  # noqa: F401 (methods)
+from . import activations, cumulative, distributions, gathers, logic, pointwise, rearrange, sorting  # noqa: F401
 from .arithmetic import ADD, DIV, MUL, REFLECTED, SUB, rdiv, rsub
 from .autograd import backward
 from .coerce import array_from

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections import namedtuple
 from typing import Any
 
 import numpy as np
@@ -17,6 +16,7 @@ from .errors import BadValueError
 from .optable import LINEAR_JVP, REDUCTION_JVP, REDUCTIONS, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
+from .returns import ReturnTuple, return_type
 from .settings import check_dim, check_elements
 from .shapes import to
 from .tensor import Tensor
@@ -281,7 +281,9 @@ def mean(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
     return apply(MEAN_DIM, (x,), {"dim": dims, "keepdim": bool(keepdim), "count": count})
 
 
-MinMax = namedtuple("MinMax", ["values", "indices"])
+# torch.return_types.max / .min: (values, indices)
+MAX_RESULT, MIN_RESULT = return_type("max", ("values", "indices")), return_type("min", ("values", "indices"))
+MinMax = ReturnTuple  # what max, min, cummax, cummin, sort and topk return over a dim
 
 
 def _extreme(kind: str, input: Any, dim: Any, keepdim: bool, other: Any) -> Any:
@@ -304,7 +306,7 @@ def _extreme(kind: str, input: Any, dim: Any, keepdim: bool, other: Any) -> Any:
         indices = np.squeeze(indices, axis=d)
     keep = bool(keepdim) and x.ndim > 0
     values = apply(MAX_DIM if kind == "max" else MIN_DIM, (x,), {"dim": d, "keepdim": keep, "indices": indices})
-    return MinMax(values, Tensor._make(indices.astype(np.int64)))
+    return (MAX_RESULT if kind == "max" else MIN_RESULT)(values, Tensor._make(indices.astype(np.int64)))
 
 
 @builtin("max(input, dim=None, keepdim=False)", ("max", "max_dim", "maximum"))

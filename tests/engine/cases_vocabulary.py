@@ -164,6 +164,20 @@ def register(C: Any) -> None:
     case("v31_vector_norm", lambda L, x: _linalg(L).vector_norm(x, ord=4, dim=(0, 2)), a234)
     case("v31_linalg_norm_vector", lambda L, x: _linalg(L).norm(x, 1), values(5, offset=36))
     case("v31_linalg_norm_matrix_fro", lambda L, x: _linalg(L).norm(x), a23)
+
+    # ---- sorting: sort (SortBackward0), topk (TopkBackward0), msort
+    case("v31_sort", lambda L, x: L.sort(x).values, a234)
+    case("v31_sort_dim0_descending", lambda L, x: L.sort(x, 0, descending=True)[0], a23)
+    case("v31_sort_method_indices", lambda L, x: x.sort(dim=1).values * x.sort(dim=1).indices, a23)
+    case("v31_sort_ties_stable", lambda L, x: L.sort(x, stable=True).values * L.tensor([1.0, 2.0, 3.0, 4.0]),
+         [2.0, -1.0, 2.0, -1.0])
+    case("v31_sort_nan", lambda L, x: L.sort(L.log(x), descending=True).values, [0.5, -1.0, 2.0, 1.5])
+    case("v31_sort_0d", lambda L, x: L.sort(x.sum()).values * 2, a23)
+    case("v31_msort", lambda L, x: L.msort(x), values(4, 3, offset=37))
+    case("v31_topk", lambda L, x: L.topk(x, 2).values, a234)
+    case("v31_topk_smallest_dim0", lambda L, x: L.topk(x, 1, dim=0, largest=False)[0], a23)
+    case("v31_topk_method_all", lambda L, x: x.topk(3, 1).values * x.topk(3, 1).indices, a23)
+    case("v31_topk_f32", lambda L, x: L.topk(x * x, 2)[0], a23, dtype=C.F32)
     del a23, a234
 
 
