@@ -84,6 +84,11 @@ class Op:
     symbolic: Any = None  # its forward as a formula in the vocabulary M (lambda M, *inputs, **params), or FUNCTION
     saved: tuple[str, ...] = ()  # parameters PyTorch saves as tensors (max's indices): freed after backward
     jvp: Any = None  # its forward-mode formula or rule (JVP_RULES); None: forward-mode AD refuses the op
+    # An op with several differentiable outputs (var_mean, linalg_eigh): their names. Its forward returns one
+    # array per output, its node is shared by them (outputs.py), its formulas get `g` as a tuple with one
+    # gradient per output (None where none arrived, as PyTorch's undefined gradients) and read the outputs
+    # from `s` by name; its forward formula returns one tangent per output.
+    outputs: tuple[str, ...] = ()
     uses: tuple[tuple[str, ...], ...] = field(init=False)  # per input: the saved values its formula needs
     large_forward: Callable[..., np.ndarray] | None = field(init=False, repr=False, compare=False)
     saved_for: dict = field(init=False, repr=False, compare=False)
@@ -91,7 +96,7 @@ class Op:
     def __post_init__(self) -> None:
         if len(self.grads) != len(self.inputs):
             raise ValueError(f"op {self.name}: {len(self.inputs)} inputs but {len(self.grads)} formulas")
-        savable = (*self.inputs, "result", *self.saved)
+        savable = (*self.inputs, "result", *self.saved, *self.outputs)
         uses = tuple(tuple(n for n in savable if n in grad.reads) for grad in self.grads)
         object.__setattr__(self, "uses", uses)
         kernel = self.kernel if self.kernel is not None else _ufunc_kernel(self.forward)

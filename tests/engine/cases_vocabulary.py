@@ -178,7 +178,24 @@ def register(C: Any) -> None:
     case("v31_topk_smallest_dim0", lambda L, x: L.topk(x, 1, dim=0, largest=False)[0], a23)
     case("v31_topk_method_all", lambda L, x: x.topk(3, 1).values * x.topk(3, 1).indices, a23)
     case("v31_topk_f32", lambda L, x: L.topk(x * x, 2)[0], a23, dtype=C.F32)
+
+    # ---- var_mean, std_mean: two outputs, one node (VarMeanBackward0, StdMeanBackward0)
+    case("v31_var_mean", lambda L, x: _pair(L.var_mean(x, 1), lambda v, m: v * m), a234)
+    case("v31_var_mean_all", lambda L, x: _pair(L.var_mean(x), lambda v, m: v + m * m), a23)
+    case("v31_var_mean_keepdim_correction", lambda L, x: _pair(L.var_mean(x, (0, 2), keepdim=True, correction=0),
+                                                                lambda v, m: v - m), a234)
+    case("v31_var_mean_only_mean", lambda L, x: L.var_mean(x, 0)[1] * 2, a23)
+    case("v31_var_mean_only_var", lambda L, x: L.var_mean(x, dim=1, unbiased=False)[0], a23)
+    case("v31_std_mean", lambda L, x: _pair(L.std_mean(x, 1), lambda v, m: v / m), a23)
+    case("v31_std_mean_all_f32", lambda L, x: _pair(L.std_mean(x), lambda v, m: v * m), a23, dtype=C.F32)
+    case("v31_std_mean_only_std", lambda L, x: L.std_mean(x, -1, keepdim=True)[0] * x, a234)
     del a23, a234
+
+
+def _pair(pair: Any, combine: Any) -> Any:
+    """Both results of an op with two (a tuple in both libraries), combined into one tensor."""
+    first, second = pair
+    return combine(first, second)
 
 
 def _linalg(L: Any) -> Any:
