@@ -23,6 +23,7 @@ from . import api as _api  # installs the Tensor's constructor, operators and me
 from . import constructors as _constructors
 from . import cumulative as _cumulative  # cumsum, cumprod, cummax, cummin, logcumsumexp
 from . import distributions as _distributions  # randint, randperm, normal, bernoulli, multinomial
+from . import einsum as _einsum  # einsum, tensordot
 from . import gathers as _gathers  # gather, scatter, index_select, masked_fill, take_along_dim
 from . import joins as _joins
 from . import losses as _losses
@@ -113,4 +114,4 @@ __all__ += ["func"]
 # torch.autograd.functional and gradcheck (functional.py, gradcheck.py)
 __all__ += ["gradcheck", "gradgradcheck", "hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 del _activations, _api, _constructors, _cumulative, _distributions, _gathers, _joins, _pointwise, _losses, _rearrange
-del _moments, _sorting
+del _einsum, _moments, _sorting

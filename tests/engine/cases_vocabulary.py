@@ -189,6 +189,42 @@ def register(C: Any) -> None:
     case("v31_std_mean", lambda L, x: _pair(L.std_mean(x, 1), lambda v, m: v / m), a23)
     case("v31_std_mean_all_f32", lambda L, x: _pair(L.std_mean(x), lambda v, m: v * m), a23, dtype=C.F32)
     case("v31_std_mean_only_std", lambda L, x: L.std_mean(x, -1, keepdim=True)[0] * x, a234)
+
+    # ---- einsum, tensordot: PyTorch's decomposition into permute, reshape, bmm/mm, view, sum, mul
+    m34, m43 = values(3, 4, offset=38), values(4, 3, offset=39)
+    case("v31_einsum_matmul", lambda L, x, y: L.einsum("ij,jk->ik", x, y), a23, m34)
+    case("v31_einsum_output_transposed", lambda L, x, y: L.einsum("ij,jk->ki", x, y), a23, m34)
+    case("v31_einsum_implicit", lambda L, x, y: L.einsum("ij,jk", x, y), a23, m34)
+    case("v31_einsum_trace_diagonal", lambda L, x: L.einsum("ii", x) * L.einsum("ii->i", x), values(3, 3, offset=40))
+    case("v31_einsum_sum_transpose", lambda L, x: L.einsum("ij->ji", x) * L.einsum("ij->", x), a23)
+    case("v31_einsum_batched", lambda L, x, y: L.einsum("bij,bjk->bik", x, y), a234, values(2, 4, 2, offset=41))
+    case("v31_einsum_outer_elementwise", lambda L, x, y: L.einsum("i,j->ij", x, y) + L.einsum("i,i->i", y, y)[0],
+         values(3, offset=42), values(4, offset=43))
+    case("v31_einsum_three_operands", lambda L, x, y, z: L.einsum("ij,jk,kl->il", x, y, z), a23, m34, m43)
+    case("v31_einsum_ellipsis_broadcast", lambda L, x, y: L.einsum("...ij,...jk->...ik", x, y), a234,
+         values(1, 4, 3, offset=44))
+    case("v31_einsum_contract_summed_alone", lambda L, x, y: L.einsum("ab,b->", x, y), values(2, 1, offset=45),
+         values(3, offset=46))
+    case("v31_einsum_repeated_label", lambda L, x, y: L.einsum("iij,jk->ik", x, y), values(3, 3, 2, offset=47),
+         values(2, 4, offset=48))
+    case("v31_einsum_operand_list", lambda L, x, y: L.einsum("ij,kj->ki", [x, y]), a23, values(4, 3, offset=49))
+    case("v31_einsum_sublists", lambda L, x, y: L.einsum(x, [0, 1], y, [1, 2], [2, 0]), a23, m34)
+    case("v31_einsum_of_transposed", lambda L, x, y: L.einsum("bij,bjk->bik", x.transpose(1, 2), y), a234,
+         values(2, 3, 5, offset=50))
+    case("v31_einsum_f32", lambda L, x, y: L.einsum("ij,kj->ik", x, y), a23, values(4, 3, offset=51), dtype=C.F32)
+    case("v31_tensordot_int", lambda L, x, y: L.tensordot(x, y, 1), a23, m34)
+    case("v31_tensordot_default", lambda L, x, y: L.tensordot(x, y), a234, values(3, 4, 2, offset=52))
+    case("v31_tensordot_lists", lambda L, x, y: L.tensordot(x, y, dims=([0, 2], [2, 1])), a234,
+         values(5, 4, 2, offset=53))
+    case("v31_tensordot_full_dot", lambda L, x, y: L.tensordot(x, y, dims=([0, 1], [0, 1])), a23,
+         values(2, 3, offset=54))
+    case("v31_tensordot_full_transposed", lambda L, x, y: L.tensordot(x, y, dims=([1, 0], [0, 1])), a23,
+         values(3, 2, offset=55))
+    case("v31_tensordot_outer", lambda L, x, y: L.tensordot(x, y, dims=0), a23, values(2, offset=56))
+    case("v31_tensordot_broadcast_dim", lambda L, x, y: L.tensordot(x, y, ([1], [0])), values(2, 1, offset=57),
+         m34)
+    case("v31_bmm", lambda L, x, y: L.bmm(x, y), a234, values(2, 4, 3, offset=58))
+    case("v31_bmm_method", lambda L, x, y: x.bmm(y.transpose(1, 2)), a234, a234)
     del a23, a234
 
 
