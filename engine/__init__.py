@@ -22,6 +22,7 @@ from . import activations as _activations  # leaky_relu, elu, gelu, silu, softpl
 from . import api as _api  # installs the Tensor's constructor, operators and methods
 from . import constructors as _constructors
 from . import cumulative as _cumulative  # cumsum, cumprod, cummax, cummin, logcumsumexp
+from . import decompositions as _decompositions  # solve, slogdet, pinv, eigh, svd
 from . import distributions as _distributions  # randint, randperm, normal, bernoulli, multinomial
 from . import einsum as _einsum  # einsum, tensordot
 from . import gathers as _gathers  # gather, scatter, index_select, masked_fill, take_along_dim
@@ -35,6 +36,7 @@ from .api import INPLACE, OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIE
 from .autograd import backward, grad
 from .constructors import manual_seed
 from .custom import CustomNode, FunctionCtx, apply_function, once_differentiable
+from .decompositions import linalg_pinv, linalg_slogdet, linalg_svd
 from .errors import (
     KINDS,
     AutodiffError,
@@ -98,7 +100,8 @@ __all__ = [
     "UnknownNameError",
     "UsageError", "Vocabulary", "alias_of", "apply", "as_dtype", "backward", "detect_anomaly", "enable_grad",
     "execute", "float32", "float64", "forward_context", "get_default_dtype", "get_max_elements", "getitem", "grad",
-    "grad_node", "graph_bytes", "graph_size", "is_anomaly_enabled", "is_grad_enabled", "linalg_norm", "manual_seed",
+    "grad_node", "graph_bytes", "graph_size", "is_anomaly_enabled", "is_grad_enabled", "linalg_norm", "linalg_pinv",
+    "linalg_slogdet", "linalg_svd", "manual_seed",
     "no_grad",
     "observe", "set_default_dtype", "set_grad_enabled", "set_max_elements", "set_printoptions", "setitem",
     "settings", *BUILTINS,
@@ -114,4 +117,4 @@ __all__ += ["func"]
 # torch.autograd.functional and gradcheck (functional.py, gradcheck.py)
 __all__ += ["gradcheck", "gradgradcheck", "hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 del _activations, _api, _constructors, _cumulative, _distributions, _gathers, _joins, _pointwise, _losses, _rearrange
-del _einsum, _moments, _sorting
+del _decompositions, _einsum, _moments, _sorting

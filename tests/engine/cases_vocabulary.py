@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 
 def register(C: Any) -> None:
     """Add the cases to C.CASES (C is the cases module: its `case`, `values`, `positive`, F32)."""
@@ -225,6 +227,45 @@ def register(C: Any) -> None:
          m34)
     case("v31_bmm", lambda L, x, y: L.bmm(x, y), a234, values(2, 4, 3, offset=58))
     case("v31_bmm_method", lambda L, x, y: x.bmm(y.transpose(1, 2)), a234, a234)
+
+    # ---- torch.linalg's solvers and decompositions (eigenvectors and singular vectors only through functions
+    # their sign does not change: LAPACK's sign may differ between numpy and PyTorch)
+    sq3 = [[2.0, 0.5, -0.25], [0.75, -1.5, 0.5], [0.25, 1.0, 1.75]]
+    sq3b = values(2, 3, 3, offset=60) + 2.5 * np.eye(3)
+    la = _linalg
+    case("v31_solve", lambda L, a, b: la(L).solve(a, b), sq3, a23.T)
+    case("v31_solve_vector", lambda L, a, b: la(L).solve(a, b), sq3, values(3, offset=61))
+    case("v31_solve_right", lambda L, a, b: la(L).solve(a, b, left=False), sq3, a23)
+    case("v31_solve_batched_vector", lambda L, a, b: la(L).solve(a, b), sq3b, values(3, offset=62))
+    case("v31_solve_b_constant", lambda L, a, b: la(L).solve(a, b).sum(-1) * a[0], sq3, a23.T, grad=(True, False))
+    case("v31_slogdet", lambda L, a: _pair(la(L).slogdet(a), lambda s, v: s * v), sq3)
+    case("v31_slogdet_negative", lambda L, a: la(L).slogdet(a)[1] * 2, [[0.5, 2.0], [1.5, -0.75]])
+    case("v31_slogdet_torch_batched", lambda L, a: L.slogdet(a).logabsdet, sq3b)
+    case("v31_slogdet_method", lambda L, a: a.slogdet()[1] + a.logdet(), values(3, 3, offset=63) + 3 * np.eye(3))
+    case("v31_logdet", lambda L, a: L.logdet(a @ a.mT), sq3)
+    case("v31_pinv_tall", lambda L, a: la(L).pinv(a), a23.T)
+    case("v31_pinv_wide", lambda L, a: la(L).pinv(a), a23)
+    case("v31_pinv_square_batched", lambda L, a: la(L).pinv(a), sq3b)
+    case("v31_pinv_hermitian", lambda L, a: la(L).pinv(a + a.mT, hermitian=True), sq3)
+    case("v31_pinverse", lambda L, a: L.pinverse(a) * 2, values(4, 2, offset=64))
+    case("v31_pinverse_method", lambda L, a: a.pinverse(), a23)
+    case("v31_eigh_values", lambda L, a: la(L).eigh(a + a.mT).eigenvalues, sq3)
+    case("v31_eigh_vectors_squared", lambda L, a: la(L).eigh(a + a.mT)[1] ** 2, sq3)
+    case("v31_eigh_both", lambda L, a: _pair(la(L).eigh(a @ a.mT), lambda w, v: (v * w) @ v.mT), sq3)
+    case("v31_eigh_upper_batched",
+         lambda L, a: _pair(la(L).eigh(a + a.mT, UPLO="U"), lambda w, v: v * v * w.unsqueeze(-2)), sq3b)
+    case("v31_eigvalsh", lambda L, a: la(L).eigvalsh(a + a.mT), values(4, 4, offset=65))
+    case("v31_svd_values", lambda L, a: la(L).svd(a, full_matrices=False).S, a23)
+    case("v31_svd_tall_vectors", lambda L, a: _svd_squares(la(L).svd(a, full_matrices=False)), values(4, 3, offset=66))
+    case("v31_svd_wide_vectors", lambda L, a: _svd_squares(la(L).svd(a, full_matrices=False)), a23)
+    case("v31_svd_square_batched", lambda L, a: _svd_squares(la(L).svd(a)), sq3b)
+    case("v31_svd_full_matrices", lambda L, a: _svd_squares(la(L).svd(a), narrow=True), values(4, 2, offset=67))
+    case("v31_svd_only_u", lambda L, a: la(L).svd(a, full_matrices=False).U ** 2, values(4, 3, offset=68))
+    case("v31_svd_only_vh", lambda L, a: la(L).svd(a, full_matrices=False)[2] ** 2, a23)
+    case("v31_svdvals", lambda L, a: la(L).svdvals(a), values(3, 4, offset=69))
+    case("v31_torch_svd", lambda L, a: _pair(L.svd(a)[1:], lambda s, v: v * v * s), values(4, 3, offset=70))
+    case("v31_svd_f32", lambda L, a: la(L).svdvals(a) * 2, a23, dtype=C.F32)
+    case("v31_eigh_f32", lambda L, a: la(L).eigvalsh(a + a.mT), sq3, dtype=C.F32)
     del a23, a234
 
 
@@ -240,7 +281,18 @@ def _linalg(L: Any) -> Any:
         return L.linalg
     from types import SimpleNamespace
 
-    return SimpleNamespace(norm=L.linalg_norm, vector_norm=L.vector_norm)
+    return SimpleNamespace(norm=L.linalg_norm, vector_norm=L.vector_norm, solve=L.solve, slogdet=L.linalg_slogdet,
+                           pinv=L.linalg_pinv, eigh=L.eigh, eigvalsh=L.eigvalsh, svd=L.linalg_svd, svdvals=L.svdvals)
+
+
+def _svd_squares(usv: Any, narrow: bool = False) -> Any:
+    """sum_j U_ij**2 S_j times sum_j S_j Vh_jk**2 (an m x n matrix): sign-free in each singular vector; the first
+    min(m, n) vectors when narrowed."""
+    u, s, vh = usv
+    k = s.shape[-1]
+    if narrow:
+        u, vh = u[..., :k], vh[..., :k, :]
+    return (u * u * s.unsqueeze(-2)).sum(-1, keepdim=True) * (vh * vh * s.unsqueeze(-1)).sum(-2, keepdim=True)
 
 
 def _functional(L: Any) -> Any:

@@ -104,7 +104,7 @@ def test_gradcheck(c):
         for i in range(x.size):
             values = []
             for step in (eps, -eps):
-                moved = [np.array(a, copy=True) for a in c.inputs]
+                moved = [np.array(a, copy=True, order="C") for a in c.inputs]
                 moved[k].reshape(-1)[i] += step
                 inputs = [E.tensor(a, dtype="float64") for a in moved]
                 with E.no_grad():
@@ -112,6 +112,15 @@ def test_gradcheck(c):
             numeric[i] = (values[0] - values[1]) / (2 * eps)
         np.testing.assert_allclose(xs[k].grad.data.reshape(-1), numeric, rtol=1e-5, atol=1e-6,
                                    err_msg=f"input {k}")
+
+
+def _la(lib):
+    """torch.linalg, or the engine's functions of those names (as the language's torch.linalg has them)."""
+    if lib is torch:
+        return torch.linalg
+    from types import SimpleNamespace
+
+    return SimpleNamespace(solve=E.solve, slogdet=E.linalg_slogdet, eigh=E.eigh, svd=E.linalg_svd, pinv=E.linalg_pinv)
 
 
 def _error(lib, fn):
@@ -146,6 +155,14 @@ ERRORS = {
     "tensordot_sizes_differ": lambda L: L.tensordot(L.ones(2, 3), L.ones(3, 4), ([0], [0])),
     "bmm_not_3d": lambda L: L.bmm(L.ones(2, 3), L.ones(3, 4)),
     "bmm_batch_differs": lambda L: L.bmm(L.ones(1, 2, 3), L.ones(2, 3, 4)),
+    "solve_singular": lambda L: _la(L).solve(L.ones(2, 2), L.ones(2)),
+    "solve_shapes": lambda L: _la(L).solve(L.eye(3), L.ones(2, 3)),
+    "solve_not_square": lambda L: _la(L).solve(L.ones(2, 3), L.ones(2)),
+    "slogdet_vector": lambda L: _la(L).slogdet(L.ones(3)),
+    "eigh_not_square": lambda L: _la(L).eigh(L.ones(2, 3)),
+    "solve_dtypes_differ": lambda L: _la(L).solve(L.eye(2, dtype=L.float64), L.ones(2)),
+    "svd_vector": lambda L: _la(L).svd(L.ones(3)),
+    "pinv_vector": lambda L: _la(L).pinv(L.ones(3)),
 }
 
 
