@@ -109,8 +109,8 @@ def _slogdet(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _slogdet_grad(F: Any, g: Any, s: Any) -> Any:
     """The sign has no gradient (real input): g_logabsdet * A^{-H}, as solve(A^H, g * I)."""
-    if g[1] is None:
-        return F.zeros_like(s.A)
+    if g[1] is None:  # only the sign's gradient arrived: A gets none (PyTorch's undefined gradient)
+        return None
     eye = _eye(s.input_shape[-1], s.input_dtype)
     return F.solve(F.transpose(s.A, -2, -1), F.unsqueeze(F.unsqueeze(g[1], -1), -1) * eye, True)
 

@@ -183,7 +183,8 @@ class Node:
             if nxt is None:
                 outputs.append(None)
                 continue
-            outputs.append(F.fit(formula.fn(F, grad, ctx), meta[2 * i], meta[2 * i + 1]))
+            g = formula.fn(F, grad, ctx)  # None: no gradient (PyTorch's undefined one: slogdet's sign alone)
+            outputs.append(None if g is None else F.fit(g, meta[2 * i], meta[2 * i + 1]))
         return outputs
 
 

@@ -239,6 +239,7 @@ def register(C: Any) -> None:
     case("v31_solve_batched_vector", lambda L, a, b: la(L).solve(a, b), sq3b, values(3, offset=62))
     case("v31_solve_b_constant", lambda L, a, b: la(L).solve(a, b).sum(-1) * a[0], sq3, a23.T, grad=(True, False))
     case("v31_slogdet", lambda L, a: _pair(la(L).slogdet(a), lambda s, v: s * v), sq3)
+    case("v31_slogdet_sign_only", lambda L, a: la(L).slogdet(a).sign * 2, sq3)
     case("v31_slogdet_negative", lambda L, a: la(L).slogdet(a)[1] * 2, [[0.5, 2.0], [1.5, -0.75]])
     case("v31_slogdet_torch_batched", lambda L, a: L.slogdet(a).logabsdet, sq3b)
     case("v31_slogdet_method", lambda L, a: a.slogdet()[1] + a.logdet(), values(3, 3, offset=63) + 3 * np.eye(3))
