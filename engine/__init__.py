@@ -29,6 +29,7 @@ from . import gathers as _gathers  # gather, scatter, index_select, masked_fill,
 from . import joins as _joins
 from . import losses as _losses
 from . import moments as _moments  # var_mean, std_mean
+from . import padding as _padding  # torch.nn.functional.pad
 from . import pointwise as _pointwise  # logaddexp, remainder, fmod, fmax, copysign, lerp, sinc, deg2rad
 from . import rearrange as _rearrange  # repeat, tile, roll, flip, tril, triu, diagonal, split, hstack, ...
 from . import sorting as _sorting  # sort, argsort, msort, topk
@@ -117,4 +118,4 @@ __all__ += ["func"]
 # torch.autograd.functional and gradcheck (functional.py, gradcheck.py)
 __all__ += ["gradcheck", "gradgradcheck", "hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 del _activations, _api, _constructors, _cumulative, _distributions, _gathers, _joins, _pointwise, _losses, _rearrange
-del _decompositions, _einsum, _moments, _sorting
+del _decompositions, _einsum, _moments, _padding, _sorting

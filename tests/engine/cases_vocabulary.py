@@ -267,6 +267,23 @@ def register(C: Any) -> None:
     case("v31_torch_svd", lambda L, a: _pair(L.svd(a)[1:], lambda s, v: v * v * s), values(4, 3, offset=70))
     case("v31_svd_f32", lambda L, a: la(L).svdvals(a) * 2, a23, dtype=C.F32)
     case("v31_eigh_f32", lambda L, a: la(L).eigvalsh(a + a.mT), sq3, dtype=C.F32)
+
+    # ---- torch.nn.functional.pad: constant (negative pads crop), reflect, replicate
+    fn = _functional
+    case("v31_pad_constant", lambda L, x: fn(L).pad(x, (1, 2)), a234)
+    case("v31_pad_constant_two_dims_value", lambda L, x: fn(L).pad(x, (1, 0, 2, 1), value=2.5) * x.sum(), a234)
+    case("v31_pad_constant_crop", lambda L, x: fn(L).pad(x, (-1, 1, 0, -1)), a234)
+    case("v31_pad_constant_all_dims", lambda L, x: fn(L).pad(x, (1, 1, 1, 1), mode="constant", value=-1.0), a23)
+    case("v31_pad_reflect_1d", lambda L, x: fn(L).pad(x, (2, 3), mode="reflect"), a234)
+    case("v31_pad_reflect_2d", lambda L, x: fn(L).pad(x, (1, 2, 2, 1), mode="reflect"), values(1, 3, 4, offset=71))
+    case("v31_pad_reflect_3d", lambda L, x: fn(L).pad(x, (1, 1, 1, 0, 0, 1), mode="reflect"),
+         values(1, 2, 3, 4, offset=72))
+    case("v31_pad_reflect_crop", lambda L, x: fn(L).pad(x, (-1, 2), mode="reflect"), a23)
+    case("v31_pad_replicate_1d", lambda L, x: fn(L).pad(x, (3, 1), mode="replicate"), a23)
+    case("v31_pad_replicate_2d", lambda L, x: fn(L).pad(x, (2, 2, 0, 3), mode="replicate"), a234)
+    case("v31_pad_replicate_3d", lambda L, x: fn(L).pad(x, (1, 2, 1, 1, 2, 0), mode="replicate"),
+         values(2, 2, 3, 2, offset=73))
+    case("v31_pad_f32", lambda L, x: fn(L).pad(x, (1, 1), mode="reflect") * 2, a23, dtype=C.F32)
     del a23, a234
 
 

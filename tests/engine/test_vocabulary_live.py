@@ -115,6 +115,11 @@ def test_gradcheck(c):
                                    err_msg=f"input {k}")
 
 
+def _nnf(lib):
+    """torch.nn.functional, or the engine (which has its functions as module functions)."""
+    return torch.nn.functional if lib is torch else E
+
+
 def _la(lib):
     """torch.linalg, or the engine's functions of those names (as the language's torch.linalg has them)."""
     if lib is torch:
@@ -127,7 +132,7 @@ def _la(lib):
 def _error(lib, fn):
     try:
         fn(lib)
-    except (E.AutodiffError, RuntimeError, IndexError, ValueError, TypeError) as error:
+    except (E.AutodiffError, RuntimeError, IndexError, ValueError, TypeError, NotImplementedError) as error:
         return type(error).__name__, str(error)
     return None
 
@@ -156,6 +161,12 @@ ERRORS = {
     "tensordot_sizes_differ": lambda L: L.tensordot(L.ones(2, 3), L.ones(3, 4), ([0], [0])),
     "bmm_not_3d": lambda L: L.bmm(L.ones(2, 3), L.ones(3, 4)),
     "bmm_batch_differs": lambda L: L.bmm(L.ones(1, 2, 3), L.ones(2, 3, 4)),
+    "pad_odd_length": lambda L: _nnf(L).pad(L.ones(2, 3), (1,)),
+    "pad_too_long": lambda L: _nnf(L).pad(L.ones(2, 3), (1, 1, 1, 1, 1, 1)),
+    "pad_reflect_value": lambda L: _nnf(L).pad(L.ones(2, 3), (1, 1), mode="reflect", value=1.0),
+    "pad_reflect_too_wide": lambda L: _nnf(L).pad(L.ones(2, 3, 4), (4, 1), mode="reflect"),
+    "pad_replicate_dims": lambda L: _nnf(L).pad(L.ones(2, 3), (1, 1, 1, 1), mode="replicate"),
+    "pad_float_element": lambda L: _nnf(L).pad(L.ones(2, 3), (1.5, 1)),
     "solve_singular": lambda L: _la(L).solve(L.ones(2, 2), L.ones(2)),
     "solve_shapes": lambda L: _la(L).solve(L.eye(3), L.ones(2, 3)),
     "solve_not_square": lambda L: _la(L).solve(L.ones(2, 3), L.ones(2)),
