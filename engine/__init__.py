@@ -21,6 +21,7 @@ import numpy as np
 from . import activations as _activations  # leaky_relu, elu, gelu, silu, softplus, hardtanh, ...
 from . import api as _api  # installs the Tensor's constructor, operators and methods
 from . import constructors as _constructors
+from . import convolution as _convolution  # conv1d, conv2d, max_pool2d, avg_pool2d
 from . import cumulative as _cumulative  # cumsum, cumprod, cummax, cummin, logcumsumexp
 from . import decompositions as _decompositions  # solve, slogdet, pinv, eigh, svd
 from . import distributions as _distributions  # randint, randperm, normal, bernoulli, multinomial
@@ -118,4 +119,4 @@ __all__ += ["func"]
 # torch.autograd.functional and gradcheck (functional.py, gradcheck.py)
 __all__ += ["gradcheck", "gradgradcheck", "hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 del _activations, _api, _constructors, _cumulative, _distributions, _gathers, _joins, _pointwise, _losses, _rearrange
-del _decompositions, _einsum, _moments, _padding, _sorting
+del _convolution, _decompositions, _einsum, _moments, _padding, _sorting

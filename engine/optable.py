@@ -37,8 +37,9 @@ ELEMENTWISE = "Elementwise functions"
 ACTIVATIONS = "Activation functions"
 REDUCTIONS = "Reductions"
 LINEAR_ALGEBRA = "Linear algebra"
+CONVOLUTION = "Convolution and pooling"
 SHAPES = "Shapes, views and copies"
-GROUPS = (LOSSES, ARITHMETIC, ELEMENTWISE, ACTIVATIONS, REDUCTIONS, LINEAR_ALGEBRA, SHAPES)
+GROUPS = (LOSSES, ARITHMETIC, ELEMENTWISE, ACTIVATIONS, REDUCTIONS, LINEAR_ALGEBRA, CONVOLUTION, SHAPES)
 
 # An op whose symbolic form is the vocabulary's function of the op's own name (sin -> F.sin).
 FUNCTION = "function"

@@ -284,6 +284,41 @@ def register(C: Any) -> None:
     case("v31_pad_replicate_3d", lambda L, x: fn(L).pad(x, (1, 2, 1, 1, 2, 0), mode="replicate"),
          values(2, 2, 3, 2, offset=73))
     case("v31_pad_f32", lambda L, x: fn(L).pad(x, (1, 1), mode="reflect") * 2, a23, dtype=C.F32)
+
+    # ---- convolution and pooling (torch.nn.functional)
+    img, k33 = values(1, 2, 5, 6, offset=74, scale=0.5), values(3, 2, 3, 3, offset=75, scale=0.5)
+    case("v31_conv2d", lambda L, x, w, b: fn(L).conv2d(x, w, b), img, k33, values(3, offset=76))
+    case("v31_conv2d_no_bias_stride_padding", lambda L, x, w: fn(L).conv2d(x, w, stride=2, padding=1), img, k33)
+    case("v31_conv2d_dilation_tuple", lambda L, x, w: fn(L).conv2d(x, w, padding=(2, 1), dilation=(2, 1)), img, k33)
+    case("v31_conv2d_groups", lambda L, x, w, b: fn(L).conv2d(x, w, b, groups=2, padding="same"), img,
+         values(4, 1, 3, 3, offset=77), values(4, offset=78))
+    case("v31_conv2d_unbatched", lambda L, x, w: fn(L).conv2d(x[0], w, padding="valid"), img, k33)
+    case("v31_conv2d_batch", lambda L, x, w, b: fn(L).conv2d(x, w, b, padding=1), values(2, 1, 4, 5, offset=85),
+         values(2, 1, 2, 2, offset=86), values(2, offset=87))
+    case("v31_conv2d_weight_only", lambda L, x, w: fn(L).conv2d(x, w), img, k33, grad=(False, True))
+    case("v31_conv1d", lambda L, x, w, b: fn(L).conv1d(x, w, b, stride=2, padding=1), values(2, 3, 7, offset=79),
+         values(2, 3, 3, offset=80), values(2, offset=81))
+    case("v31_conv1d_groups_dilation", lambda L, x, w: fn(L).conv1d(x, w, groups=3, dilation=2),
+         values(2, 3, 7, offset=82), values(6, 1, 2, offset=83))
+    case("v31_conv2d_f32", lambda L, x, w: fn(L).conv2d(x, w, padding=1), img, k33, dtype=C.F32)
+    pool = values(1, 2, 5, 6, offset=84)
+    case("v31_max_pool2d", lambda L, x: fn(L).max_pool2d(x, 2), pool)
+    case("v31_max_pool2d_stride_padding", lambda L, x: fn(L).max_pool2d(x, 3, stride=2, padding=1), pool)
+    case("v31_max_pool2d_ceil_dilation", lambda L, x: fn(L).max_pool2d(x, (2, 3), dilation=(1, 2), ceil_mode=True),
+         pool)
+    case("v31_max_pool2d_overlapping_ties", lambda L, x: fn(L).max_pool2d(x, 2, stride=1),
+         [[[1.0, 2.0, 2.0], [2.0, 0.5, 2.0], [1.5, 2.0, 1.0]]])
+    case("v31_max_pool2d_indices", lambda L, x: fn(L).max_pool2d(x, 2, return_indices=True)[1] * 1.0 + x[..., :2, :3],
+         pool)
+    case("v31_avg_pool2d", lambda L, x: fn(L).avg_pool2d(x, 2), pool)
+    case("v31_pools_batch", lambda L, x: fn(L).avg_pool2d(x, 2, 1) * fn(L).max_pool2d(x, 2, 1),
+         values(2, 2, 3, 4, offset=88))
+    case("v31_avg_pool2d_padding", lambda L, x: fn(L).avg_pool2d(x, 3, stride=2, padding=1), pool)
+    case("v31_avg_pool2d_no_pad_count_ceil", lambda L, x: fn(L).avg_pool2d(x, 2, padding=1, ceil_mode=True,
+                                                                            count_include_pad=False), pool)
+    case("v31_avg_pool2d_divisor_unbatched", lambda L, x: fn(L).avg_pool2d(x[0], (2, 3), divisor_override=4), pool)
+    case("v31_avg_pool2d_ceil", lambda L, x: fn(L).avg_pool2d(x, 2, stride=2, ceil_mode=True), pool)
+    case("v31_pool_f32", lambda L, x: fn(L).max_pool2d(x, 2) + fn(L).avg_pool2d(x, 2), pool, dtype=C.F32)
     del a23, a234
 
 
