@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from . import coerce
-from .coerce import tensor_arg
+from .coerce import tensor_arg, with_axis
 from .errors import BadValueError, ShapeError
 from .joins import cat
 from .linalg import diagonal_positions
@@ -310,6 +310,7 @@ def split(input: Any, split_size_or_sections: Any, dim: Any = 0) -> tuple[Tensor
 
 
 @builtin("chunk(input, chunks, dim=0)", ("split",))
+@with_axis
 def chunk(input: Any, chunks: Any, dim: Any = 0) -> tuple[Tensor, ...]:
     """input in `chunks` pieces of equal size along dim (the last smaller; fewer when they do not divide)."""
     x = tensor_arg(input)
@@ -322,6 +323,7 @@ def chunk(input: Any, chunks: Any, dim: Any = 0) -> tuple[Tensor, ...]:
 
 
 @builtin("unbind(input, dim=0)", ("unbind",))
+@with_axis
 def unbind(input: Any, dim: Any = 0) -> tuple[Tensor, ...]:
     """The slices of input along dim, each without that dim."""
     x = tensor_arg(input)

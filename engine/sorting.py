@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .coerce import tensor_arg
+from .coerce import tensor_arg, with_axis
 from .errors import BadValueError
 from .optable import LINEAR_JVP, REDUCTIONS, Grad, Op, declare
 from .recording import apply
@@ -66,6 +66,7 @@ _UNSET: Any = object()
 
 
 @builtin("sort(input, dim=-1, descending=False, *, stable=None)", ("sort", "sort_stable"))
+@with_axis
 def sort(input: Any, dim: int = -1, descending: bool = False, *, stable: Any = _UNSET) -> Any:
     """(values, indices): the values sorted along dim (ascending unless descending=True; nan last), and the
     position each came from. Equal values keep their order (a stable sort, whatever `stable` says)."""
@@ -79,6 +80,7 @@ def sort(input: Any, dim: int = -1, descending: bool = False, *, stable: Any = _
 
 
 @builtin("argsort(input, dim=-1, descending=False, *, stable=False)")
+@with_axis
 def argsort(input: Any, dim: int = -1, descending: bool = False, *, stable: Any = False) -> Tensor:
     """The indices that sort the input along dim (sort(...).indices)."""
     return sort(input, dim, descending, stable=stable).indices
@@ -91,6 +93,7 @@ def msort(input: Any) -> Tensor:
 
 
 @builtin("topk(input, k, dim=-1, largest=True, sorted=True)", ("topk",))
+@with_axis
 def topk(input: Any, k: Any, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
     """(values, indices): the k largest values along dim (the k smallest with largest=False), largest first,
     and the position each came from. sorted=False is accepted; the values come sorted all the same."""

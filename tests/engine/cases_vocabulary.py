@@ -39,6 +39,14 @@ def register(C: Any) -> None:
     case("v31_var_std_axis", lambda L, x: L.var(x, axis=1) + x.std(axis=1), a23)
     case("v31_max_min_axis", lambda L, x: L.max(x, axis=1).values + x.min(axis=1)[0] + L.amax(x, axis=1), a23)
     case("v31_prod_logsumexp_axis", lambda L, x: L.prod(x, axis=0) + L.logsumexp(x, axis=0), a23)
+    case("v31_keepdims", lambda L, x: x.sum(axis=1, keepdims=True) * L.mean(x, 0, keepdims=True)
+         + L.amax(x, axis=-1, keepdims=True) + x.var(axis=(0, 1), keepdims=True), a234)
+    case("v31_axis_shapes", lambda L, x: L.stack([x.unsqueeze(axis=0).squeeze(axis=0), x], axis=1).sum(1)
+         + L.cat([L.chunk(x, 2, axis=2)[0]] * 2, axis=2) * L.unbind(x, axis=0)[0], a234)
+    case("v31_axis_selections", lambda L, x: L.sort(x, axis=1)[0] + L.topk(x, 3, axis=1).values
+         + L.gather(x, axis=1, index=L.tensor([[2, 0, 1], [1, 1, 0]]))
+         + x.index_select(axis=1, index=L.tensor([2, 0, 1])) + L.take_along_dim(x, L.tensor([[2, 0, 1]]), axis=1)
+         + x.scatter(axis=1, index=L.tensor([[2, 0]]), value=1.5), a23)
     case("v31_cumsum_axis", lambda L, x: L.cumsum(x, axis=1) * L.any(x > 0, axis=1, keepdim=True), a23)
 
     # ---- running reductions
