@@ -118,7 +118,7 @@ def record_tangent(op: Op, inputs: Sequence[Any], values: Sequence[Any], params:
                             "torch.autograd.functional.jvp)", reason="forward_ad")
     params = params or {}
     arrays = [t._data if t is not None else None for t in tangents]
-    if op.outputs:
+    if op.outputs or op.several:
         with np.errstate(all="ignore"):
             found = _rule(op, list(values), arrays, params, tuple(r._data for r in result))
         for r, out in zip(result, found):

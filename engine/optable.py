@@ -90,6 +90,9 @@ class Op:
     # gradient per output (None where none arrived, as PyTorch's undefined gradients) and read the outputs
     # from `s` by name; its forward formula returns one tangent per output.
     outputs: tuple[str, ...] = ()
+    # An op with as many outputs as its call asks for (split, unbind): one node for all of them, as `outputs`,
+    # its formula getting one gradient per output (None where none arrived); its outputs are never saved.
+    several: bool = False
     uses: tuple[tuple[str, ...], ...] = field(init=False)  # per input: the saved values its formula needs
     large_forward: Callable[..., np.ndarray] | None = field(init=False, repr=False, compare=False)
     saved_for: dict = field(init=False, repr=False, compare=False)

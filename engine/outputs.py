@@ -19,7 +19,7 @@ from .tensor import Tensor
 class MultiNode(Node):
     """The one node of an op's several outputs."""
 
-    __slots__ = ("pending", "relays")
+    __slots__ = ("count", "pending", "relays")
 
     collects = True  # the executor runs it even when only its later outputs delivered gradients
 
@@ -27,6 +27,7 @@ class MultiNode(Node):
         super().__init__(op, next_nodes, meta, params, plan, saved)
         self.pending: dict[int, Any] = {}  # the gradients of outputs 1.. handed over, by output number
         self.relays: dict[int, Any] = {}  # output number -> weak reference to its OutputNode
+        self.count = len(op.outputs)  # how many outputs (recording sets it for an op with `several`)
 
     def output_node(self, index: int) -> Node:
         """The grad_fn of output number `index`: the node itself for the first, else its OutputNode."""
@@ -40,7 +41,7 @@ class MultiNode(Node):
         return node
 
     def apply(self, grad: Any, F: Any) -> list:
-        grads = (grad, *(self.pending.pop(i, None) for i in range(1, len(self.op.outputs))))
+        grads = (grad, *(self.pending.pop(i, None) for i in range(1, self.count)))
         self.pending = {}
         if all(g is None for g in grads):
             return [None] * len(self._next)

@@ -71,7 +71,7 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
             out = forward(*(arrays or values), **params) if params else forward(*(arrays or values))
     except MemoryError:
         raise LimitError(f"not enough memory for the result of {op.name}", reason="memory") from None
-    if op.outputs:
+    if op.outputs or op.several:
         return _several(op, inputs, tuple(needs), params, out, recording and STATE.grad_enabled, arrays or values)
     if type(out) is not np.ndarray:
         out = np.asarray(out)
@@ -100,6 +100,7 @@ def _several(op: Op, inputs: Sequence[Any], needs: tuple, params: dict | None, o
     else:
         plan = op.saved_for[needs]
         node = MultiNode(op, *_edges(inputs, needs), params, plan, _saved_values(op, plan, inputs, params))
+        node.count = len(arrays)
         results = tuple(Tensor._make(a, node.output_node(i)) for i, a in enumerate(arrays))
         if any(name in op.outputs for name, _ in plan):
             saved = list(node._saved)
@@ -109,6 +110,13 @@ def _several(op: Op, inputs: Sequence[Any], needs: tuple, params: dict | None, o
                     counter = result._counter()
                     saved[3 * i:3 * i + 3] = (result._data, counter, counter.value)
             node._saved = tuple(saved)
+    if op.view and isinstance(inputs[0], Tensor):  # views of the input, each (split, unbind)
+        base = inputs[0]
+        root = base._base() if base._base is not None else None
+        for result in results:
+            result._version = base._counter()
+            result._view_stamp = result._version.value
+            result._base = BaseRef(root if root is not None else base)
     if STATE.forward_level:
         STATE.tangent_rule(op, inputs, values, params, results)
     return results

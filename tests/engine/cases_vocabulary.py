@@ -39,6 +39,9 @@ def register(C: Any) -> None:
     case("v31_var_std_axis", lambda L, x: L.var(x, axis=1) + x.std(axis=1), a23)
     case("v31_max_min_axis", lambda L, x: L.max(x, axis=1).values + x.min(axis=1)[0] + L.amax(x, axis=1), a23)
     case("v31_prod_logsumexp_axis", lambda L, x: L.prod(x, axis=0) + L.logsumexp(x, axis=0), a23)
+    case("v31_split_pieces_together", lambda L, x: L.cat(L.chunk(x, 2, axis=2), axis=2) * L.unbind(x, axis=0)[1]
+         + L.split(x, [1, 2], 1)[1].sum(1, keepdim=True), a234)
+    case("v31_unbind_all_pieces", lambda L, x: L.stack(L.unbind(x, 1)[::-1], 0) * 2, a23)
     case("v31_keepdims", lambda L, x: x.sum(axis=1, keepdims=True) * L.mean(x, 0, keepdims=True)
          + L.amax(x, axis=-1, keepdims=True) + x.var(axis=(0, 1), keepdims=True), a234)
     case("v31_axis_shapes", lambda L, x: L.stack([x.unsqueeze(axis=0).squeeze(axis=0), x], axis=1).sum(1)
