@@ -63,7 +63,7 @@ def graph_of(root: Tensor, names: dict[str, Any], extra: list[Tensor] | None = N
         is_leaf = isinstance(node, AccumulateGrad)
         records.append(GraphNode(
             id=i, name=node.name(),
-            next=[(ids[id(n)], 0) if n is not None else None for n in node.next_nodes],
+            next=[(ids[id(n)], nr) if n is not None else None for n, nr in node.next_functions],
             variable=leaf_names.get(id(node.variable)) if is_leaf else None,
             tensor=None if is_leaf else node_names.get(id(node)),
             node=node,

@@ -22,18 +22,25 @@ from . import activations as _activations  # leaky_relu, elu, gelu, silu, softpl
 from . import api as _api  # installs the Tensor's constructor, operators and methods
 from . import classification as _classification  # nll_loss, cross_entropy, smooth_l1_loss, huber_loss
 from . import constructors as _constructors
+from . import convolution as _convolution  # conv1d, conv2d, max_pool2d, avg_pool2d
 from . import cumulative as _cumulative  # cumsum, cumprod, cummax, cummin, logcumsumexp
+from . import decompositions as _decompositions  # solve, slogdet, pinv, eigh, svd
 from . import distributions as _distributions  # randint, randperm, normal, bernoulli, multinomial
+from . import einsum as _einsum  # einsum, tensordot
 from . import gathers as _gathers  # gather, scatter, index_select, masked_fill, take_along_dim
 from . import joins as _joins
 from . import layers as _layers  # addmm, linear, dropout
 from . import losses as _losses
+from . import moments as _moments  # var_mean, std_mean
+from . import padding as _padding  # torch.nn.functional.pad
 from . import pointwise as _pointwise  # logaddexp, remainder, fmod, fmax, copysign, lerp, sinc, deg2rad
 from . import rearrange as _rearrange  # repeat, tile, roll, flip, tril, triu, diagonal, split, hstack, ...
+from . import sorting as _sorting  # sort, argsort, msort, topk
 from .api import INPLACE, OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
 from .autograd import backward, grad
 from .constructors import manual_seed
 from .custom import CustomNode, FunctionCtx, apply_function, once_differentiable
+from .decompositions import linalg_pinv, linalg_slogdet, linalg_svd
 from .errors import (
     KINDS,
     AutodiffError,
@@ -75,6 +82,7 @@ from .optim import OPTIMIZERS, SCHEDULERS, Optimizer, StepLR
 from .recording import apply
 from .reductions import MinMax, linalg_norm
 from .registry import BUILTINS, Builtin, alias_of
+from .returns import ReturnTuple
 from .settings import (
     STATE,
     as_dtype,
@@ -99,11 +107,13 @@ __all__ = [
     "BUILTINS", "FUNCTION", "INPLACE", "KINDS", "OPERATORS", "OPS", "OP_GROUPS", "REFLECTED", "TENSOR_METHODS",
     "TENSOR_PROPERTIES", "UNARY_OPERATORS", "AccumulateGrad", "AutodiffError", "AutogradError", "BadValueError",
     "Builtin", "Grad", "GradMode", "GraphInput", "InputError", "LimitError", "MinMax", "Node", "NumpyMath", "Op",
-    "ParseError", "RemovableHandle", "STATE", "ShapeError", "Size", "Tensor", "TensorMath", "UnknownNameError",
+    "ParseError", "RemovableHandle", "ReturnTuple", "STATE", "ShapeError", "Size", "Tensor", "TensorMath",
+    "UnknownNameError",
     "UsageError", "Vocabulary", "alias_of", "apply", "as_dtype", "backward", "check_lists", "detect_anomaly",
     "enable_grad", "execute", "float32", "float64", "forward_context", "fresh", "get_default_dtype",
     "get_max_elements", "getitem", "grad",
-    "grad_node", "graph_bytes", "graph_size", "is_anomaly_enabled", "is_grad_enabled", "linalg_norm", "manual_seed",
+    "grad_node", "graph_bytes", "graph_size", "is_anomaly_enabled", "is_grad_enabled", "linalg_norm", "linalg_pinv",
+    "linalg_slogdet", "linalg_svd", "manual_seed",
     "no_grad",
     "observe", "set_default_dtype", "set_grad_enabled", "set_max_elements", "set_printoptions", "setitem",
     "settings", *BUILTINS,
@@ -125,3 +135,4 @@ __all__ += ["func"]
 __all__ += ["gradcheck", "gradgradcheck", "hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 del _activations, _api, _constructors, _cumulative, _distributions, _gathers, _joins, _pointwise, _losses, _rearrange
 del _layers, _classification
+del _convolution, _decompositions, _einsum, _moments, _padding, _sorting

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import activations, cumulative, distributions, gathers, logic, pointwise, rearrange  # noqa: F401 (methods)
+from . import activations, cumulative, distributions, gathers, logic, pointwise, rearrange, sorting  # noqa: F401
 from .arithmetic import ADD, DIV, MUL, REFLECTED, SUB, rdiv, rsub
 from .autograd import backward
 from .coerce import array_from

@@ -196,31 +196,61 @@ def _short(data: Any) -> str:
 
 
 # ---------------------------------------------------------------------------- axis= (numpy's name for dim=)
+_NOT_GIVEN: Any = object()
+
+
 def with_axis(fn: Any) -> Any:
-    """fn, also taking `axis=` as another spelling of its `dim=` (PyTorch accepts both: x.sum(axis=0))."""
+    """fn, also taking `axis=` as another spelling of its `dim=`, and `keepdims=` of its `keepdim=` when it has one
+    (PyTorch's numpy-compatible names: x.sum(axis=0, keepdims=True))."""
     import functools
     import inspect
 
     signature = inspect.signature(fn)
+    names = list(signature.parameters)
+    position = names.index("dim")
     required = signature.parameters["dim"].default is inspect.Parameter.empty
+    keep_at = names.index("keepdim") if "keepdim" in names else None
+
+    later_required = [(i, p.name) for i, p in enumerate(signature.parameters.values())
+                      if i > position and required and p.default is inspect.Parameter.empty
+                      and p.kind is p.POSITIONAL_OR_KEYWORD]
+
+    def both(name: str, other: str) -> BadValueError:
+        return BadValueError(f"{fn.__name__}() got both {name}= and {other}= ({other} is another name for {name}): "
+                             "give one", reason="axis")
 
     @functools.wraps(fn)
-    def call(*args: Any, axis: Any = None, **kwargs: Any) -> Any:
-        if axis is not None or required:
-            bound = signature.bind_partial(*args, **kwargs).arguments
-            if axis is not None and bound.get("dim") is not None:
-                raise BadValueError(f"{fn.__name__}() got both dim= and axis= (axis is another name for dim): "
-                                    "give one", reason="axis")
-            if axis is not None:
+    def call(*args: Any, axis: Any = None, keepdims: Any = _NOT_GIVEN, **kwargs: Any) -> Any:
+        if keepdims is not _NOT_GIVEN:
+            if keep_at is None:
+                raise BadValueError(f"{fn.__name__}() got an unexpected keyword argument 'keepdims'",
+                                    reason="arguments")
+            if "keepdim" in kwargs or len(args) > keep_at:
+                raise both("keepdim", "keepdims")
+            kwargs["keepdim"] = keepdims
+        given = len(args) > position or "dim" in kwargs
+        if axis is not None:
+            if (args[position] if len(args) > position else kwargs.get("dim")) is not None:
+                raise both("dim", "axis")
+            if len(args) > position:
+                args = (*args[:position], axis, *args[position + 1:])
+            else:
                 kwargs["dim"] = axis
-            elif "dim" not in bound:
-                raise BadValueError(f"{fn.__name__}() needs dim= (or axis=), e.g. {fn.__name__}(x, dim=0)",
-                                    reason="dim")
+        elif required and not given:
+            raise BadValueError(f"{fn.__name__}() needs dim= (or axis=), e.g. {fn.__name__}(x, dim=0)", reason="dim")
+        for i, name in later_required:
+            if len(args) <= i and name not in kwargs:
+                raise BadValueError(f"{fn.__name__}() missing a required argument: '{name}'", reason="arguments")
         return fn(*args, **kwargs)
 
-    axis = inspect.Parameter("axis", inspect.Parameter.KEYWORD_ONLY, default=None)
-    parameters = [p.replace(default=None) if p.name == "dim" and required else p
-                  for p in signature.parameters.values()]
+    extra = [inspect.Parameter("axis", inspect.Parameter.KEYWORD_ONLY, default=None)]
+    if keep_at is not None:
+        extra.append(inspect.Parameter("keepdims", inspect.Parameter.KEYWORD_ONLY, default=None))
+    # the signature shows dim (and the required parameters after it: gather's index) with a default, so a call
+    # with axis= binds; the call checks those are there
+    loosened = {p.name for p in list(signature.parameters.values())[position:]
+                if p.default is inspect.Parameter.empty and p.kind is p.POSITIONAL_OR_KEYWORD} if required else set()
+    parameters = [p.replace(default=None) if p.name in loosened else p for p in signature.parameters.values()]
     at = next((i for i, p in enumerate(parameters) if p.kind is inspect.Parameter.VAR_KEYWORD), len(parameters))
-    call.__signature__ = signature.replace(parameters=[*parameters[:at], axis, *parameters[at:]])  # type: ignore
+    call.__signature__ = signature.replace(parameters=[*parameters[:at], *extra, *parameters[at:]])  # type: ignore
     return call

@@ -11,6 +11,7 @@ from .coerce import tensor_arg, with_axis
 from .optable import LINEAR_JVP, REDUCTIONS, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
+from .returns import return_type
 from .settings import check_dim
 from .tensor import Tensor
 
@@ -155,6 +156,10 @@ def _take(x: np.ndarray, dim: int, indices: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------- the functions
+CUMMAX_RESULT = return_type("cummax", ("values", "indices"))
+CUMMIN_RESULT = return_type("cummin", ("values", "indices"))
+
+
 def _dim(x: Tensor, dim: Any) -> int:
     """dim checked as PyTorch does (a 0-d tensor has dims 0 and -1), as a non-negative dim."""
     return check_dim(dim, x.ndim)
@@ -182,13 +187,11 @@ def logcumsumexp(input: Any, dim: int) -> Tensor:
 
 
 def _cumulative_extreme(kind: str, input: Any, dim: Any) -> Any:
-    from .reductions import MinMax
-
     x = tensor_arg(input)
     d = _dim(x, dim)
     _, indices = _cum_extreme(kind)(x._data, d)
     values = apply(CUMMAX if kind == "max" else CUMMIN, (x,), {"dim": d, "indices": indices})
-    return MinMax(values, Tensor._make(indices))
+    return (CUMMAX_RESULT if kind == "max" else CUMMIN_RESULT)(values, Tensor._make(indices))
 
 
 @builtin("cummax(input, dim)", ("cummax",))

@@ -106,8 +106,9 @@ def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTens
 
 
 # ---------------------------------------------------------------------------- the tangent of an op's result
-def record_tangent(op: Op, inputs: Sequence[Any], values: Sequence[Any], params: dict | None, result: Tensor) -> None:
-    """Give `result` its tangent when an input has one (recording.apply calls this inside a level)."""
+def record_tangent(op: Op, inputs: Sequence[Any], values: Sequence[Any], params: dict | None, result: Any) -> None:
+    """Give `result` its tangent when an input has one (recording.apply calls this inside a level); an op with
+    several outputs gives each of its results (a tuple) its own."""
     tangents = [tangent_of(x) for x in inputs]
     if all(t is None for t in tangents):
         return
@@ -117,6 +118,17 @@ def record_tangent(op: Op, inputs: Sequence[Any], values: Sequence[Any], params:
                             "torch.autograd.functional.jvp)", reason="forward_ad")
     params = params or {}
     arrays = [t._data if t is not None else None for t in tangents]
+    if op.outputs or op.several:
+        with np.errstate(all="ignore"):
+            found = _rule(op, list(values), arrays, params, tuple(r._data for r in result))
+        for r, out in zip(result, found):
+            out = np.asarray(out)
+            set_tangent(r, Tensor._make(np.array(np.broadcast_to(out.astype(r._data.dtype, copy=False),
+                                                                 r._data.shape), order="C")))
+        node = result[0].grad_fn
+        if node is not None and any(name in op.outputs for name, _ in node._plan):
+            node._result_tangent = tuple(r._tangent for r in result)  # the saved outputs' tangents: create_graph
+        return
     with np.errstate(all="ignore"):
         out = _rule(op, list(values), arrays, params, result._data)
     out = np.asarray(out)
@@ -175,8 +187,9 @@ def _saved(op: Op, values: list, params: dict, out: np.ndarray) -> SimpleNamespa
     """What a formula reads of `s`: the inputs by slot name, the result, the parameters, the input shapes."""
     first = values[0] if values else None
     shapes = tuple(np.shape(v) for v in values)
-    return SimpleNamespace(**params, **dict(zip(op.inputs, values)), result=out, input_shape=np.shape(first),
-                           input_dtype=getattr(first, "dtype", None), input_shapes=shapes)
+    outputs = dict(zip(op.outputs, out)) if op.outputs else {}
+    return SimpleNamespace(**params, **dict(zip(op.inputs, values)), **outputs, result=out,
+                           input_shape=np.shape(first), input_dtype=getattr(first, "dtype", None), input_shapes=shapes)
 
 
 STATE.tangent_rule = record_tangent

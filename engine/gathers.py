@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from . import scatter as kernels
-from .coerce import number, tensor_arg
+from .coerce import number, tensor_arg, with_axis
 from .errors import BadValueError, ShapeError
 from .optable import ELEMENTWISE_JVP, LINEAR_JVP, SHAPES, Grad, Op, declare
 from .recording import apply
@@ -199,6 +199,7 @@ def _covered(x: Tensor, where: tuple) -> int:
 
 # ---------------------------------------------------------------------------- the functions
 @builtin("gather(input, dim, index)", ("gather",))
+@with_axis
 def gather(input: Any, dim: int, index: Any) -> Tensor:
     x = tensor_arg(input)
     d, idx = _dim_index(x, dim, index, "gather")
@@ -206,6 +207,7 @@ def gather(input: Any, dim: int, index: Any) -> Tensor:
 
 
 @builtin("take_along_dim(input, indices, dim=None)", ("gather", "expand", "view"))
+@with_axis
 def take_along_dim(input: Any, indices: Any, dim: Any = None) -> Tensor:
     """input's elements at indices along dim (the flattened input without dim), broadcast as PyTorch does."""
     x = tensor_arg(input)
@@ -229,6 +231,7 @@ def take_along_dim(input: Any, indices: Any, dim: Any = None) -> Tensor:
 
 
 @builtin("scatter(input, dim, index, src=None, value=None)", ("scatter", "scatter_value"))
+@with_axis
 def scatter(input: Any, dim: int, index: Any, src: Any = None, value: Any = None) -> Tensor:
     """input with src (a tensor) or value (a number) written at index along dim."""
     x = tensor_arg(input)
@@ -250,6 +253,7 @@ def _check_src(src: Tensor, idx: np.ndarray, name: str) -> None:
 
 
 @builtin("scatter_add(input, dim, index, src)", ("scatter_add",))
+@with_axis
 def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Tensor:
     x, source = tensor_arg(input), tensor_arg(src, "src")
     d, idx = _dim_index(x, dim, index, "scatter_add")
@@ -260,6 +264,7 @@ def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Tensor:
 
 
 @builtin("index_select(input, dim, index)", ("index_select",))
+@with_axis
 def index_select(input: Any, dim: int, index: Any) -> Tensor:
     x = tensor_arg(input)
     d = check_dim(dim, x.ndim)

@@ -75,8 +75,9 @@ class Node:
 
     @property
     def next_functions(self) -> tuple:
-        """((node, input_nr), ...) per input, (None, 0) for an input that needs no grad (as PyTorch)."""
-        return tuple((node, 0) for node in self._next)
+        """((node, input_nr), ...) per input, (None, 0) for an input that needs no grad (as PyTorch); input_nr is
+        which output of that node the input is, for a node with several (outputs.py)."""
+        return tuple(edge(node) for node in self._next)
 
     def __repr__(self) -> str:
         return f"<{self.op.node} object at {id(self):#x}>"
@@ -90,7 +91,7 @@ class Node:
     @property
     def next_nodes(self) -> tuple:
         """The node of each input, None where the input needs no grad."""
-        return self._next
+        return tuple(edge(node)[0] for node in self._next)
 
     @property
     def input_shapes(self) -> tuple:
@@ -182,8 +183,15 @@ class Node:
             if nxt is None:
                 outputs.append(None)
                 continue
-            outputs.append(F.fit(formula.fn(F, grad, ctx), meta[2 * i], meta[2 * i + 1]))
+            g = formula.fn(F, grad, ctx)  # None: no gradient (PyTorch's undefined one: slogdet's sign alone)
+            outputs.append(None if g is None else F.fit(g, meta[2 * i], meta[2 * i + 1]))
         return outputs
+
+
+def edge(node: Any) -> tuple[Any, int]:
+    """(node, output number) of an edge to `node`: an output after the first of an op with several outputs is
+    reached through its OutputNode (outputs.py), which stands for (the op's node, the output's number)."""
+    return (node, 0) if node is None else getattr(node, "edge", (node, 0))
 
 
 class AccumulateGrad:

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .coerce import tensor_arg
+from .coerce import tensor_arg, with_axis
 from .errors import BadValueError, ShapeError
 from .optable import LINEAR_JVP, Grad, Op, declare
 from .recording import apply
@@ -53,6 +53,7 @@ def _tensors(tensors: Any, name: str) -> list[Tensor]:
 
 
 @builtin("stack(tensors, dim=0)", ("stack",), method=False, summary="tensors of one shape along a new dim")
+@with_axis
 def stack(tensors: Any, dim: int = 0) -> Tensor:
     items = _tensors(tensors, "stack")
     shapes = {tuple(t.shape) for t in items}
@@ -64,6 +65,7 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
 
 
 @builtin("cat(tensors, dim=0)", ("cat",), method=False, summary="tensors joined along an existing dim")
+@with_axis
 def cat(tensors: Any, dim: int = 0) -> Tensor:
     items = _tensors(tensors, "cat")
     d = check_dim(dim, max(items[0].ndim, 1))

@@ -54,6 +54,10 @@ MM = _declare("mm", "MmBackward0", ("self", "mat2"), allocator.matmul,
               (Grad(lambda F, g, s: F.matmul(g, F.transpose(s.mat2, 0, 1)), "grad @ mat2.T"),
                Grad(lambda F, g, s: F.matmul(F.transpose(s.self, 0, 1), g), "self.T @ grad")), "matrix @ matrix",
               jvp=BILINEAR_JVP)
+BMM = _declare("bmm", "BmmBackward0", ("self", "mat2"), allocator.matmul,
+               (Grad(lambda F, g, s: F.matmul(g, F.transpose(s.mat2, 1, 2)), "grad.bmm(mat2.transpose(1, 2))"),
+                Grad(lambda F, g, s: F.matmul(F.transpose(s.self, 1, 2), g), "self.transpose(1, 2).bmm(grad)")),
+               "batched matrix @ matrix (3-D)", jvp=BILINEAR_JVP)
 MV = _declare("mv", "MvBackward0", ("self", "vec"), allocator.matmul,
               (Grad(lambda F, g, s: F.unsqueeze(g, 1) * s.vec, "outer(grad, vec)"),
                Grad(lambda F, g, s: F.matmul(F.transpose(s.self, 0, 1), g), "self.T @ grad")), "matrix @ vector",
@@ -162,6 +166,25 @@ def mm(input: Any, mat2: Any) -> Tensor:
         )
     check_elements((a._data.shape[0], b._data.shape[1]), "the matrix product")
     return apply(MM, (a, b))
+
+
+@builtin("bmm(input, mat2)", ("bmm",))
+def bmm(input: Any, mat2: Any) -> Tensor:
+    """The matrix products of two batches of matrices of the same batch size: (b, n, m) @ (b, m, p)."""
+    a, b = tensor_arg(input), tensor_arg(mat2, "mat2")
+    for x, name in ((a, "batch1"), (b, "batch2")):
+        if x.ndim != 3:
+            raise ShapeError(f"{name} must be a 3D tensor", reason="matmul", shapes=(a.shape, b.shape))
+    (batch, rows, inner), (batch2, inner2, cols) = a._data.shape, b._data.shape
+    if (batch2, inner2) != (batch, inner):
+        raise ShapeError(f"Expected size for first two dimensions of batch2 tensor to be: [{batch}, {inner}] but "
+                         f"got: [{batch2}, {inner2}].", reason="matmul", shapes=(a.shape, b.shape))
+    if a._data.dtype != b._data.dtype:
+        names = {"float32": "Float", "float64": "Double"}
+        raise BadValueError(f"expected scalar type {names.get(a.dtype.name, a.dtype.name)} but found "
+                            f"{names.get(b.dtype.name, b.dtype.name)}", reason="dtype")
+    check_elements((batch, rows, cols), "the batched matrix product")
+    return apply(BMM, (a, b))
 
 
 @builtin("mv(input, vec)", ("mv",))

@@ -38,8 +38,9 @@ ELEMENTWISE = "Elementwise functions"
 ACTIVATIONS = "Activation functions"
 REDUCTIONS = "Reductions"
 LINEAR_ALGEBRA = "Linear algebra"
+CONVOLUTION = "Convolution and pooling"
 SHAPES = "Shapes, views and copies"
-GROUPS = (LOSSES, ARITHMETIC, ELEMENTWISE, ACTIVATIONS, REDUCTIONS, LINEAR_ALGEBRA, SHAPES)
+GROUPS = (LOSSES, ARITHMETIC, ELEMENTWISE, ACTIVATIONS, REDUCTIONS, LINEAR_ALGEBRA, CONVOLUTION, SHAPES)
 
 # An op whose symbolic form is the vocabulary's function of the op's own name (sin -> F.sin).
 FUNCTION = "function"
@@ -87,6 +88,14 @@ class Op:
     symbolic: Any = None  # its forward as a formula in the vocabulary M (lambda M, *inputs, **params), or FUNCTION
     saved: tuple[str, ...] = ()  # parameters PyTorch saves as tensors (max's indices): freed after backward
     jvp: Any = None  # its forward-mode formula or rule (JVP_RULES); None: forward-mode AD refuses the op
+    # An op with several differentiable outputs (var_mean, linalg_eigh): their names. Its forward returns one
+    # array per output, its node is shared by them (outputs.py), its formulas get `g` as a tuple with one
+    # gradient per output (None where none arrived, as PyTorch's undefined gradients) and read the outputs
+    # from `s` by name; its forward formula returns one tangent per output.
+    outputs: tuple[str, ...] = ()
+    # An op with as many outputs as its call asks for (split, unbind): one node for all of them, as `outputs`,
+    # its formula getting one gradient per output (None where none arrived); its outputs are never saved.
+    several: bool = False
     large_forward: Callable[..., np.ndarray] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -100,14 +109,14 @@ class Op:
     @functools.cached_property
     def uses(self) -> tuple[tuple[str, ...], ...]:
         """Per input: the saved values its formula needs."""
-        savable = (*self.inputs, "result", *self.saved)
+        savable = (*self.inputs, "result", *self.saved, *self.outputs)
         return tuple(tuple(n for n in savable if n in grad.reads) for grad in self.grads)
 
     @functools.cached_property
     def saved_for(self) -> dict[tuple[bool, ...], tuple[tuple[str, int | None], ...]]:
         """For every combination of inputs that require grad: which saved values the formulas need, as (name,
         slot index or None for `result` and saved parameters) pairs. PyTorch saves only these."""
-        savable = (*self.inputs, "result", *self.saved)
+        savable = (*self.inputs, "result", *self.saved, *self.outputs)
         table = {}
         for needs in itertools.product((False, True), repeat=len(self.inputs)):
             wanted = {n for flag, names in zip(needs, self.uses) if flag for n in names}

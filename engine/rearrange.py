@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from . import coerce
-from .coerce import tensor_arg
+from .coerce import tensor_arg, with_axis
 from .errors import BadValueError, ShapeError
 from .joins import cat
 from .linalg import diagonal_positions
@@ -83,16 +83,41 @@ DIAGONAL = _declare("diagonal", "DiagonalBackward0",
                     lambda x, *, offset, dim1, dim2: np.diagonal(x, offset, dim1, dim2), _diagonal_grad,
                     "zeros of self's shape with grad on the diagonal", "a diagonal, as the last dim (a view)",
                     view=True)
-SPLIT = _declare("split", "SplitBackward0", lambda x, *, dim, start, stop: _part(x, dim, start, stop), _slice_of,
-                 "zeros of self's shape with grad at this piece", "one piece of split or chunk along dim", view=True)
-SPLIT_SIZES = _declare("split_with_sizes", "SplitWithSizesBackward0",
-                       lambda x, *, dim, start, stop: _part(x, dim, start, stop), _slice_of,
-                       "zeros of self's shape with grad at this piece", "one piece of split with sizes along dim",
-                       view=True)
-UNBIND = _declare("unbind", "UnbindBackward0", lambda x, *, dim, index: x[(slice(None),) * dim + (index,)],
-                  lambda F, g, s: F.select_backward(g, s.input_shape, s.dim, s.index),
-                  "zeros of self's shape with grad at this index along dim", "one slice of unbind along dim",
-                  view=True)
+def _pieces_of(x: np.ndarray, *, dim: int, bounds: tuple[tuple[int, int], ...]) -> tuple[np.ndarray, ...]:
+    return tuple(_part(x, dim, start, stop) for start, stop in bounds)
+
+
+def _pieces_grad(F: Any, g: Any, s: Any) -> Any:
+    """Each piece's gradient in its place, zeros elsewhere (pieces no gradient reached: zeros)."""
+    total = None
+    for grad, (start, stop) in zip(g, s.bounds):
+        if grad is not None:
+            part = F.slice_backward(grad, s.input_shape, s.dim, start, stop, 1)
+            total = part if total is None else total + part
+    return total
+
+
+def _slices_of(x: np.ndarray, *, dim: int) -> tuple[np.ndarray, ...]:
+    return tuple(x[(slice(None),) * dim + (i,)] for i in range(x.shape[dim]))
+
+
+def _slices_grad(F: Any, g: Any, s: Any) -> Any:
+    total = None
+    for i, grad in enumerate(g):
+        if grad is not None:
+            part = F.select_backward(grad, s.input_shape, s.dim, i)
+            total = part if total is None else total + part
+    return total
+
+
+# split, chunk, unbind: one node for all the pieces (each a view of the input), as PyTorch records them
+SPLIT = _declare("split", "SplitBackward0", _pieces_of, _pieces_grad, "the pieces' grads in their places",
+                 "the pieces of split or chunk along dim", view=True, several=True)
+SPLIT_SIZES = _declare("split_with_sizes", "SplitWithSizesBackward0", _pieces_of, _pieces_grad,
+                       "the pieces' grads in their places", "the pieces of split with sizes along dim", view=True,
+                       several=True)
+UNBIND = _declare("unbind", "UnbindBackward0", _slices_of, _slices_grad, "the slices' grads at their indices",
+                  "the slices of unbind along dim", view=True, several=True)
 
 
 def _part(x: np.ndarray, dim: int, start: int, stop: int) -> np.ndarray:
@@ -283,11 +308,11 @@ def dstack(tensors: Any) -> Tensor:
 
 # ---------------------------------------------------------------------------- split, chunk, unbind
 def _pieces(x: Tensor, sizes: list[int], d: int, op: Op) -> tuple[Tensor, ...]:
-    out, start = [], 0
+    bounds, start = [], 0
     for n in sizes:
-        out.append(apply(op, (x,), {"dim": d, "start": start, "stop": start + n}))
+        bounds.append((start, start + n))
         start += n
-    return tuple(out)
+    return tuple(apply(op, (x,), {"dim": d, "bounds": tuple(bounds)}))
 
 
 @builtin("split(input, split_size_or_sections, dim=0)", ("split", "split_with_sizes"))
@@ -312,6 +337,7 @@ def split(input: Any, split_size_or_sections: Any, dim: Any = 0) -> tuple[Tensor
 
 
 @builtin("chunk(input, chunks, dim=0)", ("split",))
+@with_axis
 def chunk(input: Any, chunks: Any, dim: Any = 0) -> tuple[Tensor, ...]:
     """input in `chunks` pieces of equal size along dim (the last smaller; fewer when they do not divide)."""
     x = tensor_arg(input)
@@ -324,10 +350,11 @@ def chunk(input: Any, chunks: Any, dim: Any = 0) -> tuple[Tensor, ...]:
 
 
 @builtin("unbind(input, dim=0)", ("unbind",))
+@with_axis
 def unbind(input: Any, dim: Any = 0) -> tuple[Tensor, ...]:
     """The slices of input along dim, each without that dim."""
     x = tensor_arg(input)
     if x.ndim == 0:
         raise BadValueError("Dimension specified as 0 but tensor has no dimensions", reason="dim")
     d = check_dim(dim, x.ndim)
-    return tuple(apply(UNBIND, (x,), {"dim": d, "index": i}) for i in range(x._data.shape[d]))
+    return tuple(apply(UNBIND, (x,), {"dim": d}))

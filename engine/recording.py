@@ -15,6 +15,7 @@ from .errors import AutogradError, LimitError
 from .graph import Node, accumulator
 from .inplace import refresh_view
 from .optable import Op
+from .outputs import MultiNode
 from .parallel import THRESHOLD
 from .settings import STATE
 from .tensor import BaseRef, Tensor
@@ -70,6 +71,8 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
             out = forward(*(arrays or values), **params) if params else forward(*(arrays or values))
     except MemoryError:
         raise LimitError(f"not enough memory for the result of {op.name}", reason="memory") from None
+    if op.outputs or op.several:
+        return _several(op, inputs, tuple(needs), params, out, recording and STATE.grad_enabled, arrays or values)
     if type(out) is not np.ndarray:
         out = np.asarray(out)
     if op.elementwise and out.ndim > 1:
@@ -87,31 +90,40 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
     return result
 
 
-def _record(op: Op, inputs: Sequence[Any], needs: tuple, params: dict | None, out: np.ndarray) -> Tensor:
-    """Make the Node of one operation: the nodes of its inputs, their shapes and dtypes, saved values.
+def _several(op: Op, inputs: Sequence[Any], needs: tuple, params: dict | None, out: Any, recorded: bool,
+             values: Sequence[Any]) -> tuple[Tensor, ...]:
+    """An op with several outputs (Op.outputs): one tensor each, sharing one node (outputs.py) when recorded,
+    with the outputs its formulas read saved by name."""
+    arrays = [np.asarray(o) for o in out]
+    if not recorded:
+        results = tuple(Tensor._make(a) for a in arrays)
+    else:
+        plan = op.saved_for[needs]
+        node = MultiNode(op, *_edges(inputs, needs), params, plan, _saved_values(op, plan, inputs, params))
+        node.count = len(arrays)
+        results = tuple(Tensor._make(a, node.output_node(i)) for i, a in enumerate(arrays))
+        if any(name in op.outputs for name, _ in plan):
+            saved = list(node._saved)
+            for i, (name, _) in enumerate(plan):
+                if name in op.outputs:
+                    result = results[op.outputs.index(name)]
+                    counter = result._counter()
+                    saved[3 * i:3 * i + 3] = (result._data, counter, counter.value)
+            node._saved = tuple(saved)
+    if op.view and isinstance(inputs[0], Tensor):  # views of the input, each (split, unbind)
+        base = inputs[0]
+        root = base._base() if base._base is not None else None
+        for result in results:
+            result._version = base._counter()
+            result._view_stamp = result._version.value
+            result._base = BaseRef(root if root is not None else base)
+    if STATE.forward_level:
+        STATE.tangent_rule(op, inputs, values, params, results)
+    return results
 
-    Stored as flat tuples: a long graph is many nodes, and fewer objects means less work for Python's
-    garbage collector (which costs more than the arithmetic on scalars).
-    """
-    plan = op.saved_for[needs]
-    saved = None
-    save_result = False
-    if plan:
-        values: list = []
-        for name, slot in plan:
-            if name == "result":
-                save_result = True
-                values += (None, None, 0)
-            elif slot is None:  # a parameter PyTorch saves as a tensor (max's indices): freed like one
-                values += (params[name], None, 0)
-            else:
-                x = inputs[slot]
-                if isinstance(x, Tensor):
-                    counter = x._counter()
-                    values += (x, counter, counter.value)
-                else:
-                    values += (x, None, 0)
-        saved = values if save_result else tuple(values)
+
+def _edges(inputs: Sequence[Any], needs: tuple) -> tuple[tuple, tuple]:
+    """The node of each input that needs a gradient (None for the others), and each one's shape and dtype."""
     nexts = []
     meta: list = []
     for x, flag in zip(inputs, needs):
@@ -123,7 +135,42 @@ def _record(op: Op, inputs: Sequence[Any], needs: tuple, params: dict | None, ou
         else:
             nexts.append(None)
             meta += (None, None)
-    node = Node(op, tuple(nexts), tuple(meta), params, plan, saved)
+    return tuple(nexts), tuple(meta)
+
+
+def _saved_values(op: Op, plan: tuple, inputs: Sequence[Any], params: dict | None) -> Any:
+    """The saved values of a node, flat: (value, version counter, version) per planned name; None where the
+    value is the result (filled once the result exists); None when nothing is saved."""
+    if not plan:
+        return None
+    values: list = []
+    for name, slot in plan:
+        if name == "result" or name in op.outputs:
+            values += (None, None, 0)
+        elif slot is None:  # a parameter PyTorch saves as a tensor (max's indices): freed like one
+            values += (params[name], None, 0)
+        else:
+            x = inputs[slot]
+            if isinstance(x, Tensor):
+                counter = x._counter()
+                values += (x, counter, counter.value)
+            else:
+                values += (x, None, 0)
+    return values
+
+
+def _record(op: Op, inputs: Sequence[Any], needs: tuple, params: dict | None, out: np.ndarray) -> Tensor:
+    """Make the Node of one operation: the nodes of its inputs, their shapes and dtypes, saved values.
+
+    Stored as flat tuples: a long graph is many nodes, and fewer objects means less work for Python's
+    garbage collector (which costs more than the arithmetic on scalars).
+    """
+    plan = op.saved_for[needs]
+    saved = _saved_values(op, plan, inputs, params)
+    save_result = saved is not None and any(name == "result" for name, _ in plan)
+    if saved is not None and not save_result:
+        saved = tuple(saved)
+    node = Node(op, *_edges(inputs, needs), params, plan, saved)
     result = Tensor._make(out, node)
     if save_result:
         node._save_result(result)

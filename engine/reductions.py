@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections import namedtuple
 from typing import Any
 
 import numpy as np
@@ -17,6 +16,7 @@ from .errors import BadValueError
 from .optable import LINEAR_JVP, REDUCTION_JVP, REDUCTIONS, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
+from .returns import ReturnTuple, return_type
 from .settings import check_dim, check_elements
 from .shapes import to
 from .summation import torch_sum
@@ -26,17 +26,17 @@ from .tensor import Tensor
 
 
 # ---------------------------------------------------------------------------- the shared parts of the formulas
-def _count(s: Any) -> int:
+def reduced_count(s: Any) -> int:
     """How many elements each result element of a reduction over `s.dim` summarizes."""
     return math.prod(s.input_shape[d] for d in s.dim)
 
 
-def _back(F: Any, t: Any, s: Any) -> Any:
+def expand_back(F: Any, t: Any, s: Any) -> Any:
     """A reduced value (the gradient or the result) broadcast back to the input's shape."""
     return F.expand(F.reshape(t, kept_shape(s.input_shape, s.dim)), s.input_shape)
 
 
-def _ratio(a: float, b: float) -> float:
+def ratio(a: float, b: float) -> float:
     """a / b for the counts of var/std: inf (not an exception) when no degree of freedom is left."""
     return a / b if b else math.copysign(math.inf, a)
 
@@ -74,10 +74,10 @@ def _extreme_grad(F: Any, g: Any, s: Any) -> Any:
     count = np.broadcast_to(mask.sum(axis=s.dim, keepdims=True), s.input_shape)
     # PyTorch's (grad / count) * mask: where nothing equals the extreme (a nan), 0 * inf gives nan
     with np.errstate(divide="ignore", invalid="ignore"):
-        return (_back(F, g, s) / count) * mask.astype(s.input_dtype)
+        return (expand_back(F, g, s) / count) * mask.astype(s.input_dtype)
 
 
-def _variance(x: np.ndarray, *, dim: Any, keepdim: bool, correction: float, root: bool = False) -> np.ndarray:
+def variance(x: np.ndarray, *, dim: Any, keepdim: bool, correction: float, root: bool = False) -> np.ndarray:
     """np.var (np.std with root) without numpy's "Degrees of freedom <= 0" warning: with no more elements
     than the correction the result is nan or inf, as in PyTorch (whose warning the user sees as that value)."""
     with warnings.catch_warnings():
@@ -86,37 +86,37 @@ def _variance(x: np.ndarray, *, dim: Any, keepdim: bool, correction: float, root
 
 
 def _var_grad(F: Any, g: Any, s: Any) -> Any:
-    mean = F.sum(s.self, s.dim, True) * _ratio(1.0, _count(s))
-    return _back(F, g, s) * _ratio(2.0, _count(s) - s.correction) * (s.self - mean)
+    mean = F.sum(s.self, s.dim, True) * ratio(1.0, reduced_count(s))
+    return expand_back(F, g, s) * ratio(2.0, reduced_count(s) - s.correction) * (s.self - mean)
 
 
 def _std_grad(F: Any, g: Any, s: Any) -> Any:
-    mean = F.sum(s.self, s.dim, True) * _ratio(1.0, _count(s))
+    mean = F.sum(s.self, s.dim, True) * ratio(1.0, reduced_count(s))
     with np.errstate(divide="ignore", invalid="ignore"):
         scaled = F.where(F.values(s.result) == 0, 0.0, g / s.result)  # PyTorch: 0 where the std is 0
-    return _back(F, scaled, s) * _ratio(1.0, _count(s) - s.correction) * (s.self - mean)
+    return expand_back(F, scaled, s) * ratio(1.0, reduced_count(s) - s.correction) * (s.self - mean)
 
 
 def _norm_grad(F: Any, g: Any, s: Any) -> Any:
     """PyTorch's norm_backward for each p: 0 for p = 0, grad * sgn(self) for 1, grad * self / norm for 2, the
     extremes sharing grad for +-inf, else grad * sgn(self) * |self|**(p - 1) / norm**(p - 1); 0 where norm = 0."""
-    norm, p = _back(F, s.result, s), s.p
+    norm, p = expand_back(F, s.result, s), s.p
     if p == 0:
         return F.zeros_like(s.self)
     if p == 1:
-        return _back(F, g, s) * F.sgn(s.self)
+        return expand_back(F, g, s) * F.sgn(s.self)
     if p == 2:
-        return F.where(F.values(norm) == 0, 0.0, s.self * (_back(F, g, s) / norm))
+        return F.where(F.values(norm) == 0, 0.0, s.self * (expand_back(F, g, s) / norm))
     if math.isinf(p):
         mask = np.abs(F.values(s.self)) == F.values(norm)
         count = np.broadcast_to(mask.sum(axis=s.dim, keepdims=True), mask.shape)
-        return F.sgn(s.self) * ((_back(F, g, s) / count) * mask.astype(s.input_dtype))
+        return F.sgn(s.self) * ((expand_back(F, g, s) / count) * mask.astype(s.input_dtype))
     size = s.self * F.sgn(s.self)
     if p < 1:
         scaled = F.where(F.values(s.self) == 0, 0.0, F.sgn(s.self) * F.pow(size, p - 1))
-        return scaled * _back(F, g, s) * F.pow(norm, 1 - p)
+        return scaled * expand_back(F, g, s) * F.pow(norm, 1 - p)
     with np.errstate(divide="ignore", invalid="ignore"):
-        scale = F.where(F.values(norm) == 0, 0.0, _back(F, g, s) / F.pow(norm, p - 1))
+        scale = F.where(F.values(norm) == 0, 0.0, expand_back(F, g, s) / F.pow(norm, p - 1))
     return (F.sgn(s.self) * F.pow(size, p - 1) if p < 2 else s.self * F.pow(size, p - 2)) * scale
 
 
@@ -136,7 +136,7 @@ def _vector_norm(x: np.ndarray, *, dim: Any, keepdim: bool, p: float) -> np.ndar
 
 
 def _prod_grad(F: Any, g: Any, s: Any) -> Any:
-    return _back(F, g, s) * F.prod_others(s.self, s.result, s.dim)
+    return expand_back(F, g, s) * F.prod_others(s.self, s.result, s.dim)
 
 
 def _logsumexp(x: np.ndarray, dim: tuple[int, ...], keepdim: bool) -> np.ndarray:
@@ -148,7 +148,7 @@ def _logsumexp(x: np.ndarray, dim: tuple[int, ...], keepdim: bool) -> np.ndarray
 
 
 def _logsumexp_grad(F: Any, g: Any, s: Any) -> Any:
-    return _back(F, g, s) * F.exp(s.self - _back(F, s.result, s))
+    return expand_back(F, g, s) * F.exp(s.self - expand_back(F, s.result, s))
 
 
 def _shifted(x: np.ndarray, dim: int) -> np.ndarray:
@@ -182,7 +182,7 @@ def _declare(name: str, node: str, forward: Any, formula: Any, text: str, doc: s
 SUM = _declare("sum", "SumBackward0", lambda x: torch_sum(x), lambda F, g, s: F.expand(g, s.input_shape),
                "grad expanded to self's shape", "sum of all elements", jvp=LINEAR_JVP)
 SUM_DIM = _declare("sum_dim", "SumBackward1", lambda x, *, dim, keepdim: c_order(torch_sum(x, dim, keepdim)),
-                   lambda F, g, s: _back(F, g, s), "grad expanded over the summed dims", "sum over dims",
+                   lambda F, g, s: expand_back(F, g, s), "grad expanded over the summed dims", "sum over dims",
                    jvp=LINEAR_JVP)
 # PyTorch's mean is its sum divided by the count (np.mean would add in another order, and warn for an empty
 # input: 0/0 is nan, as in PyTorch)
@@ -191,7 +191,7 @@ MEAN = _declare("mean", "MeanBackward0", lambda x, *, count: torch_sum(x) / coun
                 "mean of all elements", noisy=True, jvp=LINEAR_JVP)
 MEAN_DIM = _declare("mean_dim", "MeanBackward1",
                     lambda x, *, dim, keepdim, count: c_order(torch_sum(x, dim, keepdim) / count),
-                    lambda F, g, s: _back(F, g / s.count, s), "grad / count expanded over the averaged dims",
+                    lambda F, g, s: expand_back(F, g / s.count, s), "grad / count expanded over the averaged dims",
                     "mean over dims", noisy=True, jvp=LINEAR_JVP)
 MAX = _declare("max", "MaxBackward1", lambda x: np.max(x), _max_all_grad,
                "grad shared evenly by the elements equal to the max", "largest element")
@@ -218,10 +218,10 @@ PROD = _declare("prod", "ProdBackward0", _over(np.prod), _prod_grad, "grad * (th
                 "product", noisy=True)
 PROD_DIM = _declare("prod_dim", "ProdBackward1", _over(np.prod), _prod_grad,
                     "grad * (the product of the other elements)", "product over a dim", noisy=True)
-VAR = _declare("var", "VarBackward0", _variance, _var_grad, "grad * 2 * (self - mean) / (n - correction)", "variance",
+VAR = _declare("var", "VarBackward0", variance, _var_grad, "grad * 2 * (self - mean) / (n - correction)", "variance",
                noisy=True)
 STD = _declare("std", "StdBackward0",
-               lambda x, *, dim, keepdim, correction: _variance(x, dim=dim, keepdim=keepdim, correction=correction,
+               lambda x, *, dim, keepdim, correction: variance(x, dim=dim, keepdim=keepdim, correction=correction,
                                                                 root=True),
                _std_grad, "grad * (self - mean) / (result * (n - correction))", "standard deviation", noisy=True)
 LOGSUMEXP = _declare("logsumexp", "LogsumexpBackward0", lambda x, *, dim, keepdim: _logsumexp(x, dim, keepdim),
@@ -252,7 +252,7 @@ def check_reduced(x: Tensor, dims: tuple[int, ...], keepdim: Any, what: str = "t
                        else tuple(n for d, n in enumerate(shape) if d not in dims), what)
 
 
-def _reduced(x: Tensor, dim: Any, keepdim: bool) -> tuple[tuple[int, ...], bool]:
+def reduced(x: Tensor, dim: Any, keepdim: bool) -> tuple[tuple[int, ...], bool]:
     """dim as sorted dims (all of them for None or ()), checked like sum's."""
     dims = reduced_dims(dim, x.ndim) if dim is not None and dim != () else tuple(range(x.ndim))
     check_reduced(x, dims, keepdim)
@@ -283,7 +283,9 @@ def mean(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
     return apply(MEAN_DIM, (x,), {"dim": dims, "keepdim": bool(keepdim), "count": count})
 
 
-MinMax = namedtuple("MinMax", ["values", "indices"])
+# torch.return_types.max / .min: (values, indices)
+MAX_RESULT, MIN_RESULT = return_type("max", ("values", "indices")), return_type("min", ("values", "indices"))
+MinMax = ReturnTuple  # what max, min, cummax, cummin, sort and topk return over a dim
 
 
 def _extreme(kind: str, input: Any, dim: Any, keepdim: bool, other: Any) -> Any:
@@ -306,7 +308,7 @@ def _extreme(kind: str, input: Any, dim: Any, keepdim: bool, other: Any) -> Any:
         indices = np.squeeze(indices, axis=d)
     keep = bool(keepdim) and x.ndim > 0
     values = apply(MAX_DIM if kind == "max" else MIN_DIM, (x,), {"dim": d, "keepdim": keep, "indices": indices})
-    return MinMax(values, Tensor._make(indices.astype(np.int64)))
+    return (MAX_RESULT if kind == "max" else MIN_RESULT)(values, Tensor._make(indices.astype(np.int64)))
 
 
 @builtin("max(input, dim=None, keepdim=False)", ("max", "max_dim", "maximum"))
@@ -357,11 +359,11 @@ def log_softmax(input: Any, dim: Any = None, dtype: Any = None) -> Tensor:
 @with_axis
 def prod(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
     x = tensor_arg(input)
-    dims, keep = _reduced(x, dim, keepdim)
+    dims, keep = reduced(x, dim, keepdim)
     return apply(PROD if dim is None else PROD_DIM, (x,), {"dim": dims, "keepdim": keep})
 
 
-def _correction(unbiased: Any, correction: Any) -> int:
+def correction_of(unbiased: Any, correction: Any) -> int:
     if correction is not None:
         return int(correction)
     return 1 if unbiased is None or unbiased else 0
@@ -371,23 +373,23 @@ def _correction(unbiased: Any, correction: Any) -> int:
 @with_axis
 def var(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False, correction: Any = None) -> Tensor:
     x = tensor_arg(input)
-    dims, keep = _reduced(x, dim, keepdim)
-    return apply(VAR, (x,), {"dim": dims, "keepdim": keep, "correction": _correction(unbiased, correction)})
+    dims, keep = reduced(x, dim, keepdim)
+    return apply(VAR, (x,), {"dim": dims, "keepdim": keep, "correction": correction_of(unbiased, correction)})
 
 
 @builtin("std(input, dim=None, unbiased=True, keepdim=False, correction=None)", ("std",))
 @with_axis
 def std(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False, correction: Any = None) -> Tensor:
     x = tensor_arg(input)
-    dims, keep = _reduced(x, dim, keepdim)
-    return apply(STD, (x,), {"dim": dims, "keepdim": keep, "correction": _correction(unbiased, correction)})
+    dims, keep = reduced(x, dim, keepdim)
+    return apply(STD, (x,), {"dim": dims, "keepdim": keep, "correction": correction_of(unbiased, correction)})
 
 
 @builtin("logsumexp(input, dim, keepdim=False)", ("logsumexp",))
 @with_axis
 def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> Tensor:
     x = tensor_arg(input)
-    dims, keep = _reduced(x, dim, keepdim)
+    dims, keep = reduced(x, dim, keepdim)
     return apply(LOGSUMEXP, (x,), {"dim": dims, "keepdim": keep})
 
 
@@ -395,7 +397,7 @@ def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> Tensor:
 @with_axis
 def amax(input: Any, dim: Any = (), keepdim: bool = False) -> Tensor:
     x = tensor_arg(input)
-    dims, keep = _reduced(x, dim, keepdim)
+    dims, keep = reduced(x, dim, keepdim)
     if x._data.size == 0:
         raise BadValueError("amax(): the input is empty, so it has no largest element", reason="empty")
     return apply(AMAX, (x,), {"dim": dims, "keepdim": keep})
@@ -405,7 +407,7 @@ def amax(input: Any, dim: Any = (), keepdim: bool = False) -> Tensor:
 @with_axis
 def amin(input: Any, dim: Any = (), keepdim: bool = False) -> Tensor:
     x = tensor_arg(input)
-    dims, keep = _reduced(x, dim, keepdim)
+    dims, keep = reduced(x, dim, keepdim)
     if x._data.size == 0:
         raise BadValueError("amin(): the input is empty, so it has no smallest element", reason="empty")
     return apply(AMIN, (x,), {"dim": dims, "keepdim": keep})
@@ -421,7 +423,7 @@ def _order(p: Any, name: str) -> float:
 
 
 def _norm(x: Tensor, p: float, dim: Any, keepdim: Any, name: str) -> Tensor:
-    dims, keep = _reduced(x, dim, keepdim)
+    dims, keep = reduced(x, dim, keepdim)
     if math.isinf(p) and x._data.size == 0:
         raise BadValueError(f"{name}(): cannot compute the inf norm of an empty tensor", reason="empty")
     return apply(NORM, (x,), {"dim": dims, "keepdim": keep, "p": p})

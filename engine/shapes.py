@@ -11,7 +11,7 @@ import numpy as np
 
 from . import coerce
 from .arrays import memory_order, slice_scatter, swapaxes
-from .coerce import tensor_arg
+from .coerce import tensor_arg, with_axis
 from .errors import BadValueError, ShapeError
 from .optable import LINEAR_JVP, SHAPES, Grad, Op, declare
 from .recording import apply
@@ -181,6 +181,7 @@ def permute(input: Any, *dims: Any) -> Tensor:
 
 
 @builtin("unsqueeze(input, dim)", ("unsqueeze",))
+@with_axis
 def unsqueeze(input: Any, dim: int) -> Tensor:
     x = tensor_arg(input)
     check_dims(x.ndim + 1, "unsqueeze's result")
@@ -188,6 +189,7 @@ def unsqueeze(input: Any, dim: int) -> Tensor:
 
 
 @builtin("squeeze(input, dim=None)", ("squeeze", "squeeze_dim"))
+@with_axis
 def squeeze(input: Any, dim: int | None = None) -> Tensor:
     x = tensor_arg(input)
     if dim is None:

@@ -16,6 +16,7 @@ from .arrays import sign as sign_kernel
 from .coerce import operand
 from .constructors import zeros_like
 from .cumulative import cumprod, cumsum
+from .decompositions import solve
 from .elementwise import cos, cosh, erf, exp, log, sign, sin, sinh, sqrt, tanh
 from .errors import BadValueError
 from .gathers import GATHER, INDEX_PUT_ADD, SCATTER_ADD
@@ -180,6 +181,7 @@ class TensorMath:
     log_number = NumpyMath.log_number
 
     inverse = staticmethod(inverse)
+    solve = staticmethod(lambda a, b, left: solve(a, b, left=left))
     diagonal = staticmethod(lambda g: diag(g))
 
     @staticmethod

@@ -32,6 +32,7 @@ from .arrays import (
     tanh_backward,
 )
 from .cumulative import cumprod_backward, reverse_cumsum
+from .decompositions import solve_arrays
 from .reductions import prod_others
 from .summation import torch_sum
 from .tensor import Tensor
@@ -99,6 +100,7 @@ class Vocabulary(Protocol):
     def mul_scalar(self, x: Any, number: float) -> Any: ...
     def matmul(self, a: Any, b: Any) -> Any: ...
     def inverse(self, x: Any) -> Any: ...
+    def solve(self, a: Any, b: Any, left: bool) -> Any: ...
 
     # ---- PyTorch's fused backward formulas
     def sin_backward(self, g: Any, x: Any) -> Any: ...
@@ -313,6 +315,7 @@ class NumpyMath:
         """The log of a Python number (a base): -inf at 0, nan below, as for a tensor."""
         return math.log(base) if base > 0 else (-math.inf if base == 0 else math.nan)
     inverse = staticmethod(allocator.inverse)
+    solve = staticmethod(solve_arrays)  # X with A X = B (left) or X A = B; B a matrix or a vector
 
     @staticmethod
     def diagonal(g: np.ndarray) -> np.ndarray:

@@ -85,7 +85,7 @@ def attribute(value: Any, attr: str) -> Any:
         if attr in NODE_METHODS:
             return Function(attr, getattr(value, attr), f"{attr}()")
         raise unknown_member(value.name(), attr, [*NODE_ATTRIBUTES, *NODE_METHODS])
-    if isinstance(value, engine.MinMax) and attr in ("values", "indices"):
+    if isinstance(value, engine.ReturnTuple) and attr in value.fields:
         return getattr(value, attr)
     if isinstance(value, engine.UnpackedDualTensor) and attr in ("primal", "tangent"):
         return value.primal if attr == "primal" else value.tangent

@@ -73,12 +73,20 @@ def _autograd_members() -> dict[str, Any]:
 
 
 def _linalg_members() -> dict[str, Any]:
-    """torch.linalg: its norms and the matrix functions the engine has (det; inv is inverse)."""
+    """torch.linalg: its norms, and the matrix functions and decompositions the engine has (inv is inverse;
+    slogdet, pinv and svd are the engine's linalg_* functions, which return what torch.linalg's return)."""
     return {
         "norm": Function("torch.linalg.norm", engine.linalg_norm, "norm(input, ord=None, dim=None, keepdim=False)"),
         "vector_norm": builtin_function("vector_norm"),
         "det": builtin_function("det"),
         "inv": Function("torch.linalg.inv", BUILTINS["inverse"].fn, "inv(input)", BUILTINS["inverse"]),
+        "solve": builtin_function("solve"),
+        "slogdet": Function("torch.linalg.slogdet", engine.linalg_slogdet, "slogdet(A)"),
+        "pinv": Function("torch.linalg.pinv", engine.linalg_pinv, "pinv(A, *, atol=None, rtol=None, hermitian=False)"),
+        "eigh": builtin_function("eigh"),
+        "eigvalsh": builtin_function("eigvalsh"),
+        "svd": Function("torch.linalg.svd", engine.linalg_svd, "svd(A, full_matrices=True)"),
+        "svdvals": builtin_function("svdvals"),
     }
 
 

@@ -30,7 +30,7 @@ def test_the_values_an_op_saves_are_what_its_formulas_read():
     assert mul.saved_for[(True, False)] == (("other", 1),)
     assert OPS["max_dim"].uses == (("indices",),)  # a parameter PyTorch saves as a tensor
     for op in OPS.values():
-        savable = {*op.inputs, "result", *op.saved}
+        savable = {*op.inputs, "result", *op.saved, *op.outputs}
         for grad, uses in zip(op.grads, op.uses):
             assert set(uses) <= savable
             assert set(uses) == savable & set(grad.reads), op.name
