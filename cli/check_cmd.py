@@ -89,10 +89,9 @@ def _setup(program: str | None, assignments: tuple[str, ...], file: str | None, 
         help="Check at N points (default 5): the bound values, then points drawn around them, or each VALUE "
              "evaluated again (e.g. x='randn()').")
 @order_option("2: the expectations are second derivatives.", high=2)
-@tolerance_options("Relative tolerance (default 1e-5 for float64, 1e-4 for float32).",
-                   "Absolute tolerance (default 1e-8 for float64, 1e-5 for float32).")
+@tolerance_options("1e-5 in float64, 1e-4 in float32", "1e-8 in float64, 1e-5 in float32")
 @format_option()
-@dtype_option("float64", help="The precision of autograd's side (yours is always evaluated in float64).")
+@dtype_option("float64")
 @engine_options(dtype=False)
 @batch_options("Check")
 def check_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
@@ -101,7 +100,8 @@ def check_command(program: str | None, assignments: tuple[str, ...], file: str |
     Each --expect NAME=EXPR is your derivative of the program's result with respect to the bound
     variable NAME, written in the language and evaluated (in float64) with the same bindings. It is
     compared elementwise with autograd's gradient, like torch.allclose: |yours - autograd| <= atol +
-    rtol * |autograd|. Exit status 0 when every derivative matches, 1 when one does not.
+    rtol * |autograd|. --dtype is the precision of autograd's side; yours is always evaluated in float64.
+    Exit status 0 when every derivative matches, 1 when one does not.
     """
     if options["batch"] is not None:
         from autodiff.cli.batch import run_batch
@@ -333,10 +333,9 @@ def _float(value: float) -> float | str:
                short_help="Compare autograd with central finite differences, in float64.")
 @program_options
 @option("--eps", type=float, default=1e-6, show_default=True, help="The finite-difference step.")
-@tolerance_options("Relative tolerance.", "Absolute tolerance.", rtol=1e-3, atol=1e-5)
+@tolerance_options(rtol=1e-3, atol=1e-5)
 @option("--max-perturbations", type=int, default=10_000, show_default=True,
         help="Refuse to perturb more leaf elements than this (each costs two evaluations).")
-@dtype_option(None, help="Ignored: gradcheck always evaluates in float64.")
 @format_option()
 @engine_options("float64")
 def gradcheck_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:

@@ -43,8 +43,7 @@ Examples:
 @option("--implicit", metavar="NAME", help="NAME is a function of the --wrt variable (default x) defined by the "
         "equation PROGRAM (or PROGRAM = 0): dNAME/dx by implicit differentiation.")
 @order_option("The N-th derivative.")
-@steps_option(optional="rules", help="Show the derivation: by the textbook's rules, outside in (--steps), or as the "
-              "backward pass computes it, node by node (--steps backward).")
+@steps_option()
 @option("--exact", "exact", is_flag=True, help="Exact values at the point (sqrt(2)/2, 1600*pi) beside the decimals.")
 @format_option("latex")
 @batch_options("Derive")

@@ -13,26 +13,26 @@ from autodiff.cli.options import (
     ProgramCommand,
     engine_options,
     format_option,
+    iterations_option,
     option,
     output_format,
     program_options,
-    steps_option,
     wrt_option,
 )
 from autodiff.cli.reading import read_formula
 
 EPILOG = """\b
 Examples (textbook exercises):
-  autodiff newton 'x**2 - 10' x=3              sqrt(10) by Newton's method from x0 = 3
-  autodiff newton 'cos(x) - x' x=1 --steps 5   the root of cos x = x, five steps from x0 = 1
-  autodiff newton 'x**3 - 2*x + 2' x=0         a cycle: Newton's method fails from x0 = 0
+  autodiff newton 'x**2 - 10' x=3                   sqrt(10) by Newton's method from x0 = 3
+  autodiff newton 'cos(x) - x' x=1 --iterations 5   the root of cos x = x, five steps from x0 = 1
+  autodiff newton 'x**3 - 2*x + 2' x=0              a cycle: Newton's method fails from x0 = 0
 """
 
 
 @click.command("newton", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="Newton's method on f = 0 from x0, step by step.")
 @program_options
-@steps_option(50, help="At most this many Newton steps.")
+@iterations_option(50)
 @option("--tol", type=float, default=1e-12, show_default=True,
         help="Converged when |x_{n+1} - x_n| <= TOL * max(1, |x_{n+1}|).")
 @wrt_option("The variable (default: the one NAME=VALUE; others are constants).", multiple=False)
@@ -53,7 +53,8 @@ def newton_command(program: str | None, assignments: tuple[str, ...], file: str 
         raise UsageError("give one starting value, e.g. x=3 (bind the other names with --const, or pick one with "
                          "--wrt)" if names else "give the starting value, e.g. x=3")
     (name,) = names
-    result = newton(Function(text, names, bindings.constants), bindings.point[name], options["steps"], options["tol"])
+    result = newton(Function(text, names, bindings.constants), bindings.point[name], options["iterations"],
+                    options["tol"])
     if output_format(options["output_format"]) == "json":
         write_json({"variable": name, "iterations": [
             {"n": it.n, "x": json_number(it.x), "f": json_number(it.f), "df": json_number(it.df)}

@@ -62,13 +62,31 @@ def flag_of(name: str) -> str:
     return FLAGS.get(name) or "--" + name.replace("_", "-")
 
 
-def option(*declarations: str, **attributes: Any) -> Callable:
-    """click.option (the one place that calls it), for a flag that FLAGS words right."""
+class Option(click.Option):
+    """An option that may keep an old spelling working without showing it (`old`: newton --steps is now
+    --iterations; the help lists only the new one)."""
+
+    def __init__(self, *args: Any, old: tuple[str, ...] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.old = old
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        shown = self.opts
+        self.opts = [o for o in shown if o not in self.old]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = shown
+
+
+def option(*declarations: str, old: tuple[str, ...] = (), **attributes: Any) -> Callable:
+    """click.option (the one place that calls it), for a flag that FLAGS words right; `old`: former spellings
+    that still work, not shown in the help."""
     flag = next(d for d in declarations if d.startswith("--"))
     name = next((d for d in declarations if not d.startswith("-")), flag[2:].replace("-", "_"))
     if flag_of(name) != flag:
         raise ValueError(f"option {flag} sets {name!r}: add it to FLAGS")
-    return click.option(*declarations, **attributes)
+    return click.option(*declarations, *old, cls=Option, old=old, **attributes)
 
 
 def _decorate(fn: Callable, decorators: list[Callable]) -> Callable:
@@ -114,7 +132,7 @@ def program_options(fn: Callable) -> Callable:
     return _decorate(fn, [
         click.argument("program", required=False),
         click.argument("assignments", nargs=-1),
-        option("-f", "--file", "file", metavar="PATH", help="Read the program from a file."),
+        option("-f", "--file", "file", metavar="PATH", help="Read the program from a file ('-': standard input)."),
         option("--var", "variables", multiple=True, metavar="NAME=VALUE", type=BINDING,
                help="Bind a leaf tensor that requires grad (VALUE: 3, [1, 2], randn(2, 2), @data.npy)."),
         option("--const", "constants", multiple=True, metavar="NAME=VALUE", type=BINDING,
@@ -122,10 +140,21 @@ def program_options(fn: Callable) -> Callable:
     ])
 
 
-def dtype_option(default: str | None = "float32", help: str = "The default dtype of new tensors.") -> Callable:
-    """--dtype float32|float64."""
-    return option("--dtype", type=click.Choice(["float32", "float64"]), default=default,
-                  show_default=default is not None, help=help)
+# The one principle of --dtype: the commands that mirror PyTorch (eval, run, repl, graph, jacobian, hessian: what
+# torch and torch.autograd.functional compute) follow PyTorch's default, float32; the calculus commands (check,
+# table, plot; and diff, critical, tangent, limit, newton, gradient, gradcheck, which always compute in float64)
+# compute in float64. tests/cli/test_options_consistent.py checks every command against these lists.
+PYTORCH_COMMANDS = ("eval", "run", "repl", "graph", "jacobian", "hessian")
+CALCULUS_COMMANDS = ("check", "table", "plot", "diff", "critical", "tangent", "limit", "newton", "gradient",
+                     "gradcheck")
+DTYPE_HELP = ("The floating-point precision: the commands that mirror PyTorch default to PyTorch's float32, the "
+              "calculus commands to float64.")
+
+
+def dtype_option(default: str) -> Callable:
+    """--dtype float32|float64, its default by the principle above."""
+    return option("--dtype", type=click.Choice(["float32", "float64"]), default=default, show_default=True,
+                  help=DTYPE_HELP)
 
 
 def engine_options(dtype: bool | str = True) -> Callable[[Callable], Callable]:
@@ -139,7 +168,7 @@ def engine_options(dtype: bool | str = True) -> Callable[[Callable], Callable]:
                help="Refuse tensors with more elements."),
     ]
     if dtype is True:
-        options.insert(0, dtype_option())
+        options.insert(0, dtype_option("float32"))
 
     def decorate(fn: Callable) -> Callable:
         @functools.wraps(fn)
@@ -177,12 +206,16 @@ def wrt_option(help: str = "Differentiate with respect to NAME (repeatable; defa
     return option("--wrt", "wrt", multiple=multiple, metavar=metavar, help=help)
 
 
-def tolerance_options(rtol_help: str, atol_help: str, rtol: float | None = None,
-                      atol: float | None = None) -> Callable:
-    """--rtol and --atol."""
+def tolerance_options(rtol: float | str, atol: float | str) -> Callable:
+    """--rtol and --atol: a comparison passes when |got - expected| <= atol + rtol * |expected| (torch.allclose);
+    each default a number, or the words for one that depends on --dtype (None to the command)."""
+    def one(flag: str, default: float | str, help: str) -> Callable:
+        fixed = not isinstance(default, str)
+        return option(flag, type=float, default=default if fixed else None, show_default=default, help=help)
+
     return lambda fn: _decorate(fn, [
-        option("--rtol", type=float, default=rtol, show_default=rtol is not None, help=rtol_help),
-        option("--atol", type=float, default=atol, show_default=atol is not None, help=atol_help),
+        one("--rtol", rtol, "Relative tolerance: passes when |got - expected| <= atol + rtol * |expected|."),
+        one("--atol", atol, "Absolute tolerance: passes when |got - expected| <= atol + rtol * |expected|."),
     ])
 
 
@@ -204,12 +237,18 @@ def retain_graph_option(help: str = "Keep the graph's saved values so backward c
     return option("--retain-graph", is_flag=True, help=help)
 
 
-def steps_option(count: int | None = None, help: str = "", optional: str | None = None) -> Callable:
-    """--steps: newton's number of steps (count), or diff's derivation shown: `--steps` alone means `optional`,
-    and a value may name another view (--steps backward)."""
-    kind: dict[str, Any] = ({"type": int, "default": count, "show_default": True} if count is not None else
-                            {"is_flag": False, "flag_value": optional, "metavar": "[backward]"})
-    return option("--steps", help=help, **kind)
+def steps_option() -> Callable:
+    """--steps: the derivation shown (diff): `--steps` alone the textbook's rules, `--steps backward` the backward
+    pass. (newton's number of steps is --iterations, where --steps still works.)"""
+    return option("--steps", is_flag=False, flag_value="rules", metavar="[backward]",
+                  help="Show the derivation: by the textbook's rules, outside in (--steps), or as the backward pass "
+                       "computes it, node by node (--steps backward).")
+
+
+def iterations_option(default: int) -> Callable:
+    """--iterations N (formerly --steps N): at most N iterations of a method."""
+    return option("--iterations", old=("--steps",), type=Positive(), default=default, show_default=True,
+                  help="At most this many iterations.")
 
 
 def batch_options(what: str) -> Callable:
@@ -227,7 +266,7 @@ def batch_program(program: str | None, file: str | None, batch: str | None) -> s
     own); PROGRAM '-' and --batch - cannot both read standard input."""
     from autodiff.engine.errors import UsageError
 
-    if program == "-" and batch == "-":
+    if batch == "-" and (program == "-" or file == "-"):
         raise UsageError("the program and --batch cannot both read standard input: give the program as an "
                          "argument or with --file, or in each line as \"program\"")
     if program is None and file is None:
@@ -235,9 +274,9 @@ def batch_program(program: str | None, file: str | None, batch: str | None) -> s
     return program_text(program, file)
 
 
-def exact_option(help: str = "Numbers only (skip SymPy).") -> Callable:
+def exact_option() -> Callable:
     """--no-exact: the calculus commands' decimals without SymPy's exact forms."""
-    return option("--no-exact", is_flag=True, help=help)
+    return option("--no-exact", is_flag=True, help="Numbers only: skip SymPy's exact forms.")
 
 
 def symbolic_option(help: str) -> Callable:
@@ -265,6 +304,8 @@ def program_text(program: str | None, file: str | None) -> str:
     """PROGRAM itself, standard input for '-', or the file's text."""
     from autodiff.engine.errors import UsageError
 
+    if file == "-":
+        return read_stdin("the program on standard input (--file -)")
     if file is not None:
         return read_file(file, f"--file {file}")
     if program is None:

@@ -41,7 +41,7 @@ Examples:
 @option("--width", type=click.IntRange(20, 400), default=60, show_default=True, help="Characters wide.")
 @option("--height", type=click.IntRange(5, 200), default=15, show_default=True, help="Lines high.")
 @format_option(json=False, help="pretty: in colour (default on a terminal); plain: without.")
-@dtype_option("float64", help="")
+@dtype_option("float64")
 @engine_options(dtype=False)
 def plot_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """Draw PROGRAM and its derivatives over NAME=START:STOP[:STEP] (200 points by default)."""

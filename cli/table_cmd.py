@@ -37,7 +37,7 @@ Examples:
 @program_options
 @order_option("Derivatives up to this order.")
 @format_option("csv")
-@dtype_option("float64", help="The precision of the evaluation.")
+@dtype_option("float64")
 @engine_options(dtype=False)
 def table_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """Tabulate PROGRAM and its derivatives over a grid: NAME=START:STOP[:STEP] (STOP included when on the

@@ -260,10 +260,12 @@ def test_gradcheck_json(capsys):
     assert x["max_abs_error"] < 1e-8 and y["max_abs_error"] < 1e-8
 
 
-def test_gradcheck_ignores_dtype_and_says_float64(capsys):
-    code, out, _ = run(capsys, "gradcheck", "sin(x)", "x=0.3", "--dtype", "float32", "--format", "plain")
+def test_gradcheck_has_no_dtype_and_says_float64(capsys):
+    code, out, _ = run(capsys, "gradcheck", "sin(x)", "x=0.3", "--format", "plain")
     assert code == 0
     assert out.startswith("gradcheck in float64: ")
+    code, _, err = run(capsys, "gradcheck", "sin(x)", "x=0.3", "--dtype", "float32")
+    assert (code, err) == (2, "autodiff: usage error: No such option '--dtype'. (see 'autodiff gradcheck --help')\n")
 
 
 def test_gradcheck_fails_on_a_wrong_formula(capsys, monkeypatch):
