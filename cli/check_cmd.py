@@ -83,12 +83,13 @@ def _setup(program: str | None, assignments: tuple[str, ...], file: str | None, 
 @click.command("check", cls=ProgramCommand, epilog=EPILOG_CHECK, context_settings=SETTINGS,
                short_help="Check your own derivatives against autograd.")
 @program_options
-@option("--expect", "expectations", multiple=True, metavar="NAME=EXPR",
-        help="Your derivative of the program with respect to NAME, in the language (repeatable).")
+@option("--expect", "expectations", multiple=True, metavar="[NAME=]EXPR",
+        help="Your derivative of the program with respect to NAME, in the language (repeatable; NAME= may be "
+             "left out when the program has one variable).")
 @option("--samples", type=int, metavar="N",
         help="Check at N points (default 5): the bound values, then points drawn around them, or each VALUE "
              "evaluated again (e.g. x='randn()').")
-@order_option("2: the expectations are second derivatives.", high=2)
+@order_option("The N-th derivative: 2 when the expectations are second derivatives.", high=2)
 @tolerance_options("1e-5 in float64, 1e-4 in float32", "1e-8 in float64, 1e-5 in float32")
 @format_option()
 @dtype_option("float64")
@@ -132,12 +133,17 @@ def _check(program: str | None, assignments: tuple[str, ...], file: str | None, 
 
     readings: list = []
     text, variables, _ = _setup(program, assignments, file, options, readings)
-    expectations = [_expectation(e, [v.name for v in variables]) for e in options["expectations"]]
+    expectations, unbound = _expectations(text, options["expectations"], variables)
     with np.errstate(all="ignore"):
         report = check_derivatives(CheckRequest(
             program=text, variables=variables, expectations=expectations, dtype=options["dtype"],
             samples=DEFAULT_SAMPLES if options["samples"] is None else options["samples"], seed=options["config"].seed,
             rtol=options["rtol"], atol=options["atol"], order=options["order"]))
+    if unbound:
+        from autodiff.app.checking import UNBOUND
+
+        report.notes.append(f"{', '.join(unbound)}: not bound, so every point is random in [-2, 2) (a value "
+                            f"{UNBOUND}); bind {unbound[0]}=VALUE to start from a point of your own")
     return report, readings[0].read_as
 
 
@@ -161,13 +167,53 @@ def check_answering(program: str | None, assignments: tuple[str, ...], options: 
     return settings, answer
 
 
-def _expectation(text: str, names: list[str]) -> Any:
+def _expectations(program: str, texts: tuple[str, ...], variables: list[Any]) -> tuple[list[Any], list[str]]:
+    """--expect NAME=EXPR (or EXPR alone when the program has one variable), and the variables named there that
+    nothing binds: they are bound here to random points (check samples anyway), and listed for a note."""
+    from autodiff.app.checking import UNBOUND, free_names
+    from autodiff.app.comparison import Variable
+    from autodiff.engine.errors import UsageError
+
+    split = [_split_expectation(t) for t in texts]
+    bound = [v.name for v in variables if v.requires_grad]
+    free: list[str] = []
+    if any(name is None or name not in {v.name for v in variables} for name, _ in split):
+        free = free_names(program, variables)
+    for name in free:  # check samples anyway: a variable nothing binds gets random points
+        variables.append(Variable(name, text=UNBOUND))
+    out = []
+    for text, (name, expr) in zip(texts, split):
+        if name is None:
+            candidates = [*bound, *free]
+            if len(candidates) != 1:
+                listed = ", ".join(candidates) or "none"
+                raise UsageError(f"--expect {text!r}: which variable is it the derivative for? The program has "
+                                 f"{len(candidates)} ({listed}): write NAME=EXPR, e.g. --expect "
+                                 f"'{(candidates or ['x'])[0]}={expr}'")
+            name = candidates[0]
+        out.append(_expectation(name, expr, text, [v.name for v in variables]))
+    return out, free
+
+
+def _split_expectation(text: str) -> tuple[str | None, str]:
+    """NAME=EXPR as (NAME, EXPR); an EXPR without NAME= (its first = not an assignment's) as (None, EXPR)."""
+    from autodiff.app.notation import name
+
+    left, sep, right = text.partition("=")
+    if sep and left.strip() and not right.startswith("=") and name(left.strip()).isidentifier():
+        split_binding(text, "--expect")  # the checks of a binding (a name, a value)
+        return name(left.strip()), right.strip()
+    if not text.strip():
+        split_binding(text, "--expect")
+    return None, text.strip()
+
+
+def _expectation(name: str, expr: str, text: str, names: list[str]) -> Any:
     """--expect NAME=EXPR, EXPR in textbook notation too (2x cos(x^2))."""
     from autodiff.app.checking import Expectation
-    from autodiff.app.notation import name, read
+    from autodiff.app.notation import read
 
-    wrt, expr = split_binding(text, "--expect")
-    return Expectation(name(wrt), read(expr, names).program, label=f"--expect {text}")
+    return Expectation(name, read(expr, names).program, label=f"--expect {text}")
 
 
 def number(value: float) -> str:

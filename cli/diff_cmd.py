@@ -38,8 +38,8 @@ Examples:
 @click.command("diff", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="The derivative as a formula, with the rules step by step.")
 @program_options
-@wrt_option("Differentiate with respect to NAME (repeatable: each partial; default: every variable). x,y is the "
-            "mixed derivative d/dy d/dx (f_xy).", metavar="NAME[,NAME...]")
+@wrt_option("Each --wrt gives one partial derivative; x,y is the mixed derivative d/dy d/dx (f_xy).",
+            metavar="NAME[,NAME...]")
 @option("--implicit", metavar="NAME", help="NAME is a function of the --wrt variable (default x) defined by the "
         "equation PROGRAM (or PROGRAM = 0): dNAME/dx by implicit differentiation.")
 @order_option("The N-th derivative.")

@@ -35,7 +35,7 @@ Examples (textbook exercises):
 @iterations_option(50)
 @option("--tol", type=float, default=1e-12, show_default=True,
         help="Converged when |x_{n+1} - x_n| <= TOL * max(1, |x_{n+1}|).")
-@wrt_option("The variable (default: the one NAME=VALUE; others are constants).", multiple=False)
+@wrt_option(multiple=False)
 @format_option()
 @engine_options("float64")
 def newton_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:

@@ -54,7 +54,7 @@ class ProgramCommand(click.Command):
 # name ({order}); cli/errors.py words it as its option (flag_of: --order).
 # A parameter's flag is --its-name, unless listed here (the test of this module checks every option).
 FLAGS: dict[str, str] = {"variables": "--var", "constants": "--const", "output_format": "--format",
-                         "expectations": "--expect", "run_backward": "--backward", "target": "--to"}
+                         "expectations": "--expect", "target": "--to"}
 
 
 def flag_of(name: str) -> str:
@@ -187,23 +187,48 @@ def engine_options(dtype: bool | str = True) -> Callable[[Callable], Callable]:
     return decorate
 
 
-def format_option(*extra: str, help: str = "Output format (default: pretty on a terminal, plain when piped).",
-                  json: bool = True) -> Callable:
-    """--format pretty|plain|json, and the command's own formats."""
+FORMAT_HELP = "Output format (default: pretty on a terminal, plain when piped)."
+
+
+def format_option(*extra: str, json: bool = True) -> Callable:
+    """--format pretty|plain|json, and the command's own formats (the same help everywhere; the choices list
+    what each command writes)."""
     choices = ["pretty", "plain", *(["json"] if json else []), *extra]
-    return option("--format", "output_format", type=click.Choice(choices), help=help)
+    return option("--format", "output_format", type=click.Choice(choices), help=FORMAT_HELP)
 
 
-def order_option(help: str, low: int = 1, high: int | None = None) -> Callable:
-    """--order N: which derivative (or up to which one)."""
-    kind = click.IntRange(low, high) if high is not None else int
-    return option("--order", type=kind, default=1, show_default=True, help=help)
+class Whole(click.ParamType):
+    """A whole number in [low, high] (high None: no upper bound), refused with the option's name (a usage error)."""
+
+    name = "N"
+
+    def __init__(self, low: int = 1, high: int | None = None) -> None:
+        self.low, self.high = low, high
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        from autodiff.engine.errors import UsageError
+
+        number = value if isinstance(value, int) else click.INT.convert(value, param, ctx)
+        if number < self.low or (self.high is not None and number > self.high):
+            flag = next((o for o in getattr(param, "opts", ()) if o.startswith("--")), "the value")
+            words = f"at least {self.low}" if self.high is None else f"between {self.low} and {self.high}"
+            raise UsageError(f"{flag} must be {words}, got {number}")
+        return number
 
 
-def wrt_option(help: str = "Differentiate with respect to NAME (repeatable; default: every variable).",
-               multiple: bool = True, metavar: str = "NAME") -> Callable:
-    """--wrt NAME."""
-    return option("--wrt", "wrt", multiple=multiple, metavar=metavar, help=help)
+def order_option(help: str, high: int | None = None) -> Callable:
+    """--order N: which derivative (or up to which one); the help says which, as it differs between commands."""
+    return option("--order", type=Whole(1, high), default=1, show_default=True, help=help)
+
+
+WRT_HELP = "Differentiate with respect to NAME (default: every variable; a bound name left out is a constant)."
+
+
+def wrt_option(extra: str = "", multiple: bool = True, metavar: str = "NAME") -> Callable:
+    """--wrt NAME: the variables of the derivative (repeatable, or one: eval's --order, newton); every command's
+    help starts with WRT_HELP, `extra` adds what is the command's own (diff: x,y for a mixed derivative)."""
+    words = " ".join(w for w in (WRT_HELP, "Repeatable." if multiple else "One NAME.", extra) if w)
+    return option("--wrt", "wrt", multiple=multiple, metavar=metavar, help=words)
 
 
 def tolerance_options(rtol: float | str, atol: float | str) -> Callable:
@@ -219,22 +244,33 @@ def tolerance_options(rtol: float | str, atol: float | str) -> Callable:
     ])
 
 
-def backward_option(flag: bool = False,
-                    help: str = "Run backward from this named tensor (repeatable, in order; default: the root).",
-                    ) -> Callable:
-    """--backward: which tensors backward starts from (eval: NAME, repeatable), or whether to run it (graph, a
-    flag: the two meanings are one option's, to be made one)."""
-    kind: dict[str, Any] = {"is_flag": True} if flag else {"multiple": True, "metavar": "NAME"}
-    return option("--backward", "run_backward" if flag else "backward", help=help, **kind)
+def backward_option() -> Callable:
+    """--backward [NAME]: run backward from the named tensor (repeatable, in order); --backward alone: from the
+    root (eval runs it from the root anyway; graph runs none without it)."""
+    return option("--backward", "backward", multiple=True, is_flag=False, flag_value="", metavar="[NAME]",
+                  help="Run backward from the tensor NAME (repeatable, in order; --backward alone: from the root).")
 
 
-def grad_tensor_option(help: str = "The gradient argument of backward (for a non-scalar output).") -> Callable:
+def backward_names(values: tuple[str, ...], assignments: tuple[str, ...]) -> tuple[list[str], tuple[str, ...]]:
+    """The --backward names ('' for the root) and the NAME=VALUE arguments: `--backward x=2` is a bare
+    --backward followed by the binding x=2 (click takes the next word as the option's value)."""
+    names: list[str] = []
+    for value in values:
+        if "=" in value:
+            assignments = (*assignments, value)
+            value = ""
+        names.append(value)
+    return names, assignments
+
+
+def grad_tensor_option() -> Callable:
     """--grad-tensor VALUE (also --gradient)."""
-    return option("--grad-tensor", "--gradient", "grad_tensor", metavar="VALUE", help=help)
+    return option("--grad-tensor", "--gradient", "grad_tensor", metavar="VALUE",
+                  help="The gradient argument of backward (for a non-scalar output).")
 
 
-def retain_graph_option(help: str = "Keep the graph's saved values so backward can run again.") -> Callable:
-    return option("--retain-graph", is_flag=True, help=help)
+def retain_graph_option() -> Callable:
+    return option("--retain-graph", is_flag=True, help="Keep the graph's saved values so backward can run again.")
 
 
 def steps_option() -> Callable:
@@ -279,9 +315,9 @@ def exact_option() -> Callable:
     return option("--no-exact", is_flag=True, help="Numbers only: skip SymPy's exact forms.")
 
 
-def symbolic_option(help: str) -> Callable:
+def symbolic_option() -> Callable:
     """--symbolic: a command's formulas too (SymPy, imported only then)."""
-    return option("--symbolic", is_flag=True, help=help)
+    return option("--symbolic", is_flag=True, help="Also the formulas, and their exact values at the point (SymPy).")
 
 
 def output_format(choice: str | None) -> str:

@@ -34,13 +34,13 @@ Examples:
 @click.command("plot", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="Draw a function and its derivatives over a grid.")
 @program_options
-@order_option("Draw the derivatives up to this order.")
+@order_option("The derivatives up to order N.")
 @option("--tangent", "tangent", metavar="NAME=VALUE",
         help="Also draw the tangent line at this point (autodiff tangent gives its formula).")
 @option("--out", "out", metavar="FILE.png|FILE.svg", help="Write an image instead (needs the 'plot' extra).")
 @option("--width", type=click.IntRange(20, 400), default=60, show_default=True, help="Characters wide.")
 @option("--height", type=click.IntRange(5, 200), default=15, show_default=True, help="Lines high.")
-@format_option(json=False, help="pretty: in colour (default on a terminal); plain: without.")
+@format_option(json=False)
 @dtype_option("float64")
 @engine_options(dtype=False)
 def plot_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:

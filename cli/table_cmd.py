@@ -35,7 +35,7 @@ Examples:
 @click.command("table", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="The value and derivatives at every point of a grid.")
 @program_options
-@order_option("Derivatives up to this order.")
+@order_option("The derivatives up to order N.")
 @format_option("csv")
 @dtype_option("float64")
 @engine_options(dtype=False)
