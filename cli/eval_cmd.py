@@ -27,7 +27,7 @@ from autodiff.cli.options import (
 EPILOG_EVAL = """\b
 Examples:
   autodiff eval '(2*x)**3' x=1.5
-  autodiff eval 'y = x**2; z = x**3' --var x=[1.0] --backward y --backward z
+  autodiff eval 'y = x**2; z = x**3' --var 'x=[1.0]' --backward y --backward z
   autodiff eval 'y = 2*x; z = y**3' --var 'x=[[1, 2], [3, 4]]' --grad-tensor 'ones(2, 2)'
   autodiff eval 'out = ((2*x)**3).mean()' --var 'x=randn(2, 2)' --seed 0 --retain-graph --repeat 2
   autodiff eval 'c = a + b; e = c * d' a=2 b=3 d=4 --trace

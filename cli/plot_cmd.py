@@ -25,7 +25,7 @@ from autodiff.cli.reading import read_formula
 
 EPILOG = """\b
 Examples:
-  autodiff plot 'sin(x)' x=0:2*pi --order 2
+  autodiff plot 'sin(x)' 'x=0:2*pi' --order 2
   autodiff plot 'x**3 - 2*x' x=-2:2 --out cubic.png
   autodiff plot 'sqrt(x)' x=0:9 --tangent x=4
 """
@@ -64,7 +64,7 @@ def plot_command(program: str | None, assignments: tuple[str, ...], file: str | 
         else:
             constants.append(Binding(name, binding_value(name, value, options["config"].max_elements), False))
     if wrt is None:
-        raise UsageError("give the range as NAME=START:STOP[:STEP], e.g. x=0:2*pi")
+        raise UsageError("give the range as NAME=START:STOP[:STEP], e.g. 'x=0:2*pi'")
     out = options["out"]
     if out is not None and not out.lower().endswith((".png", ".svg")):
         raise UsageError(f"--out {out}: the image must be a .png or .svg file")
