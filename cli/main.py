@@ -54,6 +54,15 @@ class Commands(click.Group):
         module = importlib.import_module(f"autodiff.cli.{entry[0]}")
         return next(command for command in module.COMMANDS if command.name == name)
 
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list:
+        """Completing a command name: the names and their whole help lines from the table (no command module is
+        imported; the shell shows the help beside each name)."""
+        from click.shell_completion import CompletionItem
+
+        items = [CompletionItem(name, help=COMMANDS[name][1]) for name in sorted(COMMANDS)
+                 if name.startswith(incomplete)]
+        return items + click.Command.shell_complete(self, ctx, incomplete)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The listing of `autodiff --help`, from the table (no command module imported)."""
         rows = [(name, COMMANDS[name][1]) for name in sorted(COMMANDS)]  # whole: write_dl wraps a long one
