@@ -100,8 +100,9 @@ def _derive(program: str | None, assignments: tuple[str, ...], file: str | None,
                                                                       for d in result.derivatives]
     warnings = []
     if point:
-        values = at_point(result, point, texts if options["exact"] else None)
-        rows = [(d, at.value, at.autograd, at.exact) for d, at in zip(result.derivatives, values)]
+        values = at_point(result, point, texts)  # the exact value always: a residue of an exact 0 prints as 0
+        rows = [(d, 0.0 if at.exact == "0" else at.value + 0.0, at.autograd + 0.0 if at.autograd is not None else None,
+                 at.exact if options["exact"] else None) for d, at in zip(result.derivatives, values)]
         warnings = [f"the formula gives {at.value!r} at the point but autograd gives {at.autograd!r}: please "
                     "report it, with this command" for at in values if not at.agrees]
     return "explicit", reading, result, rows, warnings

@@ -61,25 +61,25 @@ def newton_command(program: str | None, assignments: tuple[str, ...], file: str 
             for it in result.iterations], "root": json_number(result.root), "converged": result.converged,
             "reason": result.reason})
     else:
-        sys.stdout.write(_text(text, result))
+        _text(text, result, output_format(options["output_format"]) == "pretty")
     return 0 if result.converged else 1
 
 
 COMMANDS = [newton_command]
 
 
-def _text(program: str, result: Any) -> str:
+def _text(program: str, result: Any, pretty: bool) -> None:
+    from autodiff.cli.text import write_columns
+
     x = result.variable
     header = ["n", f"{x}_n", f"f({x}_n)", f"f'({x}_n)"]
     rows = [[str(it.n), decimal(it.x, 15), decimal(it.f, 6), "" if it.df is None else decimal(it.df, 6)]
             for it in result.iterations]
-    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
-    lines = [f"Newton's method on {program} = 0 from {x}_0 = {decimal(result.iterations[0].x, 15)}",
-             "  ".join(h.rjust(w) for h, w in zip(header, widths))]
-    lines += ["  ".join(c.rjust(w) for c, w in zip(row, widths)) for row in rows]
+    sys.stdout.write(f"Newton's method on {program} = 0 from {x}_0 = {decimal(result.iterations[0].x, 15)}\n")
+    write_columns(header, rows, pretty)
     if result.converged:
-        lines.append(f"root: {x} = {decimal(result.root, 15)}  ({result.reason}; {len(result.iterations) - 1} steps)")
+        sys.stdout.write(f"root: {x} = {decimal(result.root, 15)}  ({result.reason}; "
+                         f"{len(result.iterations) - 1} steps)\n")
     else:
-        lines.append(f"no root: {result.reason}")
-    lines.append("f' by autograd (float64)")
-    return "\n".join(lines) + "\n"
+        sys.stdout.write(f"no root: {result.reason}\n")
+    sys.stdout.write("f' by autograd (float64)\n")

@@ -321,10 +321,12 @@ def symbolic_option() -> Callable:
 
 
 def output_format(choice: str | None) -> str:
-    """The chosen format, or pretty on a terminal and plain when piped."""
+    """The chosen format, or pretty on a terminal (or with FORCE_COLOR) and plain when piped."""
     if choice:
         return choice
-    return "pretty" if sys.stdout.isatty() else "plain"
+    import os
+
+    return "pretty" if sys.stdout.isatty() or os.environ.get("FORCE_COLOR") else "plain"
 
 
 # ---------------------------------------------------------------------------- the program
