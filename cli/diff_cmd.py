@@ -103,9 +103,23 @@ def _derive(program: str | None, assignments: tuple[str, ...], file: str | None,
         values = at_point(result, point, texts)  # the exact value always: a residue of an exact 0 prints as 0
         rows = [(d, 0.0 if at.exact == "0" else at.value + 0.0, at.autograd + 0.0 if at.autograd is not None else None,
                  at.exact if options["exact"] else None) for d, at in zip(result.derivatives, values)]
-        warnings = [f"the formula gives {at.value!r} at the point but autograd gives {at.autograd!r}: please "
-                    "report it, with this command" for at in values if not at.agrees]
+        warnings = [_disagreement(d, at, point) for d, at in zip(result.derivatives, values) if not at.agrees]
     return "explicit", reading, result, rows, warnings
+
+
+def _disagreement(derivative: Any, at: Any, point: dict[str, float]) -> str:
+    """Why the formula's value and autograd's differ: at a pole of the derivative (both not finite: nan and inf are
+    two spellings of "not defined"), the function is not differentiable there; otherwise a bug to report."""
+    import math
+
+    if not (math.isfinite(at.value) or math.isfinite(at.autograd)):
+        where = ", ".join(f"{name} = {value:g}" for name, value in point.items())
+        why = " (it divides by zero there: a pole)" if math.isinf(at.value) or math.isinf(at.autograd) else ""
+        return (f"the derivative {derivative.text} is not defined at {where}{why}, so the function is not "
+                f"differentiable at that point; the formula gives {at.value!r} and autograd {at.autograd!r}, two "
+                "spellings of 'no value'")
+    return (f"the formula gives {at.value!r} at the point but autograd gives {at.autograd!r}: please report it, "
+            "with this command")
 
 
 def diff_answering(program: str | None, assignments: tuple[str, ...], options: dict[str, Any]) -> Any:

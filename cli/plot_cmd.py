@@ -137,7 +137,9 @@ def write_image(out: str, points: Any, series: list, labels: list[str], wrt: str
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise InputError("--out needs matplotlib, the optional 'plot' extra: pip install 'autodiff-cli[plot]'",
+        raise InputError("--out needs matplotlib (the optional 'plot' extra) in autodiff's environment: pipx inject "
+                         "autodiff-cli matplotlib, uv tool install --with matplotlib ., or pip install '.[plot]' in "
+                         "the source folder",
                          reason="extra") from None
     (xs, x_power), (ys, y_power) = scaled([points]), scaled(series)
     temporary = None

@@ -143,3 +143,24 @@ def test_the_man_page_is_roff_with_every_command():
     assert [line[len(".SS autodiff "):] for line in page.splitlines() if line.startswith(".SS ")] == sorted(COMMANDS)
     assert not [line for line in page.splitlines() if line.startswith(".") and line.split()[0] not in
                 (".TH", ".SH", ".SS", ".B", ".nf", ".fi", ".TP")]
+
+
+def test_the_docs_link_only_files_in_the_repository():
+    """Every Markdown link and every file name in backticks of README.md and docs/*.md that looks like a path of
+    the repository exists (docs/scripts.md once pointed at a CONTRACT.md that is not there)."""
+    missing = []
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+            if "://" not in target and not (path.parent / target).exists():
+                missing.append((path.name, target))
+        for name in re.findall(r"`([A-Za-z_][\w/.-]*\.md)`", text):
+            if not ((ROOT / name).exists() or (path.parent / name).exists()):
+                missing.append((path.name, name))
+    assert missing == []
+
+
+def test_debug_is_documented_and_hidden():
+    assert "--debug" not in _autodiff("--help").stdout
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "`autodiff --debug eval 'x**2' x=1`" in readme

@@ -55,3 +55,20 @@ def test_pretty_tables_are_rich_tables(cli):
     assert lines[1].split() == ["n", "x_n", "f(x_n)", "f'(x_n)"] and set(lines[2]) == {"─"}
     plain = cli("newton", "x**2 - 10", "x=3", "--format", "plain").stdout.splitlines()
     assert plain[1] == "n               x_n       f(x_n)  f'(x_n)"
+
+
+def test_a_program_from_standard_input_keeps_no_newline():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "autodiff.cli", "diff", "-"], input="x**3\n", capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "d/dx x**3 = 3*x**2\n", "")
+
+
+def test_a_pole_of_the_derivative_is_explained_not_reported_as_a_bug(cli):
+    out = cli("diff", "sqrt(x)", "x=0", "--format", "plain")
+    assert (out.code, out.stdout) == (0, "d/dx sqrt(x) = 1/(2*sqrt(x))\n  at the point: nan  (autograd: inf)\n")
+    assert out.stderr == ("autodiff: warning: the derivative 1/(2*sqrt(x)) is not defined at x = 0 (it divides by "
+                          "zero there: a pole), so the function is not differentiable at that point; the formula "
+                          "gives nan and autograd inf, two spellings of 'no value'\n")
