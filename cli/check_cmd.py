@@ -98,8 +98,9 @@ def _setup(program: str | None, assignments: tuple[str, ...], file: str | None, 
 def check_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """Check your derivatives of PROGRAM against autograd.
 
-    Each --expect NAME=EXPR is your derivative of the program's result with respect to the bound
-    variable NAME, written in the language and evaluated (in float64) with the same bindings. It is
+    Each --expect NAME=EXPR is your derivative of the program's result with respect to the variable
+    NAME (with one variable, --expect EXPR is enough; a variable left unbound gets random points in
+    [-2, 2)), written in the language and evaluated (in float64) with the same bindings. It is
     compared elementwise with autograd's gradient, like torch.allclose: |yours - autograd| <= atol +
     rtol * |autograd|. --dtype is the precision of autograd's side; yours is always evaluated in float64.
     Exit status 0 when every derivative matches, 1 when one does not.

@@ -100,11 +100,31 @@ def _derive(program: str | None, assignments: tuple[str, ...], file: str | None,
                                                                       for d in result.derivatives]
     warnings = []
     if point:
-        values = at_point(result, point, texts)  # the exact value always: a residue of an exact 0 prints as 0
-        rows = [(d, 0.0 if at.exact == "0" else at.value + 0.0, at.autograd + 0.0 if at.autograd is not None else None,
-                 at.exact if options["exact"] else None) for d, at in zip(result.derivatives, values)]
+        values = at_point(result, point, texts if options["exact"] else None)
+        rows = [(d, _residue(d, at, texts), at.autograd + 0.0 if at.autograd is not None else None, at.exact)
+                for d, at in zip(result.derivatives, values)]
         warnings = [_disagreement(d, at, point) for d, at in zip(result.derivatives, values) if not at.agrees]
     return "explicit", reading, result, rows, warnings
+
+
+RESIDUE = 1e-12  # a value this small may be a rounding residue of an exact 0 (cos(pi/2) is 6.1e-17)
+
+
+def _residue(derivative: Any, at: Any, texts: dict[str, str]) -> float:
+    """The formula's value at the point, 0 where it is exactly 0: -0, or a tiny residue whose exact value (SymPy,
+    asked only then) is 0."""
+    import math
+
+    value = at.value + 0.0  # -0 is 0
+    if value == 0 or not math.isfinite(value) or abs(value) > RESIDUE:
+        return value
+    if at.exact is None:
+        from autodiff.app.diff import exact_value
+
+        exact = exact_value(derivative.expr, texts)
+    else:
+        exact = at.exact
+    return 0.0 if exact == "0" else value
 
 
 def _disagreement(derivative: Any, at: Any, point: dict[str, float]) -> str:
