@@ -162,6 +162,32 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
     return report
 
 
+UNBOUND = "rand()*4-2"  # the VALUE of a variable the command line leaves unbound: random points in [-2, 2)
+
+
+def free_names(program: str, bound: list[Variable], most: int = 16) -> list[str]:
+    """The names the program uses that nothing binds (its free variables), in the order it meets them: the
+    program is run with each name found bound to a number, until it runs; a run that fails otherwise ends
+    the search with what was found (the check itself then reports the failure)."""
+    from autodiff.app.session import EvalRequest, evaluate
+
+    names: list[str] = []
+    with np.errstate(all="ignore"):
+        values = [Binding(v.name, v.draw(), v.requires_grad) for v in bound]
+        for _ in range(most):
+            try:
+                evaluate(EvalRequest(program, values + [Binding(n, 0.5, True) for n in names]))
+            except UnknownNameError as error:
+                if error.reason != "unbound_name" or error.details.get("name") in names:
+                    return names
+                names.append(str(error.details.get("name")))
+            except AutodiffError:
+                return names
+            else:
+                return names
+    return names
+
+
 def _validate(request: CheckRequest, variables: dict[str, Variable]) -> None:
     if request.samples is not None and request.samples < 1:
         raise UsageError(f"{{samples}} must be at least 1, got {request.samples}", fields=("samples",))
@@ -329,4 +355,5 @@ def _result(derivative: _Derivative, state: dict[str, Any]) -> CheckResult:
                        state["worst"], tuple(state["shape"]))
 
 
-__all__ = ["CheckReport", "CheckRequest", "CheckResult", "Expectation", "Worst", "check_derivatives"]
+__all__ = ["UNBOUND", "CheckReport", "CheckRequest", "CheckResult", "Expectation", "Worst", "check_derivatives",
+           "free_names"]

@@ -41,7 +41,7 @@ def _at(fn: Function, x: float) -> tuple[float, float]:
 def newton(fn: Function, x0: float, steps: int = 50, tol: float = 1e-12, seconds: float = SECONDS) -> Newton:
     """Run at most `steps` Newton steps from x0; converged when |x_{n+1} - x_n| <= tol * max(1, |x_{n+1}|)."""
     if not 1 <= steps <= MAX_STEPS:
-        raise UsageError(f"{{steps}} must be between 1 and {MAX_STEPS:,}, got {steps}", fields=("steps",))
+        raise UsageError(f"{{iterations}} must be between 1 and {MAX_STEPS:,}, got {steps}", fields=("iterations",))
     if not (tol > 0 and math.isfinite(tol)):
         raise UsageError(f"{{tol}} must be a positive number, got {tol}", fields=("tol",))
     result = Newton(fn.variables[0])

@@ -66,11 +66,12 @@ class EvalRequest:
     bindings: list[Binding] = field(default_factory=list)
     grad_tensor: Any = None
     retain_graph: bool = False
-    backward: list[str] = field(default_factory=list)
+    backward: list[str] = field(default_factory=list)  # the tensors backward starts from ("": the root)
     repeat: int = 1
     zero_grad: bool = False
     retain_grad: list[str] = field(default_factory=list)
     order: int = 1
+    wrt: str | None = None  # the leaf of the derivative (order N: d^N root / d wrt^N); None: the only leaf
     detect_anomaly: bool = False
     # Receives every backward step (engine.observe); its start_pass(), if any, is called before
     # each backward call (the explanation of a pass uses both).
@@ -167,9 +168,10 @@ def run_eval(request: EvalRequest) -> EvalResult:
     if passes > MAX_LOOP:  # 10,000 x 10,000 passes: refused before any work
         raise UsageError(f"{{backward}} x {{repeat}} gives {passes:,} backward passes, over the limit of "
                          f"{MAX_LOOP:,}", fields=("backward", "repeat"))
-    if request.order > 1 and (request.backward or request.repeat > 1):
-        raise UsageError("{order} cannot be combined with {backward} or {repeat}",
-                         fields=("order", "backward", "repeat"))
+    if (request.order > 1 or request.wrt) and (request.backward or request.repeat > 1):
+        setting = "order" if request.order > 1 else "wrt"
+        raise UsageError(f"{{{setting}}} cannot be combined with {{backward}} or {{repeat}}",
+                         fields=(setting, "backward", "repeat"))
     # Every run starts with recording on, as a fresh process does, whatever an earlier run in this process
     # (an earlier batch line) switched off with torch.set_grad_enabled(False).
     with engine.detect_anomaly(request.detect_anomaly), engine.enable_grad():
@@ -180,12 +182,12 @@ def run_eval(request: EvalRequest) -> EvalResult:
             _named(names, name, "retain_grad").retain_grad()
         gradient = None if request.grad_tensor is None else as_tensor(request.grad_tensor, "{grad_tensor}",
                                                                        ("grad_tensor",))
-        if request.order > 1:
+        if request.order > 1 or request.wrt:
             return _higher_order(request, evaluation, root, gradient)
-        if not request.backward and not root.requires_grad:
+        if not any(request.backward) and not root.requires_grad:
             return EvalResult(evaluation, root, [], grads_of(names), skipped_backward=ROOT_NEEDS_NO_GRAD)
-        targets = [(name, _named(names, name, "backward")) for name in request.backward] or \
-            [(evaluation.root_name, root)]
+        targets = [(evaluation.root_name, root) if name == "" else (name, _named(names, name, "backward"))
+                   for name in request.backward] or [(evaluation.root_name, root)]  # "": the root
         if request.keep is None:
             _check_kept(leaves(evaluation), request.repeat * len(targets))
         passes = []
@@ -259,10 +261,17 @@ def _higher_order(request: EvalRequest, evaluation: Evaluation, root: Tensor, gr
                   ) -> EvalResult:
     """d^N root / dx^N: differentiate with create_graph, then the sum of the gradient again, N-1 times."""
     candidates = {name: t for name, t in named_tensors(evaluation).items() if t.is_leaf and t.requires_grad}
+    if request.wrt is not None:
+        if request.wrt not in candidates:
+            listed = ", ".join(candidates) or "none"
+            raise UsageError(f"{{wrt}} {request.wrt}: not a leaf that requires grad (the program's: {listed})",
+                             fields=("wrt",))
+        candidates = {request.wrt: candidates[request.wrt]}
     if len(candidates) != 1:
         listed = ", ".join(candidates) or "none"
+        first = next(iter(candidates), "x")
         raise UsageError(f"{{order}} needs exactly one leaf that requires grad; the program has {len(candidates)} "
-                         f"({listed})", fields=("order",))
+                         f"({listed}): pick one with {{wrt}}, e.g. {{wrt}} {first}", fields=("order", "wrt"))
     (name, x), = candidates.items()
     passes = []
     current, grad_output = root, gradient

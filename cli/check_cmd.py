@@ -83,25 +83,27 @@ def _setup(program: str | None, assignments: tuple[str, ...], file: str | None, 
 @click.command("check", cls=ProgramCommand, epilog=EPILOG_CHECK, context_settings=SETTINGS,
                short_help="Check your own derivatives against autograd.")
 @program_options
-@option("--expect", "expectations", multiple=True, metavar="NAME=EXPR",
-        help="Your derivative of the program with respect to NAME, in the language (repeatable).")
+@option("--expect", "expectations", multiple=True, metavar="[NAME=]EXPR",
+        help="Your derivative of the program with respect to NAME, in the language (repeatable; NAME= may be "
+             "left out when the program has one variable).")
 @option("--samples", type=int, metavar="N",
         help="Check at N points (default 5): the bound values, then points drawn around them, or each VALUE "
              "evaluated again (e.g. x='randn()').")
-@order_option("2: the expectations are second derivatives.", high=2)
-@tolerance_options("Relative tolerance (default 1e-5 for float64, 1e-4 for float32).",
-                   "Absolute tolerance (default 1e-8 for float64, 1e-5 for float32).")
+@order_option("The N-th derivative: 2 when the expectations are second derivatives.", high=2)
+@tolerance_options("1e-5 in float64, 1e-4 in float32", "1e-8 in float64, 1e-5 in float32")
 @format_option()
-@dtype_option("float64", help="The precision of autograd's side (yours is always evaluated in float64).")
+@dtype_option("float64")
 @engine_options(dtype=False)
 @batch_options("Check")
 def check_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """Check your derivatives of PROGRAM against autograd.
 
-    Each --expect NAME=EXPR is your derivative of the program's result with respect to the bound
-    variable NAME, written in the language and evaluated (in float64) with the same bindings. It is
+    Each --expect NAME=EXPR is your derivative of the program's result with respect to the variable
+    NAME (with one variable, --expect EXPR is enough; a variable left unbound gets random points in
+    [-2, 2)), written in the language and evaluated (in float64) with the same bindings. It is
     compared elementwise with autograd's gradient, like torch.allclose: |yours - autograd| <= atol +
-    rtol * |autograd|. Exit status 0 when every derivative matches, 1 when one does not.
+    rtol * |autograd|. --dtype is the precision of autograd's side; yours is always evaluated in float64.
+    Exit status 0 when every derivative matches, 1 when one does not.
     """
     if options["batch"] is not None:
         from autodiff.cli.batch import run_batch
@@ -132,12 +134,17 @@ def _check(program: str | None, assignments: tuple[str, ...], file: str | None, 
 
     readings: list = []
     text, variables, _ = _setup(program, assignments, file, options, readings)
-    expectations = [_expectation(e, [v.name for v in variables]) for e in options["expectations"]]
+    expectations, unbound = _expectations(text, options["expectations"], variables)
     with np.errstate(all="ignore"):
         report = check_derivatives(CheckRequest(
             program=text, variables=variables, expectations=expectations, dtype=options["dtype"],
             samples=DEFAULT_SAMPLES if options["samples"] is None else options["samples"], seed=options["config"].seed,
             rtol=options["rtol"], atol=options["atol"], order=options["order"]))
+    if unbound:
+        from autodiff.app.checking import UNBOUND
+
+        report.notes.append(f"{', '.join(unbound)}: not bound, so every point is random in [-2, 2) (a value "
+                            f"{UNBOUND}); bind {unbound[0]}=VALUE to start from a point of your own")
     return report, readings[0].read_as
 
 
@@ -161,13 +168,53 @@ def check_answering(program: str | None, assignments: tuple[str, ...], options: 
     return settings, answer
 
 
-def _expectation(text: str, names: list[str]) -> Any:
+def _expectations(program: str, texts: tuple[str, ...], variables: list[Any]) -> tuple[list[Any], list[str]]:
+    """--expect NAME=EXPR (or EXPR alone when the program has one variable), and the variables named there that
+    nothing binds: they are bound here to random points (check samples anyway), and listed for a note."""
+    from autodiff.app.checking import UNBOUND, free_names
+    from autodiff.app.comparison import Variable
+    from autodiff.engine.errors import UsageError
+
+    split = [_split_expectation(t) for t in texts]
+    bound = [v.name for v in variables if v.requires_grad]
+    free: list[str] = []
+    if any(name is None or name not in {v.name for v in variables} for name, _ in split):
+        free = free_names(program, variables)
+    for name in free:  # check samples anyway: a variable nothing binds gets random points
+        variables.append(Variable(name, text=UNBOUND))
+    out = []
+    for text, (name, expr) in zip(texts, split):
+        if name is None:
+            candidates = [*bound, *free]
+            if len(candidates) != 1:
+                listed = ", ".join(candidates) or "none"
+                raise UsageError(f"--expect {text!r}: which variable is it the derivative for? The program has "
+                                 f"{len(candidates)} ({listed}): write NAME=EXPR, e.g. --expect "
+                                 f"'{(candidates or ['x'])[0]}={expr}'")
+            name = candidates[0]
+        out.append(_expectation(name, expr, text, [v.name for v in variables]))
+    return out, free
+
+
+def _split_expectation(text: str) -> tuple[str | None, str]:
+    """NAME=EXPR as (NAME, EXPR); an EXPR without NAME= (its first = not an assignment's) as (None, EXPR)."""
+    from autodiff.app.notation import name
+
+    left, sep, right = text.partition("=")
+    if sep and left.strip() and not right.startswith("=") and name(left.strip()).isidentifier():
+        split_binding(text, "--expect")  # the checks of a binding (a name, a value)
+        return name(left.strip()), right.strip()
+    if not text.strip():
+        split_binding(text, "--expect")
+    return None, text.strip()
+
+
+def _expectation(name: str, expr: str, text: str, names: list[str]) -> Any:
     """--expect NAME=EXPR, EXPR in textbook notation too (2x cos(x^2))."""
     from autodiff.app.checking import Expectation
-    from autodiff.app.notation import name, read
+    from autodiff.app.notation import read
 
-    wrt, expr = split_binding(text, "--expect")
-    return Expectation(name(wrt), read(expr, names).program, label=f"--expect {text}")
+    return Expectation(name, read(expr, names).program, label=f"--expect {text}")
 
 
 def number(value: float) -> str:
@@ -333,10 +380,9 @@ def _float(value: float) -> float | str:
                short_help="Compare autograd with central finite differences, in float64.")
 @program_options
 @option("--eps", type=float, default=1e-6, show_default=True, help="The finite-difference step.")
-@tolerance_options("Relative tolerance.", "Absolute tolerance.", rtol=1e-3, atol=1e-5)
+@tolerance_options(rtol=1e-3, atol=1e-5)
 @option("--max-perturbations", type=int, default=10_000, show_default=True,
         help="Refuse to perturb more leaf elements than this (each costs two evaluations).")
-@dtype_option(None, help="Ignored: gradcheck always evaluates in float64.")
 @format_option()
 @engine_options("float64")
 def gradcheck_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:

@@ -26,7 +26,7 @@ EPILOG = """\b
 Examples (textbook exercises):
   autodiff critical 'x**2 * exp(-x)'                 find and classify the critical points of x^2 e^-x
   autodiff critical 'x**3 - 3*x**2 + 1' x=-1/2:4     absolute extrema of a cubic on [-1/2, 4]
-  autodiff critical 'sin(x)' x=0:2*pi --order 2      inflection points of sin on [0, 2 pi]
+  autodiff critical 'sin(x)' 'x=0:2*pi' --order 2    inflection points of sin on [0, 2 pi]
   autodiff critical 'x**3 - 3*x + y**2'              local extrema and saddle points of f(x, y)
 """
 

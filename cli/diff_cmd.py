@@ -38,13 +38,12 @@ Examples:
 @click.command("diff", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="The derivative as a formula, with the rules step by step.")
 @program_options
-@wrt_option("Differentiate with respect to NAME (repeatable: each partial; default: every variable). x,y is the "
-            "mixed derivative d/dy d/dx (f_xy).", metavar="NAME[,NAME...]")
+@wrt_option("Each --wrt gives one partial derivative; x,y is the mixed derivative d/dy d/dx (f_xy).",
+            metavar="NAME[,NAME...]")
 @option("--implicit", metavar="NAME", help="NAME is a function of the --wrt variable (default x) defined by the "
         "equation PROGRAM (or PROGRAM = 0): dNAME/dx by implicit differentiation.")
 @order_option("The N-th derivative.")
-@steps_option(optional="rules", help="Show the derivation: by the textbook's rules, outside in (--steps), or as the "
-              "backward pass computes it, node by node (--steps backward).")
+@steps_option()
 @option("--exact", "exact", is_flag=True, help="Exact values at the point (sqrt(2)/2, 1600*pi) beside the decimals.")
 @format_option("latex")
 @batch_options("Derive")
@@ -102,10 +101,45 @@ def _derive(program: str | None, assignments: tuple[str, ...], file: str | None,
     warnings = []
     if point:
         values = at_point(result, point, texts if options["exact"] else None)
-        rows = [(d, at.value, at.autograd, at.exact) for d, at in zip(result.derivatives, values)]
-        warnings = [f"the formula gives {at.value!r} at the point but autograd gives {at.autograd!r}: please "
-                    "report it, with this command" for at in values if not at.agrees]
+        rows = [(d, _residue(d, at, texts), at.autograd + 0.0 if at.autograd is not None else None, at.exact)
+                for d, at in zip(result.derivatives, values)]
+        warnings = [_disagreement(d, at, point) for d, at in zip(result.derivatives, values) if not at.agrees]
     return "explicit", reading, result, rows, warnings
+
+
+RESIDUE = 1e-12  # a value this small may be a rounding residue of an exact 0 (cos(pi/2) is 6.1e-17)
+
+
+def _residue(derivative: Any, at: Any, texts: dict[str, str]) -> float:
+    """The formula's value at the point, 0 where it is exactly 0: -0, or a tiny residue whose exact value (SymPy,
+    asked only then) is 0."""
+    import math
+
+    value = at.value + 0.0  # -0 is 0
+    if value == 0 or not math.isfinite(value) or abs(value) > RESIDUE:
+        return value
+    if at.exact is None:
+        from autodiff.app.diff import exact_value
+
+        exact = exact_value(derivative.expr, texts)
+    else:
+        exact = at.exact
+    return 0.0 if exact == "0" else value
+
+
+def _disagreement(derivative: Any, at: Any, point: dict[str, float]) -> str:
+    """Why the formula's value and autograd's differ: at a pole of the derivative (both not finite: nan and inf are
+    two spellings of "not defined"), the function is not differentiable there; otherwise a bug to report."""
+    import math
+
+    if not (math.isfinite(at.value) or math.isfinite(at.autograd)):
+        where = ", ".join(f"{name} = {value:g}" for name, value in point.items())
+        why = " (it divides by zero there: a pole)" if math.isinf(at.value) or math.isinf(at.autograd) else ""
+        return (f"the derivative {derivative.text} is not defined at {where}{why}, so the function is not "
+                f"differentiable at that point; the formula gives {at.value!r} and autograd {at.autograd!r}, two "
+                "spellings of 'no value'")
+    return (f"the formula gives {at.value!r} at the point but autograd gives {at.autograd!r}: please report it, "
+            "with this command")
 
 
 def diff_answering(program: str | None, assignments: tuple[str, ...], options: dict[str, Any]) -> Any:

@@ -8,6 +8,7 @@ import click
 
 from autodiff.cli.options import (
     ProgramCommand,
+    backward_names,
     backward_option,
     batch_options,
     batch_program,
@@ -20,12 +21,13 @@ from autodiff.cli.options import (
     program_text,
     retain_graph_option,
     settings,
+    wrt_option,
 )
 
 EPILOG_EVAL = """\b
 Examples:
   autodiff eval '(2*x)**3' x=1.5
-  autodiff eval 'y = x**2; z = x**3' --var x=[1.0] --backward y --backward z
+  autodiff eval 'y = x**2; z = x**3' --var 'x=[1.0]' --backward y --backward z
   autodiff eval 'y = 2*x; z = y**3' --var 'x=[[1, 2], [3, 4]]' --grad-tensor 'ones(2, 2)'
   autodiff eval 'out = ((2*x)**3).mean()' --var 'x=randn(2, 2)' --seed 0 --retain-graph --repeat 2
   autodiff eval 'c = a + b; e = c * d' a=2 b=3 d=4 --trace
@@ -43,7 +45,8 @@ Examples:
 @option("--repeat", type=int, default=1, show_default=True, help="Run the backward sequence N times.")
 @option("--zero-grad", is_flag=True, help="Zero every leaf's .grad before each backward call.")
 @option("--retain-grad", "retain_grad", multiple=True, metavar="NAME", help="Keep .grad on a non-leaf.")
-@order_option("N-th derivative (one leaf).")
+@order_option("The N-th derivative (of one leaf: --wrt NAME picks it).")
+@wrt_option(multiple=False)
 @option("--detect-anomaly", is_flag=True, help="Stop at the first backward node that returns nan.")
 @option("--trace", is_flag=True, help="Show the backward graph.")
 @option("--explain", is_flag=True, help="Replay the backward pass step by step.")
@@ -61,6 +64,7 @@ def eval_command(program: str | None, assignments: tuple[str, ...], file: str | 
     if file is not None and program is not None:
         assignments = (program, *assignments)
         program = None
+    options["backward"], assignments = backward_names(options["backward"], assignments)
     if options["batch"] is not None:
         from autodiff.cli.batch import eval_answering, run_batch
 

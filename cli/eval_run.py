@@ -89,6 +89,7 @@ def eval_request(program: str, assignments: tuple[str, ...], options: dict[str, 
         zero_grad=options["zero_grad"],
         retain_grad=list(options["retain_grad"]),
         order=options["order"],
+        wrt=options.get("wrt"),
         detect_anomaly=options["detect_anomaly"],
     )
 

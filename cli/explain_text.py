@@ -79,10 +79,11 @@ def _write_table(steps: list[Step], result: Any, options: dict[str, Any], starti
     from rich.table import Table
     from rich.text import Text
 
+    from autodiff.cli.text import colour
     from autodiff.cli.text import console as make_console
-    from autodiff.cli.text import use_color
 
-    console = make_console(no_color=use_color() is False)
+    styled = colour()
+    console = make_console(no_color=not styled, force_terminal=styled or None)
     current = 0
     table = None
     for step in steps:

@@ -34,8 +34,8 @@ Examples (textbook exercises):
                short_help="The gradient, steepest ascent and directional derivative at a point.")
 @program_options
 @option("--direction", metavar="A,B,...", help="A direction (normalised): the directional derivative along it.")
-@symbolic_option("Also the gradient's formulas and exact values (SymPy).")
-@wrt_option("The variables (repeatable; default: every NAME=VALUE; the others are constants).")
+@symbolic_option()
+@wrt_option()
 @format_option()
 @engine_options("float64")
 def gradient_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:

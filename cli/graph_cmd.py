@@ -14,6 +14,7 @@ import click
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
+    backward_names,
     backward_option,
     bindings_from,
     engine_options,
@@ -29,35 +30,32 @@ from autodiff.cli.options import (
 EPILOG = """\b
 Examples:
   autodiff graph 'c = a + b; e = c * d' a=2 b=3 d=4
-  autodiff graph 'c = a + b; e = c * d' a=2 b=3 d=4 --backward --to dot | dot -Tsvg > graph.svg
-  autodiff graph 'y = x * w; y.sum()' --var 'x=[1, 2]' --const w=3 --to mermaid
-  autodiff graph '(x ** 2).exp()' x=0.5 --backward --to json
+  autodiff graph 'c = a + b; e = c * d' a=2 b=3 d=4 --backward --format dot | dot -Tsvg > graph.svg
+  autodiff graph 'y = x * w; y.sum()' --var 'x=[1, 2]' --const w=3 --format mermaid
+  autodiff graph '(x ** 2).exp()' x=0.5 --backward --format json
 """
 
 
 @click.command("graph", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="Show the backward graph: a tree, Graphviz DOT, Mermaid or JSON.")
 @program_options
-@backward_option(flag=True, help="Run backward from the root first, and show the gradient each node received.")
-@grad_tensor_option(help="With --backward: the gradient argument of backward (for a non-scalar output).")
-@retain_graph_option(help="With --backward: keep the graph's saved values.")
-@option("--to", "target", type=click.Choice(["tree", "dot", "mermaid", "json"]), default="tree",
-        show_default=True, help="What to write: a text tree, Graphviz DOT, a Mermaid flowchart or JSON.")
-@format_option(help="For --to tree: pretty (colour, box drawing) or plain; json is --to json.")
+@backward_option()
+@grad_tensor_option()
+@retain_graph_option()
+@option("--to", "target", type=click.Choice(["tree", "dot", "mermaid", "json"]), hidden=True,
+        help="The former spelling of --format (tree: pretty or plain).")
+@format_option("dot", "mermaid")
 @engine_options()
 def graph_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
-    """Show the backward graph of PROGRAM: grad_fn nodes down to the AccumulateGrad of each leaf.
+    """Show the backward graph of PROGRAM: grad_fn nodes down to the AccumulateGrad of each leaf, as a text
+    tree (pretty or plain), JSON, Graphviz DOT or a Mermaid flowchart (--format).
 
-    With --backward, backward runs from the root first and every node shows the gradient it received
-    (DOT and Mermaid also label each edge with the gradient passed along it).
+    Without --backward the graph is shown before any backward pass. With --backward, backward runs first
+    (from the root, or from each NAME given) and every node shows the gradient it received (DOT and Mermaid
+    also label each edge with the gradient passed along it).
     """
-    target = options["target"]
-    if options["output_format"] == "json":
-        if target not in ("tree", "json"):
-            from autodiff.engine.errors import UsageError
-
-            raise UsageError(f"--format json cannot be combined with --to {target}: use --to json")
-        target = "json"
+    options["backward"], assignments = backward_names(options["backward"], assignments)
+    target = _target(options["output_format"], options["target"])
     try:
         observed = _observe(program, assignments, file, options)
     except Exception as error:
@@ -81,6 +79,19 @@ def graph_command(program: str | None, assignments: tuple[str, ...], file: str |
     return 0
 
 
+def _target(chosen: str | None, old: str | None) -> str:
+    """What to write: tree, json, dot or mermaid, from --format (and the former --to, which still works)."""
+    from autodiff.engine.errors import UsageError
+
+    target = chosen if chosen in ("json", "dot", "mermaid") else "tree"
+    if old is not None and chosen is None:
+        return old
+    if old is not None and old != target:
+        raise UsageError(f"--to {old} and --format {chosen} disagree: give --format alone (--to is its former "
+                         "spelling)")
+    return target
+
+
 def _observe(program: str | None, assignments: tuple[str, ...], file: str | None, options: dict[str, Any]) -> Any:
     import numpy as np
 
@@ -90,7 +101,7 @@ def _observe(program: str | None, assignments: tuple[str, ...], file: str | None
 
     if options["config"].max_elements < 1:
         raise UsageError(f"--max-elements must be positive, got {options['max_elements']}")
-    if not options["run_backward"]:
+    if not options["backward"]:
         for name in ("grad_tensor", "retain_graph"):
             if options[name]:
                 raise UsageError(f"--{name.replace('_', '-')} needs --backward (it is an option of the backward pass)")
@@ -103,7 +114,8 @@ def _observe(program: str | None, assignments: tuple[str, ...], file: str | None
             grad_tensor=None if options["grad_tensor"] is None else constant(options["grad_tensor"], "--grad-tensor"),
             retain_graph=options["retain_graph"],
         )
-        return observed_graph(request, backward=options["run_backward"])
+        request.backward = list(options["backward"])
+        return observed_graph(request, backward=bool(options["backward"]))
 
 
 # ---------------------------------------------------------------------------- labels

@@ -54,17 +54,48 @@ class Commands(click.Group):
         module = importlib.import_module(f"autodiff.cli.{entry[0]}")
         return next(command for command in module.COMMANDS if command.name == name)
 
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list:
+        """Completing a command name: the names and their whole help lines from the table (no command module is
+        imported; the shell shows the help beside each name)."""
+        from click.shell_completion import CompletionItem
+
+        items = [CompletionItem(name, help=COMMANDS[name][1]) for name in sorted(COMMANDS)
+                 if name.startswith(incomplete)]
+        return items + click.Command.shell_complete(self, ctx, incomplete)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The listing of `autodiff --help`, from the table (no command module imported)."""
-        from click.utils import make_default_short_help
-
-        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
-        rows = [(name, make_default_short_help(COMMANDS[name][1], limit)) for name in sorted(COMMANDS)]
+        rows = [(name, COMMANDS[name][1]) for name in sorted(COMMANDS)]  # whole: write_dl wraps a long one
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
 
-@click.group(cls=Commands, context_settings=settings())
+EPILOG = """\b
+Examples:
+  autodiff eval '(2*x)**3' x=1.5
+  autodiff eval 'y = x**2; z = x**3' --var 'x=[1.0]' --backward y --backward z
+  autodiff diff 'x**2 * exp(-x)' --steps
+  autodiff check 'sin(x^2)' --expect '2x cos(x^2)'
+  autodiff table 'x**2 * exp(-x)' x=0:4:1 --order 2
+  autodiff critical 'x**3 - 3*x**2 + 1' x=-1:4
+  autodiff run examples/17_gradient_descent.autodiff
+  echo 'x**3' | autodiff diff -
+
+\b
+Exit codes:
+  0    success (check, gradcheck: every derivative is right; newton: converged)
+  1    the computation failed (kinds shape, autograd, value, limit), or the
+       answer is no (a wrong derivative; newton did not converge)
+  2    the command line is wrong (kinds syntax, name, usage, io)
+  130  interrupted (Ctrl-C)
+
+Every error is one line on stderr, "autodiff: KIND error: ..." (with --format json also a JSON document on
+stdout). Colour: NO_COLOR=1 turns it off, FORCE_COLOR=1 on; TERM=dumb and a pipe mean none. Shell
+completion: see the README (eval "$(_AUTODIFF_COMPLETE=bash_source autodiff)").
+"""
+
+
+@click.group(cls=Commands, context_settings=settings(), epilog=EPILOG)
 @click.version_option(VERSION, prog_name="autodiff")
 @click.option("--debug", is_flag=True, hidden=True, help="Show Python tracebacks (for autodiff's developers).")
 @click.pass_context
@@ -79,6 +110,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the command; map every failure to its message and exit code, never a traceback."""
     args = sys.argv[1:] if argv is None else argv
+    args = args or ["--help"]  # bare `autodiff`: the help, as --help prints it (exit 0)
     if signal.getsignal(signal.SIGINT) is interrupted_while_starting:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl-C is a KeyboardInterrupt
     _standard_streams()

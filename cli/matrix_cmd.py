@@ -46,7 +46,7 @@ def _request(program: str | None, assignments: tuple[str, ...], file: str | None
 @click.command("jacobian", cls=ProgramCommand, epilog=EPILOG_JACOBIAN, context_settings=SETTINGS,
                short_help="The Jacobian of the root with respect to each variable.")
 @program_options
-@wrt_option("Only these variables (repeatable).")
+@wrt_option()
 @format_option()
 @engine_options()
 def jacobian_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
@@ -81,13 +81,16 @@ def jacobian_command(program: str | None, assignments: tuple[str, ...], file: st
 @click.command("hessian", cls=ProgramCommand, epilog=EPILOG_HESSIAN, context_settings=SETTINGS,
                short_help="The Hessian of a scalar root over all its variables.")
 @program_options
-@wrt_option("Only these variables (repeatable).")
-@symbolic_option("Also the second derivatives' formulas (SymPy; scalar variables; a point is then optional).")
+@wrt_option()
+@symbolic_option()
 @format_option()
 @engine_options()
 def hessian_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """The Hessian of PROGRAM's scalar root: every block (a, b) of second derivatives with shape
-    a.shape + b.shape (as torch.autograd.functional.hessian gives it), shown as one symmetric matrix."""
+    a.shape + b.shape (as torch.autograd.functional.hessian gives it), shown as one symmetric matrix.
+
+    With --symbolic, the second derivatives' formulas too (SymPy; scalar variables; a point is then
+    optional)."""
     import numpy as np
 
     from autodiff.app.derivatives import hessian

@@ -96,18 +96,28 @@ def _op_record(op: Any) -> dict[str, Any]:
             "inputs": [{"name": name, "formula": grad.text} for name, grad in zip(op.inputs, op.grads)]}
 
 
-@click.command("ops", context_settings=SETTINGS,
+EPILOG = """\b
+Examples:
+  autodiff ops                       every function and operator
+  autodiff ops sin                   one entry: sin, its node and its backward formula
+  autodiff ops '**'                  an operator, by its symbol
+  autodiff ops --format json | jq '.groups[].entries[].name'
+"""
+
+
+@click.command("ops", context_settings=SETTINGS, epilog=EPILOG,
                short_help="List every function and operator with its backward formulas.")
+@click.argument("name", required=False)
 @format_option()
-def ops_command(output_format: str | None) -> int:
-    """List every function and operator: signature, grad_fn name(s) and backward formula(s).
+def ops_command(name: str | None, output_format: str | None) -> int:
+    """List every function and operator (or the one NAME): signature, grad_fn name(s) and backward formula(s).
 
     A formula gives the gradient sent to one input, in terms of `grad` (the gradient of the result),
     the inputs (`self`, `other`, ...), `result` and the function's parameters. Read from the engine's
     op table, so it is always what backward actually runs.
     """
     output = chosen_format(output_format)
-    groups = catalogue()
+    groups = catalogue() if name is None else one_entry(catalogue(), name)
     if output == "json":
         from autodiff.cli import jsonout
 
@@ -119,13 +129,35 @@ def ops_command(output_format: str | None) -> int:
     return 0
 
 
+def one_entry(groups: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    """The group of the entry NAME (a function, torch.NAME, or an operator by its syntax or symbol) with that
+    entry alone; an unknown NAME is a usage error naming the closest ones."""
+    import difflib
+
+    from autodiff.engine.errors import UsageError
+
+    wanted = name.strip().removeprefix("torch.")
+    names = []
+    for group in groups:
+        for entry in group["entries"]:
+            symbols = entry["name"].replace("a ", "").replace(" b", "").split() if entry["kind"] == "operator" else []
+            if wanted in (entry["name"], *symbols):
+                return [{"name": group["name"], "entries": [entry]}]
+            names.append(entry["name"])
+    close = difflib.get_close_matches(wanted, names, n=3)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    raise UsageError(f"no function or operator named {name!r}{hint} (autodiff ops lists them all)")
+
+
 def ops_doc(groups: list[dict[str, Any]]) -> Any:
     from autodiff.cli.text import Doc
 
     doc = Doc()
     functions = sum(1 for g in groups for e in g["entries"] if e["kind"] == "function")
     operators = sum(1 for g in groups for e in g["entries"] if e["kind"] == "operator")
-    doc.line((f"{functions} functions (each also torch.NAME) and {operators} operators", "title"))
+    one = sum(len(g["entries"]) for g in groups) == 1
+    if not one:
+        doc.line((f"{functions} functions (each also torch.NAME) and {operators} operators", "title"))
     doc.line(("formulas: the gradient sent to each input, from grad (the result's gradient), the inputs "
               "(self, other, ...), result and the parameters", "muted"))
     for group in groups:

@@ -54,7 +54,7 @@ class ProgramCommand(click.Command):
 # name ({order}); cli/errors.py words it as its option (flag_of: --order).
 # A parameter's flag is --its-name, unless listed here (the test of this module checks every option).
 FLAGS: dict[str, str] = {"variables": "--var", "constants": "--const", "output_format": "--format",
-                         "expectations": "--expect", "run_backward": "--backward", "target": "--to"}
+                         "expectations": "--expect", "target": "--to"}
 
 
 def flag_of(name: str) -> str:
@@ -62,13 +62,31 @@ def flag_of(name: str) -> str:
     return FLAGS.get(name) or "--" + name.replace("_", "-")
 
 
-def option(*declarations: str, **attributes: Any) -> Callable:
-    """click.option (the one place that calls it), for a flag that FLAGS words right."""
+class Option(click.Option):
+    """An option that may keep an old spelling working without showing it (`old`: newton --steps is now
+    --iterations; the help lists only the new one)."""
+
+    def __init__(self, *args: Any, old: tuple[str, ...] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.old = old
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        shown = self.opts
+        self.opts = [o for o in shown if o not in self.old]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = shown
+
+
+def option(*declarations: str, old: tuple[str, ...] = (), **attributes: Any) -> Callable:
+    """click.option (the one place that calls it), for a flag that FLAGS words right; `old`: former spellings
+    that still work, not shown in the help."""
     flag = next(d for d in declarations if d.startswith("--"))
     name = next((d for d in declarations if not d.startswith("-")), flag[2:].replace("-", "_"))
     if flag_of(name) != flag:
         raise ValueError(f"option {flag} sets {name!r}: add it to FLAGS")
-    return click.option(*declarations, **attributes)
+    return click.option(*declarations, *old, cls=Option, old=old, **attributes)
 
 
 def _decorate(fn: Callable, decorators: list[Callable]) -> Callable:
@@ -114,7 +132,7 @@ def program_options(fn: Callable) -> Callable:
     return _decorate(fn, [
         click.argument("program", required=False),
         click.argument("assignments", nargs=-1),
-        option("-f", "--file", "file", metavar="PATH", help="Read the program from a file."),
+        option("-f", "--file", "file", metavar="PATH", help="Read the program from a file ('-': standard input)."),
         option("--var", "variables", multiple=True, metavar="NAME=VALUE", type=BINDING,
                help="Bind a leaf tensor that requires grad (VALUE: 3, [1, 2], randn(2, 2), @data.npy)."),
         option("--const", "constants", multiple=True, metavar="NAME=VALUE", type=BINDING,
@@ -122,10 +140,21 @@ def program_options(fn: Callable) -> Callable:
     ])
 
 
-def dtype_option(default: str | None = "float32", help: str = "The default dtype of new tensors.") -> Callable:
-    """--dtype float32|float64."""
-    return option("--dtype", type=click.Choice(["float32", "float64"]), default=default,
-                  show_default=default is not None, help=help)
+# The one principle of --dtype: the commands that mirror PyTorch (eval, run, repl, graph, jacobian, hessian: what
+# torch and torch.autograd.functional compute) follow PyTorch's default, float32; the calculus commands (check,
+# table, plot; and diff, critical, tangent, limit, newton, gradient, gradcheck, which always compute in float64)
+# compute in float64. tests/cli/test_options_consistent.py checks every command against these lists.
+PYTORCH_COMMANDS = ("eval", "run", "repl", "graph", "jacobian", "hessian")
+CALCULUS_COMMANDS = ("check", "table", "plot", "diff", "critical", "tangent", "limit", "newton", "gradient",
+                     "gradcheck")
+DTYPE_HELP = ("The floating-point precision: the commands that mirror PyTorch default to PyTorch's float32, the "
+              "calculus commands to float64.")
+
+
+def dtype_option(default: str) -> Callable:
+    """--dtype float32|float64, its default by the principle above."""
+    return option("--dtype", type=click.Choice(["float32", "float64"]), default=default, show_default=True,
+                  help=DTYPE_HELP)
 
 
 def engine_options(dtype: bool | str = True) -> Callable[[Callable], Callable]:
@@ -139,7 +168,7 @@ def engine_options(dtype: bool | str = True) -> Callable[[Callable], Callable]:
                help="Refuse tensors with more elements."),
     ]
     if dtype is True:
-        options.insert(0, dtype_option())
+        options.insert(0, dtype_option("float32"))
 
     def decorate(fn: Callable) -> Callable:
         @functools.wraps(fn)
@@ -158,58 +187,104 @@ def engine_options(dtype: bool | str = True) -> Callable[[Callable], Callable]:
     return decorate
 
 
-def format_option(*extra: str, help: str = "Output format (default: pretty on a terminal, plain when piped).",
-                  json: bool = True) -> Callable:
-    """--format pretty|plain|json, and the command's own formats."""
+FORMAT_HELP = "Output format (default: pretty on a terminal, plain when piped)."
+
+
+def format_option(*extra: str, json: bool = True) -> Callable:
+    """--format pretty|plain|json, and the command's own formats (the same help everywhere; the choices list
+    what each command writes)."""
     choices = ["pretty", "plain", *(["json"] if json else []), *extra]
-    return option("--format", "output_format", type=click.Choice(choices), help=help)
+    return option("--format", "output_format", type=click.Choice(choices), help=FORMAT_HELP)
 
 
-def order_option(help: str, low: int = 1, high: int | None = None) -> Callable:
-    """--order N: which derivative (or up to which one)."""
-    kind = click.IntRange(low, high) if high is not None else int
-    return option("--order", type=kind, default=1, show_default=True, help=help)
+class Whole(click.ParamType):
+    """A whole number in [low, high] (high None: no upper bound), refused with the option's name (a usage error)."""
+
+    name = "N"
+
+    def __init__(self, low: int = 1, high: int | None = None) -> None:
+        self.low, self.high = low, high
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        from autodiff.engine.errors import UsageError
+
+        number = value if isinstance(value, int) else click.INT.convert(value, param, ctx)
+        if number < self.low or (self.high is not None and number > self.high):
+            flag = next((o for o in getattr(param, "opts", ()) if o.startswith("--")), "the value")
+            words = f"at least {self.low}" if self.high is None else f"between {self.low} and {self.high}"
+            raise UsageError(f"{flag} must be {words}, got {number}")
+        return number
 
 
-def wrt_option(help: str = "Differentiate with respect to NAME (repeatable; default: every variable).",
-               multiple: bool = True, metavar: str = "NAME") -> Callable:
-    """--wrt NAME."""
-    return option("--wrt", "wrt", multiple=multiple, metavar=metavar, help=help)
+def order_option(help: str, high: int | None = None) -> Callable:
+    """--order N: which derivative (or up to which one); the help says which, as it differs between commands."""
+    return option("--order", type=Whole(1, high), default=1, show_default=True, help=help)
 
 
-def tolerance_options(rtol_help: str, atol_help: str, rtol: float | None = None,
-                      atol: float | None = None) -> Callable:
-    """--rtol and --atol."""
+WRT_HELP = "Differentiate with respect to NAME (default: every variable; a bound name left out is a constant)."
+
+
+def wrt_option(extra: str = "", multiple: bool = True, metavar: str = "NAME") -> Callable:
+    """--wrt NAME: the variables of the derivative (repeatable, or one: eval's --order, newton); every command's
+    help starts with WRT_HELP, `extra` adds what is the command's own (diff: x,y for a mixed derivative)."""
+    words = " ".join(w for w in (WRT_HELP, "Repeatable." if multiple else "One NAME.", extra) if w)
+    return option("--wrt", "wrt", multiple=multiple, metavar=metavar, help=words)
+
+
+def tolerance_options(rtol: float | str, atol: float | str) -> Callable:
+    """--rtol and --atol: a comparison passes when |got - expected| <= atol + rtol * |expected| (torch.allclose);
+    each default a number, or the words for one that depends on --dtype (None to the command)."""
+    def one(flag: str, default: float | str, help: str) -> Callable:
+        fixed = not isinstance(default, str)
+        return option(flag, type=float, default=default if fixed else None, show_default=default, help=help)
+
     return lambda fn: _decorate(fn, [
-        option("--rtol", type=float, default=rtol, show_default=rtol is not None, help=rtol_help),
-        option("--atol", type=float, default=atol, show_default=atol is not None, help=atol_help),
+        one("--rtol", rtol, "Relative tolerance: passes when |got - expected| <= atol + rtol * |expected|."),
+        one("--atol", atol, "Absolute tolerance: passes when |got - expected| <= atol + rtol * |expected|."),
     ])
 
 
-def backward_option(flag: bool = False,
-                    help: str = "Run backward from this named tensor (repeatable, in order; default: the root).",
-                    ) -> Callable:
-    """--backward: which tensors backward starts from (eval: NAME, repeatable), or whether to run it (graph, a
-    flag: the two meanings are one option's, to be made one)."""
-    kind: dict[str, Any] = {"is_flag": True} if flag else {"multiple": True, "metavar": "NAME"}
-    return option("--backward", "run_backward" if flag else "backward", help=help, **kind)
+def backward_option() -> Callable:
+    """--backward [NAME]: run backward from the named tensor (repeatable, in order); --backward alone: from the
+    root (eval runs it from the root anyway; graph runs none without it)."""
+    return option("--backward", "backward", multiple=True, is_flag=False, flag_value="", metavar="[NAME]",
+                  help="Run backward from the tensor NAME (repeatable, in order; --backward alone: from the root).")
 
 
-def grad_tensor_option(help: str = "The gradient argument of backward (for a non-scalar output).") -> Callable:
+def backward_names(values: tuple[str, ...], assignments: tuple[str, ...]) -> tuple[list[str], tuple[str, ...]]:
+    """The --backward names ('' for the root) and the NAME=VALUE arguments: `--backward x=2` is a bare
+    --backward followed by the binding x=2 (click takes the next word as the option's value)."""
+    names: list[str] = []
+    for value in values:
+        if "=" in value:
+            assignments = (*assignments, value)
+            value = ""
+        names.append(value)
+    return names, assignments
+
+
+def grad_tensor_option() -> Callable:
     """--grad-tensor VALUE (also --gradient)."""
-    return option("--grad-tensor", "--gradient", "grad_tensor", metavar="VALUE", help=help)
+    return option("--grad-tensor", "--gradient", "grad_tensor", metavar="VALUE",
+                  help="The gradient argument of backward (for a non-scalar output).")
 
 
-def retain_graph_option(help: str = "Keep the graph's saved values so backward can run again.") -> Callable:
-    return option("--retain-graph", is_flag=True, help=help)
+def retain_graph_option() -> Callable:
+    return option("--retain-graph", is_flag=True, help="Keep the graph's saved values so backward can run again.")
 
 
-def steps_option(count: int | None = None, help: str = "", optional: str | None = None) -> Callable:
-    """--steps: newton's number of steps (count), or diff's derivation shown: `--steps` alone means `optional`,
-    and a value may name another view (--steps backward)."""
-    kind: dict[str, Any] = ({"type": int, "default": count, "show_default": True} if count is not None else
-                            {"is_flag": False, "flag_value": optional, "metavar": "[backward]"})
-    return option("--steps", help=help, **kind)
+def steps_option() -> Callable:
+    """--steps: the derivation shown (diff): `--steps` alone the textbook's rules, `--steps backward` the backward
+    pass. (newton's number of steps is --iterations, where --steps still works.)"""
+    return option("--steps", is_flag=False, flag_value="rules", metavar="[backward]",
+                  help="Show the derivation: by the textbook's rules, outside in (--steps), or as the backward pass "
+                       "computes it, node by node (--steps backward).")
+
+
+def iterations_option(default: int) -> Callable:
+    """--iterations N (formerly --steps N): at most N iterations of a method."""
+    return option("--iterations", old=("--steps",), type=Positive(), default=default, show_default=True,
+                  help="At most this many iterations.")
 
 
 def batch_options(what: str) -> Callable:
@@ -227,7 +302,7 @@ def batch_program(program: str | None, file: str | None, batch: str | None) -> s
     own); PROGRAM '-' and --batch - cannot both read standard input."""
     from autodiff.engine.errors import UsageError
 
-    if program == "-" and batch == "-":
+    if batch == "-" and (program == "-" or file == "-"):
         raise UsageError("the program and --batch cannot both read standard input: give the program as an "
                          "argument or with --file, or in each line as \"program\"")
     if program is None and file is None:
@@ -235,21 +310,23 @@ def batch_program(program: str | None, file: str | None, batch: str | None) -> s
     return program_text(program, file)
 
 
-def exact_option(help: str = "Numbers only (skip SymPy).") -> Callable:
+def exact_option() -> Callable:
     """--no-exact: the calculus commands' decimals without SymPy's exact forms."""
-    return option("--no-exact", is_flag=True, help=help)
+    return option("--no-exact", is_flag=True, help="Numbers only: skip SymPy's exact forms.")
 
 
-def symbolic_option(help: str) -> Callable:
+def symbolic_option() -> Callable:
     """--symbolic: a command's formulas too (SymPy, imported only then)."""
-    return option("--symbolic", is_flag=True, help=help)
+    return option("--symbolic", is_flag=True, help="Also the formulas, and their exact values at the point (SymPy).")
 
 
 def output_format(choice: str | None) -> str:
-    """The chosen format, or pretty on a terminal and plain when piped."""
+    """The chosen format, or pretty on a terminal (or with FORCE_COLOR) and plain when piped."""
     if choice:
         return choice
-    return "pretty" if sys.stdout.isatty() else "plain"
+    import os
+
+    return "pretty" if sys.stdout.isatty() or os.environ.get("FORCE_COLOR") else "plain"
 
 
 # ---------------------------------------------------------------------------- the program
@@ -265,6 +342,8 @@ def program_text(program: str | None, file: str | None) -> str:
     """PROGRAM itself, standard input for '-', or the file's text."""
     from autodiff.engine.errors import UsageError
 
+    if file == "-":
+        return read_stdin("the program on standard input (--file -)")
     if file is not None:
         return read_file(file, f"--file {file}")
     if program is None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any
 
@@ -25,7 +26,7 @@ from autodiff.cli.reading import read_formula
 
 EPILOG = """\b
 Examples:
-  autodiff plot 'sin(x)' x=0:2*pi --order 2
+  autodiff plot 'sin(x)' 'x=0:2*pi' --order 2
   autodiff plot 'x**3 - 2*x' x=-2:2 --out cubic.png
   autodiff plot 'sqrt(x)' x=0:9 --tangent x=4
 """
@@ -34,17 +35,22 @@ Examples:
 @click.command("plot", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="Draw a function and its derivatives over a grid.")
 @program_options
-@order_option("Draw the derivatives up to this order.")
+@order_option("The derivatives up to order N.")
 @option("--tangent", "tangent", metavar="NAME=VALUE",
         help="Also draw the tangent line at this point (autodiff tangent gives its formula).")
 @option("--out", "out", metavar="FILE.png|FILE.svg", help="Write an image instead (needs the 'plot' extra).")
-@option("--width", type=click.IntRange(20, 400), default=60, show_default=True, help="Characters wide.")
-@option("--height", type=click.IntRange(5, 200), default=15, show_default=True, help="Lines high.")
-@format_option(json=False, help="pretty: in colour (default on a terminal); plain: without.")
-@dtype_option("float64", help="")
+@option("--width", type=click.IntRange(20, 400), help="Characters wide (default: the terminal's width, COLUMNS).")
+@option("--height", type=click.IntRange(5, 200), default=15, show_default=True,
+        help="Lines high (split between the panels when f and its derivatives need their own scales).")
+@format_option(json=False)
+@dtype_option("float64")
 @engine_options(dtype=False)
 def plot_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
-    """Draw PROGRAM and its derivatives over NAME=START:STOP[:STEP] (200 points by default)."""
+    """Draw PROGRAM and its derivatives over NAME=START:STOP[:STEP] (200 points by default).
+
+    In colour on a terminal (NO_COLOR, FORCE_COLOR and TERM=dumb are honoured, as everywhere); without colour,
+    each curve is drawn with its own character (+, x, o, ...). When a derivative's values span far more than
+    f's (more than 10 times), each curve gets its own panel and scale, so f stays readable."""
     import numpy as np
 
     from autodiff.app.session import Binding, constant
@@ -64,7 +70,7 @@ def plot_command(program: str | None, assignments: tuple[str, ...], file: str | 
         else:
             constants.append(Binding(name, binding_value(name, value, options["config"].max_elements), False))
     if wrt is None:
-        raise UsageError("give the range as NAME=START:STOP[:STEP], e.g. x=0:2*pi")
+        raise UsageError("give the range as NAME=START:STOP[:STEP], e.g. 'x=0:2*pi'")
     out = options["out"]
     if out is not None and not out.lower().endswith((".png", ".svg")):
         raise UsageError(f"--out {out}: the image must be a .png or .svg file")
@@ -80,9 +86,35 @@ def plot_command(program: str | None, assignments: tuple[str, ...], file: str | 
         write_image(out, points, series, labels, wrt)
         sys.stdout.write(f"wrote {out}\n")
         return 0
-    sys.stdout.write(draw(points, series, labels, wrt, options["width"], options["height"],
-                          color=output_format(options["output_format"]) == "pretty"))
+    from autodiff.cli.text import colour
+
+    color = output_format(options["output_format"]) == "pretty" and colour(sys.stdout)
+    with np.errstate(all="ignore"):
+        panels = _panels(series, 1 if options["tangent"] is None else 2)
+    height = options["height"] if len(panels) == 1 else max(5, options["height"] * 2 // (len(panels) + 1))
+    sys.stdout.write("".join(draw(points, [series[i] for i in panel], [labels[i] for i in panel], wrt,
+                                  options["width"], height, color) for panel in panels))
     return 0
+
+
+SEPARATE = 10.0  # a curve whose values span more than this many times f's gets a panel of its own
+
+
+def _panels(series: list, first: int) -> list[list[int]]:
+    """Which curves share a panel: all of them, unless a derivative spans more than SEPARATE times f's range
+    (f itself, with its tangent line: `first` curves); then f and each derivative are drawn on their own."""
+    import numpy as np
+
+    def span(values: Any) -> float:
+        finite = np.asarray(values, dtype=np.float64)
+        finite = finite[np.isfinite(finite)]
+        return float(finite.max() - finite.min()) if finite.size else 0.0
+
+    own = span(series[0])
+    derivatives = list(range(1, len(series) - (first - 1)))
+    if not derivatives or not any(span(series[i]) > SEPARATE * max(own, 1e-300) for i in derivatives):
+        return [list(range(len(series)))]
+    return [[0, *range(len(series) - (first - 1), len(series))], *([i] for i in derivatives)]
 
 
 def write_image(out: str, points: Any, series: list, labels: list[str], wrt: str) -> None:
@@ -105,7 +137,9 @@ def write_image(out: str, points: Any, series: list, labels: list[str], wrt: str
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise InputError("--out needs matplotlib, the optional 'plot' extra: pip install 'autodiff-cli[plot]'",
+        raise InputError("--out needs matplotlib (the optional 'plot' extra) in autodiff's environment: pipx inject "
+                         "autodiff-cli matplotlib, uv tool install --with matplotlib ., or pip install '.[plot]' in "
+                         "the source folder",
                          reason="extra") from None
     (xs, x_power), (ys, y_power) = scaled([points]), scaled(series)
     temporary = None
@@ -194,14 +228,15 @@ def tangent_line(text: str, wrt: str, points: Any, constants: list, option: str)
     return f"tangent at {wrt} = {value}: {line.formula}", c0 + c1 * np.asarray(points)
 
 
-def draw(points: Any, series: list, labels: list[str], wrt: str, width: int, height: int, color: bool) -> str:
-    """The plot as text (uniplot), each series without the points where it is not defined."""
+def draw(points: Any, series: list, labels: list[str], wrt: str, width: int | None, height: int, color: bool) -> str:
+    """The plot as text (uniplot), each series without the points where it is not defined; `width` None: the
+    terminal's (COLUMNS); without colour, several curves are told apart by their characters."""
     import warnings
 
     import numpy as np
     from uniplot import plot_to_string
 
-    from autodiff.cli.text import unicode_ok
+    from autodiff.cli.text import columns, unicode_ok
 
     unicode = unicode_ok()
 
@@ -218,12 +253,15 @@ def draw(points: Any, series: list, labels: list[str], wrt: str, width: int, hei
         return "nothing to draw: the program is not defined anywhere on this range\n"
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        text = plot_to_string(ys, xs, legend_labels=shown, lines=True, width=width, height=height, color=color,
+        fit = {"width": width} if width is not None else {"width": columns(), "line_length_hard_cap": columns()}
+        markers = not unicode or (not color and len(ys) > 1)  # +, x, o, ... one per curve
+        text = plot_to_string(ys, xs, legend_labels=shown, lines=True, height=height, color=color,
                               x_unit=(f"e{x_power}" if x_power else "") + f" {wrt}",  # 1.5e300 x
                               y_unit=f"e{y_power}" if y_power else "",
-                              **({} if unicode else {"character_set": "ascii"}))
+                              **fit, **({"character_set": "ascii"} if markers else {}))
     if not unicode:  # the frame too (PYTHONIOENCODING=ascii)
         text = text.translate(_ASCII_FRAME)
+    text = re.sub(r"(?m)(?<= )-(0(\.0+)?)$", r" \1", text)  # an axis label -0.0 is 0
     return text if text.endswith("\n") else text + "\n"
 
 

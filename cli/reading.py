@@ -18,6 +18,9 @@ def read_math(program: str | None, file: str | None, assignments: tuple[str, ...
     from autodiff.app.notation import read
 
     text, assignments = read_program(program, file, assignments)
+    text = text.rstrip()  # `echo 'x**3' | autodiff diff -`: the line's newline is not part of the formula
+    if "\n" not in text:
+        text = text.strip()
     assignments = tuple(_binding(a) for a in assignments)
     for key in ("variables", "constants"):
         if options.get(key):

@@ -35,9 +35,9 @@ Examples:
 @click.command("table", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="The value and derivatives at every point of a grid.")
 @program_options
-@order_option("Derivatives up to this order.")
+@order_option("The derivatives up to order N.")
 @format_option("csv")
-@dtype_option("float64", help="The precision of the evaluation.")
+@dtype_option("float64")
 @engine_options(dtype=False)
 def table_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """Tabulate PROGRAM and its derivatives over a grid: NAME=START:STOP[:STEP] (STOP included when on the
@@ -88,7 +88,7 @@ def table_command(program: str | None, assignments: tuple[str, ...], file: str |
             sys.stderr.write(f"autodiff: warning: {warning}\n")
     else:
         notes = result.notes + ([warning] if warning is not None else [])
-        sys.stdout.write(_text(wrt, names, points, columns, notes, noise))
+        _text(wrt, names, points, columns, notes, noise, pretty=output == "pretty")
     return 0
 
 
@@ -123,7 +123,7 @@ def _cell(v: float) -> str:
         return "nan"
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
-    return f"{v:.6g}"
+    return f"{v + 0.0:.6g}"  # -0 is 0
 
 
 def _noise_warning(wrt: str, points: Any, noise: Any) -> str:
@@ -134,19 +134,21 @@ def _noise_warning(wrt: str, points: Any, noise: Any) -> str:
             "(autodiff limit finds a limit)")
 
 
-def _text(wrt: str, names: list[str], points: Any, columns: list, notes: list[str], noise: Any = None) -> str:
+def _text(wrt: str, names: list[str], points: Any, columns: list, notes: list[str], noise: Any = None,
+          pretty: bool = False) -> None:
+    from autodiff.cli.text import write_columns
+
     header = [wrt, *names]
     rows = [[_cell(x), *(_cell(c[i]) for c in columns)] for i, x in enumerate(points)]
-    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
-    lines = ["  ".join(h.rjust(w) for h, w in zip(header, widths))]
+    marks = []
     for index, row in enumerate(rows):
-        mark = ""
+        mark = []
         if row[1] in ("nan", "inf", "-inf"):
-            mark = "  <- not defined here"
+            mark.append("<- not defined here")
         elif any(cell in ("nan", "inf", "-inf") for cell in row[2:]):
-            mark = "  <- not differentiable here"
+            mark.append("<- not differentiable here")
         if noise is not None and noise[index]:
-            mark += "  <- rounding noise?"
-        lines.append("  ".join(cell.rjust(w) for cell, w in zip(row, widths)) + mark)
-    lines += [f"note: {n}" for n in notes]
-    return "\n".join(lines) + "\n"
+            mark.append("<- rounding noise?")
+        marks.append("  ".join(mark))
+    write_columns(header, rows, pretty, marks)
+    sys.stdout.write("".join(f"note: {n}\n" for n in notes))

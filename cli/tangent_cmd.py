@@ -34,8 +34,8 @@ Examples (textbook exercises):
                short_help="The tangent line (plane) or Taylor polynomial at a point.")
 @program_options
 @order_option("The degree of the Taylor polynomial (1: the tangent line or plane).")
-@wrt_option("The variables (repeatable; default: every NAME=VALUE; the others are constants).")
-@exact_option("Decimals only (skip SymPy's exact form).")
+@wrt_option()
+@exact_option()
 @format_option()
 @engine_options("float64")
 def tangent_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:

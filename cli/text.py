@@ -54,9 +54,35 @@ STYLES = {
 }
 
 
-def use_color() -> bool | None:
-    """False when NO_COLOR is set (any value, https://no-color.org); otherwise Rich decides."""
-    return False if os.environ.get("NO_COLOR") else None
+def colour(stream: Any = None) -> bool:
+    """Whether to colour what goes to `stream` (standard output by default): the one decision every renderer
+    (Rich's documents, plot) follows. NO_COLOR (non-empty, https://no-color.org) never; FORCE_COLOR (non-empty)
+    always; TERM=dumb never; otherwise only a terminal."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream or sys.stdout, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (OSError, ValueError):
+        return False
+
+
+def columns(default: int = 80) -> int:
+    """The width to fill: COLUMNS when it is a positive number, else the terminal's, else `default`."""
+    import shutil
+
+    text = os.environ.get("COLUMNS", "").strip()
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    try:
+        size = shutil.get_terminal_size((default, 24)).columns
+    except (OSError, ValueError):
+        return default
+    return size if size > 0 else default
 
 
 def console(file: Any = None, **options: Any) -> Any:
@@ -91,13 +117,43 @@ def write(doc: Doc, pretty: bool, file: Any = None) -> None:
         return
     from rich.text import Text
 
-    styled = use_color() is not False  # NO_COLOR: no colour, and no bold or dim either
-    console_ = console(out, soft_wrap=True, no_color=not styled)
+    styled = colour(out)  # no colour: no bold or dim either
+    console_ = console(out, soft_wrap=True, no_color=not styled, force_terminal=styled or None)
     for line in doc.lines:
         text = Text()
         for piece, style in line:
             text.append(piece, style=(STYLES.get(style, style) or None) if styled else None)
         console_.print(text)
+
+
+def write_columns(header: list[str], rows: list[list[str]], pretty: bool, marks: list[str] | None = None,
+                  file: Any = None) -> None:
+    """A table of numbers, right-aligned under its header, each row with an optional remark after it: pretty, a
+    Rich table (coloured header, fitted to the terminal's width); plain, columns two spaces apart (a stable
+    layout for scripts and diffs)."""
+    out = file or sys.stdout
+    marks = marks or [""] * len(rows)
+    if not pretty:
+        widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
+        lines = ["  ".join(h.rjust(w) for h, w in zip(header, widths))]
+        lines += ["  ".join(c.rjust(w) for c, w in zip(row, widths)) + (f"  {m}" if m else "")
+                  for row, m in zip(rows, marks)]
+        out.write("\n".join(lines) + "\n")
+        return
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    styled = colour(out)
+    table = Table(box=box.SIMPLE_HEAD if unicode_ok(out) else box.ASCII2, show_edge=False, pad_edge=False,
+                  header_style="bold" if styled else None)
+    for name in header:
+        table.add_column(name, justify="right", no_wrap=True)
+    if any(marks):
+        table.add_column("", justify="left", style="yellow" if styled else None)
+    for row, mark in zip(rows, marks):
+        table.add_row(*(Text(c) for c in row), *([Text(mark)] if any(marks) else []))
+    console(out, no_color=not styled, force_terminal=styled or None, width=columns()).print(table)
 
 
 def tree_lines(doc: Doc, graph: Any, pretty: bool, indent: int = 2, labels: dict[int, list[Piece]] | None = None

@@ -200,7 +200,8 @@ def test_check_json_document(capsys):
     (("x**2", "x=1", "--expect", "x=2*q"), 2, "name", "--expect x=2*q: unknown name 'q'"),
     (("x*w", "x=1", "--const", "w=2", "--expect", "w=x"), 2, "usage", "w is bound with --const"),
     (("x**2", "x=1"), 2, "usage", "give at least one --expect NAME=EXPR"),
-    (("x**2", "x=1", "--expect", "x2*x"), 2, "usage", "expected NAME=VALUE"),
+    (("x**2", "x=1", "--expect", "x2*x"), 2, "name", "--expect x2*x: unknown name 'x2'; did you mean 'x'?"),
+    (("x**2", "x=1", "--expect", " "), 2, "usage", "expected NAME=VALUE"),
     (("x**2", "x=1", "--expect", "x=2*x", "--expect", "x=2*x"), 2, "usage", "given twice"),
     (("x**2", "x=1", "--expect", "x=2*x", "--samples", "0"), 2, "usage", "--samples must be at least 1"),
     (("x**2", "x=1", "--expect", "x=2*x", "--rtol", "-1"), 2, "usage", "--rtol must be a finite number >= 0"),
@@ -260,10 +261,12 @@ def test_gradcheck_json(capsys):
     assert x["max_abs_error"] < 1e-8 and y["max_abs_error"] < 1e-8
 
 
-def test_gradcheck_ignores_dtype_and_says_float64(capsys):
-    code, out, _ = run(capsys, "gradcheck", "sin(x)", "x=0.3", "--dtype", "float32", "--format", "plain")
+def test_gradcheck_has_no_dtype_and_says_float64(capsys):
+    code, out, _ = run(capsys, "gradcheck", "sin(x)", "x=0.3", "--format", "plain")
     assert code == 0
     assert out.startswith("gradcheck in float64: ")
+    code, _, err = run(capsys, "gradcheck", "sin(x)", "x=0.3", "--dtype", "float32")
+    assert (code, err) == (2, "autodiff: usage error: No such option '--dtype'. (see 'autodiff gradcheck --help')\n")
 
 
 def test_gradcheck_fails_on_a_wrong_formula(capsys, monkeypatch):

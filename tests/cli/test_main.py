@@ -45,6 +45,11 @@ def _installed_command() -> str:
     (["--version"], {}),
     (["eval", "--help"], {}),
     ([], {"_AUTODIFF_COMPLETE": "bash_complete", "COMP_WORDS": "autodiff ev", "COMP_CWORD": "1"}),
+    ([], {"_AUTODIFF_COMPLETE": "zsh_complete", "COMP_WORDS": "autodiff ", "COMP_CWORD": "1"}),
+    ([], {"_AUTODIFF_COMPLETE": "fish_complete", "COMP_WORDS": "autodiff g", "COMP_CWORD": "g"}),
+    ([], {"_AUTODIFF_COMPLETE": "bash_source"}),
+    ([], {"_AUTODIFF_COMPLETE": "zsh_source"}),
+    ([], {"_AUTODIFF_COMPLETE": "fish_source"}),
 ])
 def test_the_installed_command_imports_no_numpy_to_help_version_or_complete(args, env):
     """The console script itself (its entry point, not cli.main), with Python's import log: nothing that
@@ -64,7 +69,8 @@ def test_the_installed_command_imports_no_numpy_to_help_version_or_complete(args
 
         assert done.stdout.strip() == f"autodiff, version {version('autodiff-cli')}"
     if env:
-        assert "eval" in done.stdout
+        assert ("eval" if env["_AUTODIFF_COMPLETE"] in ("bash_complete", "zsh_complete") else
+                "graph" if env["_AUTODIFF_COMPLETE"] == "fish_complete" else "_autodiff_completion") in done.stdout
 
 
 def test_diff_imports_neither_sympy_units_nor_tensors():
@@ -95,3 +101,18 @@ def test_a_name_the_sympy_placeholders_lack_loads_the_real_module():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.splitlines() == ["1", "sympy.physics.units", "meter sympy.physics.units.quantities", "[-2, 2]"]
+
+
+@pytest.mark.parametrize(("shell", "words", "word", "expected"), [
+    ("bash", "autodiff ev", "1", "plain,eval\n"),
+    ("zsh", "autodiff ev", "1", "plain\neval\nEvaluate PROGRAM, run backward, and show the gradients.\n"),
+    ("fish", "autodiff gradc", "gradc", "plain,gradcheck\tCompare autograd with central finite differences, in "
+                                         "float64.\n"),
+])
+def test_completion_names_each_command_with_its_whole_help_line(shell, words, word, expected):
+    import os
+
+    done = subprocess.run([_installed_command()], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "_AUTODIFF_COMPLETE": f"{shell}_complete", "COMP_WORDS": words,
+                               "COMP_CWORD": word})
+    assert (done.returncode, done.stdout, done.stderr) == (0, expected, "")

@@ -299,7 +299,7 @@ FILES = [
     ("complex.npy", "io", 2, "numbers are needed"),
     ("strings.npy", "io", 2, "numbers are needed"),
     ("malformed.json", "io", 2, "not valid JSON"),
-    ("object.json", "io", 2, "nested lists of numbers, not an object"),
+    ("object.json", "io", 2, "the JSON must be a number or nested lists of numbers, not an object"),
     ("ragged.json", "io", 2, "rectangular nested lists"),
     ("deep.json", "io", 2, "not valid JSON"),
     ("ragged.csv", "io", 2, "not a rectangular CSV"),

@@ -1,0 +1,74 @@
+"""Terminal conventions shared by every renderer: one colour decision, widths from the terminal, Rich tables
+for pretty output, and an exact 0 printed as 0."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from autodiff.cli.text import colour, columns
+
+
+class _Stream(io.StringIO):
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize(("env", "tty", "expected"), [
+    ({}, True, True), ({}, False, False), ({"NO_COLOR": "1"}, True, False), ({"NO_COLOR": ""}, True, True),
+    ({"FORCE_COLOR": "1"}, False, True), ({"TERM": "dumb"}, True, False), ({"TERM": "dumb", "FORCE_COLOR": "1"}, False,
+                                                                           True),
+    ({"NO_COLOR": "1", "FORCE_COLOR": "1"}, True, False),
+])
+def test_one_colour_decision(monkeypatch, env, tty, expected):
+    for name in ("NO_COLOR", "FORCE_COLOR", "TERM"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert colour(_Stream(tty)) is expected
+
+
+@pytest.mark.parametrize(("value", "expected"), [("40", 40), ("132", 132), ("0", None), ("-3", None), ("wide", None)])
+def test_columns_follow_columns(monkeypatch, value, expected):
+    monkeypatch.setenv("COLUMNS", value)
+    assert columns() == expected if expected is not None else columns() > 0  # else the terminal's, or 80
+
+
+def test_an_exact_zero_prints_as_zero(cli):
+    out = cli("diff", "cos(x)", "x=pi", "--format", "plain")
+    assert out.stdout == "d/dx cos(x) = -sin(x)\n  at the point: 0  (autograd: -1.224646799e-16)\n"
+    assert cli("diff", "cos(x)", "x=pi", "--format", "json").json()["derivatives"][0]["value"] == 0.0
+    out = cli("diff", "x**2", "x=-0.0", "--format", "plain")
+    assert out.stdout == "d/dx x**2 = 2*x\n  at the point: 0  (autograd: 0)\n"
+    out = cli("table", "-x", "x=0:1", "--format", "plain")
+    assert out.stdout.splitlines()[:2] == ["  x  value  d1", "  0      0  -1"]
+
+
+def test_pretty_tables_are_rich_tables(cli):
+    out = cli("newton", "x**2 - 10", "x=3", "--format", "pretty", env={"COLUMNS": "60", "NO_COLOR": "1"})
+    lines = out.stdout.splitlines()
+    assert lines[1].split() == ["n", "x_n", "f(x_n)", "f'(x_n)"] and set(lines[2]) == {"─"}
+    plain = cli("newton", "x**2 - 10", "x=3", "--format", "plain").stdout.splitlines()
+    assert plain[1] == "n               x_n       f(x_n)  f'(x_n)"
+
+
+def test_a_program_from_standard_input_keeps_no_newline():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "autodiff.cli", "diff", "-"], input="x**3\n", capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "d/dx x**3 = 3*x**2\n", "")
+
+
+def test_a_pole_of_the_derivative_is_explained_not_reported_as_a_bug(cli):
+    out = cli("diff", "sqrt(x)", "x=0", "--format", "plain")
+    assert (out.code, out.stdout) == (0, "d/dx sqrt(x) = 1/(2*sqrt(x))\n  at the point: nan  (autograd: inf)\n")
+    assert out.stderr == ("autodiff: warning: the derivative 1/(2*sqrt(x)) is not defined at x = 0 (it divides by "
+                          "zero there: a pole), so the function is not differentiable at that point; the formula "
+                          "gives nan and autograd inf, two spellings of 'no value'\n")
