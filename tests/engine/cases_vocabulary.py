@@ -255,6 +255,8 @@ def register(C: Any) -> None:
     case("v31_slogdet_torch_batched", lambda L, a: L.slogdet(a).logabsdet, sq3b)
     case("v31_slogdet_method", lambda L, a: a.slogdet()[1] + a.logdet(), values(3, 3, offset=63) + 3 * np.eye(3))
     case("v31_logdet", lambda L, a: L.logdet(a @ a.mT), sq3)
+    case("v31_det_batched", lambda L, a: L.det(a) * L.linalg.det(a) if hasattr(L, "linalg") else L.det(a) ** 2, sq3b)
+    case("v31_inverse_batched", lambda L, a: L.inverse(a) * a.mT, sq3b)
     case("v31_pinv_tall", lambda L, a: la(L).pinv(a), a23.T)
     case("v31_pinv_wide", lambda L, a: la(L).pinv(a), a23)
     case("v31_pinv_square_batched", lambda L, a: la(L).pinv(a), sq3b)
