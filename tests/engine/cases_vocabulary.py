@@ -305,6 +305,10 @@ def register(C: Any) -> None:
     case("v31_conv2d_dilation_tuple", lambda L, x, w: fn(L).conv2d(x, w, padding=(2, 1), dilation=(2, 1)), img, k33)
     case("v31_conv2d_groups", lambda L, x, w, b: fn(L).conv2d(x, w, b, groups=2, padding="same"), img,
          values(4, 1, 3, 3, offset=77), values(4, offset=78))
+    case("v31_conv2d_same_even_kernel", lambda L, x, w: fn(L).conv2d(x, w, padding="same"), img,
+         values(3, 2, 2, 4, offset=89))
+    case("v31_conv1d_same_even_dilated", lambda L, x, w: fn(L).conv1d(x, w, padding="same", dilation=3),
+         values(2, 3, 7, offset=90), values(2, 3, 2, offset=91))
     case("v31_conv2d_unbatched", lambda L, x, w: fn(L).conv2d(x[0], w, padding="valid"), img, k33)
     case("v31_conv2d_batch", lambda L, x, w, b: fn(L).conv2d(x, w, b, padding=1), values(2, 1, 4, 5, offset=85),
          values(2, 1, 2, 2, offset=86), values(2, offset=87))
