@@ -164,7 +164,8 @@ def _tuple(value: Any, d: int, name: str, function: str, least: int = 0) -> tupl
 
 
 def _conv_padding(padding: Any, stride: tuple, dilation: tuple, kernel: tuple, d: int, function: str) -> tuple:
-    """The padding of each spatial dim: numbers, 'valid' (none) or 'same' (the output as large as the input)."""
+    """The padding of each spatial dim: numbers, 'valid' (none) or 'same' (the output as large as the input; an
+    uneven total's extra zero is padded first, `_same_extra`)."""
     if not isinstance(padding, str):
         return _tuple(padding, d, "padding", function)
     if padding == "valid":
@@ -173,11 +174,18 @@ def _conv_padding(padding: Any, stride: tuple, dilation: tuple, kernel: tuple, d
         raise BadValueError(f"Invalid padding string: '{padding}'", reason="conv")
     if any(s != 1 for s in stride):
         raise BadValueError("padding='same' is not supported for strided convolutions", reason="conv")
-    totals = [dl * (k - 1) for dl, k in zip(dilation, kernel)]
-    if any(t % 2 for t in totals):
-        raise BadValueError(f"{function}(): padding='same' with an even kernel (uneven padding) is not available",
-                            hint="pad the input with pad() first", reason="conv")
-    return tuple(t // 2 for t in totals)
+    return tuple(dl * (k - 1) // 2 for dl, k in zip(dilation, kernel))
+
+
+def _same_extra(padding: Any, dilation: tuple, kernel: tuple) -> tuple[int, ...]:
+    """padding='same' with an uneven total (an even kernel): one more zero after the input in those dims, as
+    PyTorch pads it first (constant_pad_nd, pairs from the last dim backwards); () when none is needed."""
+    if padding != "same":
+        return ()
+    odd = [dl * (k - 1) % 2 for dl, k in zip(dilation, kernel)]
+    if not any(odd):
+        return ()
+    return tuple(n for extra in reversed(odd) for n in (0, extra))
 
 
 def _convolution(input: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilation: Any, groups: Any,
@@ -217,6 +225,11 @@ def _convolution(input: Any, weight: Any, bias: Any, stride: Any, padding: Any, 
                          f"{out_channels} elements, but got bias of size {list(b.shape)} instead", reason="conv",
                          shapes=(tuple(b.shape),))
     padding_ = _conv_padding(padding, stride_, dilation_, kernel, d, function)
+    extra = _same_extra(padding, dilation_, kernel)
+    if extra:
+        from .padding import pad
+
+        x = pad(x, extra)
     spatial = x._data.shape[2:]
     out = tuple((n + 2 * p - dl * (k - 1) - 1) // s + 1
                 for n, p, dl, k, s in zip(spatial, padding_, dilation_, kernel, stride_))

@@ -73,8 +73,9 @@ TRACE = _declare("trace", "TraceBackward0", ("self",), lambda x: np.asarray(np.t
                  (Grad(lambda F, g, s: g * np.eye(*s.input_shape, dtype=s.input_dtype), "grad * eye"),),
                  "sum of the diagonal", jvp=LINEAR_JVP)
 DET = _declare("det", "LinalgDetBackward0", ("self",), lambda x: np.asarray(allocator.det(x)).astype(x.dtype),
-               (Grad(lambda F, g, s: g * s.result * F.transpose(F.inverse(s.self), -2, -1),
-                     "grad * result * inverse(self).T"),), "determinant", noisy=True,
+               (Grad(lambda F, g, s: F.unsqueeze(F.unsqueeze(g * s.result, -1), -1)
+                     * F.transpose(F.inverse(s.self), -2, -1), "grad * result * inverse(self).T"),),
+               "determinant (of each matrix of a batch)", noisy=True,
                jvp=lambda F, t, s: s.result * np.trace(F.matmul(F.inverse(s.self), t.self), axis1=-2, axis2=-1))
 INVERSE = _declare("inverse", "LinalgInvExBackward0", ("self",), _inverse,
                    (Grad(lambda F, g, s: -F.matmul(F.matmul(F.transpose(s.result, -2, -1), g),
@@ -231,6 +232,17 @@ def _matrix(x: Tensor, name: str, square: bool = True) -> None:
         raise ShapeError(f"{name}() expects {what} (2-D), got shape {shape}", reason="matrix", shapes=(shape,))
 
 
+def _square_matrices(x: Tensor, function: str) -> None:
+    """A square matrix or a batch of them (..., n, n), as torch.linalg's functions take them."""
+    shape = tuple(x.shape)
+    if len(shape) < 2:
+        raise ShapeError(f"{function}: The input tensor A must have at least 2 dimensions.", reason="matrix",
+                         shapes=(shape,))
+    if shape[-1] != shape[-2]:
+        raise ShapeError(f"{function}: A must be batches of square matrices, but they are {shape[-2]} by "
+                         f"{shape[-1]} matrices", reason="matrix", shapes=(shape,))
+
+
 @builtin("trace(input)", ("trace",))
 def trace(input: Any) -> Tensor:
     x = tensor_arg(input)
@@ -241,14 +253,14 @@ def trace(input: Any) -> Tensor:
 @builtin("det(input)", ("det",))
 def det(input: Any) -> Tensor:
     x = tensor_arg(input)
-    _matrix(x, "det")
+    _square_matrices(x, "linalg.det")
     return apply(DET, (x,))
 
 
 @builtin("inverse(input)", ("inverse",))
 def inverse(input: Any) -> Tensor:
     x = tensor_arg(input)
-    _matrix(x, "inverse")
+    _square_matrices(x, "linalg.inv")
     return apply(INVERSE, (x,))
 
 

@@ -255,6 +255,8 @@ def register(C: Any) -> None:
     case("v31_slogdet_torch_batched", lambda L, a: L.slogdet(a).logabsdet, sq3b)
     case("v31_slogdet_method", lambda L, a: a.slogdet()[1] + a.logdet(), values(3, 3, offset=63) + 3 * np.eye(3))
     case("v31_logdet", lambda L, a: L.logdet(a @ a.mT), sq3)
+    case("v31_det_batched", lambda L, a: L.det(a) * L.linalg.det(a) if hasattr(L, "linalg") else L.det(a) ** 2, sq3b)
+    case("v31_inverse_batched", lambda L, a: L.inverse(a) * a.mT, sq3b)
     case("v31_pinv_tall", lambda L, a: la(L).pinv(a), a23.T)
     case("v31_pinv_wide", lambda L, a: la(L).pinv(a), a23)
     case("v31_pinv_square_batched", lambda L, a: la(L).pinv(a), sq3b)
@@ -303,6 +305,10 @@ def register(C: Any) -> None:
     case("v31_conv2d_dilation_tuple", lambda L, x, w: fn(L).conv2d(x, w, padding=(2, 1), dilation=(2, 1)), img, k33)
     case("v31_conv2d_groups", lambda L, x, w, b: fn(L).conv2d(x, w, b, groups=2, padding="same"), img,
          values(4, 1, 3, 3, offset=77), values(4, offset=78))
+    case("v31_conv2d_same_even_kernel", lambda L, x, w: fn(L).conv2d(x, w, padding="same"), img,
+         values(3, 2, 2, 4, offset=89))
+    case("v31_conv1d_same_even_dilated", lambda L, x, w: fn(L).conv1d(x, w, padding="same", dilation=3),
+         values(2, 3, 7, offset=90), values(2, 3, 2, offset=91))
     case("v31_conv2d_unbatched", lambda L, x, w: fn(L).conv2d(x[0], w, padding="valid"), img, k33)
     case("v31_conv2d_batch", lambda L, x, w, b: fn(L).conv2d(x, w, b, padding=1), values(2, 1, 4, 5, offset=85),
          values(2, 1, 2, 2, offset=86), values(2, offset=87))
