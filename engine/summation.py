@@ -94,13 +94,9 @@ def _vector_rows(values: np.ndarray, lanes: int) -> np.ndarray:
     return _sequential(np.concatenate([values[..., whole * lanes:], lane_sums], axis=-1))
 
 
-def _order(x: np.ndarray, reduced: set[int], dims: list[int]) -> list[int]:
+def _order(x: np.ndarray, out_stride: dict[int, int], dims: list[int]) -> list[int]:
     """TensorIterator's order of the dims (innermost first): its insertion sort, comparing the output's
     strides (0 for reduced dims, which go first; C order for the others), then the input's."""
-    out_stride, step = {}, 1
-    for d in reversed(range(x.ndim)):
-        out_stride[d] = 0 if d in reduced else step
-        step *= 1 if d in reduced else x.shape[d]
 
     def should_swap(d0: int, d1: int) -> int:
         for strides in (out_stride, x.strides):
@@ -140,7 +136,7 @@ def _plan(x: np.ndarray, reduced: set[int]) -> list[tuple[int, int, bool]] | Non
         out_stride[d] = 0 if d in reduced else step
         step *= 1 if d in reduced else x.shape[d]
     merged: list[list[int]] = []  # [size, input stride, output stride]
-    for d in _order(x, reduced, dims):
+    for d in _order(x, out_stride, dims):
         size, stride, out = x.shape[d], x.strides[d] // item, out_stride[d]
         if merged and merged[-1][1] * merged[-1][0] == stride and merged[-1][2] * merged[-1][0] == out:
             merged[-1][0] *= size
@@ -169,13 +165,13 @@ def torch_sum(x: np.ndarray, axis: int | Sequence[int] | None = None, keepdims: 
 
 
 def _planned(x: np.ndarray, plan: list[tuple[int, int, bool]]) -> np.ndarray:
-    """The sum by the plan: the kept dims come out outermost first (the output's C order)."""
-    zero = np.zeros((), dtype=x.dtype)
+    """The sum by the plan: the kept dims come out outermost first (the output's C order). The caller adds
+    +0.0 (PyTorch's accumulators start there)."""
     if not plan:
-        return zero + x.reshape(-1)[:1].reshape(())
+        return x.reshape(-1)[:1].reshape(())
     count = sum(1 for _, _, is_reduced in plan if is_reduced)
-    if count == 0:  # only size-1 dims reduced: a copy
-        return zero + x
+    if count == 0:  # only size-1 dims reduced
+        return x
     if len(plan) == 1:
         plan = [*plan, (1, 0, False)]  # the iterator's loop is 2-D: a second dim of one element
     if plan == [(x.size, 1, True), (1, 0, False)]:  # one contiguous run of memory
@@ -195,7 +191,7 @@ def _planned(x: np.ndarray, plan: list[tuple[int, int, bool]]) -> np.ndarray:
     else:  # strided columns: those in full groups of 4 cascade
         rows = _columns(view, (size1 // ILP) * ILP)
     if count == 1:
-        return zero + rows
+        return rows
     # reduced dims left apart: each row's sum is added to the output in the iterator's order (dim 1 first)
     return _sequential(rows.reshape(*rows.shape[:rows.ndim - (count - 1)], -1))
 
