@@ -66,6 +66,13 @@ def operator(op: str, left: Any, right: Any, lists: bool) -> Any:
     raise BadValueError(f"unsupported operand types for {op}: {kind(left)} and {kind(right)}", reason="operands")
 
 
+def extend(items: list, more: list | tuple) -> list:
+    """A script's `items += more`: the list grows in place (its other names see it), as in Python."""
+    _sized(len(items) + len(more), "the list made by +")
+    items.extend(more)
+    return items
+
+
 def index(value: Any, key: Any, lists: bool) -> Any:
     """`value[key]` as Python indexes a string, a tuple or (in a script) a list by a number or a slice, or
     NotImplemented when it is not such a case."""
@@ -77,4 +84,4 @@ def index(value: Any, key: Any, lists: bool) -> Any:
     return value[key]
 
 
-__all__ = ["MAX_ITEMS", "index", "operator"]
+__all__ = ["MAX_ITEMS", "extend", "index", "operator"]

@@ -185,17 +185,11 @@ def augmented(interp: Any, stmt: S.AugAssign) -> Any:
         result = interp.guard(lambda: method(current, value), stmt)
     elif isinstance(current, list) and interp.policy.keeps_lists and stmt.op == "+" \
             and isinstance(value, (list, tuple)):  # a script's `losses += [v]` extends the list in place
-        result = interp.guard(lambda: _extend(current, value), stmt)
+        result = interp.guard(lambda: sequences.extend(current, value), stmt)
     else:
         result = interp.guard(lambda: interp.operator(stmt.op, current, value), stmt)
     assign(interp, target, result)
     return result
-
-
-def _extend(items: list, more: list | tuple) -> list:
-    sequences.operator("+", items, list(more), True)  # the size check
-    items.extend(more)
-    return items
 
 
 def comprehension(interp: Any, node: S.ListComp | S.DictComp) -> list | dict:
