@@ -81,18 +81,24 @@ def _gradients(output: Tensor, inputs: list[Tensor], cotangent: Any = None) -> l
     return [g if g is not None else zeros(*x.shape, dtype=x.dtype.name) for g, x in zip(found, inputs)]
 
 
+def _traced(func: Callable[..., Any], argnums: Any, args: tuple, has_aux: bool) -> tuple:
+    """func called with the arguments at argnums replaced by tracked copies: (those arguments, their tracked
+    copies, func's output tensor, its aux)."""
+    which = _argnums(argnums, len(args))
+    originals = [_tensor(args[i], "the argument to differentiate") for i in which]
+    tracked = [_tracked(x) for x in originals]
+    called = list(args)
+    for i, t in zip(which, tracked):
+        called[i] = t
+    output, aux = _call(func, called, has_aux)
+    return originals, tracked, _tensor(output, "func's output"), aux
+
+
 def grad(func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False) -> Callable[..., Any]:
     """torch.func.grad: the function giving the gradient of func's one-element output."""
 
     def gradient(*args: Any) -> Any:
-        which = _argnums(argnums, len(args))
-        originals = [_tensor(args[i], "the argument to differentiate") for i in which]
-        args = list(args)
-        tracked = [_tracked(x) for x in originals]
-        for i, t in zip(which, tracked):
-            args[i] = t
-        output, aux = _call(func, args, has_aux)
-        output = _tensor(output, "func's output")
+        originals, tracked, output, aux = _traced(func, argnums, args, has_aux)
         if output.numel() != 1:
             raise BadValueError(f"Expected f(*args) to return a scalar Tensor, got tensor with {output.ndim} dims. "
                                 "Maybe you wanted to use the vjp or jacrev APIs instead?", reason="arguments")
@@ -125,14 +131,7 @@ def jacrev(func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False) ->
     """torch.func.jacrev: the Jacobian (output.shape + input.shape) by one backward pass per output element."""
 
     def jacobian(*args: Any) -> Any:
-        which = _argnums(argnums, len(args))
-        originals = [_tensor(args[i], "the argument to differentiate") for i in which]
-        args = list(args)
-        tracked = [_tracked(x) for x in originals]
-        for i, t in zip(which, tracked):
-            args[i] = t
-        output, aux = _call(func, args, has_aux)
-        output = _tensor(output, "func's output")
+        originals, tracked, output, aux = _traced(func, argnums, args, has_aux)
         _basis_limit(output.numel(), "jacrev")
         flat = reshape(output, -1)
         rows = [_gradients(flat[i], tracked) for i in range(output.numel())]
