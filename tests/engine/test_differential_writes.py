@@ -9,10 +9,7 @@ Budget: 80 programs in the default run; AUTODIFF_DIFF_EXAMPLES=N for a longer hu
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,21 +19,12 @@ from hypothesis import strategies as st
 
 from autodiff import engine as E
 
+from .caseload import load_cases
+
 torch = pytest.importorskip("torch")
 
 
-def _load_cases() -> Any:
-    name = "autodiff_engine_cases"  # the same module object as test_ops_live's
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("cases.py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-cases = _load_cases()
+cases = load_cases()
 EXAMPLES = int(os.environ.get("AUTODIFF_DIFF_EXAMPLES", "80"))
 
 # (text, function): the text is how a PyTorch user writes it (shown on failure), the function runs it on

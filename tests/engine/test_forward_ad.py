@@ -5,10 +5,8 @@ and the torch.func transforms against torch when it is installed."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,19 +16,9 @@ from autodiff import engine as E
 from autodiff.engine import OPS
 from autodiff.engine.errors import AutogradError, BadValueError, ShapeError
 
+from .caseload import load_cases
 
-def _load_cases():
-    name = "autodiff_engine_cases"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("cases.py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-cases = _load_cases()
+cases = load_cases()
 GOLDEN = {r["id"]: r for r in json.loads((Path(__file__).parent / "golden" / "forward.json").read_text())["cases"]}
 NON_FINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 

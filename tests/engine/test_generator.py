@@ -9,7 +9,6 @@ result compared for exact equality with what torch gives in the same process.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import math
 import subprocess
@@ -25,19 +24,9 @@ from autodiff.engine import generator as G
 from autodiff.engine.errors import AutogradError, BadValueError, LimitError, ShapeError
 from autodiff.engine.floatmath import fma32, fma64, log_avx2, sincos_avx2
 
+from .caseload import load_random_cases
 
-def _load_cases():
-    name = "autodiff_random_cases"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("random_cases.py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-cases = _load_cases()
+cases = load_random_cases()
 GOLDEN_FILE = json.loads((Path(__file__).parent / "golden" / "random.json").read_text())
 GOLDEN = {record["id"]: record for record in GOLDEN_FILE["cases"]}
 CASES = {c.id: c for c in cases.CASES}

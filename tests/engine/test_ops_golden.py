@@ -6,10 +6,8 @@ with tests/make_golden.py after changing a case.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,19 +16,9 @@ import pytest
 from autodiff import engine as E
 from autodiff.engine import BUILTINS, OPS, Tensor
 
+from .caseload import load_cases
 
-def _load_cases():
-    name = "autodiff_engine_cases"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("cases.py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-cases = _load_cases()
+cases = load_cases()
 GOLDEN_FILE = json.loads((Path(__file__).parent / "golden" / "ops.json").read_text())
 GOLDEN = {record["id"]: record for record in GOLDEN_FILE["cases"]}
 CASES = {c.id: c for c in cases.CASES}

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib.util
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -19,21 +18,12 @@ from hypothesis.extra import numpy as hnp
 
 from autodiff import engine as E
 
+from .caseload import load_cases
+
 torch = pytest.importorskip("torch")
 
 
-def _load_cases():
-    name = "autodiff_engine_cases"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("cases.py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-cases = _load_cases()
+cases = load_cases()
 
 TIES = st.sampled_from([-1.0, 0.0, 0.5, 2.0])
 ANY = st.one_of(TIES, st.floats(-3, 3, allow_nan=False, width=64))

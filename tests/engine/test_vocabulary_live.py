@@ -4,31 +4,19 @@ and the errors PyTorch raises for the same calls. Skipped when torch is not inst
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from autodiff import engine as E
 
+from .caseload import load_cases
+
 torch = pytest.importorskip("torch")
 
 
-def _load_cases():
-    name = "autodiff_engine_cases"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("cases.py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-cases = _load_cases()
+cases = load_cases()
 VOCABULARY = [c for c in cases.CASES if c.id.startswith(cases.VOCABULARY_PREFIXES)]
 FLOAT64 = [c for c in VOCABULARY if set(c.dtypes) == {"float64"}]
 # Cases whose second derivative PyTorch does not implement ("derivative for aten::hardsigmoid_backward is not
