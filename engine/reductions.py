@@ -139,6 +139,14 @@ def _prod_grad(F: Any, g: Any, s: Any) -> Any:
     return expand_back(F, g, s) * F.prod_others(s.self, s.result, s.dim)
 
 
+def _prod_all_grad(F: Any, g: Any, s: Any) -> Any:
+    """PyTorch's prod_backward over all elements: without create_graph, zeros when two or more are zero
+    (whatever grad is, nan included); else grad * (the product of the others)."""
+    if not F.records and int((F.values(s.self) == 0).sum()) > 1:
+        return F.zeros_like(s.self)
+    return _prod_grad(F, g, s)
+
+
 def _logsumexp(x: np.ndarray, dim: tuple[int, ...], keepdim: bool) -> np.ndarray:
     """max + log(sum(exp(x - max))), as PyTorch computes it (an infinite max is not subtracted)."""
     top = np.amax(x, axis=dim, keepdims=True) if x.size else np.zeros([1] * x.ndim, dtype=x.dtype)
@@ -214,8 +222,10 @@ LOG_SOFTMAX = _declare("log_softmax", "LogSoftmaxBackward0", _log_softmax,
                        "grad - exp(result) * sum(grad, dim)",
                        "self - log(sum(exp(self), dim))", noisy=True,
                        jvp=lambda F, t, s: t.self - F.sum(F.exp(s.result) * t.self, s.dim, True))
-PROD = _declare("prod", "ProdBackward0", _over(np.prod), _prod_grad, "grad * (the product of the other elements)",
-                "product", noisy=True)
+PROD = _declare("prod", "ProdBackward0", _over(np.prod), _prod_all_grad,
+                "grad * (the product of the other elements); 0 where two or more elements are 0 (without create_graph)",
+                "product",
+                noisy=True)
 PROD_DIM = _declare("prod_dim", "ProdBackward1", _over(np.prod), _prod_grad,
                     "grad * (the product of the other elements)", "product over a dim", noisy=True)
 VAR = _declare("var", "VarBackward0", variance, _var_grad, "grad * 2 * (self - mean) / (n - correction)", "variance",

@@ -839,3 +839,13 @@ def test_second_derivative_through_indexing_and_sum():
     assert values(g).tolist() == [3.0, 12.0, 27.0 + 1.0]
     (h,) = E.grad(g.sum(), x)
     assert values(h).tolist() == [1.0, 12.0, 18.0 + 1.0]
+
+
+def test_prod_of_two_or_more_zeros_has_a_zero_gradient_even_for_a_nan_grad():
+    # PyTorch 2.13: torch.exp(y.prod().std()).backward() gives y.grad = [0., 0., 0.] (std of one element is nan)
+    y = E.tensor([-2.0, 0.0, 0.0], dtype="float64", requires_grad=True)
+    E.exp(y.prod().std()).backward()
+    assert y.grad.data.tolist() == [0.0, 0.0, 0.0]
+    w = E.tensor([-2.0, 0.0, 3.0], dtype="float64", requires_grad=True)  # one zero: the grad's nan flows
+    E.exp(w.prod().std()).backward()
+    assert np.isnan(w.grad.data).all()
