@@ -116,6 +116,7 @@ class Vocabulary(Protocol):
     def softmax_backward(self, g: Any, result: Any, dim: Any) -> Any: ...
     def log_softmax_backward(self, g: Any, result: Any, dim: Any) -> Any: ...
     def mse_backward(self, g: Any, a: Any, b: Any, reduction: str, count: int) -> Any: ...
+    def trilinear(self, a: Any, b: Any, c: Any, spec: str) -> Any: ...
 
 
 def _is_fresh(g: Any, grad_in: Any, earlier: list) -> bool:
@@ -346,6 +347,10 @@ class NumpyMath:
     softmax_backward = staticmethod(fused.softmax_backward)
     log_softmax_backward = staticmethod(fused.log_softmax_backward)
     mse_backward = staticmethod(fused.mse_backward)
+
+    @staticmethod
+    def trilinear(a: Any, b: Any, c: Any, spec: str) -> np.ndarray:
+        return np.einsum(spec, a, b, c)
 
     @staticmethod
     def sub_scalar(x: Any, number: float) -> Any:
