@@ -134,7 +134,7 @@ class SymPyMath:
     def mul_sum_to(a: Any, b: Any, shape: Any) -> Any:
         return a * b
 
-    sum = expand = reshape = unsqueeze = transpose = permute = index = _tensor_only("a reduction or a reshape")
+    sum = expand = reshape = unsqueeze = transpose = t = permute = index = _tensor_only("a reduction or a reshape")
     select_backward = slice_backward = as_strided = as_strided_backward = _tensor_only("indexing")
     diagonal = diagonal_backward = reverse_cumsum = prod_others = cumprod_backward = _tensor_only(
         "a matrix or cumulative operation")

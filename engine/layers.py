@@ -30,7 +30,8 @@ def _scaled(x: Any, factor: float) -> Any:
     return x if factor == 1 else x * factor
 
 
-def _addmm_forward(bias: np.ndarray, a: np.ndarray, b: np.ndarray, *, beta: float, alpha: float) -> np.ndarray:
+def _addmm_forward(bias: np.ndarray, a: np.ndarray, b: np.ndarray, *, beta: float, alpha: float,
+                   column_major: tuple[bool, bool] = (False, False)) -> np.ndarray:
     product = allocator.matmul(a, b)
     if alpha != 1:
         product = product * np.asarray(alpha, product.dtype)
@@ -45,12 +46,42 @@ def _addmm_jvp(F: Any, t: Any, s: Any) -> Any:
     return out if s.beta == 0 else out + _scaled(t.self, s.beta)
 
 
+def _times(F: Any, x: Any, factor: float) -> Any:
+    """PyTorch's maybe_multiply: x itself for 1, else x times the number (MulBackward1 under create_graph)."""
+    return x if factor == 1 else F.mul_scalar(x, factor)
+
+
+def _mat1_grad(F: Any, g: Any, s: Any) -> Any:
+    """PyTorch's mm_mat1_backward: for a column-major mat1, (mat2 @ grad.T).T, so the gradient is column-major
+    too; else grad @ mat2.T (the TBackward0 and MmBackward0 nodes under create_graph are PyTorch's)."""
+    if s.column_major[0]:
+        return _times(F, F.t(F.matmul(s.mat2, F.t(g))), s.alpha)
+    return _times(F, F.matmul(g, F.t(s.mat2)), s.alpha)
+
+
+def _mat2_grad(F: Any, g: Any, s: Any) -> Any:
+    """PyTorch's mm_mat2_backward: for a column-major mat2 (nn.Linear's weight.t()), (grad.T @ mat1).T; else
+    mat1.T @ grad."""
+    if s.column_major[1]:
+        return _times(F, F.t(F.matmul(F.t(g), s.mat1)), s.alpha)
+    return _times(F, F.matmul(F.t(s.mat1), g), s.alpha)
+
+
 ADDMM = declare(Op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), _addmm_forward,
-           (Grad(lambda F, g, s: _scaled(g, s.beta), "grad * beta"),
-            Grad(lambda F, g, s: _scaled(F.matmul(g, F.transpose(s.mat2, 0, 1)), s.alpha), "grad @ mat2.T * alpha"),
-            Grad(lambda F, g, s: _scaled(F.matmul(F.transpose(s.mat1, 0, 1), g), s.alpha), "mat1.T @ grad * alpha")),
+           (Grad(lambda F, g, s: _times(F, g, s.beta), "grad * beta"),
+            Grad(_mat1_grad, "grad @ mat2.T * alpha"),
+            Grad(_mat2_grad, "mat1.T @ grad * alpha")),
            "beta * self + alpha * (mat1 @ mat2), self broadcast to the product's shape", group=LINEAR_ALGEBRA,
            jvp=lambda F, t, s: _addmm_jvp(F, t, s)))
+
+
+def column_major(x: Tensor) -> bool:
+    """A matrix laid out by columns (strides (1, rows) in elements), as PyTorch's mm backward tests it."""
+    data = x._data
+    if data.ndim != 2:
+        return False
+    strides = tuple(n // data.itemsize for n in data.strides)
+    return strides[0] == 1 and strides[1] == data.shape[0]
 
 
 def _trilinear_forward(i1: np.ndarray, i2: np.ndarray, i3: np.ndarray, *, spec: str) -> np.ndarray:
@@ -111,7 +142,8 @@ def addmm(input: Any, mat1: Any, mat2: Any, beta: Any = 1, alpha: Any = 1) -> Te
         raise ShapeError(f"addmm: input of shape {tuple(bias.shape)} does not broadcast to the product's shape "
                          f"({rows}, {cols})", reason="broadcast") from None
     check_elements((rows, cols), "the matrix product")
-    return apply(ADDMM, (bias, a, b), {"beta": number(beta, "beta"), "alpha": number(alpha, "alpha")})
+    return apply(ADDMM, (bias, a, b), {"beta": number(beta, "beta"), "alpha": number(alpha, "alpha"),
+                                       "column_major": (column_major(a), column_major(b))})
 
 
 @builtin("linear(input, weight, bias=None)", ("addmm", "t", "view", "mm", "unsafe_view", "matmul", "add"),

@@ -29,7 +29,7 @@ from .logic import WHERE
 from .optable import ELEMENTWISE_JVP, Grad, Op, declare
 from .recording import apply
 from .reductions import prod, sum
-from .shapes import SELECT_BACKWARD, SLICE_BACKWARD, expand, permute, reshape, to, transpose, unsqueeze
+from .shapes import SELECT_BACKWARD, SLICE_BACKWARD, expand, permute, reshape, t, to, transpose, unsqueeze
 from .tensor import Tensor
 from .vocabulary import NumpyMath
 
@@ -162,6 +162,7 @@ class TensorMath:
     where = staticmethod(where)
     permute = staticmethod(lambda x, dims: permute(x, dims))
     transpose = staticmethod(transpose)
+    t = staticmethod(t)
     unsqueeze = staticmethod(unsqueeze)
     reshape = staticmethod(lambda x, shape: reshape(x, shape))
     expand = staticmethod(lambda x, shape: expand(x, shape))
