@@ -51,8 +51,8 @@ def _declare(name: str, node: str, inputs: tuple[str, ...], forward: Any, grads:
 
 
 MM = _declare("mm", "MmBackward0", ("self", "mat2"), allocator.matmul,
-              (Grad(lambda F, g, s: F.matmul(g, F.transpose(s.mat2, 0, 1)), "grad @ mat2.T"),
-               Grad(lambda F, g, s: F.matmul(F.transpose(s.self, 0, 1), g), "self.T @ grad")), "matrix @ matrix",
+              (Grad(lambda F, g, s: F.matmul(g, F.t(s.mat2)), "grad @ mat2.t()"),
+               Grad(lambda F, g, s: F.matmul(F.t(s.self), g), "self.t() @ grad")), "matrix @ matrix",
               jvp=BILINEAR_JVP)
 BMM = _declare("bmm", "BmmBackward0", ("self", "mat2"), allocator.matmul,
                (Grad(lambda F, g, s: F.matmul(g, F.transpose(s.mat2, 1, 2)), "grad.bmm(mat2.transpose(1, 2))"),
