@@ -81,6 +81,14 @@ class LanguagePrinter(StrPrinter):
             return expr.as_ordered_terms()
         return super()._as_ordered_terms(expr, order)
 
+    def _print_Pow(self, expr: Any, rational: bool = False) -> str:
+        """A book's 1/(2 - x)**2 for SymPy's (2 - x)**(-2) (a power alone, not in a product, which SymPy
+        already writes as a quotient)."""
+        base, exponent = expr.args
+        if exponent.is_Integer and exponent < -1 and not base.is_Number:
+            return f"1/{self._print(sympy.Pow(base, -exponent, evaluate=False))}"
+        return super()._print_Pow(expr, rational)
+
     def _print_Abs(self, expr: Any) -> str:
         return f"abs({self._print(expr.args[0])})"
 

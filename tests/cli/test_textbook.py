@@ -152,6 +152,9 @@ def test_the_backward_view_is_kept(cli):
     ("(3*x**2 + 1)**-2", "-12*x/(3*x**2 + 1)**3"), ("x/(x**2 + 1)", "(1 - x**2)/(x**2 + 1)**2"),
     ("exp(x)*cos(x)", "-exp(x)*sin(x) + exp(x)*cos(x)"),
     ("(x + 1)/((x - 1)*(x + 2))", "-(x**2 + 2*x + 3)/((x - 1)**2*(x + 2)**2)"),
+    # a difference keeps the question's orientation; a power alone with a negative exponent is a quotient
+    ("(1+x)/(1-x)", "2/(1 - x)**2"), ("(x**2+1)/(3-x)**3", "(x**2 + 6*x + 3)/(3 - x)**4"),
+    ("x/(1-x)**2", "(x + 1)/(1 - x)**3"), ("1/(2-x)", "1/(2 - x)**2"), ("(1-x)**3", "-3*(1 - x)**2"),
 ])
 def test_answers_in_the_books_form(cli, program, expected):
     assert _diff(cli, program)["derivatives"][0]["expr"] == expected
