@@ -192,7 +192,8 @@ def log_derivative_form(derivative: Any, function: Any, trig: bool = True) -> An
     termwise = sympy.Add(*(sympy.factor(t) if t.is_rational_function() else t for t in sympy.Add.make_args(ratio)))
     candidates = [ratio, simple, termwise]
     candidates += [sympy.Add(*(_trig_factor(t) for t in sympy.Add.make_args(c))) for c in candidates]
-    inner = min(candidates, key=lambda c: score(str(c), trig=True))
+    arguments = _arguments(ratio)  # sin(2*x) for sin(x)*cos(x) is an identity a book does not apply
+    inner = min(candidates, key=lambda c: score(str(c), trig=True, new_arguments=len(_arguments(c) - arguments)))
     factors = [function, *sympy.Mul.make_args(identities(inner))]
     return sympy.Mul(*([coefficient] if coefficient != 1 else []), *factors, evaluate=False)
 

@@ -92,7 +92,7 @@ class LanguagePrinter(StrPrinter):
 
     def _as_ordered_terms(self, expr: Any, order: Any = None) -> list:
         if self._settings.get("order") == "old":
-            return expr.as_ordered_terms()
+            return positive_first(expr, expr.as_ordered_terms())
         return positive_first(expr, super()._as_ordered_terms(expr, order))
 
     def _print_Pow(self, expr: Any, rational: bool = False) -> str:
