@@ -177,3 +177,10 @@ def test_a_linear_layer_runs_on_dual_parameters_and_gradcheck_checks_forward_mod
     expected = (Path(__file__).resolve().parents[2] / "examples" / "42_forward_ad_modules.expected").read_text()
     out = run(cli, tmp_path, text)
     assert (out.code, out.stdout) == (0, expected)
+
+
+@pytest.mark.parametrize(("name", "words"), [("set", "use a list"), ("open", "scripts read no files"),
+                                             ("eval", "never evaluates Python text")])
+def test_python_builtins_autodiff_lacks_say_what_to_write(cli, tmp_path, name, words):
+    out = run(cli, tmp_path, f"s = {name}('x')\n")
+    assert out.code != 0 and f"{name}() is not part of autodiff scripts: {words}" in out.stderr
