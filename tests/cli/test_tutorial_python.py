@@ -180,7 +180,7 @@ def test_a_linear_layer_runs_on_dual_parameters_and_gradcheck_checks_forward_mod
 
 
 @pytest.mark.parametrize(("name", "words"), [("set", "use a list"), ("open", "scripts read no files"),
-                                             ("eval", "never evaluates Python text")])
+                                             ("eval", "autodiff never evaluates Python text")])
 def test_python_builtins_autodiff_lacks_say_what_to_write(cli, tmp_path, name, words):
     out = run(cli, tmp_path, f"s = {name}('x')\n")
     assert out.code != 0 and f"{name}() is not part of autodiff scripts: {words}" in out.stderr
