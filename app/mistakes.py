@@ -56,24 +56,20 @@ _ORDINALS = {0: "the function itself", 1: "the first derivative", 2: "the second
 def _another_order(program: str, name: str, yours: np.ndarray, points: list[dict[str, float]],
                    order: int) -> str | None:
     """Yours equals the derivative of another order (the function, one derivative too few or too many)?"""
-    import sympy
-
-    from autodiff.app.bookform import bounded
+    from autodiff.app import exact as X
     from autodiff.app.diff import value_at
-    from autodiff.app.symbolic import record
 
     if "," in name:  # a mixed derivative
         return None
-    formula = bounded(lambda p: record(p, {name}), program, SECONDS)
-    if isinstance(formula, str):
+    found = X.expression(program, [name])
+    if isinstance(found, X.TimedOut):
         return None
-    symbol = sympy.Symbol(name, real=True)
     for k in (order - 1, order + 1, *range(order - 2, -1, -1)):
         if k < 0 or k not in _ORDINALS:
             continue
-        expr = bounded(lambda e, k=k: sympy.diff(e, symbol, k), formula.root.expr, SECONDS)
-        if expr is formula.root.expr and k:
-            return None  # SymPy ran out of time
+        expr = X.derivative(found[0], [name] * k, SECONDS) if k else found[0]
+        if isinstance(expr, X.TimedOut):
+            return None
         if _close(yours, np.array([value_at(expr, p) for p in points])):
             return _say(k, order)
     return None

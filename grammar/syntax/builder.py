@@ -11,6 +11,7 @@ from autodiff.grammar.syntax import tables
 from autodiff.grammar.syntax.fstrings import join_strings
 from autodiff.grammar.syntax.lexer import MAX_INT_DIGITS, SyntaxProblem, Token, shortened
 from autodiff.grammar.syntax.nodes import moved
+from autodiff.grammar.syntax.targets import DESCRIBE_TARGET, check_target
 from autodiff.grammar.syntax.tree import (
     Assert,
     Assign,
@@ -81,18 +82,6 @@ _ESCAPE = re.compile(  # hex digits are counted in escape(), to report a short \
     r"\\(?:x([0-9A-Fa-f]{0,2})|u([0-9A-Fa-f]{0,4})|U([0-9A-Fa-f]{0,8})|N(\{[^}\n]*\})?|([0-7]{1,3})|([\s\S]))"
 )
 _SIMPLE_ESCAPES = dict(zip("\n\\'\"abfnrtv", ("", "\\", "'", '"', "\a", "\b", "\f", "\n", "\r", "\t", "\v")))
-_DESCRIBE_TARGET = {
-    Number: "a number",
-    String: "a string",
-    Constant: "a constant",
-    BinOp: "an operation",
-    UnaryOp: "an operation",
-    Call: "a function call",
-    Attribute: "an attribute",
-    ListExpr: "a list",
-    TupleExpr: "a tuple",
-    Subscript: "an indexed expression",
-}
 
 
 def _at(node: Node | Token) -> dict[str, int]:
@@ -172,14 +161,14 @@ class TreeBuilder:
             if isinstance(target, Subscript) and isinstance(target.value, Name):
                 return IndexAssign(target.value.id, target.index, value, **_at(target))
         for target in targets:
-            _check_target(target, "=")
+            check_target(target, "=")
         return AssignTo(tuple(targets), value, **_at(targets[0]))
 
     def aug_assign(self, c: list) -> AugAssign:
         target, op, value = c
         if isinstance(target, (TupleExpr, ListExpr)):
-            raise SyntaxProblem(f"'{op.value}' needs one target, not {_DESCRIBE_TARGET[type(target)]}", **_at(target))
-        _check_target(target, op.value)
+            raise SyntaxProblem(f"'{op.value}' needs one target, not {DESCRIBE_TARGET[type(target)]}", **_at(target))
+        check_target(target, op.value)
         return AugAssign(target, op.value[:-1], value, **_at(target))
 
     def pass_stmt(self, c: list) -> Pass:
@@ -195,11 +184,8 @@ class TreeBuilder:
         return Return(c[1] if len(c) > 1 else None, **_at(c[0]))
 
     def del_stmt(self, c: list) -> Delete:
-        targets = c[1].items if isinstance(c[1], TupleExpr) else (c[1],)
-        for target in targets:
-            if not isinstance(target, (Name, Attribute, Subscript)):
-                raise SyntaxProblem("del takes names, attributes (obj.name) and items (d[key])", **_at(target))
-        return Delete(tuple(targets), **_at(c[0]))
+        check_target(c[1], "del")
+        return Delete(c[1].items if isinstance(c[1], TupleExpr) else (c[1],), **_at(c[0]))
 
     def assert_stmt(self, c: list) -> Assert:
         return Assert(c[1], c[2] if len(c) > 2 else None, **_at(c[0]))
@@ -227,7 +213,7 @@ class TreeBuilder:
 
     def for_stmt(self, c: list) -> For:
         keyword, target, _, iterable, body = c
-        _check_target(target, "for")
+        check_target(target, "for")
         return For(target, iterable, body, **_at(keyword))
 
     def while_stmt(self, c: list) -> While:
@@ -339,7 +325,7 @@ class TreeBuilder:
 
     def comp_for(self, c: list) -> tuple:
         target = c[1]
-        _check_target(target, "for")
+        check_target(target, "for")
         return (target, c[3], tuple(c[5::2]))
 
     def list_comp(self, c: list) -> ListComp:
@@ -482,19 +468,6 @@ class TreeBuilder:
 
     def list(self, c: list) -> ListExpr:
         return ListExpr(tuple(c[1:-1]), **_at(c[0]))
-
-
-def _check_target(target: Node, where: str) -> None:
-    """A target of `=`, `op=` or `for` must be a name, name[index], x.attribute or a tuple of those."""
-    stack = [target]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (TupleExpr, ListExpr)) and where != "aug":
-            stack.extend(item.items)
-        elif not isinstance(item, (Name, Subscript, Attribute)):
-            what = _DESCRIBE_TARGET.get(type(item), "this")
-            raise SyntaxProblem(f"cannot assign to {what}: the target of '{where}' must be a name, name[index], "
-                                "x.attribute or a tuple of those", item.line, item.column)
 
 
 def _first(c: list):

@@ -161,7 +161,7 @@ def test_del_and_the_attribute_builtins(cli, tmp_path, text, stdout):
     ("del z\n", "name 'z' is not defined"),
     ("d = {}\ndel d['k']\n", "KeyError: 'k'"),
     ("import torch\nx = torch.ones(3)\ndel x[0]\n", "'Tensor' object does not support item deletion"),
-    ("del 1\n", "del takes names, attributes (obj.name) and items (d[key])"),
+    ("del 1\n", "cannot delete a number: del takes names, attributes (obj.name) and items (d[key])"),
     ("import torch.nn as nn\nm = nn.Linear(2, 1)\ndelattr(m, 'nothing')\n",
      "'Linear' object has no attribute 'nothing'"),
     ("from torch.func import vmap\n", "vmap is not available in autodiff"),
