@@ -33,17 +33,27 @@ def _declare(name: str, node: str, inputs: tuple[str, ...], forward: Any, grads:
     return declare(Op(name, node, inputs, forward, grads, doc, group=LINEAR_ALGEBRA, **facts))
 
 
-MM = _declare("mm", "MmBackward0", ("self", "mat2"), allocator.matmul,
-              (Grad(lambda F, g, s: F.matmul(g, F.transpose(s.mat2, 0, 1)), "grad @ mat2.T"),
-               Grad(lambda F, g, s: F.matmul(F.transpose(s.self, 0, 1), g), "self.T @ grad")), "matrix @ matrix",
+def _mm_self_grad(F: Any, g: Any, s: Any) -> Any:
+    """PyTorch's mm_mat1_backward: a column-major self gets its gradient as (mat2 @ grad.t()).t()."""
+    return F.t(F.mm(s.mat2, F.t(g))) if s.self_column_major else F.mm(g, F.t(s.mat2))
+
+
+def _mm_mat2_grad(F: Any, g: Any, s: Any) -> Any:
+    """PyTorch's mm_mat2_backward: a column-major mat2 gets its gradient as (grad.t() @ self).t()."""
+    return F.t(F.mm(F.t(g), s.self)) if s.mat2_column_major else F.mm(F.t(s.self), g)
+
+
+MM = _declare("mm", "MmBackward0", ("self", "mat2"),
+              lambda a, b, *, self_column_major=False, mat2_column_major=False: allocator.matmul(a, b),
+              (Grad(_mm_self_grad, "grad @ mat2.T"), Grad(_mm_mat2_grad, "self.T @ grad")), "matrix @ matrix",
               jvp=BILINEAR_JVP)
 BMM = _declare("bmm", "BmmBackward0", ("self", "mat2"), allocator.matmul,
-               (Grad(lambda F, g, s: F.matmul(g, F.transpose(s.mat2, 1, 2)), "grad.bmm(mat2.transpose(1, 2))"),
-                Grad(lambda F, g, s: F.matmul(F.transpose(s.self, 1, 2), g), "self.transpose(1, 2).bmm(grad)")),
+               (Grad(lambda F, g, s: F.bmm(g, F.transpose(s.mat2, 1, 2)), "grad.bmm(mat2.transpose(1, 2))"),
+                Grad(lambda F, g, s: F.bmm(F.transpose(s.self, 1, 2), g), "self.transpose(1, 2).bmm(grad)")),
                "batched matrix @ matrix (3-D)", jvp=BILINEAR_JVP)
 MV = _declare("mv", "MvBackward0", ("self", "vec"), allocator.matmul,
-              (Grad(lambda F, g, s: F.unsqueeze(g, 1) * s.vec, "outer(grad, vec)"),
-               Grad(lambda F, g, s: F.matmul(F.transpose(s.self, 0, 1), g), "self.T @ grad")), "matrix @ vector",
+              (Grad(lambda F, g, s: F.reshape(g, (-1, 1)) * s.vec, "outer(grad, vec)"),
+               Grad(lambda F, g, s: F.mv(F.t(s.self), g), "self.T @ grad")), "matrix @ vector",
               jvp=BILINEAR_JVP)
 DOT = _declare("dot", "DotBackward0", ("self", "other"), allocator.dot,
                (Grad(lambda F, g, s: g * s.other, "grad * other"), Grad(lambda F, g, s: g * s.self, "grad * self")),
@@ -208,7 +218,13 @@ def mm(input: Any, mat2: Any) -> Tensor:
             reason="matmul", shapes=(a.shape, b.shape),
         )
     check_elements((a._data.shape[0], b._data.shape[1]), "the matrix product")
-    return apply(MM, (a, b))
+    return apply(MM, (a, b), {"self_column_major": _column_major(a), "mat2_column_major": _column_major(b)})
+
+
+def _column_major(x: Tensor) -> bool:
+    """The layout test of PyTorch's mm backward: strides (1, rows)."""
+    rows = x._data.shape[0]
+    return tuple(n // x._data.itemsize for n in x._data.strides) == (1, rows)
 
 
 @builtin("bmm(input, mat2)", ("bmm",))
