@@ -297,6 +297,17 @@ def register(C: Any) -> None:
     case("v31_pad_replicate_3d", lambda L, x: fn(L).pad(x, (1, 2, 1, 1, 2, 0), mode="replicate"),
          values(2, 2, 3, 2, offset=73))
     case("v31_pad_f32", lambda L, x: fn(L).pad(x, (1, 1), mode="reflect") * 2, a23, dtype=C.F32)
+    # circular: PyTorch's _pad_circular (an empty tensor, slices of the input and of itself copied in: CopySlices)
+    case("mm31_pad_circular_1d", lambda L, x: fn(L).pad(x, (1, 2), mode="circular"), a234)
+    case("mm31_pad_circular_1d_unbatched", lambda L, x: fn(L).pad(x * 2, (3, 1), mode="circular"), a23)
+    case("mm31_pad_circular_2d", lambda L, x: fn(L).pad(x, (1, 2, 2, 0), mode="circular"), values(1, 3, 4, offset=71))
+    case("mm31_pad_circular_2d_batched", lambda L, x: fn(L).pad(x, (0, 2, 3, 1), mode="circular"), values(2, 1, 3, 4))
+    case("mm31_pad_circular_3d", lambda L, x: fn(L).pad(x, (1, 1, 1, 0, 0, 1), mode="circular"),
+         values(1, 2, 2, 3, 4, offset=72))
+    case("mm31_pad_circular_crop", lambda L, x: fn(L).pad(x, (-1, 2, 1, -1), mode="circular"), a234)
+    case("mm31_pad_circular_whole_size", lambda L, x: fn(L).pad(x, (3, 3), mode="circular"), a23)
+    case("mm31_pad_circular_zero", lambda L, x: fn(L).pad(x, (0, 0), mode="circular"), a23)
+    case("mm31_pad_circular_f32", lambda L, x: fn(L).pad(x, (2, 1), mode="circular") * 2, a23, dtype=C.F32)
 
     # ---- convolution and pooling (torch.nn.functional)
     img, k33 = values(1, 2, 5, 6, offset=74, scale=0.5), values(3, 2, 3, 3, offset=75, scale=0.5)
