@@ -370,9 +370,10 @@ def _conv_transpose(input: Any, weight: Any, bias: Any, stride: Any, padding: An
          ("conv_transpose",), method=False, functional=True)
 def conv_transpose1d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
                      output_padding: Any = 0, groups: Any = 1, dilation: Any = 1) -> Tensor:
-    """The 1-D transposed convolution of input (N, C, L) with weight (C, O/groups, k), plus bias: the gradient of
-    conv1d with respect to its input (output length (L - 1) * stride - 2 * padding + dilation * (k - 1) +
-    output_padding + 1)."""
+    """The 1-D transposed convolution of input (N, C, L) with weight (C, O/groups, k), plus bias.
+
+    It is conv1d's gradient with respect to its input: the output's length is (L - 1) * stride - 2 * padding +
+    dilation * (k - 1) + output_padding + 1."""
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1,
                            "conv_transpose1d")
 

@@ -16,12 +16,12 @@ from .coerce import number, tensor_arg
 from .constructors import leaf
 from .distributions import bernoulli
 from .errors import BadValueError, ShapeError
-from .linalg import matmul, mm
+from .linalg import MATMUL_OPS, matmul
 from .optable import LINEAR_ALGEBRA, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import check_elements
-from .shapes import UNSAFE_VIEW, reshape, t, view
+from .shapes import t, view
 from .tensor import Tensor
 
 
@@ -86,7 +86,7 @@ def addmm(input: Any, mat1: Any, mat2: Any, beta: Any = 1, alpha: Any = 1) -> Te
     return apply(ADDMM, (bias, a, b), {"beta": number(beta, "beta"), "alpha": number(alpha, "alpha")})
 
 
-@builtin("linear(input, weight, bias=None)", ("addmm", "t", "view", "mm", "unsafe_view", "matmul", "add"),
+@builtin("linear(input, weight, bias=None)", ("addmm", "t", "view", *MATMUL_OPS, "add"),
          method=False, functional=True,
          summary="input @ weight.T + bias: the affine map of nn.Linear, recorded as PyTorch records it (addmm)")
 def linear(input: Any, weight: Any, bias: Any = None) -> Tensor:
@@ -109,11 +109,7 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Tensor:
             out = addmm(b, view(x, -1, features), weight_t)
             return view(out, *x._data.shape[:-1], w._data.shape[0])
         return add(matmul(x, weight_t), b)
-    if x.ndim > 2 and w.ndim == 2:  # PyTorch's matmul folds the batch into rows: mm, then UnsafeViewBackward0
-        out = mm(view(x, -1, features) if x._data.flags.c_contiguous else reshape(x, -1, features), weight_t)
-        out = apply(UNSAFE_VIEW, (out,), {"shape": (*x._data.shape[:-1], w._data.shape[0])})
-    else:
-        out = matmul(x, weight_t)
+    out = matmul(x, weight_t)  # PyTorch's at::matmul: a batch folded into the rows of an mm (matmul's nodes)
     return out if bias is None else add(out, bias)
 
 

@@ -112,11 +112,11 @@ def _same_dtype(a: Tensor, b: Tensor) -> None:
             hint="convert one of them first, e.g. a.double() @ b or a @ b.float()", reason="dtype")
 
 
-_MATMUL_OPS = ("dot", "mv", "mm", "bmm", "unsqueeze", "squeeze_vm", "squeeze_dim", "t", "transpose", "view",
+MATMUL_OPS = ("dot", "mv", "mm", "bmm", "unsqueeze", "squeeze_vm", "squeeze_dim", "t", "transpose", "view",
                "reshape_alias", "clone", "unsafe_view", "expand")
 
 
-@builtin("matmul(input, other)", _MATMUL_OPS,
+@builtin("matmul(input, other)", MATMUL_OPS,
          summary="matrix product with numpy's rules for vectors and batches, recorded as PyTorch's at::matmul records "
                  "it (dot, mv, mm; a batch folded into mm/mv rows, or expanded and reshaped around bmm)")
 def matmul(input: Any, other: Any) -> Tensor:

@@ -183,8 +183,9 @@ def _along_row(value: Any, name: str, function: str, neutral: int) -> Any:
          ("unsqueeze", "max_pool2d", "squeeze_dim"), method=False, functional=True)
 def max_pool1d(input: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
                ceil_mode: Any = False, return_indices: Any = False) -> Any:
-    """The largest element of each kernel_size window of input (N, C, L) or (C, L), recorded as PyTorch records it:
-    unsqueeze(-2), max_pool2d, squeeze(-2); with return_indices=True also where each came from."""
+    """The largest element of each kernel_size window of input (N, C, L) or (C, L) (return_indices: and where).
+
+    Recorded as PyTorch records it: unsqueeze(-2), max_pool2d, squeeze(-2)."""
     x = tensor_arg(input)
     out = max_pool2d(_row(x, "max_pool1d"), _along_row(kernel_size, "kernel_size", "max_pool1d", 1),
                      _along_row(stride, "stride", "max_pool1d", 1), _along_row(padding, "padding", "max_pool1d", 0),
@@ -198,8 +199,9 @@ def max_pool1d(input: Any, kernel_size: Any, stride: Any = None, padding: Any = 
          ("unsqueeze", "avg_pool2d", "squeeze_dim"), method=False, functional=True)
 def avg_pool1d(input: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: Any = False,
                count_include_pad: Any = True) -> Tensor:
-    """The mean of each kernel_size window of input (N, C, L) or (C, L), recorded as PyTorch records it:
-    unsqueeze(-2), avg_pool2d, squeeze(-2)."""
+    """The mean of each kernel_size window of input (N, C, L) or (C, L).
+
+    Recorded as PyTorch records it: unsqueeze(-2), avg_pool2d, squeeze(-2)."""
     x = tensor_arg(input)
     return squeeze(avg_pool2d(_row(x, "avg_pool1d"), _along_row(kernel_size, "kernel_size", "avg_pool1d", 1),
                               _along_row(stride, "stride", "avg_pool1d", 1),
