@@ -140,7 +140,7 @@ class SymPyMath:
     diagonal = diagonal_backward = reverse_cumsum = prod_others = cumprod_backward = _tensor_only(
         "a matrix or cumulative operation")
     gather = scatter_add = index_put_add = _tensor_only("indexing with an index tensor")
-    matmul = mm = mv = bmm = inverse = solve = _tensor_only("a matrix product")
+    matmul = mm = mv = bmm = inverse = solve = trilinear = _tensor_only("a matrix product")
     softmax_backward = log_softmax_backward = _tensor_only("a softmax")
     mse_backward = _tensor_only("a loss function")
 

@@ -218,13 +218,16 @@ def mm(input: Any, mat2: Any) -> Tensor:
             reason="matmul", shapes=(a.shape, b.shape),
         )
     check_elements((a._data.shape[0], b._data.shape[1]), "the matrix product")
-    return apply(MM, (a, b), {"self_column_major": _column_major(a), "mat2_column_major": _column_major(b)})
+    return apply(MM, (a, b), {"self_column_major": column_major(a), "mat2_column_major": column_major(b)})
 
 
-def _column_major(x: Tensor) -> bool:
-    """The layout test of PyTorch's mm backward: strides (1, rows)."""
-    rows = x._data.shape[0]
-    return tuple(n // x._data.itemsize for n in x._data.strides) == (1, rows)
+def column_major(x: Tensor) -> bool:
+    """A matrix laid out by columns (strides (1, rows) in elements), as PyTorch's mm backward tests it."""
+    data = x._data
+    if data.ndim != 2:
+        return False
+    strides = tuple(n // data.itemsize for n in data.strides)
+    return strides[0] == 1 and strides[1] == data.shape[0]
 
 
 @builtin("bmm(input, mat2)", ("bmm",))

@@ -1,5 +1,5 @@
-"""torch.nn's layers and containers: Linear (PyTorch's default initialisation, so the weights under
-manual_seed are PyTorch's), Identity, Flatten, Dropout, Sequential and ModuleList. Their forward
+"""torch.nn's layers and containers: Linear and Bilinear (PyTorch's default initialisation, so the weights
+under manual_seed are PyTorch's), Identity, Flatten, Dropout, Sequential and ModuleList. Their forward
 calls the functions of torch.nn.functional (layers.py, shapes.py): one implementation for both."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 
 from .errors import BadValueError
 from .initializers import fan_in_and_fan_out, init_uniform_, kaiming_uniform_
-from .layers import dropout, linear
+from .layers import bilinear, dropout, linear
 from .modules import Module, Parameter, parameter
 from .settings import as_dtype, check_elements
 from .shapes import flatten
@@ -60,6 +60,40 @@ class Linear(Module):
     def extra_repr(self) -> str:
         has_bias = self.registered_parameters.get("bias") is not None
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={has_bias}"
+
+
+class Bilinear(Module):
+    """y[..., o] = input1 @ weight[o] @ input2 + bias[o]; weight (out, in1, in2) and bias uniform in
+    +-1/sqrt(in1_features), as PyTorch initialises them."""
+
+    def settings(self) -> dict[str, Any]:
+        return {"in1_features": self.in1_features, "in2_features": self.in2_features,
+                "out_features": self.out_features}
+
+    def __init__(self, in1_features: Any, in2_features: Any, out_features: Any, bias: bool = True,
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.in1_features = _size(in1_features, "in1_features")
+        self.in2_features = _size(in2_features, "in2_features")
+        self.out_features = _size(out_features, "out_features")
+        shape = (self.out_features, self.in1_features, self.in2_features)
+        self.register_parameter("weight", _empty(shape, dtype))
+        self.register_parameter("bias", _empty((self.out_features,), dtype) if bias else None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        bound = 1 / math.sqrt(self.in1_features) if self.in1_features > 0 else 0
+        init_uniform_(self.registered_parameters["weight"], -bound, bound)
+        if self.registered_parameters["bias"] is not None:
+            init_uniform_(self.registered_parameters["bias"], -bound, bound)
+
+    def forward(self, input1: Any, input2: Any) -> Tensor:
+        return bilinear(input1, input2, self.registered_parameters["weight"], self.registered_parameters["bias"])
+
+    def extra_repr(self) -> str:
+        has_bias = self.registered_parameters.get("bias") is not None
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={has_bias}")
 
 
 class Identity(Module):
@@ -172,4 +206,4 @@ class Sequential(ModuleList):
 
 
 
-NN_LAYERS = {cls.__name__: cls for cls in (Linear, Identity, Flatten, Dropout, Sequential, ModuleList)}
+NN_LAYERS = {cls.__name__: cls for cls in (Linear, Bilinear, Identity, Flatten, Dropout, Sequential, ModuleList)}

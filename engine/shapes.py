@@ -30,7 +30,7 @@ def _declare(name: str, node: str, forward: Any, formula: Any, text: str, doc: s
     return declare(Op(name, node, ("self",), forward, (Grad(formula, text),), doc, **facts))
 
 
-T = _declare("t", "TBackward0", lambda x: x.T, lambda F, g, s: F.t(g) if g.ndim == 2 else g, "grad.t()",
+T = _declare("t", "TBackward0", lambda x: x.T, lambda F, g, s: F.t(g), "grad.t()",
              "transpose of a matrix", view=True)
 TRANSPOSE = _declare("transpose", "TransposeBackward0", lambda x, *, dim0, dim1: swapaxes(x, dim0, dim1),
                      lambda F, g, s: F.transpose(g, s.dim0, s.dim1), "grad.transpose(dim0, dim1)", "swap two dims",

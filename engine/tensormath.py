@@ -23,6 +23,7 @@ from .gathers import GATHER, INDEX_PUT_ADD, SCATTER_ADD
 from .indexing import getitem
 from .inplace import AS_STRIDED, AS_STRIDED_SCATTER, COPY
 from .joins import cat, stack
+from .layers import TRILINEAR
 from .linalg import bmm, diag, inverse, matmul, mm, mv
 from .logic import WHERE
 from .optable import ELEMENTWISE_JVP, Grad, Op, declare
@@ -164,9 +165,9 @@ class TensorMath:
     where = staticmethod(where)
     permute = staticmethod(lambda x, dims: permute(x, dims))
     transpose = staticmethod(transpose)
+    t = staticmethod(t)
     unsqueeze = staticmethod(unsqueeze)
     squeeze = staticmethod(lambda x, dim: squeeze(x, dim))
-    t = staticmethod(t)
     reshape = staticmethod(lambda x, shape: reshape(x, shape))
     expand = staticmethod(lambda x, shape: expand(x, shape))
     index = staticmethod(getitem)
@@ -307,6 +308,10 @@ class TensorMath:
     @staticmethod
     def mse_backward(g: Tensor, a: Tensor, b: Tensor, reduction: str, count: int) -> Tensor:
         return apply(MSE_BACKWARD, (g, a, b), {"reduction": reduction, "count": count})
+
+    @staticmethod
+    def trilinear(a: Tensor, b: Tensor, c: Tensor, spec: str) -> Tensor:
+        return apply(TRILINEAR, (a, b, c), {"spec": spec})
 
     @staticmethod
     def pow_backward(g: Tensor, x: Tensor, exponent: float) -> Tensor:

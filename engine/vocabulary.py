@@ -121,6 +121,7 @@ class Vocabulary(Protocol):
     def softmax_backward(self, g: Any, result: Any, dim: Any) -> Any: ...
     def log_softmax_backward(self, g: Any, result: Any, dim: Any) -> Any: ...
     def mse_backward(self, g: Any, a: Any, b: Any, reduction: str, count: int) -> Any: ...
+    def trilinear(self, a: Any, b: Any, c: Any, spec: str) -> Any: ...
 
 
 def _is_fresh(g: Any, grad_in: Any, earlier: list) -> bool:
@@ -298,7 +299,7 @@ class NumpyMath:
 
     @staticmethod
     def t(x: np.ndarray) -> np.ndarray:
-        return x.T
+        return np.swapaxes(x, 0, 1) if np.ndim(x) == 2 else x
 
     @staticmethod
     def squeeze(x: np.ndarray, dim: int) -> np.ndarray:
@@ -359,6 +360,10 @@ class NumpyMath:
     softmax_backward = staticmethod(fused.softmax_backward)
     log_softmax_backward = staticmethod(fused.log_softmax_backward)
     mse_backward = staticmethod(fused.mse_backward)
+
+    @staticmethod
+    def trilinear(a: Any, b: Any, c: Any, spec: str) -> np.ndarray:
+        return np.einsum(spec, a, b, c)
 
     @staticmethod
     def sub_scalar(x: Any, number: float) -> Any:

@@ -1,4 +1,4 @@
-"""Random small models trained by `autodiff run` and by PyTorch: layers (Linear, activations, Dropout), a
+"""Random small models trained by `autodiff run` and by PyTorch: layers (Linear, Bilinear, activations, Dropout), a
 script's nn.Module subclass or nn.Sequential, losses, optimizers (with their options) and learning rates, a
 few steps; every printed loss, parameter and gradient must agree.
 
@@ -58,9 +58,13 @@ LOSSES = [("nn.MSELoss()", "torch.randn(N, OUT)", False), ("nn.MSELoss(reduction
 def scripts(draw) -> tuple[str, bool]:
     double = draw(st.booleans())
     sizes = [draw(st.integers(1, 4)), *draw(st.lists(st.integers(1, 5), max_size=2)), draw(st.integers(2, 3))]
+    sequential = draw(st.booleans())
+    bilinear = not sequential and draw(st.integers(0, 3)) == 0  # a model's first layer, called as layer0(x, x)
     layers = []
     for i, (a, b) in enumerate(itertools.pairwise(sizes)):
-        layers.append(f"nn.Linear({a}, {b}{', bias=False' if draw(st.integers(0, 5)) == 0 else ''})")
+        kind = "Bilinear" if bilinear and i == 0 else "Linear"
+        features = f"{a}, {a}, {b}" if kind == "Bilinear" else f"{a}, {b}"
+        layers.append(f"nn.{kind}({features}{', bias=False' if draw(st.integers(0, 5)) == 0 else ''})")
         if i < len(sizes) - 2:
             layers.append(draw(st.sampled_from(ACTIVATIONS)))
             if draw(st.integers(0, 6)) == 0:
@@ -70,13 +74,13 @@ def scripts(draw) -> tuple[str, bool]:
              *(["torch.set_default_dtype(torch.float64)"] if double else []),
              f"torch.manual_seed({draw(st.integers(0, 1000))})", f"N, OUT = {draw(st.integers(1, 6))}, {sizes[-1]}",
              f"x = torch.randn(N, {sizes[0]})", f"target = {target}"]
-    if draw(st.booleans()):
+    if sequential:
         lines.append(f"model = nn.Sequential({', '.join(layers)})")
     else:
         lines += ["class Model(nn.Module):", "    def __init__(self):", "        super().__init__()",
                   *(f"        self.layer{i} = {layer}" for i, layer in enumerate(layers)),
                   "    def forward(self, x):",
-                  *(f"        x = self.layer{i}(x)" for i in range(len(layers))),
+                  *(f"        x = self.layer{i}(x{', x' if bilinear and i == 0 else ''})" for i in range(len(layers))),
                   "        return x", "model = Model()"]
     lr = draw(st.sampled_from([0.01, 0.05, 0.1, 0.5]))
     lines += [f"loss_fn = {loss}", f"optimizer = {draw(st.sampled_from(OPTIMIZERS)).format(lr=lr)}",

@@ -1,4 +1,4 @@
-"""The op cases of issue 28 (torch.nn's functions: addmm, linear, dropout, nll_loss, cross_entropy,
+"""The op cases of issue 28 (torch.nn's functions: addmm, linear, bilinear, dropout, nll_loss, cross_entropy,
 smooth_l1_loss, huber_loss), registered into cases.py's table by `register(cases)`: each runs through the golden
 file (make_golden.py, test_ops_golden.py) and against PyTorch live (test_ops_live.py)."""
 
@@ -37,6 +37,19 @@ def register(C: Any) -> None:
     case("nn_linear_input_without_grad", lambda L, x, w, b: _F(L).linear(x, w, b), x23, w43, w3,
          grad=(False, True, True))
     case("nn_linear_float32", lambda L, x, w, b: _F(L).linear(x, w, b), x23, w43, w3, dtype=C.F32)
+    w423 = values(4, 2, 3, offset=38)
+    case("nn_bilinear_rows", lambda L, a, b, w, c: _F(L).bilinear(a, b, w, c), values(5, 2, offset=39),
+         values(5, 3, offset=40), w423, values(4, offset=41))
+    case("nn_bilinear_vector_no_bias", lambda L, a, b, w: _F(L).bilinear(a, b, w), values(2, offset=42),
+         values(3, offset=43), w423)
+    case("nn_bilinear_batch", lambda L, a, b, w, c: _F(L).bilinear(a, b, w, c), values(2, 3, 2, offset=44),
+         values(2, 3, 3, offset=45), w423, values(4, offset=41))
+    case("nn_bilinear_transposed_input", lambda L, a, b, w: _F(L).bilinear(a.t(), b, w), values(2, 5, offset=46),
+         values(5, 3, offset=40), w423)
+    case("nn_bilinear_weight_only", lambda L, a, b, w: _F(L).bilinear(a, b, w), values(5, 2, offset=39),
+         values(5, 3, offset=40), w423, grad=(False, False, True))
+    case("nn_bilinear_float32", lambda L, a, b, w, c: _F(L).bilinear(a, b, w, c), values(5, 2, offset=39),
+         values(5, 3, offset=40), w423, values(4, offset=41), dtype=C.F32)
     case("nn_dropout", lambda L, x: _dropout(L, x, 0.5), values(3, 4, offset=37))
     case("nn_dropout_float32", lambda L, x: _dropout(L, x, 0.25), values(3, 4, offset=38), dtype=C.F32)
     scores = values(3, 4, offset=39)
