@@ -6,8 +6,9 @@ Each is written on the input's patches: the zero-padded input taken at an index 
 offset), a view numpy builds without loops. A convolution is then a matrix product of the patches with the
 weight per group, and its gradients are matrix products too, the input's added back through the index map
 (`F.index_put_add`); so they are in the formulas' vocabulary and can be differentiated again. A transposed
-convolution is the input's gradient of the convolution it transposes, and its gradients are that convolution
-(for its input) and its weight's gradient with the roles of input and grad exchanged."""
+convolution (the same op, transposed=True, as in PyTorch) is the input's gradient of the convolution it
+transposes: the index map's output positions are its input's, and its gradients are that convolution (for its
+input) and the weight's gradient with the roles of input and grad exchanged."""
 
 from __future__ import annotations
 
@@ -101,8 +102,11 @@ def _product(F: Any, x: Any, w: Any, s: Any) -> Any:
 
 
 def _convolve(x: np.ndarray, w: np.ndarray, b: Any, *, stride: tuple, padding: tuple, dilation: tuple, groups: int,
-              out: tuple, kernel: tuple, index: tuple) -> np.ndarray:
-    result = _product(NumpyMath, x, w, _Params(out, kernel, groups, padding, index))
+              out: tuple, kernel: tuple, index: tuple, transposed: bool, shape: tuple | None) -> np.ndarray:
+    """PyTorch's convolution: of x with w, or transposed (the input gradient of the convolution it transposes,
+    whose input has `shape` and whose output positions are `out`, x's spatial size), plus bias."""
+    s = _Params(out, kernel, groups, padding, index)
+    result = _input_grad(NumpyMath, x, w, shape, s) if transposed else _product(NumpyMath, x, w, s)
     if b is not None:
         result = result + b.reshape((-1,) + (1,) * len(out))
     return np.ascontiguousarray(result, dtype=x.dtype)
@@ -135,10 +139,16 @@ def _weight_grad(F: Any, g: Any, x: Any, shape: tuple, s: Any) -> Any:
 
 
 def _conv_input_grad(F: Any, g: Any, s: Any) -> Any:
+    """The transposed convolution of grad with weight; for a transposed convolution, the convolution."""
+    if s.transposed:
+        return _product(F, g, s.weight, s)
     return _input_grad(F, g, s.weight, tuple(s.input.shape), s)
 
 
 def _conv_weight_grad(F: Any, g: Any, s: Any) -> Any:
+    """The products of grad with input's patches; transposed, of input with grad's patches."""
+    if s.transposed:
+        return _weight_grad(F, s.input, g, tuple(s.weight.shape), s)
     return _weight_grad(F, g, s.input, tuple(s.weight.shape), s)
 
 
@@ -149,9 +159,8 @@ def _conv_bias_grad(F: Any, g: Any, s: Any) -> Any:
 def _conv_tangent(F: Any, t: Any, s: Any) -> Any:
     """Bilinear in input and weight, plus the bias's tangent."""
     params = {"stride": s.stride, "padding": s.padding, "dilation": s.dilation, "groups": s.groups, "out": s.out,
-              "kernel": s.kernel, "index": s.index}
-    total = _convolve(t.input, s.weight, t.bias, **params) + _convolve(s.input, t.weight, None, **params)
-    return total
+              "kernel": s.kernel, "index": s.index, "transposed": s.transposed, "shape": s.shape}
+    return _convolve(t.input, s.weight, t.bias, **params) + _convolve(s.input, t.weight, None, **params)
 
 
 CONVOLUTION = declare(Op(
@@ -159,34 +168,8 @@ CONVOLUTION = declare(Op(
     (Grad(_conv_input_grad, "the transposed convolution of grad with weight"),
      Grad(_conv_weight_grad, "the convolution of input with grad (over the batch)"),
      Grad(_conv_bias_grad, "grad summed over the batch and the positions")),
-    "convolution (conv1d, conv2d, conv3d)", group=GROUP, jvp=_conv_tangent))
-
-
-# ---------------------------------------------------------------------------- transposed convolution
-# The convolution it transposes maps an input of the result's shape (N, O, full...) to input's shape (N, C, out...)
-# with this weight (C, O/G, kernel...): the index map's `out` is the input's spatial size.
-def _transposed(x: np.ndarray, w: np.ndarray, b: Any, *, stride: tuple, padding: tuple, dilation: tuple,
-                groups: int, out: tuple, kernel: tuple, index: tuple, shape: tuple) -> np.ndarray:
-    result = _input_grad(NumpyMath, x, w, shape, _Params(out, kernel, groups, padding, index))
-    if b is not None:
-        result = result + b.reshape((-1,) + (1,) * len(out))
-    return np.ascontiguousarray(result, dtype=x.dtype)
-
-
-def _transposed_tangent(F: Any, t: Any, s: Any) -> Any:
-    params = {"stride": s.stride, "padding": s.padding, "dilation": s.dilation, "groups": s.groups, "out": s.out,
-              "kernel": s.kernel, "index": s.index, "shape": s.shape}
-    return _transposed(t.input, s.weight, t.bias, **params) + _transposed(s.input, t.weight, None, **params)
-
-
-CONV_TRANSPOSE = declare(Op(
-    "conv_transpose", "ConvolutionBackward0", ("input", "weight", "bias"), _transposed,
-    (Grad(lambda F, g, s: _product(F, g, s.weight, s), "the convolution of grad with weight"),
-     Grad(lambda F, g, s: _weight_grad(F, s.input, g, tuple(s.weight.shape), s),
-          "the convolution of grad with input (over the batch)"),
-     Grad(_conv_bias_grad, "grad summed over the batch and the positions")),
-    "transposed convolution (conv_transpose1d, conv_transpose2d, conv_transpose3d)", group=GROUP,
-    jvp=_transposed_tangent))
+    "convolution (conv1d, conv2d, conv3d; transposed: conv_transpose1d, conv_transpose2d, conv_transpose3d)",
+    group=GROUP, jvp=_conv_tangent))
 
 
 # ---------------------------------------------------------------------------- arguments
@@ -280,7 +263,8 @@ def _convolution(input: Any, weight: Any, bias: Any, stride: Any, padding: Any, 
                          "can't be greater than actual input size", reason="conv", shapes=(tuple(x.shape),))
     check_elements((x._data.shape[0], channels, *out, *kernel), f"the {function} patches")
     params = {"stride": stride_, "padding": padding_, "dilation": dilation_, "groups": groups, "out": out,
-              "kernel": kernel, "index": window_index(out, kernel, stride_, dilation_)}
+              "kernel": kernel, "index": window_index(out, kernel, stride_, dilation_), "transposed": False,
+              "shape": None}
     return apply(CONVOLUTION, (x, w, b), params)
 
 
@@ -362,12 +346,13 @@ def _conv_transpose(input: Any, weight: Any, bias: Any, stride: Any, padding: An
     check_elements((x._data.shape[0], w._data.shape[1] * groups_, *spatial, *kernel), f"the {function} patches")
     check_elements(shape, f"the {function} result")
     params = {"stride": stride_, "padding": padding_, "dilation": dilation_, "groups": groups_, "out": spatial,
-              "kernel": kernel, "index": window_index(spatial, kernel, stride_, dilation_), "shape": shape}
-    return apply(CONV_TRANSPOSE, (x, w, b), params)
+              "kernel": kernel, "index": window_index(spatial, kernel, stride_, dilation_), "transposed": True,
+              "shape": shape}
+    return apply(CONVOLUTION, (x, w, b), params)
 
 
 @builtin("conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)",
-         ("conv_transpose",), method=False, functional=True)
+         ("convolution",), method=False, functional=True)
 def conv_transpose1d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
                      output_padding: Any = 0, groups: Any = 1, dilation: Any = 1) -> Tensor:
     """The 1-D transposed convolution of input (N, C, L) with weight (C, O/groups, k), plus bias.
@@ -379,7 +364,7 @@ def conv_transpose1d(input: Any, weight: Any, bias: Any = None, stride: Any = 1,
 
 
 @builtin("conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)",
-         ("conv_transpose",), method=False, functional=True)
+         ("convolution",), method=False, functional=True)
 def conv_transpose2d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
                      output_padding: Any = 0, groups: Any = 1, dilation: Any = 1) -> Tensor:
     """The 2-D transposed convolution of input (N, C, H, W) with weight (C, O/groups, kh, kw), plus bias."""
@@ -388,7 +373,7 @@ def conv_transpose2d(input: Any, weight: Any, bias: Any = None, stride: Any = 1,
 
 
 @builtin("conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)",
-         ("conv_transpose",), method=False, functional=True)
+         ("convolution",), method=False, functional=True)
 def conv_transpose3d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
                      output_padding: Any = 0, groups: Any = 1, dilation: Any = 1) -> Tensor:
     """The 3-D transposed convolution of input (N, C, D, H, W) with weight (C, O/groups, kd, kh, kw), plus bias."""
