@@ -192,7 +192,8 @@ def log_derivative_form(derivative: Any, function: Any, trig: bool = True) -> An
     termwise = sympy.Add(*(sympy.factor(t) if t.is_rational_function() else t for t in sympy.Add.make_args(ratio)))
     candidates = [ratio, simple, termwise]
     candidates += [sympy.Add(*(_trig_factor(t) for t in sympy.Add.make_args(c))) for c in candidates]
-    inner = min(candidates, key=lambda c: score(str(c), trig=True))
+    arguments = _arguments(ratio)  # sin(2*x) for sin(x)*cos(x) is an identity a book does not apply
+    inner = min(candidates, key=lambda c: score(str(c), trig=True, new_arguments=len(_arguments(c) - arguments)))
     factors = [function, *sympy.Mul.make_args(identities(inner))]
     return sympy.Mul(*([coefficient] if coefficient != 1 else []), *factors, evaluate=False)
 
@@ -214,11 +215,56 @@ def _expanded_polynomial(expr: Any) -> Any | None:
     return expanded if expanded.is_Add else None
 
 
+def oriented(expr: Any, question: Any) -> Any:
+    """Each power of a difference written the way the question writes it: d/dx (1+x)/(1-x) is 2/(1 - x)**2,
+    not SymPy's 2/(x - 1)**2 (an even power is the same; an odd one takes the sign out)."""
+    sums = {node for node in sympy.preorder_traversal(question) if node.is_Add}
+    turned: set = set()
+
+    def flip(power: Any) -> Any:
+        base, n = power.args
+        if not (base.is_Add and n.is_Integer) or base in sums or -base not in sums:
+            return power
+        if n.is_even:
+            return (-base) ** n
+        turned.add((-base) ** n)
+        return -((-base) ** n)
+
+    flipped = expr.replace(lambda e: e.is_Pow, flip)
+    if not turned:
+        return flipped
+    return flipped.replace(lambda e: e.is_Mul and any(f in turned for f in e.args), _sign_into_sum)
+
+
+def _sign_into_sum(mul: Any) -> Any:
+    """-(-x - 1)/(1 - x)**3 as (x + 1)/(1 - x)**3: the minus sign an odd power's turn left, taken into the
+    product's one sum."""
+    coefficient, factors = mul.as_coeff_mul()
+    sums = [f for f in factors if f.is_Add]
+    if coefficient != -1 or len(sums) != 1:
+        return mul
+    return sympy.Mul(*(-f if f is sums[0] else f for f in factors))
+
+
 def book_form(expr: Any, printer: Callable[[Any], str], *, trig: bool = False, seconds: float = 2.0,
-              keep: Callable[[Any], bool] | None = None, function: Any = None) -> Any:
+              keep: Callable[[Any], bool] | None = None, function: Any = None, question: Any = None) -> Any:
     """The candidate with the lowest score; `trig` adds sec/csc/cot forms; `keep(candidate)` may refuse one
     (a form SymPy rewrote into complex values); `function`, the expression differentiated (once), adds
-    f*(f'/f) when it is a power u**v with both varying."""
+    f*(f'/f) when it is a power u**v with both varying; `question`, the function as written, orients the
+    differences of the winner's powers as it writes them."""
+    best = _best_form(expr, printer, trig, seconds, keep, function)
+    if question is None:
+        return best
+    turned = bounded(lambda e: oriented(e, question), best, seconds / 4)
+    try:
+        shorter = len(printer(turned)) <= len(printer(best))
+    except Exception:
+        return best
+    return turned if shorter and (keep is None or keep(turned)) else best
+
+
+def _best_form(expr: Any, printer: Callable[[Any], str], trig: bool, seconds: float,
+               keep: Callable[[Any], bool] | None, function: Any) -> Any:
     raw = unmasked(expr)
     base = identities(raw)
     simple = bounded(sympy.simplify, base, seconds)
@@ -280,4 +326,4 @@ def step_form(expr: Any, printer: Callable[[Any], str], function: Any = None) ->
 
 
 __all__ = ["NEW_ARGUMENT_PENALTY", "POLYNOMIAL_WEIGHT", "TRIG_PENALTY", "WHERE_PENALTY", "book_form", "bounded",
-           "has_trig", "identities", "log_derivative_form", "score", "step_form", "trig_form", "unmasked"]
+           "has_trig", "identities", "log_derivative_form", "oriented", "score", "step_form", "trig_form", "unmasked"]

@@ -111,6 +111,7 @@ def _derive(program: str, wrt: list[str] | None, order: int, simplify: bool, var
         if simplify:
             function = formula.root.expr if len(path) == 1 else None
             final = exact(book_form(written, to_book, trig=trig, seconds=SIMPLIFY_SECONDS, function=function,
+                                    question=formula.root.expr,
                                     keep=lambda c, w=written: _same_in_the_language(to_language(exact(c)),
                                                                                      to_language(w), names)))
         label = ",".join(sequence)

@@ -57,6 +57,20 @@ def book_factors(factors: list) -> list:
     return out
 
 
+def positive_first(expr: Any, terms: list) -> list:
+    """A sum that is not a polynomial starts with a positive term, as a book writes it: exp(x)*cos(x) -
+    exp(x)*sin(x), not -exp(x)*sin(x) + exp(x)*cos(x); a polynomial keeps its descending powers."""
+    if len(terms) < 2 or not terms[0].could_extract_minus_sign():
+        return terms
+    symbols = expr.free_symbols
+    if not symbols or expr.is_polynomial(*symbols):
+        return terms
+    for k, term in enumerate(terms):
+        if not term.could_extract_minus_sign():
+            return [term, *terms[:k], *terms[k + 1:]]
+    return terms
+
+
 class LanguagePrinter(StrPrinter):
     """SymPy expressions in the autodiff language (abs, where, maximum, e, ...), so they paste back."""
 
@@ -78,8 +92,16 @@ class LanguagePrinter(StrPrinter):
 
     def _as_ordered_terms(self, expr: Any, order: Any = None) -> list:
         if self._settings.get("order") == "old":
-            return expr.as_ordered_terms()
-        return super()._as_ordered_terms(expr, order)
+            return positive_first(expr, expr.as_ordered_terms())
+        return positive_first(expr, super()._as_ordered_terms(expr, order))
+
+    def _print_Pow(self, expr: Any, rational: bool = False) -> str:
+        """A book's 1/(2 - x)**2 for SymPy's (2 - x)**(-2) (a power alone, not in a product, which SymPy
+        already writes as a quotient)."""
+        base, exponent = expr.args
+        if exponent.is_Integer and exponent < -1 and not base.is_Number:
+            return f"1/{self._print(sympy.Pow(base, -exponent, evaluate=False))}"
+        return super()._print_Pow(expr, rational)
 
     def _print_Abs(self, expr: Any) -> str:
         return f"abs({self._print(expr.args[0])})"

@@ -90,6 +90,11 @@ class SymPyMath:
 
     records = False
     exp, log, sin, cos, sqrt = sympy.exp, sympy.log, sympy.sin, sympy.cos, sympy.sqrt
+
+    @staticmethod
+    def sigmoid(x: Any) -> Any:
+        return 1 / (1 + sympy.exp(-x))
+
     sinh, cosh, sign, sgn = sympy.sinh, sympy.cosh, sympy.sign, sympy.sign
     tanh, erf = sympy.tanh, sympy.erf
     maximum, minimum, trunc = sympy.Max, sympy.Min, TRUNC
@@ -142,7 +147,8 @@ class SymPyMath:
     gather = scatter_add = index_put_add = _tensor_only("indexing with an index tensor")
     matmul = mm = mv = bmm = inverse = solve = trilinear = _tensor_only("a matrix product")
     softmax_backward = log_softmax_backward = _tensor_only("a softmax")
-    mse_backward = _tensor_only("a loss function")
+    mse_backward = nll_loss = nll_backward = smooth_l1_backward = huber_backward = _tensor_only("a loss function")
+    div_scalar = staticmethod(lambda x, number: x / number)
 
     # ---- functions
     @staticmethod

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from . import fused
 from .arithmetic import mul, neg
 from .coerce import number, tensor_arg
 from .errors import BadValueError, ShapeError
@@ -35,18 +36,13 @@ def _reduced(loss: np.ndarray, reduction: str) -> np.ndarray:
 
 # ---------------------------------------------------------------------------- nll_loss
 def _nll_forward(x: np.ndarray, *, coefficients: np.ndarray, reduction: str) -> np.ndarray:
-    picked = (x * coefficients).sum(axis=1 if x.ndim > 1 else None)  # -w[t] * x[t] (/ total weight), per sample
-    if reduction == "none" or x.ndim == 1:
-        return np.asarray(picked, x.dtype)
-    return np.asarray(picked.sum(), x.dtype)
+    return fused.nll_forward(x, coefficients, reduction)
 
 
 def _nll_grad(F: Any, g: Any, s: Any) -> Any:
-    _ = s.self  # not needed, but PyTorch's node saves self: reading it here saves it too (so a second
-    # backward and a write into the input after the forward pass fail as in PyTorch)
-    if s.reduction == "none" and len(s.input_shape) > 1:
-        g = F.unsqueeze(g, 1)
-    return g * s.coefficients
+    # PyTorch's node saves self (unused by the formula): reading it saves it too, so a second backward and a
+    # write into the input after the forward pass fail as in PyTorch
+    return F.nll_backward(g, s.self, s.coefficients, s.reduction, s.input_shape)
 
 
 NLL_LOSS = declare(Op("nll_loss", "NllLossBackward0", ("self",), _nll_forward,
@@ -164,35 +160,25 @@ def _huber_forward(x: np.ndarray, y: np.ndarray, *, reduction: str, delta: float
     return _reduced(np.where(z < d, half * z * z, d * (z - half * d)).astype(x.dtype), reduction)
 
 
-def _norm(s: Any) -> float:
-    """PyTorch's factor in these losses' gradients: 1 / numel for 'mean', else 1."""
-    return 1.0 / s.count if s.reduction == "mean" else 1.0
-
-
 def _smooth_l1_grad(F: Any, g: Any, s: Any) -> Any:
-    x = s.self - s.target
-    norm = _norm(s)
-    inside = abs(F.values(x)) < s.beta
-    return F.where(inside, x * norm * g / s.beta, F.sign(x) * norm * g)
+    return F.smooth_l1_backward(g, s.self, s.target, s.reduction, s.beta, s.count)
 
 
 def _huber_grad(F: Any, g: Any, s: Any) -> Any:
-    x = s.self - s.target
-    norm = _norm(s)
-    values = F.values(x)
-    edge = F.sign(x) * norm * g * s.delta
-    return F.where((values < -s.delta) | (values > s.delta), edge, x * norm * g)
+    return F.huber_backward(g, s.self, s.target, s.reduction, s.delta, s.count)
 
 
 SMOOTH_L1 = declare(Op("smooth_l1_loss", "SmoothL1LossBackward0", ("self", "target"), _smooth_l1_forward,
                        (Grad(_smooth_l1_grad, "where(|self - target| < beta, (self - target) / beta, sign(self - "
                              "target)) * grad (/ numel for 'mean')"),
-                        Grad(lambda F, g, s: -_smooth_l1_grad(F, g, s), "minus self's gradient")),
+                        Grad(lambda F, g, s: F.smooth_l1_backward(g, s.target, s.self, s.reduction, s.beta, s.count),
+                             "smooth_l1_loss_backward(grad, target, self)")),
                        "0.5 * d**2 / beta where |d| < beta, else |d| - 0.5 * beta (d = self - target)",
                        group=LOSSES, noisy=True, jvp=REDUCTION_JVP))
 HUBER = declare(Op("huber_loss", "HuberLossBackward0", ("self", "target"), _huber_forward,
                    (Grad(_huber_grad, "clamp(self - target, -delta, delta) * grad (/ numel for 'mean')"),
-                    Grad(lambda F, g, s: -_huber_grad(F, g, s), "minus self's gradient")),
+                    Grad(lambda F, g, s: F.huber_backward(g, s.target, s.self, s.reduction, s.delta, s.count),
+                         "huber_loss_backward(grad, target, self)")),
                    "0.5 * d**2 where |d| < delta, else delta * (|d| - 0.5 * delta) (d = self - target)",
                    group=LOSSES, noisy=True, jvp=REDUCTION_JVP))
 

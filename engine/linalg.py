@@ -45,7 +45,7 @@ def _mm_mat2_grad(F: Any, g: Any, s: Any) -> Any:
 
 MM = _declare("mm", "MmBackward0", ("self", "mat2"),
               lambda a, b, *, self_column_major=False, mat2_column_major=False: allocator.matmul(a, b),
-              (Grad(_mm_self_grad, "grad @ mat2.T"), Grad(_mm_mat2_grad, "self.T @ grad")), "matrix @ matrix",
+              (Grad(_mm_self_grad, "grad @ mat2.t()"), Grad(_mm_mat2_grad, "self.t() @ grad")), "matrix @ matrix",
               jvp=BILINEAR_JVP)
 BMM = _declare("bmm", "BmmBackward0", ("self", "mat2"), allocator.matmul,
                (Grad(lambda F, g, s: F.bmm(g, F.transpose(s.mat2, 1, 2)), "grad.bmm(mat2.transpose(1, 2))"),

@@ -71,12 +71,17 @@ def _mse_target_grad(F: Any, g: Any, s: Any) -> Any:
     return F.mse_backward(g, s.target, s.self, s.reduction, s.count)
 
 
+def _divided(F: Any, t: Any, s: Any) -> Any:
+    """PyTorch's `grad_input /= numel` for reduction='mean' (DivBackward1 under create_graph)."""
+    return F.div_scalar(t, s.count) if s.reduction == "mean" else t
+
+
 def _bce_logits_grad(F: Any, g: Any, s: Any) -> Any:
-    return _per_element((1 / (1 + F.exp(-s.self)) - s.target) * g, s)
+    return _divided(F, (F.sigmoid(s.self) - s.target) * g, s)  # binary_cross_entropy_with_logits_backward
 
 
 def _bce_logits_target_grad(F: Any, g: Any, s: Any) -> Any:
-    return _per_element(-s.self * g, s)
+    return _divided(F, -g * s.self, s)
 
 
 def _bce_grad(F: Any, g: Any, s: Any) -> Any:

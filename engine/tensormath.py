@@ -13,11 +13,12 @@ from . import fused
 from .arithmetic import pow
 from .arrays import kept_shape, sigmoid_backward, summed_axes, tanh_backward
 from .arrays import sign as sign_kernel
+from .classification import DIV_SCALAR, NLL_LOSS
 from .coerce import operand
 from .constructors import zeros_like
 from .cumulative import cumprod, cumsum
 from .decompositions import solve
-from .elementwise import cos, cosh, erf, exp, log, sign, sin, sinh, sqrt, tanh
+from .elementwise import cos, cosh, erf, exp, log, sigmoid, sign, sin, sinh, sqrt, tanh
 from .errors import BadValueError
 from .gathers import GATHER, INDEX_PUT_ADD, SCATTER_ADD
 from .indexing import getitem
@@ -26,6 +27,7 @@ from .joins import cat, stack
 from .layers import TRILINEAR
 from .linalg import bmm, diag, inverse, matmul, mm, mv
 from .logic import WHERE
+from .lossgrads import HUBER_BACKWARD, NLL_BACKWARD, SMOOTH_L1_BACKWARD
 from .optable import ELEMENTWISE_JVP, Grad, Op, declare
 from .recording import apply
 from .reductions import prod, sum
@@ -148,6 +150,7 @@ class TensorMath:
 
     # ---- the formulas' vocabulary
     exp = staticmethod(exp)
+    sigmoid = staticmethod(sigmoid)
     sinh = staticmethod(sinh)
     cosh = staticmethod(cosh)
     log = staticmethod(log)
@@ -308,6 +311,26 @@ class TensorMath:
     @staticmethod
     def mse_backward(g: Tensor, a: Tensor, b: Tensor, reduction: str, count: int) -> Tensor:
         return apply(MSE_BACKWARD, (g, a, b), {"reduction": reduction, "count": count})
+
+    @staticmethod
+    def div_scalar(x: Tensor, number: float) -> Tensor:
+        return apply(DIV_SCALAR, (x,), {"other": number})
+
+    @staticmethod
+    def nll_loss(g: Tensor, coefficients: Any, reduction: str) -> Tensor:
+        return apply(NLL_LOSS, (g,), {"coefficients": coefficients, "reduction": reduction})
+
+    @staticmethod
+    def nll_backward(g: Tensor, x: Tensor, coefficients: Any, reduction: str, shape: Any) -> Tensor:
+        return apply(NLL_BACKWARD, (g, x), {"coefficients": coefficients, "reduction": reduction, "shape": shape})
+
+    @staticmethod
+    def smooth_l1_backward(g: Tensor, a: Tensor, b: Tensor, reduction: str, beta: float, count: int) -> Tensor:
+        return apply(SMOOTH_L1_BACKWARD, (g, a, b), {"reduction": reduction, "beta": beta, "count": count})
+
+    @staticmethod
+    def huber_backward(g: Tensor, a: Tensor, b: Tensor, reduction: str, delta: float, count: int) -> Tensor:
+        return apply(HUBER_BACKWARD, (g, a, b), {"reduction": reduction, "delta": delta, "count": count})
 
     @staticmethod
     def trilinear(a: Tensor, b: Tensor, c: Tensor, spec: str) -> Tensor:

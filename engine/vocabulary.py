@@ -85,6 +85,7 @@ class Vocabulary(Protocol):
 
     # ---- functions
     def exp(self, x: Any) -> Any: ...
+    def sigmoid(self, x: Any) -> Any: ...
     def log(self, x: Any) -> Any: ...
     def log_number(self, base: Any) -> Any: ...
     def sin(self, x: Any) -> Any: ...
@@ -122,6 +123,11 @@ class Vocabulary(Protocol):
     def log_softmax_backward(self, g: Any, result: Any, dim: Any) -> Any: ...
     def mse_backward(self, g: Any, a: Any, b: Any, reduction: str, count: int) -> Any: ...
     def trilinear(self, a: Any, b: Any, c: Any, spec: str) -> Any: ...
+    def div_scalar(self, x: Any, number: float) -> Any: ...
+    def nll_loss(self, g: Any, coefficients: Any, reduction: str) -> Any: ...
+    def nll_backward(self, g: Any, x: Any, coefficients: Any, reduction: str, shape: Any) -> Any: ...
+    def smooth_l1_backward(self, g: Any, a: Any, b: Any, reduction: str, beta: float, count: int) -> Any: ...
+    def huber_backward(self, g: Any, a: Any, b: Any, reduction: str, delta: float, count: int) -> Any: ...
 
 
 def _is_fresh(g: Any, grad_in: Any, earlier: list) -> bool:
@@ -250,6 +256,7 @@ class NumpyMath:
     cos = staticmethod(parallel.splitting(parallel.unary(np.cos), np.cos))
     sqrt = staticmethod(parallel.splitting(parallel.unary(np.sqrt), np.sqrt))
     tanh = staticmethod(np.tanh)
+    sigmoid = staticmethod(lambda x: 1 / (1 + np.exp(-x)))  # the forward of elementwise.sigmoid
     erf = staticmethod(erf)
     mul = staticmethod(multiply)
     div = staticmethod(parallel.splitting(parallel.DIVIDE, np.divide))
@@ -364,6 +371,19 @@ class NumpyMath:
     @staticmethod
     def trilinear(a: Any, b: Any, c: Any, spec: str) -> np.ndarray:
         return np.einsum(spec, a, b, c)
+
+    @staticmethod
+    def div_scalar(x: Any, number: float) -> Any:
+        return x / number
+
+    nll_loss = staticmethod(fused.nll_forward)
+
+    @staticmethod
+    def nll_backward(g: Any, x: Any, coefficients: Any, reduction: str, shape: Any) -> Any:
+        return fused.nll_backward(g, coefficients, reduction, shape)
+
+    smooth_l1_backward = staticmethod(fused.smooth_l1_backward)
+    huber_backward = staticmethod(fused.huber_backward)
 
     @staticmethod
     def sub_scalar(x: Any, number: float) -> Any:

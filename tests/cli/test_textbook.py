@@ -150,8 +150,13 @@ def test_the_backward_view_is_kept(cli):
     # a polynomial in descending powers; a power of a sum stays a power; factored denominators stay
     ("(x**2 - 1)*(x**3 + 2)", "5*x**4 - 3*x**2 + 4*x"), ("(2*x + 3)**5", "10*(2*x + 3)**4"),
     ("(3*x**2 + 1)**-2", "-12*x/(3*x**2 + 1)**3"), ("x/(x**2 + 1)", "(1 - x**2)/(x**2 + 1)**2"),
-    ("exp(x)*cos(x)", "-exp(x)*sin(x) + exp(x)*cos(x)"),
+    ("exp(x)*cos(x)", "exp(x)*cos(x) - exp(x)*sin(x)"), ("x*cos(x)", "cos(x) - x*sin(x)"),
     ("(x + 1)/((x - 1)*(x + 2))", "-(x**2 + 2*x + 3)/((x - 1)**2*(x + 2)**2)"),
+    # a difference keeps the question's orientation; a power alone with a negative exponent is a quotient
+    ("tan(x)**x", "tan(x)**x*(x*sec(x)**2*cot(x) + log(tan(x)))"),
+    ("cos(x)**(x**2)", "cos(x)**(x**2)*x*(2*log(cos(x)) - x*tan(x))"),
+    ("(1+x)/(1-x)", "2/(1 - x)**2"), ("(x**2+1)/(3-x)**3", "(x**2 + 6*x + 3)/(3 - x)**4"),
+    ("x/(1-x)**2", "(x + 1)/(1 - x)**3"), ("1/(2-x)", "1/(2 - x)**2"), ("(1-x)**3", "-3*(1 - x)**2"),
 ])
 def test_answers_in_the_books_form(cli, program, expected):
     assert _diff(cli, program)["derivatives"][0]["expr"] == expected

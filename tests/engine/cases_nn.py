@@ -22,6 +22,12 @@ def _dropout(L: Any, x: Any, p: float) -> Any:
     return _F(L).dropout(x, p)
 
 
+def _second(L: Any, x: Any, fn: Any) -> Any:
+    """x's gradient with create_graph, times x: the graph the backward pass built is the case's graph."""
+    fn(x).sum().backward(create_graph=True)
+    return x.grad * x
+
+
 def register(C: Any) -> None:
     """Add the cases to C.CASES (C is the cases module: its `case`, `values`, `positive`, F32)."""
     case, values = C.case, C.values
@@ -50,6 +56,23 @@ def register(C: Any) -> None:
          values(5, 3, offset=40), w423, grad=(False, False, True))
     case("nn_bilinear_float32", lambda L, a, b, w, c: _F(L).bilinear(a, b, w, c), values(5, 2, offset=39),
          values(5, 3, offset=40), w423, values(4, offset=41), dtype=C.F32)
+    a23, b23 = values(2, 3, offset=47), values(2, 3, offset=48)
+    case("double_backward_smooth_l1_loss", lambda L, x, y: _second(L, x, lambda t: _F(L).smooth_l1_loss(t * t, y,
+         beta=0.5)), a23, b23)
+    case("double_backward_smooth_l1_loss_none", lambda L, x, y: _second(L, x, lambda t: _F(L).smooth_l1_loss(
+         t * t, y, reduction="none", beta=2.0)), a23, b23, grad=(True, False))
+    case("double_backward_huber_loss", lambda L, x, y: _second(L, x, lambda t: _F(L).huber_loss(t * t, y,
+         reduction="sum", delta=0.5)), a23, b23)
+    case("double_backward_huber_loss_none", lambda L, x, y: _second(L, x, lambda t: _F(L).huber_loss(
+         t * t, y, reduction="none")), a23, b23, grad=(True, False))
+    case("double_backward_cross_entropy", lambda L, x: _second(L, x, lambda t: _F(L).cross_entropy(
+         t * t, _classes(L, 2, 0))), a23)
+    case("double_backward_nll_loss_none", lambda L, x: _second(L, x, lambda t: _F(L).nll_loss(
+         (t * t).log_softmax(1), _classes(L, 1, 2), reduction="none")), a23)
+    case("double_backward_bce_with_logits", lambda L, x, y: _second(L, x, lambda t: _F(
+         L).binary_cross_entropy_with_logits(t * t, y.sigmoid())), a23, b23, grad=(True, False))
+    case("double_backward_linear_tanh", lambda L, x, w, b: _second(L, w, lambda v: _F(L).linear(
+         _F(L).linear(x, v, b).tanh(), v.t())), values(5, 3, offset=49), values(3, 3, offset=50), values(3, offset=51))
     case("nn_dropout", lambda L, x: _dropout(L, x, 0.5), values(3, 4, offset=37))
     case("nn_dropout_float32", lambda L, x: _dropout(L, x, 0.25), values(3, 4, offset=38), dtype=C.F32)
     scores = values(3, 4, offset=39)
