@@ -334,9 +334,7 @@ def _record(state: dict[str, Any], sample: int, point: dict[str, np.ndarray], ex
 
 
 def _diagnose(checks: list[CheckResult], states: list[dict[str, Any]], request: CheckRequest) -> None:
-    """Name the likely mistake of each wrong first derivative of a scalar program (app.mistakes)."""
-    if request.order != 1:
-        return
+    """Name the likely mistake of each wrong derivative of a scalar program (app.mistakes)."""
     for check, state in zip(checks, states):
         values = state.get("values", [])
         if check.ok or not values or any(np.size(e) != 1 or np.size(g) != 1 for e, g, _ in values):
@@ -347,7 +345,8 @@ def _diagnose(checks: list[CheckResult], states: list[dict[str, Any]], request: 
 
         points = [{n: float(np.asarray(v).reshape(-1)[0]) for n, v in p.items()} for _, _, p in values]
         check.mistake = diagnose(request.program, check.name, [float(np.asarray(e).reshape(-1)[0]) for e, _, _ in
-                                 values], [float(np.asarray(g).reshape(-1)[0]) for _, g, _ in values], points)
+                                 values], [float(np.asarray(g).reshape(-1)[0]) for _, g, _ in values], points,
+                                 request.order)
 
 
 def _result(derivative: _Derivative, state: dict[str, Any]) -> CheckResult:

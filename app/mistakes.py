@@ -15,15 +15,17 @@ SECONDS = 3.0
 
 
 def diagnose(program: str, name: str, yours: list[float], reference: list[float],
-             points: list[dict[str, float]]) -> str | None:
+             points: list[dict[str, float]], order: int = 1) -> str | None:
     """One sentence naming the likely mistake, or None. `yours` and `reference` hold the values at `points`
-    (scalars only)."""
+    (scalars only) of the derivative of `order`."""
     a, b = np.asarray(yours, dtype=np.float64), np.asarray(reference, dtype=np.float64)
     usable = np.isfinite(a) & np.isfinite(b)
     if usable.sum() < 2:
         return None
     a, b = a[usable], b[usable]
     points = [p for p, keep in zip(points, usable) if keep]
+    if order != 1:
+        return _other_order(program, name, a, points, order)
     if np.allclose(a, -b, rtol=1e-6, atol=1e-9) and not np.allclose(b, 0, atol=1e-9):
         return "yours is the negative of the derivative (a sign lost, e.g. d/dx cos(x) = -sin(x))"
     nonzero = np.abs(b) > 1e-12
@@ -33,9 +35,57 @@ def diagnose(program: str, name: str, yours: list[float], reference: list[float]
             return f"off by a constant factor {_number(float(ratios[0]))}: yours is {_number(float(ratios[0]))} " \
                    "times the derivative"
     try:
-        return _by_the_rules(program, name, a, b, points)
+        rule = _by_the_rules(program, name, a, b, points)
     except Exception:  # a diagnosis is a courtesy: never an error of its own
+        rule = None
+    return rule if rule is not None else _other_order(program, name, a, points, order)
+
+
+def _other_order(program: str, name: str, yours: np.ndarray, points: list[dict[str, float]],
+                 order: int) -> str | None:
+    try:
+        return _another_order(program, name, yours, points, order)
+    except Exception:  # a courtesy, as above
         return None
+
+
+_ORDINALS = {0: "the function itself", 1: "the first derivative", 2: "the second derivative",
+             3: "the third derivative", 4: "the fourth derivative"}
+
+
+def _another_order(program: str, name: str, yours: np.ndarray, points: list[dict[str, float]],
+                   order: int) -> str | None:
+    """Yours equals the derivative of another order (the function, one derivative too few or too many)?"""
+    import sympy
+
+    from autodiff.app.bookform import bounded
+    from autodiff.app.diff import value_at
+    from autodiff.app.symbolic import record
+
+    if "," in name:  # a mixed derivative
+        return None
+    formula = bounded(lambda p: record(p, {name}), program, SECONDS)
+    if isinstance(formula, str):
+        return None
+    symbol = sympy.Symbol(name, real=True)
+    for k in (order - 1, order + 1, *range(order - 2, -1, -1)):
+        if k < 0 or k not in _ORDINALS:
+            continue
+        expr = bounded(lambda e, k=k: sympy.diff(e, symbol, k), formula.root.expr, SECONDS)
+        if expr is formula.root.expr and k:
+            return None  # SymPy ran out of time
+        if _close(yours, np.array([value_at(expr, p) for p in points])):
+            return _say(k, order)
+    return None
+
+
+def _say(k: int, order: int) -> str:
+    """yours is the derivative of order k where `order` was asked: what it is, and what to do."""
+    wanted = _ORDINALS.get(order, f"derivative {order}")
+    times = {1: "once", 2: "twice"}.get(abs(order - k), f"{abs(order - k)} times")
+    if k > order:
+        return f"yours is {_ORDINALS[k]}, not {wanted}: differentiated {times} too often"
+    return f"yours is {_ORDINALS[k]}, not {wanted}: differentiate {'it ' if k == 0 else ''}{times} more"
 
 
 def _number(x: float) -> str:

@@ -5,7 +5,13 @@ The test: run the same program in float32 and in float64 on the same inputs (rou
 that the input's own rounding does not count). float32 keeps about 7 digits, float64 about 16, and rounding
 errors are amplified alike in both: where the float32 result keeps no correct digit at all (off by half its
 size or more, or of the other sign), float64 has lost at least 7 of its 16 digits to the same amplification,
-and what is left may be noise. Overflow and underflow of float32 are not counted."""
+and what is left may be noise. Overflow and underflow of float32 are not counted.
+
+That test misses rounding that erases everything in both precisions alike: (1 - 1/x)**x at x = 1e17 is 1 in
+float32 and float64 (1 - 1e-17 rounds to 1), where the limit is 1/e. `table` also bounds float64's own
+rounding inside the program, to first order, by the backward pass: an intermediate u (an input of a node,
+not the grid variable or a constant as given) is off by up to |u| * eps, which moves the value by
+|d value / d u| * |u| * eps; where those add up to half the value or more, no digit is left."""
 
 from __future__ import annotations
 
@@ -58,8 +64,39 @@ def table_noise(program: str, wrt: str, points: np.ndarray, constants: list[Bind
             high = _in_dtype("float64", lambda: table(program, wrt, x, rounded, 1).values)
             low = _in_dtype("float32", lambda: table(program, wrt, x, rounded, 1).values)
     except Exception:  # the check is advice: a program that fails in float32 is simply not checked
+        return rounding_noise(program, wrt, points, constants)
+    return lost(low, high) | rounding_noise(program, wrt, points, constants)
+
+
+def rounding_noise(program: str, wrt: str, points: np.ndarray, constants: list[Binding]) -> np.ndarray:
+    """For each grid point: does float64's rounding of the program's intermediate values bound the value's
+    error at half its size or more (see the module's text)? An elementwise program only (else all False)."""
+    eps = float(np.finfo(np.float64).eps)
+    bound = np.zeros(points.shape)
+
+    def observe(node: object, grad: object, outputs: object) -> None:
+        saved = node.saved_values() if hasattr(node, "saved_values") else None  # type: ignore[attr-defined]
+        if not saved or not outputs:
+            return
+        inputs = node.op.inputs  # type: ignore[attr-defined]
+        for (source, _), name, g in zip(node.next_functions, inputs, outputs):  # type: ignore[attr-defined]
+            if g is None or source is None or source.name() == "AccumulateGrad" or name not in saved:
+                continue
+            part = np.abs(np.asarray(g, dtype=np.float64)) * np.abs(np.asarray(saved[name], dtype=np.float64))
+            if part.shape == bound.shape:
+                bound[...] += part * eps
+
+    request = EvalRequest(program, [Binding(wrt, np.asarray(points, dtype=np.float64), True), *constants],
+                          grad_tensor=np.ones(points.shape), observe=observe)
+    try:
+        with np.errstate(all="ignore"):
+            values = np.asarray(_in_dtype("float64", lambda: run_eval(request).root.data), dtype=np.float64)
+    except Exception:  # advice, as above
         return np.zeros(points.shape, dtype=bool)
-    return lost(low, high)
+    if values.shape != points.shape:
+        return np.zeros(points.shape, dtype=bool)
+    with np.errstate(all="ignore"):
+        return np.isfinite(bound) & np.isfinite(values) & (values != 0) & (bound >= 0.5 * np.abs(values))
 
 
 def eval_noise(request: EvalRequest, float32_root: np.ndarray | None = None) -> tuple[float, float] | None:
@@ -79,4 +116,4 @@ def eval_noise(request: EvalRequest, float32_root: np.ndarray | None = None) -> 
     return (a, b) if bool(lost(np.asarray(b), np.asarray(a))) else None
 
 
-__all__ = ["eval_noise", "lost", "table_noise", "to_float32"]
+__all__ = ["eval_noise", "lost", "rounding_noise", "table_noise", "to_float32"]

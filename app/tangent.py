@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from autodiff.app.pointwise import Function, jump, number
 from autodiff.engine.errors import BadValueError, UsageError
@@ -26,8 +27,10 @@ class Taylor:
     derivatives: dict[Monomial, float]  # D^a f at the point (autograd)
     coefficients: dict[Monomial, float]  # of the expanded polynomial, by monomial
     formula: str  # in the language, decimal coefficients
-    exact: str | None = None  # in the language, from SymPy
+    exact: str | None = None  # in the language, from SymPy: coefficient times monomial, as `formula`
     exact_derivatives: dict[Monomial, str] = field(default_factory=dict)
+    exact_coefficients: dict[Monomial, str] = field(default_factory=dict)  # of the expanded polynomial
+    centered: str | None = None  # exact, in powers of (x - a): f(a) + f'(a)*(x - a) + ...
     notes: list[str] = field(default_factory=list)
 
 
@@ -145,7 +148,7 @@ def _exact(result: Taylor, program: str, point_texts: dict[str, str]) -> None:
         result.notes.append("no exact form: the point is not an exact number")
         return
     symbols = [X.symbol(v) for v in result.variables]
-    polynomial_terms = []
+    centered_terms = []
     for alpha, number_ in result.derivatives.items():
         names = [v for v, k in zip(result.variables, alpha) for _ in range(k)]
         d = X.derivative(expr, names) if names else expr
@@ -158,17 +161,74 @@ def _exact(result: Taylor, program: str, point_texts: dict[str, str]) -> None:
             result.notes.append(f"no exact form: SymPy's {X.text(value)} disagrees with autograd's {number_!r}")
             return
         result.exact_derivatives[alpha] = X.text(value)
-        term = value / math.prod(math.factorial(a) for a in alpha)
+        coefficient = value / math.prod(math.factorial(a) for a in alpha)
+        term = coefficient
         for s, k, p in zip(symbols, alpha, point.values()):
             term = term * (s - p) ** k
-        polynomial_terms.append(term)
+        centered_terms.append((alpha, coefficient, term))
+    _exact_polynomial(result, symbols, point, centered_terms)
+
+
+def _exact_polynomial(result: Taylor, symbols: list, point: dict, terms: list[tuple[Monomial, Any, Any]]) -> None:
+    """The exact polynomial: its coefficients by monomial (each simplified as a book writes it: (pi + 4)*sqrt(2)
+    /8), written as `formula` is, and the centered form f(a) + f'(a)*(x - a) + ... (a term per derivative)."""
     import sympy
 
-    expanded = X.bounded(lambda: sympy.expand(sympy.Add(*polynomial_terms)))
+    from autodiff.app import exact as X
+
+    expanded = X.bounded(lambda: sympy.Poly(sympy.expand(sympy.Add(*(t for _, _, t in terms))), *symbols).terms())
     if isinstance(expanded, X.TimedOut):
         result.notes.append(f"no exact form: {expanded.reason}")
         return
-    result.exact = X.text(expanded)
+    coefficients: dict[Monomial, Any] = {}
+    for monomial, coefficient in expanded:
+        tidy = X.bounded(lambda c=coefficient: sympy.factor_terms(sympy.together(c)), 1.0)
+        coefficients[tuple(monomial)] = coefficient if isinstance(tidy, X.TimedOut) else tidy
+    result.exact_coefficients = {m: X.text(c) for m, c in coefficients.items()}
+    result.exact = _sum_text([coefficients[m] * sympy.Mul(*(s**e for s, e in zip(symbols, m)))
+                              for m in _ordered(coefficients)])
+    result.centered = _centered(terms, symbols, list(point.values()))
+
+
+def _ordered(coefficients: dict[Monomial, Any]) -> list[Monomial]:
+    return sorted(coefficients, key=lambda m: (sum(m), [-e for e in m]))
+
+
+def _centered(terms: list[tuple[Monomial, Any, Any]], symbols: list, point: list) -> str:
+    """f(a) + f'(a)*(x - a) + f''(a)/2*(x - a)**2 ...: each coefficient as SymPy writes it times the powers of
+    (x - a), a book's sqrt(2)*(x - pi/4)**2/4, 10*(x - 2), (x + 1)."""
+    import sympy
+
+    from autodiff.app.printing import to_book
+
+    stand_in = sympy.Symbol("TAYLORPOWERS")
+    parts: list[str] = []
+    for m, c, _ in terms:
+        if c == 0:
+            continue
+        powers = "*".join((f"({to_book(s - p)})" if p != 0 else str(s)) + (f"**{k}" if k > 1 else "")
+                          for s, k, p in zip(symbols, m, point) if k)
+        negative = bool(parts) and c.could_extract_minus_sign()
+        size = -c if negative else c
+        text = to_book(size * stand_in).replace("TAYLORPOWERS", powers) if powers else to_book(size)
+        if powers and size == 1:
+            text = powers
+        parts.append(text if not parts else f"- {text}" if negative else f"+ {text}")
+    return " ".join(parts) if parts else "0"
+
+
+def _sum_text(terms: list[Any]) -> str:
+    """t0 + t1 - t2 ...: each term as SymPy writes a product (x/4, sqrt(2)*(x - pi/4)**2/4), in this order."""
+    from autodiff.app import exact as X
+
+    parts: list[str] = []
+    for term in terms:
+        if term == 0:
+            continue
+        negative = bool(parts) and term.could_extract_minus_sign()
+        text = X.text(-term if negative else term)
+        parts.append(text if not parts else f"- {text}" if negative else f"+ {text}")
+    return " ".join(parts) if parts else "0"
 
 
 __all__ = ["MAX_ORDER", "Taylor", "expand", "polynomial", "taylor"]

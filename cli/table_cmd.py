@@ -129,9 +129,10 @@ def _cell(v: float) -> str:
 def _noise_warning(wrt: str, points: Any, noise: Any) -> str:
     shown = ", ".join(f"{float(x):.6g}" for x in points[noise][:5]) + (", ..." if noise.sum() > 5 else "")
     return (f"the values at {wrt} = {shown} may be rounding noise: the same program in float32 keeps none of their "
-            "digits, so float64 has lost at least 7 of its 16 to cancellation (the program subtracts nearly equal "
-            "numbers) and their last digits, or all of them, may be noise: not the function's values, nor its limit "
-            "(autodiff limit finds a limit)")
+            "digits, or rounding an intermediate value to float64 moves them by half or more, so float64 has lost "
+            "most of its 16 digits, or all of them (the program subtracts nearly equal numbers, or raises a number "
+            "that rounded to 1 to a huge power): they may be neither the function's values nor its limit (autodiff "
+            "limit finds a limit)")
 
 
 def _text(wrt: str, names: list[str], points: Any, columns: list, notes: list[str], noise: Any = None,

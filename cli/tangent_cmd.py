@@ -98,6 +98,8 @@ def _text(program: str, result: Any, texts: dict[str, str]) -> str:
     lines.append(f"  {lhs} = {result.formula}")
     if result.exact is not None:
         lines.append(f"  exact: {lhs} = {result.exact}")
+        if result.centered is not None and result.centered != result.exact:
+            lines.append(f"  {' ' * len('exact: ' + lhs)} = {result.centered}")
     lines += [f"  note: {n}" for n in result.notes]
     lines.append("derivatives by autograd (float64)" + ("; exact form by SymPy" if result.exact is not None else ""))
     return "\n".join(lines) + "\n"
@@ -110,7 +112,7 @@ def _document(result: Any) -> dict[str, Any]:
         return {v: e for v, e in zip(result.variables, m) if e}
 
     return {"variables": result.variables, "point": {n: json_number(v) for n, v in result.point.items()},
-            "order": result.order, "formula": result.formula, "exact": result.exact,
+            "order": result.order, "formula": result.formula, "exact": result.exact, "centered": result.centered,
             "coefficients": _coefficients(result, monomial),
             "derivatives": [{"powers": monomial(a), "value": json_number(d),
                              "exact": result.exact_derivatives.get(a)} for a, d in result.derivatives.items()],
@@ -126,6 +128,7 @@ def _coefficients(result: Any, monomial: Any) -> list[dict[str, Any]]:
         ordered = [((k,), result.coefficients.get((k,), 0.0)) for k in range(result.order + 1)]
     else:
         ordered = sorted(result.coefficients.items(), key=lambda mc: (sum(mc[0]), [-e for e in mc[0]]))
-    return [{"powers": monomial(m), "value": json_number(c)} for m, c in ordered]
+    return [{"powers": monomial(m), "value": json_number(c),
+             "exact": result.exact_coefficients.get(m, "0" if result.exact_coefficients else None)} for m, c in ordered]
 
 

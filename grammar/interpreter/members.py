@@ -38,7 +38,7 @@ NODE_ATTRIBUTES = {
 NODE_METHODS = frozenset({"name"})
 SETTABLE = ("grad", "requires_grad", "data")  # tensor attributes a script may assign
 
-__all__ = ["NODE_ATTRIBUTES", "NODE_METHODS", "SETTABLE", "TENSOR_ATTRIBUTES", "TENSOR_METHODS", "attribute",
+__all__ = ["NODE_ATTRIBUTES", "NODE_METHODS", "SETTABLE", "TENSOR_ATTRIBUTES", "TENSOR_METHODS", "attribute", "missing",
            "set_attribute"]
 
 
@@ -196,17 +196,26 @@ def method_signature(name: str) -> str | None:
     return f"{name}({', '.join(rest)})"
 
 
-def unknown_member(owner: str, attr: str, known: list[str]) -> UnknownNameError:
+def missing(owner: str, attr: str, known: list[str]) -> str:
+    """What to say after "no such name": what autodiff has instead of the torch names it lacks, else the
+    closest known name."""
     close = difflib.get_close_matches(attr, known, n=1)
     suggestion = f"; did you mean '{close[0]}'?" if close else ""
     if (owner, attr) in (("torch.func", "vmap"), ("torch", "vmap")):
-        suggestion = ": vmap is not available in autodiff; call the function in a loop over the batch (or on the "\
-            "whole batch, for functions that broadcast)"
+        return ": vmap is not available in autodiff; call the function in a loop over the batch (or on the whole "\
+            "batch, for functions that broadcast)"
+    if (owner, attr) in (("torch.func", "functional_call"), ("torch.nn.utils.stateless", "functional_call")):
+        return ": functional_call is not available in autodiff; assign the tensors to the module's attributes "\
+            "(setattr(model, name, tensor)) and call the module"
     if owner == "torch.nn" and attr[:1].isupper():  # nn.Conv2d, nn.BatchNorm1d, ...: classes it does not have
-        suggestion = (f"{suggestion}: this module is not available in autodiff (it has Linear, Sequential, the "
-                      "activations, Dropout and the losses); write the layer's weights as nn.Parameter in a "
-                      "nn.Module and its formula in forward")
-    return UnknownNameError(f"{owner} has no attribute or method '{shown(attr)}'{suggestion}",
+        return (f"{suggestion}: this module is not available in autodiff (it has Linear, Bilinear, Sequential, the "
+                "activations, Dropout and the losses); write the layer's weights as nn.Parameter in a nn.Module "
+                "and its formula in forward (torch.nn.functional has conv1d, conv2d, the pools, ...)")
+    return suggestion
+
+
+def unknown_member(owner: str, attr: str, known: list[str]) -> UnknownNameError:
+    return UnknownNameError(f"{owner} has no attribute or method '{shown(attr)}'{missing(owner, attr, known)}",
                             reason="unknown_member")
 
 

@@ -4,7 +4,6 @@ constructors, grad-mode switches), mathematical constants, and the Python built-
 
 from __future__ import annotations
 
-import difflib
 import math
 from typing import Any
 
@@ -13,7 +12,7 @@ from autodiff.engine import BUILTINS
 from autodiff.engine.errors import BadValueError, UnknownNameError
 from autodiff.grammar.interpreter import pybuiltins
 from autodiff.grammar.interpreter.classes import AUTOGRAD_FUNCTION
-from autodiff.grammar.interpreter.members import attribute
+from autodiff.grammar.interpreter.members import attribute, missing
 from autodiff.grammar.interpreter.nnspace import nn_namespace, optim_namespace
 from autodiff.grammar.interpreter.numpy_subset import from_numpy, numpy_module
 from autodiff.grammar.interpreter.pymodules import STANDARD_MODULES
@@ -184,7 +183,6 @@ def imported_name(module_name: str, name: str) -> Any:
     inside = f"{module_name}.{name}"
     if module_name.split(".")[0] == "torch" and inside in _torch_modules():
         return _torch_module(inside)
-    close = difflib.get_close_matches(name, list(source.members), n=1)
-    suggestion = f"; did you mean '{close[0]}'?" if close else ""
+    suggestion = missing(module_name, name, list(source.members))
     raise UnknownNameError(f"cannot import name '{name}' from '{module_name}'{suggestion}", reason="import",
                            name=name, shown=name)

@@ -58,3 +58,18 @@ def test_table_marks_noise(cli):
     assert "noise" not in out.stdout
     assert "noise" not in cli("table", "exp(x)", "x=80:100:5").stdout  # float32 overflow is not cancellation
     assert "noise" not in cli("table", "tan(x)", "x=1.5:1.5707:0.01").stdout
+
+
+def test_table_marks_a_power_of_a_base_rounded_to_one(cli):
+    """(1 - 1/x)**x at x >= 1e16: 1 - 1/x rounds to 1 in float32 and float64 alike, so the two agree on 1 where
+    the limit is 1/e; the bound of float64's own rounding (the backward pass's sensitivity to the base) marks it."""
+    out = cli("table", "(1-1/x)**x", "x=1e16:5e16:1e16", "--format", "plain")
+    rows = out.stdout.splitlines()[1:6]
+    assert all(row.endswith("<- rounding noise?") for row in rows), out.stdout
+    assert [row.split()[1] for row in rows[1:]] == ["1"] * 4  # 0.329485 at 1e16: 1 - 1e-16 is 1 - 1.11e-16
+    assert "raises a number that rounded to 1 to a huge power" in out.stdout
+    out = cli("table", "(1-1/x)**x", "x=10:50:10", "--format", "plain")
+    assert "noise" not in out.stdout  # 0.348678, 0.358486, ...: correct digits
+    # sin of a large grid value is exact as given: the grid variable's own size is not rounding noise
+    assert "noise" not in cli("table", "sin(x)", "x=1e16:9e16:2e16").stdout
+    assert "noise" not in cli("table", "x**3 - 2*x", "x=-2:2:0.5").stdout

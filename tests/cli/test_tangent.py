@@ -21,6 +21,7 @@ def test_tangent_line_text(cli):
                           "  f'(2) = -4\n"
                           "  y = 7 - 4*x\n"
                           "  exact: y = 7 - 4*x\n"
+                          "           = -1 - 4*(x - 2)\n"
                           "derivatives by autograd (float64); exact form by SymPy\n")
 
 
@@ -47,7 +48,9 @@ def test_tangent_lines_against_the_textbook(cli, program, point, exact, coeffici
 
 def test_sin_at_pi_over_4_is_exact_and_decimal(cli):
     document = _json(cli, "sin(x)", "x=pi/4")
-    assert document["exact"] == "sqrt(2)/2 + x*sqrt(2)/2 - pi*sqrt(2)/8"
+    assert document["exact"] == "sqrt(2)*(4 - pi)/8 + x*sqrt(2)/2"
+    assert document["centered"] == "sqrt(2)/2 + sqrt(2)*(x - pi/4)/2"
+    assert [c["exact"] for c in document["coefficients"]] == ["sqrt(2)*(4 - pi)/8", "sqrt(2)/2"]
     r = math.sqrt(0.5)
     assert _values(document) == pytest.approx([r - r * math.pi / 4, r], rel=1e-12)
     assert document["formula"] == "0.151746413917 + 0.707106781187*x"

@@ -215,6 +215,22 @@ def test_check_names_the_likely_mistake(cli, program, expect, words):
     assert words in check["mistake"]
 
 
+@pytest.mark.parametrize(("program", "expect", "order", "mistake"), [
+    ("x**3", "3*x**2", "2", "yours is the first derivative, not the second derivative: differentiate once more"),
+    ("x**3", "6", "2", "yours is the third derivative, not the second derivative: differentiated once too often"),
+    ("x**3", "x**3", "2", "yours is the function itself, not the second derivative: differentiate it twice more"),
+    ("x**4", "12*x**2", "1", "yours is the second derivative, not the first derivative: differentiated once too "
+     "often"),
+    ("x**3", "x**3", "1", "yours is the function itself, not the first derivative: differentiate it once more"),
+    ("exp(3*x+1)", "exp(3*x+1)", "1", "off by a constant factor 1/3: yours is 1/3 times the derivative"),
+])
+def test_check_names_a_derivative_of_another_order(cli, program, expect, order, mistake):
+    out = cli("check", program, "x=1.5", "--expect", expect, "--order", order, "--format", "json")
+    assert out.code == 1
+    (check,) = out.json()["checks"]
+    assert check["mistake"] == mistake
+
+
 def test_check_reads_textbook_notation_in_the_expectation(cli):
     out = cli("check", "sin(x^2)", "x=1", "--expect", "x=2x cos(x^2)", "--format", "json")
     assert out.code == 0 and out.json()["read_as"] == "sin(x**2)"
