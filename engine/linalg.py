@@ -170,7 +170,7 @@ def _should_fold(a: Tensor, b: Tensor) -> bool:
 
 def _folded(a: Tensor, b: Tensor) -> Tensor:
     """The batch folded into rows: (t1 reshaped to 2-D) @ t2, _unsafe_view back; for 2-D @ N-D, t1 = b.mT and the
-    result transposed back and made contiguous (CloneBackward0), as PyTorch."""
+    result transposed back and made contiguous (CloneBackward0, unless a dim of size 1 makes it so), as PyTorch."""
     flipped = b.ndim > a.ndim
     t1 = transpose(b, -2, -1) if flipped else a
     t2 = (t(a) if a.ndim == 2 else a) if flipped else b
@@ -179,7 +179,10 @@ def _folded(a: Tensor, b: Tensor) -> Tensor:
     if t2.ndim == 1:
         return apply(UNSAFE_VIEW, (mv(folded, t2),), {"shape": rows})
     out = apply(UNSAFE_VIEW, (mm(folded, t2),), {"shape": (*rows, t2._data.shape[1])})
-    return apply(CLONE, (transpose(out, -2, -1),), {"contiguous": True}) if flipped else out
+    if not flipped:
+        return out
+    out = transpose(out, -2, -1)  # .contiguous(): a copy only when the layout is not already C-ordered
+    return out if out._data.flags.c_contiguous else apply(CLONE, (out,), {"contiguous": True})
 
 
 def _batched(a: Tensor, b: Tensor) -> Tensor:

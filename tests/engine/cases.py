@@ -371,6 +371,8 @@ case("matmul_batched_4d_4d", lambda L, a, b: a @ b, values(2, 3, 2, 4), values(2
 case("matmul_batched_4d_3d_broadcast", lambda L, a, b: a @ b, values(2, 1, 2, 4), values(3, 4, 2, offset=5))
 case("matmul_batched_3d_3d_transposed", lambda L, a, b: a.transpose(1, 2) @ b.transpose(1, 2), values(2, 4, 3),
      values(2, 2, 4, offset=2))
+case("matmul_batched_row_2d_3d_no_copy", lambda L, a, b: a @ b, values(1, 3), A234)
+case("matmul_batched_2d_3d_column_no_copy", lambda L, a, b: a @ b, values(5, 3), values(2, 3, 1, offset=4))
 case("matmul_batched_3d_3d_float32", lambda L, a, b: a @ b, A234, values(2, 4, 2, offset=6), dtype=F32)
 case("matmul_batched_3d_2d_float32", lambda L, a, b: a @ b, A234, N45, dtype=F32)
 case("double_backward_mm", lambda L, a, b: _grad_graph(L, a, lambda x: (x @ b) * (x @ b)), M34, N45,
