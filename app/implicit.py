@@ -13,8 +13,8 @@ import sympy
 
 from autodiff.app.bookform import book_form, bounded
 from autodiff.app.diff import MAX_ORDER, SIMPLIFY_SECONDS, value_at
+from autodiff.app.printing import operand, to_latex
 from autodiff.app.printing import to_book as to_language
-from autodiff.app.printing import to_latex
 from autodiff.app.steps import RuleStep, rule_steps
 from autodiff.app.symbolic import differentiate, exact, record
 from autodiff.engine.errors import UsageError
@@ -57,7 +57,8 @@ def implicit(program: str, equation: str, wrt: str, dependent: str, order: int =
     first = _simplest(-fx / fy)
     total = fx + fy * prime
     steps.append(RuleStep("solve for " + str(prime), total, first,
-                          f"{to_language(total)} = 0, so {prime} = -({to_language(fx)})/({to_language(fy)})"))
+                          f"{to_language(total)} = 0, so {prime} = -{operand(fx)}"
+                          + ("" if fy == 1 else f"/{operand(fy, denominator=True)}")))
     expr = first
     for _ in range(order - 1):
         expr = _again(expr, x, y, first, variables)

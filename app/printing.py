@@ -197,6 +197,13 @@ def to_language(expr: Any, book: bool = False) -> str:
     return LanguagePrinter({} if book and ops <= ORDERED_OPS else {"order": "none"}).doprint(expr)
 
 
+def operand(expr: Any, denominator: bool = False) -> str:
+    """The expression as an operand: a sum in parentheses, `d/dx (x + 1)`, `-(2*x + 2)`; in a denominator a
+    product too, `/(3*y**2)`; anything else as it is, `-(x + 1)**2` (never doubled parentheses)."""
+    text = to_language(expr, book=True)
+    return f"({text})" if expr.is_Add or (denominator and expr.is_Mul) else text
+
+
 def to_book(expr: Any) -> str:
     """The expression in the language, its terms in a book's order."""
     return to_language(expr, book=True)

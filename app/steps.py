@@ -152,8 +152,10 @@ def _step(record: Record, value: Symbolic, derivatives: dict[str, Any], active: 
     if len(moving) == 1 and rule not in ("sum", "constant multiple", "product", "quotient"):
         (i,) = moving
         u = fresh[0]
+        from autodiff.app.printing import operand
+
         derivative = step_form(exact(partials[0]), to_language)
-        local = RuleStep(rule, outer, derivative, f"d/d{u} {to_language(outer)} = {to_language(derivative)}")
+        local = RuleStep(rule, outer, derivative, f"d/d{u} {operand(outer)} = {to_language(derivative)}")
         through = derivatives.get(getattr(args[i].node, "name", None), sympy.Integer(1)) if not inner else None
         if inner or (through is not None and through != 1):  # y**2 with y = y(x): the chain rule too
             let = f"{u} = {to_language(args[i].written)}" if inner else ""

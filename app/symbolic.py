@@ -43,7 +43,7 @@ FORMULA = Policy(
              "DictComp": f"a dict comprehension {_NOT_SCALAR}", "ClassDef": f"a class {_NOT_SCALAR}",
              "Decorated": f"a decorated function or class {_NOT_SCALAR}",
              **{kind: f"a script statement {_NOT_SCALAR}" for kind in (
-                 "AssignTo", "AugAssign", "Assert", "If", "For", "While", "With", "FunctionDef", "Pass")}},
+                 "AssignTo", "AugAssign", "Assert", "If", "For", "While", "With", "FunctionDef", "Pass", "Delete")}},
 )
 CONSTANTS = {"pi": sympy.pi, "e": sympy.E, "inf": sympy.oo, "nan": sympy.nan}
 

@@ -95,6 +95,7 @@ def step_json(step: Any, wrt: str) -> dict[str, Any]:
 
 def step_lines(steps: list, wrt: str, indent: str = "  ") -> list[str]:
     """The steps as nested lines: `- RULE rule: d/dx EXPR = RESULT`, the rule's statement under it."""
+    from autodiff.app.printing import operand
     from autodiff.app.printing import to_book as to_language
 
     lines: list[str] = []
@@ -109,7 +110,7 @@ def step_lines(steps: list, wrt: str, indent: str = "  ") -> list[str]:
             lines.append(f"{pad}- {rule}: {step.formula}")
         else:
             let = f", with {step.let}" if step.let else ""
-            lines.append(f"{pad}- {rule}{let}: d/d{wrt} {to_language(step.expr)} = {to_language(step.result)}")
+            lines.append(f"{pad}- {rule}{let}: d/d{wrt} {operand(step.expr)} = {to_language(step.result)}")
             if step.formula:
                 lines.append(f"{pad}    {step.formula}")
         stack.extend((c, depth + 1) for c in reversed(step.children))

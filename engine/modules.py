@@ -131,9 +131,31 @@ class Module:
             return True
         return False
 
+    def keep_tensor(self, name: str, value: Tensor) -> None:
+        """A plain tensor attribute of a layer autodiff provides (`setattr(linear, "weight", dual)` after
+        `delattr`), which its forward reads as it reads the registered ones (`member`)."""
+        self.__dict__.setdefault("plain_tensors", {})[name] = value
+
     def _forget(self, name: str) -> None:
         for table in (self.registered_parameters, self.registered_buffers, self.registered_modules):
             table.pop(name, None)
+
+    def remove(self, name: str) -> bool:
+        """`del module.name` (delattr) of a registered name: PyTorch's nn.Module.__delattr__; False when the
+        name is not registered."""
+        if not any(name in table for table in (self.registered_parameters, self.registered_buffers,
+                                               self.registered_modules)):
+            return False
+        self._forget(name)
+        return True
+
+    def member(self, name: str) -> Any:
+        """What `self.name` is inside a layer's forward: the registered parameter, buffer or module, or the plain
+        attribute that replaced it (a tensor assigned after `delattr`: the forward-mode AD tutorial's duals)."""
+        found, value = self.lookup(name)
+        if found:
+            return value
+        return self.__dict__.get("plain_tensors", {}).get(name)
 
     def lookup(self, name: str) -> tuple[bool, Any]:
         """(found, value) of a registered parameter, buffer or submodule."""
@@ -144,6 +166,9 @@ class Module:
         if name in self.registered_modules:
             module = self.registered_modules[name]
             return True, module
+        plain = self.__dict__.get("plain_tensors", {})
+        if name in plain:
+            return True, plain[name]
         return False, None
 
     # ------------------------------------------------------------------ walks

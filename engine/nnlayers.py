@@ -55,7 +55,7 @@ class Linear(Module):
             init_uniform_(bias, -bound, bound)
 
     def forward(self, input: Any) -> Tensor:
-        return linear(input, self.registered_parameters["weight"], self.registered_parameters["bias"])
+        return linear(input, self.member("weight"), self.member("bias"))
 
     def extra_repr(self) -> str:
         has_bias = self.registered_parameters.get("bias") is not None
@@ -88,7 +88,7 @@ class Bilinear(Module):
             init_uniform_(self.registered_parameters["bias"], -bound, bound)
 
     def forward(self, input1: Any, input2: Any) -> Tensor:
-        return bilinear(input1, input2, self.registered_parameters["weight"], self.registered_parameters["bias"])
+        return bilinear(input1, input2, self.member("weight"), self.member("bias"))
 
     def extra_repr(self) -> str:
         has_bias = self.registered_parameters.get("bias") is not None

@@ -35,6 +35,21 @@ from autodiff.grammar.syntax import tree as S
 MAX_STEPS = 1_000_000  # statements a script may run, loop rounds included (the command line can change it)
 
 
+# Python built-ins a script reaches for that autodiff does not have, with what to write instead
+NOT_IN_SCRIPTS = {
+    "set": "use a list (`x in items`, `if x not in items: items.append(x)`) or a dict's keys",
+    "frozenset": "use a tuple",
+    "open": "scripts read no files: write the numbers in the script, or bind them on the command line",
+    "input": "scripts read no input: write the value in the script",
+    "eval": "autodiff never evaluates Python text",
+    "exec": "autodiff never evaluates Python text",
+    "compile": "autodiff never evaluates Python text",
+    "globals": "name what you need",
+    "locals": "name what you need",
+    "vars": "name what you need",
+}
+
+
 class Interpreter:
     """Runs statements against one environment of names.
 
@@ -183,6 +198,9 @@ class Interpreter:
         if name == "print":
             return UnknownNameError("print is only available in scripts (autodiff run)",
                                     line=node.line, column=node.column)
+        if self.policy.prints and name in NOT_IN_SCRIPTS:
+            return UnknownNameError(f"{name}() is not part of autodiff scripts: {NOT_IN_SCRIPTS[name]}",
+                                    reason="unknown_name", name=name, shown=name, line=node.line, column=node.column)
         # Outside scripts the name could also be bound from outside the program: reason "unbound_name" lets a
         # front end say how (the command line has an option for it).
         reason = "unbound_name" if bind and not self.policy.prints else "unknown_name"

@@ -38,8 +38,8 @@ NODE_ATTRIBUTES = {
 NODE_METHODS = frozenset({"name"})
 SETTABLE = ("grad", "requires_grad", "data")  # tensor attributes a script may assign
 
-__all__ = ["NODE_ATTRIBUTES", "NODE_METHODS", "SETTABLE", "TENSOR_ATTRIBUTES", "TENSOR_METHODS", "attribute", "missing",
-           "set_attribute"]
+__all__ = ["NODE_ATTRIBUTES", "NODE_METHODS", "SETTABLE", "TENSOR_ATTRIBUTES", "TENSOR_METHODS", "attribute",
+           "delete_attribute", "missing", "set_attribute"]
 
 
 def _no_variable(value: Any) -> Any:
@@ -217,6 +217,27 @@ def missing(owner: str, attr: str, known: list[str]) -> str:
 def unknown_member(owner: str, attr: str, known: list[str]) -> UnknownNameError:
     return UnknownNameError(f"{owner} has no attribute or method '{shown(attr)}'{missing(owner, attr, known)}",
                             reason="unknown_member")
+
+
+def delete_attribute(owner: Any, attr: str) -> None:
+    """`delattr(obj, name)`: a script object's own attribute, or a module's registered name (nn.Module's
+    __delattr__); what else a program reaches has no attribute it may delete."""
+    if not isinstance(attr, str):
+        raise BadValueError("delattr(): attribute name must be string", reason="arguments")
+    if isinstance(owner, classes.Instance):
+        found = owner.attributes.pop(attr, None) is not None
+        if isinstance(owner, engine.Module):
+            found = owner.remove(attr) or found
+        if not found:
+            raise UnknownNameError(f"'{owner.cls.name}' object has no attribute '{shown(attr)}'", reason="attribute")
+        return
+    if isinstance(owner, engine.Module):
+        nnmembers.delete_module_attribute(owner, attr)
+        return
+    if isinstance(owner, engine.FunctionCtx) and attr in owner.attributes:
+        del owner.attributes[attr]
+        return
+    raise BadValueError(f"cannot delete attribute '{shown(attr)}' of a {kind(owner)}", reason="attribute")
 
 
 def set_attribute(owner: Any, attr: str, value: Any) -> None:

@@ -107,8 +107,25 @@ def set_module_attribute(module: Any, attr: str, value: Any) -> None:
         return
     if module.assign(attr, value):
         return
+    if isinstance(value, engine.Tensor) and attr in LAYER_TENSORS:
+        module.keep_tensor(attr, value)
+        return
     raise BadValueError(f"cannot set attribute '{shown(attr)}' of {module.type_name()} (a Parameter, a module or "
                         "None can be assigned to it)", reason="attribute")
+
+
+LAYER_TENSORS = ("weight", "bias")  # what a layer's forward reads as self.NAME
+
+
+def delete_module_attribute(module: Any, attr: str) -> None:
+    """delattr(layer, name) / del layer.name: a registered parameter, buffer or submodule goes (and a plain tensor
+    that replaced one), as nn.Module.__delattr__ does."""
+    plain = module.__dict__.get("plain_tensors", {})
+    if attr in plain:
+        del plain[attr]
+        return
+    if not module.remove(attr):
+        raise UnknownNameError(f"'{module.type_name()}' object has no attribute '{shown(attr)}'", reason="attribute")
 
 
 

@@ -12,7 +12,7 @@ from autodiff.engine import BUILTINS
 from autodiff.engine.errors import BadValueError, UnknownNameError
 from autodiff.grammar.interpreter import pybuiltins
 from autodiff.grammar.interpreter.classes import AUTOGRAD_FUNCTION
-from autodiff.grammar.interpreter.members import attribute, missing
+from autodiff.grammar.interpreter.members import attribute, delete_attribute, missing, set_attribute
 from autodiff.grammar.interpreter.nnspace import nn_namespace, optim_namespace
 from autodiff.grammar.interpreter.numpy_subset import from_numpy, numpy_module
 from autodiff.grammar.interpreter.pymodules import STANDARD_MODULES
@@ -28,6 +28,31 @@ FUNCTIONAL = tuple(name for name, b in BUILTINS.items() if b.functional and b.al
 
 _PLAIN = {name: Function(name, fn, usage) for name, (fn, usage) in pybuiltins.python_builtins().items()}
 PYTHON_BUILTINS: dict[str, Any] = {**_PLAIN, **type_builtins(_PLAIN, attribute)}
+_NO_DEFAULT = object()
+
+
+def _getattr(value: Any, name: Any, default: Any = _NO_DEFAULT) -> Any:
+    if not isinstance(name, str):
+        raise BadValueError("getattr(): attribute name must be string", reason="arguments")
+    try:
+        return attribute(value, name)
+    except (BadValueError, UnknownNameError):
+        if default is _NO_DEFAULT:
+            raise
+        return default
+
+
+def _setattr(value: Any, name: Any, new: Any) -> None:
+    if not isinstance(name, str):
+        raise BadValueError("setattr(): attribute name must be string", reason="arguments")
+    set_attribute(value, name, new)
+
+
+PYTHON_BUILTINS.update({
+    "getattr": Function("getattr", _getattr, "getattr(object, name, default)"),
+    "setattr": Function("setattr", _setattr, "setattr(object, name, value)"),
+    "delattr": Function("delattr", delete_attribute, "delattr(object, name)"),
+})
 
 
 

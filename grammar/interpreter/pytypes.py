@@ -103,7 +103,7 @@ def _dict(*args: Any, **kwargs: Any) -> dict:
     if args:
         source = args[0]
         pairs = source.items() if isinstance(source, dict) else source
-        if not isinstance(pairs, (list, tuple, zip, type({}.items()))):
+        if not isinstance(pairs, (list, tuple, zip, type({}.items()), GeneratorType, enumerate)):
             raise BadValueError(f"'{kind(source)}' object is not iterable as pairs", reason="arguments")
         for pair in pairs:
             if not isinstance(pair, (tuple, list)) or len(pair) != 2:

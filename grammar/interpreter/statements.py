@@ -12,12 +12,12 @@ from typing import Any
 
 from autodiff import engine
 from autodiff.engine import Tensor
-from autodiff.engine.errors import AutodiffError, BadValueError, LimitError
+from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UnknownNameError
 from autodiff.grammar.interpreter import sequences
 from autodiff.grammar.interpreter.callables import define
 from autodiff.grammar.interpreter.classes import make_class
 from autodiff.grammar.interpreter.decorators import decorate
-from autodiff.grammar.interpreter.members import set_attribute
+from autodiff.grammar.interpreter.members import delete_attribute, set_attribute
 from autodiff.grammar.interpreter.pybuiltins import iterable_of
 from autodiff.grammar.interpreter.values import Evaluation, display, hashable, kind, range_length, truth
 from autodiff.grammar.syntax import tree as S
@@ -99,6 +99,38 @@ def _assert(interp: Any, stmt: S.Assert, result: Evaluation) -> None:
     result.root, result.root_name = None, None
 
 
+def _delete(interp: Any, stmt: S.Delete, result: Evaluation) -> None:
+    """del name / del obj.attr / del container[key], left to right, as Python does."""
+    for target in stmt.targets:
+        if isinstance(target, S.Name):
+            if target.id not in interp.names:
+                raise UnknownNameError(f"name '{target.id}' is not defined", reason="unknown_name",
+                                       name=target.id).at(target.line, target.column)
+            del interp.names[target.id]
+        elif isinstance(target, S.Attribute):
+            owner = interp.expression(target.value)
+            interp.guard(lambda o=owner, a=target.attr: delete_attribute(o, a), target)
+        else:
+            owner, index = interp.expression(target.value), interp.index_of(target.index)
+            interp.guard(lambda o=owner, i=index: _delete_item(o, i), target)
+    result.root, result.root_name = None, None
+
+
+def _delete_item(owner: Any, index: Any) -> None:
+    if isinstance(owner, dict):
+        if index not in owner:
+            raise BadValueError(f"KeyError: {index!r}", reason="key")
+        del owner[index]
+        return
+    if isinstance(owner, list) and (isinstance(index, slice) or (isinstance(index, int) and not isinstance(
+            index, bool) and -len(owner) <= index < len(owner))):
+        del owner[index]
+        return
+    if isinstance(owner, list):
+        raise BadValueError(f"list index {index!r} out of range or not an integer", reason="index")
+    raise BadValueError(f"'{type(owner).__name__}' object does not support item deletion", reason="subscript")
+
+
 def _pass(interp: Any, stmt: S.Pass, result: Evaluation) -> None:
     result.root, result.root_name = None, None
 
@@ -113,6 +145,7 @@ SIMPLE: dict[type, Callable[[Any, Any, Evaluation], None]] = {
     S.AugAssign: _augmented_statement,
     S.Assert: _assert,
     S.Pass: _pass,
+    S.Delete: _delete,
 }
 
 

@@ -25,6 +25,7 @@ from autodiff.grammar.syntax.tree import (
     Constant,
     Continue,
     Decorated,
+    Delete,
     DictComp,
     DictExpr,
     EllipsisIndex,
@@ -192,6 +193,13 @@ class TreeBuilder:
 
     def return_stmt(self, c: list) -> Return:
         return Return(c[1] if len(c) > 1 else None, **_at(c[0]))
+
+    def del_stmt(self, c: list) -> Delete:
+        targets = c[1].items if isinstance(c[1], TupleExpr) else (c[1],)
+        for target in targets:
+            if not isinstance(target, (Name, Attribute, Subscript)):
+                raise SyntaxProblem("del takes names, attributes (obj.name) and items (d[key])", **_at(target))
+        return Delete(tuple(targets), **_at(c[0]))
 
     def assert_stmt(self, c: list) -> Assert:
         return Assert(c[1], c[2] if len(c) > 2 else None, **_at(c[0]))

@@ -22,7 +22,6 @@ _UNSUPPORTED = {
     "except": "try/except is not part of autodiff scripts: the first error stops a script, with its line",
     "finally": "try/finally is not part of autodiff scripts: the first error stops a script, with its line",
     "raise": "raise is not part of autodiff scripts: use assert CONDITION, 'message' to stop with a message",
-    "del": "del is not part of autodiff scripts: assign None instead (x = None)",
     "global": "global is not part of autodiff scripts: a function only reads the script's names",
     "nonlocal": "nonlocal is not part of autodiff scripts: a function only reads the script's names",
     "yield": "generators (yield) are not part of autodiff scripts: use a for loop",

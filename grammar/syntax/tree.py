@@ -316,6 +316,13 @@ class Return(Node):
 
 
 @syntax_node
+class Delete(Node):
+    """`del a, b.attr, c[k]`."""
+
+    targets: tuple[Expr, ...]
+
+
+@syntax_node
 class Assert(Node):
     test: Expr
     message: Expr | None
@@ -385,7 +392,7 @@ Expr = (Number | String | Constant | Name | Attribute | Call | Subscript | BinOp
         | BoolOp | IfExp | Lambda | FString | ListComp | Starred | DictExpr | DictComp)
 IndexItem = Expr | Slice | NoneIndex | EllipsisIndex
 Stmt = (Assign | IndexAssign | ExprStmt | Import | AssignTo | AugAssign | Pass | Break | Continue | Return | Assert
-        | If | For | While | With | FunctionDef | ImportFrom | ClassDef | Decorated)
+        | Delete | If | For | While | With | FunctionDef | ImportFrom | ClassDef | Decorated)
 BLOCKS = (If, For, While, With, FunctionDef, ClassDef, Decorated)  # statements with bodies (scripts only)
 
 
@@ -449,6 +456,7 @@ _PARTS: dict[type, Callable[[Any], list]] = {
     Continue: lambda n: ["continue"],
     Return: lambda n: ["return"] + ([n.value] if n.value is not None else []),
     Assert: lambda n: ["assert", n.test] + ([n.message] if n.message is not None else []),
+    Delete: lambda n: ["del", *n.targets],
     If: lambda n: ["if", n.test, "(then", *n.body, ")", "(else", *n.orelse, ")"],
     For: lambda n: ["for", n.target, n.iter, *n.body],
     While: lambda n: ["while", n.test, *n.body],

@@ -234,3 +234,14 @@ def test_check_names_a_derivative_of_another_order(cli, program, expect, order, 
 def test_check_reads_textbook_notation_in_the_expectation(cli):
     out = cli("check", "sin(x^2)", "x=1", "--expect", "x=2x cos(x^2)", "--format", "json")
     assert out.code == 0 and out.json()["read_as"] == "sin(x**2)"
+
+
+def test_steps_parenthesize_a_sum_they_differentiate_and_never_double_parentheses(cli):
+    out = cli("diff", "(x+1)**2 + y**3 = 25", "--implicit", "y", "--steps", "--format", "plain")
+    assert "  - sum rule: d/dx (y**3 + (x + 1)**2 - 25) = 2*x + 3*y**2*y' + 2" in out.stdout
+    assert "      - sum rule: d/dx (x + 1) = 1" in out.stdout
+    assert "so y' = -(2*x + 2)/(3*y**2)" in out.stdout
+    assert "((" not in out.stdout
+    out = cli("diff", "(x+1)**3 + y = 2", "--implicit", "y", "--steps", "--format", "plain")
+    assert "so y' = -3*(x + 1)**2 = -3*(x + 1)**2" in out.stdout  # no division by 1
+    assert "((" not in out.stdout

@@ -138,3 +138,49 @@ def test_a_float32_training_loop_prints_pytorchs_numbers(cli, tmp_path):
               "        a.grad = None\n        b.grad = None\nprint(a.item(), b.item())\n")
     out = run(cli, tmp_path, script)
     assert (out.code, out.stdout) == (0, "1.4952269792556763 -0.23416222631931305\n")  # PyTorch 2.13's output
+
+
+@pytest.mark.parametrize(("text", "stdout"), [
+    ("d = {'a': 1, 'b': 2}\ndel d['a']\nx = [1, 2, 3, 4]\ndel x[0], x[-1]\ny = 5\ndel y\nprint(d, x)\n",
+     "{'b': 2} [2, 3]\n"),
+    ("x = [1, 2, 3, 4]\ndel x[1:3]\nprint(x)\n", "[1, 4]\n"),
+    ("class A:\n    pass\na = A()\nsetattr(a, 'v', 3)\n"
+     "print(getattr(a, 'v'), getattr(a, 'w', 'none'), hasattr(a, 'v'))\ndelattr(a, 'v')\nprint(hasattr(a, 'v'))\n",
+     "3 none True\nFalse\n"),
+    ("import torch\nimport torch.nn as nn\nm = nn.Linear(2, 1)\ndel m.bias\n"
+     "print([n for n, _ in m.named_parameters()])\n",
+     "['weight']\n"),
+])
+def test_del_and_the_attribute_builtins(cli, tmp_path, text, stdout):
+    out = run(cli, tmp_path, text)
+    assert (out.code, out.stdout) == (0, stdout)
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("y = 1\ndel y\nprint(y)\n", "unknown name 'y'"),
+    ("del z\n", "name 'z' is not defined"),
+    ("d = {}\ndel d['k']\n", "KeyError: 'k'"),
+    ("import torch\nx = torch.ones(3)\ndel x[0]\n", "'Tensor' object does not support item deletion"),
+    ("del 1\n", "del takes names, attributes (obj.name) and items (d[key])"),
+    ("import torch.nn as nn\nm = nn.Linear(2, 1)\ndelattr(m, 'nothing')\n",
+     "'Linear' object has no attribute 'nothing'"),
+    ("from torch.func import vmap\n", "vmap is not available in autodiff"),
+])
+def test_del_and_attribute_mistakes(cli, tmp_path, text, words):
+    out = run(cli, tmp_path, text)
+    assert out.code != 0 and words in out.stderr, out.stderr
+
+
+def test_a_linear_layer_runs_on_dual_parameters_and_gradcheck_checks_forward_mode(cli, tmp_path):
+    """The forward-mode AD tutorial's modules and custom Function sections (examples/42 has PyTorch's output)."""
+    text = (Path(__file__).resolve().parents[2] / "examples" / "42_forward_ad_modules.autodiff").read_text()
+    expected = (Path(__file__).resolve().parents[2] / "examples" / "42_forward_ad_modules.expected").read_text()
+    out = run(cli, tmp_path, text)
+    assert (out.code, out.stdout) == (0, expected)
+
+
+@pytest.mark.parametrize(("name", "words"), [("set", "use a list"), ("open", "scripts read no files"),
+                                             ("eval", "autodiff never evaluates Python text")])
+def test_python_builtins_autodiff_lacks_say_what_to_write(cli, tmp_path, name, words):
+    out = run(cli, tmp_path, f"s = {name}('x')\n")
+    assert out.code != 0 and f"{name}() is not part of autodiff scripts: {words}" in out.stderr

@@ -484,7 +484,7 @@ INVISIBLE = "it is an invisible or unusual space: delete it or type a plain spac
         ("def f(*, **k): pass", "named arguments must follow bare *", 1, 10),
         ("try:\n  x", "try/except is not part of autodiff scripts: the first error stops a script, with its line",
          1, 1),
-        ("del x", "del is not part of autodiff scripts: assign None instead (x = None)", 1, 1),
+        ("del 2", "del takes names, attributes (obj.name) and items (d[key])", 1, 5),
         ("x += 1, 2 = 3", "unexpected '=': expected the end of the statement after '2'", 1, 11),
         ("for i in range(3):\ny = i", "expected an indented block after 'for' on line 1", 1, 1),
         ("if x:\n    y\n  z", "unindent does not match any outer indentation level", 3, 3),
