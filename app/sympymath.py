@@ -139,12 +139,13 @@ class SymPyMath:
     def mul_sum_to(a: Any, b: Any, shape: Any) -> Any:
         return a * b
 
-    sum = expand = reshape = unsqueeze = transpose = t = permute = index = _tensor_only("a reduction or a reshape")
+    sum = expand = reshape = unsqueeze = squeeze = transpose = t = permute = index = _tensor_only(
+        "a reduction or a reshape")
     select_backward = slice_backward = as_strided = as_strided_backward = _tensor_only("indexing")
     diagonal = diagonal_backward = reverse_cumsum = prod_others = cumprod_backward = _tensor_only(
         "a matrix or cumulative operation")
     gather = scatter_add = index_put_add = _tensor_only("indexing with an index tensor")
-    matmul = inverse = solve = trilinear = _tensor_only("a matrix product")
+    matmul = mm = mv = bmm = inverse = solve = trilinear = _tensor_only("a matrix product")
     softmax_backward = log_softmax_backward = _tensor_only("a softmax")
     mse_backward = nll_loss = nll_backward = smooth_l1_backward = huber_backward = _tensor_only("a loss function")
     div_scalar = staticmethod(lambda x, number: x / number)

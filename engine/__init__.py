@@ -22,7 +22,7 @@ from . import activations as _activations  # leaky_relu, elu, gelu, silu, softpl
 from . import api as _api  # installs the Tensor's constructor, operators and methods
 from . import classification as _classification  # nll_loss, cross_entropy, smooth_l1_loss, huber_loss
 from . import constructors as _constructors
-from . import convolution as _convolution  # conv1d, conv2d, max_pool2d, avg_pool2d
+from . import convolution as _convolution  # conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, ...
 from . import cumulative as _cumulative  # cumsum, cumprod, cummax, cummin, logcumsumexp
 from . import decompositions as _decompositions  # solve, slogdet, pinv, eigh, svd
 from . import distributions as _distributions  # randint, randperm, normal, bernoulli, multinomial
@@ -34,6 +34,7 @@ from . import losses as _losses
 from . import moments as _moments  # var_mean, std_mean
 from . import padding as _padding  # torch.nn.functional.pad
 from . import pointwise as _pointwise  # logaddexp, remainder, fmod, fmax, copysign, lerp, sinc, deg2rad
+from . import pooling as _pooling  # max_pool1d, max_pool2d, avg_pool1d, avg_pool2d
 from . import rearrange as _rearrange  # repeat, tile, roll, flip, tril, triu, diagonal, split, hstack, ...
 from . import sorting as _sorting  # sort, argsort, msort, topk
 from .api import INPLACE, OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
@@ -135,4 +136,4 @@ __all__ += ["func"]
 __all__ += ["gradcheck", "gradgradcheck", "hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 del _activations, _api, _constructors, _cumulative, _distributions, _gathers, _joins, _pointwise, _losses, _rearrange
 del _layers, _classification
-del _convolution, _decompositions, _einsum, _moments, _padding, _sorting
+del _convolution, _decompositions, _einsum, _moments, _padding, _pooling, _sorting

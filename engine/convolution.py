@@ -1,12 +1,14 @@
-"""Convolution and pooling (torch.nn.functional): conv1d and conv2d (ConvolutionBackward0, with stride, padding,
-dilation and groups), max_pool2d (MaxPool2DWithIndicesBackward0) and avg_pool2d (AvgPool2DBackward0).
+"""Convolution (torch.nn.functional): conv1d, conv2d, conv3d and conv_transpose1d/2d/3d (ConvolutionBackward0, as
+PyTorch records both: stride, padding, dilation, groups; output_padding for the transposed ones). Pooling, on the
+same index map, is in pooling.py.
 
 Each is written on the input's patches: the zero-padded input taken at an index map (output position, kernel
 offset), a view numpy builds without loops. A convolution is then a matrix product of the patches with the
 weight per group, and its gradients are matrix products too, the input's added back through the index map
-(`F.index_put_add`); so they are in the formulas' vocabulary and can be differentiated again. A max pool takes
-the input at each window's first largest element (nan counts as largest, as in PyTorch) and gives the gradient
-back there; an average pool spreads it over the window, divided as PyTorch divides."""
+(`F.index_put_add`); so they are in the formulas' vocabulary and can be differentiated again. A transposed
+convolution (the same op, transposed=True, as in PyTorch) is the input's gradient of the convolution it
+transposes: the index map's output positions are its input's, and its gradients are that convolution (for its
+input) and the weight's gradient with the roles of input and grad exchanged."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ import numpy as np
 from .coerce import tensor_arg
 from .errors import BadValueError, ShapeError
 from .optable import CONVOLUTION as GROUP
-from .optable import LINEAR_JVP, Grad, Op, declare
+from .optable import Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import check_elements
@@ -42,13 +44,13 @@ def window_index(out: tuple[int, ...], kernel: tuple[int, ...], stride: tuple[in
     return tuple(index)
 
 
-def _inside(padding: tuple[int, ...], shape: tuple[int, ...]) -> tuple:
+def inside(padding: tuple[int, ...], shape: tuple[int, ...]) -> tuple:
     """Where the input sits in its zero-padded copy (its spatial dims are the last ones)."""
     d = len(padding)
     return (slice(None),) * (len(shape) - d) + tuple(slice(p, p + n) for p, n in zip(padding, shape[-d:]))
 
 
-def _padded_shape(shape: tuple[int, ...], before: tuple[int, ...], after: tuple[int, ...]) -> tuple[int, ...]:
+def padded_shape(shape: tuple[int, ...], before: tuple[int, ...], after: tuple[int, ...]) -> tuple[int, ...]:
     d = len(before)
     return tuple(shape[:-d]) + tuple(n + a + b for n, a, b in zip(shape[-d:], before, after))
 
@@ -57,13 +59,13 @@ def _padded(F: Any, x: Any, before: tuple[int, ...], after: tuple[int, ...]) -> 
     """x inside zeros (in the vocabulary F, so a gradient can flow through it)."""
     if not any(before) and not any(after):
         return x
-    return F.index_put_add(_padded_shape(tuple(x.shape), before, after), _inside(before, tuple(x.shape)), x)
+    return F.index_put_add(padded_shape(tuple(x.shape), before, after), inside(before, tuple(x.shape)), x)
 
 
-def _cropped(F: Any, x: Any, before: tuple[int, ...], shape: tuple[int, ...]) -> Any:
+def cropped(F: Any, x: Any, before: tuple[int, ...], shape: tuple[int, ...]) -> Any:
     if not any(before) and tuple(x.shape) == tuple(shape):
         return x
-    return F.index(x, _inside(before, shape))
+    return F.index(x, inside(before, shape))
 
 
 # ---------------------------------------------------------------------------- convolution
@@ -90,14 +92,21 @@ def _grad_matrix(F: Any, g: Any, s: Any) -> Any:
     return F.reshape(g, (groups, n * math.prod(s.out), o // groups))
 
 
-def _convolve(x: np.ndarray, w: np.ndarray, b: Any, *, stride: tuple, padding: tuple, dilation: tuple, groups: int,
-              out: tuple, kernel: tuple, index: tuple) -> np.ndarray:
-    s = _Params(out, kernel, groups, padding, index)
-    product = NumpyMath.matmul(_patch_matrix(NumpyMath, x, s), np.swapaxes(_weight_matrix(NumpyMath, w, groups), 1, 2))
+def _product(F: Any, x: Any, w: Any, s: Any) -> Any:
+    """The convolution of x (N, C, in...) with w (O, C/G, kernel...): (N, O, out...), without bias."""
+    groups, d = s.groups, len(s.out)
+    product = F.matmul(_patch_matrix(F, x, s), F.transpose(_weight_matrix(F, w, groups), 1, 2))
     # (G, N * out, O/G) -> (G, N, out..., O/G) -> (N, G, O/G, out...) -> (N, O, out...)
-    d = len(out)
-    result = product.reshape((groups, x.shape[0], *out, w.shape[0] // groups))
-    result = result.transpose((1, 0, 2 + d, *range(2, 2 + d))).reshape((x.shape[0], w.shape[0], *out))
+    result = F.reshape(product, (groups, x.shape[0], *s.out, w.shape[0] // groups))
+    return F.reshape(F.permute(result, (1, 0, 2 + d, *range(2, 2 + d))), (x.shape[0], w.shape[0], *s.out))
+
+
+def _convolve(x: np.ndarray, w: np.ndarray, b: Any, *, stride: tuple, padding: tuple, dilation: tuple, groups: int,
+              out: tuple, kernel: tuple, index: tuple, transposed: bool, shape: tuple | None) -> np.ndarray:
+    """PyTorch's convolution: of x with w, or transposed (the input gradient of the convolution it transposes,
+    whose input has `shape` and whose output positions are `out`, x's spatial size), plus bias."""
+    s = _Params(out, kernel, groups, padding, index)
+    result = _input_grad(NumpyMath, x, w, shape, s) if transposed else _product(NumpyMath, x, w, s)
     if b is not None:
         result = result + b.reshape((-1,) + (1,) * len(out))
     return np.ascontiguousarray(result, dtype=x.dtype)
@@ -110,23 +119,37 @@ class _Params:
         self.out, self.kernel, self.groups, self.padding, self.index = out, kernel, groups, padding, index
 
 
-def _conv_input_grad(F: Any, g: Any, s: Any) -> Any:
-    """grad's products with the weight, added back through the index map, the padding cut away."""
-    n, c = s.input.shape[0], s.input.shape[1]
+def _input_grad(F: Any, g: Any, w: Any, shape: tuple, s: Any) -> Any:
+    """grad's products with the weight, added back through the index map into an input of `shape`, the padding
+    cut away."""
+    n, c = shape[0], shape[1]
     d, groups = len(s.out), s.groups
-    gp = F.matmul(_grad_matrix(F, g, s), _weight_matrix(F, s.weight, groups))  # (G, N * out, C/G * kernel)
+    gp = F.matmul(_grad_matrix(F, g, s), _weight_matrix(F, w, groups))  # (G, N * out, C/G * kernel)
     gp = F.reshape(gp, (groups, n, *s.out, c // groups, *s.kernel))
     order = (1, 0, 2 + d, *range(2, 2 + d), *range(3 + d, 3 + 2 * d))
     gp = F.reshape(F.permute(gp, order), (n, c, *s.out, *s.kernel))
-    padded = _padded_shape(tuple(s.input.shape), s.padding, s.padding)
-    return _cropped(F, F.index_put_add(padded, (slice(None), slice(None), *s.index), gp), s.padding,
-                    tuple(s.input.shape))
+    padded = padded_shape(shape, s.padding, s.padding)
+    return cropped(F, F.index_put_add(padded, (slice(None), slice(None), *s.index), gp), s.padding, shape)
+
+
+def _weight_grad(F: Any, g: Any, x: Any, shape: tuple, s: Any) -> Any:
+    """grad's products with the input's patches, summed over the batch and the output positions."""
+    gw = F.matmul(F.transpose(_grad_matrix(F, g, s), 1, 2), _patch_matrix(F, x, s))  # (G, O/G, C/G * kernel)
+    return F.reshape(gw, shape)
+
+
+def _conv_input_grad(F: Any, g: Any, s: Any) -> Any:
+    """The transposed convolution of grad with weight; for a transposed convolution, the convolution."""
+    if s.transposed:
+        return _product(F, g, s.weight, s)
+    return _input_grad(F, g, s.weight, tuple(s.input.shape), s)
 
 
 def _conv_weight_grad(F: Any, g: Any, s: Any) -> Any:
-    """grad's products with the input's patches, summed over the batch and the output positions."""
-    gw = F.matmul(F.transpose(_grad_matrix(F, g, s), 1, 2), _patch_matrix(F, s.input, s))  # (G, O/G, C/G * kernel)
-    return F.reshape(gw, tuple(s.weight.shape))
+    """The products of grad with input's patches; transposed, of input with grad's patches."""
+    if s.transposed:
+        return _weight_grad(F, s.input, g, tuple(s.weight.shape), s)
+    return _weight_grad(F, g, s.input, tuple(s.weight.shape), s)
 
 
 def _conv_bias_grad(F: Any, g: Any, s: Any) -> Any:
@@ -136,9 +159,8 @@ def _conv_bias_grad(F: Any, g: Any, s: Any) -> Any:
 def _conv_tangent(F: Any, t: Any, s: Any) -> Any:
     """Bilinear in input and weight, plus the bias's tangent."""
     params = {"stride": s.stride, "padding": s.padding, "dilation": s.dilation, "groups": s.groups, "out": s.out,
-              "kernel": s.kernel, "index": s.index}
-    total = _convolve(t.input, s.weight, t.bias, **params) + _convolve(s.input, t.weight, None, **params)
-    return total
+              "kernel": s.kernel, "index": s.index, "transposed": s.transposed, "shape": s.shape}
+    return _convolve(t.input, s.weight, t.bias, **params) + _convolve(s.input, t.weight, None, **params)
 
 
 CONVOLUTION = declare(Op(
@@ -146,11 +168,12 @@ CONVOLUTION = declare(Op(
     (Grad(_conv_input_grad, "the transposed convolution of grad with weight"),
      Grad(_conv_weight_grad, "the convolution of input with grad (over the batch)"),
      Grad(_conv_bias_grad, "grad summed over the batch and the positions")),
-    "convolution (conv1d, conv2d)", group=GROUP, jvp=_conv_tangent))
+    "convolution (conv1d, conv2d, conv3d; transposed: conv_transpose1d, conv_transpose2d, conv_transpose3d)",
+    group=GROUP, jvp=_conv_tangent))
 
 
 # ---------------------------------------------------------------------------- arguments
-def _tuple(value: Any, d: int, name: str, function: str, least: int = 0) -> tuple[int, ...]:
+def int_tuple(value: Any, d: int, name: str, function: str, least: int = 0) -> tuple[int, ...]:
     items = tuple(value) if isinstance(value, (list, tuple)) else (value,) * d
     if len(items) == 1:
         items = items * d
@@ -167,7 +190,7 @@ def _conv_padding(padding: Any, stride: tuple, dilation: tuple, kernel: tuple, d
     """The padding of each spatial dim: numbers, 'valid' (none) or 'same' (the output as large as the input; an
     uneven total's extra zero is padded first, `_same_extra`)."""
     if not isinstance(padding, str):
-        return _tuple(padding, d, "padding", function)
+        return int_tuple(padding, d, "padding", function)
     if padding == "valid":
         return (0,) * d
     if padding != "same":
@@ -209,8 +232,8 @@ def _convolution(input: Any, weight: Any, bias: Any, stride: Any, padding: Any, 
     if len(dtypes) > 1:
         raise BadValueError(f"{function}(): input, weight and bias must have the same dtype, got "
                             f"{', '.join(sorted(t.name for t in dtypes))}", reason="dtype")
-    stride_ = _tuple(stride, d, "stride", function, 1)
-    dilation_ = _tuple(dilation, d, "dilation", function, 1)
+    stride_ = int_tuple(stride, d, "stride", function, 1)
+    dilation_ = int_tuple(dilation, d, "dilation", function, 1)
     kernel = tuple(w._data.shape[2:])
     channels, out_channels = x._data.shape[1], w._data.shape[0]
     if channels != w._data.shape[1] * groups:
@@ -240,7 +263,8 @@ def _convolution(input: Any, weight: Any, bias: Any, stride: Any, padding: Any, 
                          "can't be greater than actual input size", reason="conv", shapes=(tuple(x.shape),))
     check_elements((x._data.shape[0], channels, *out, *kernel), f"the {function} patches")
     params = {"stride": stride_, "padding": padding_, "dilation": dilation_, "groups": groups, "out": out,
-              "kernel": kernel, "index": window_index(out, kernel, stride_, dilation_)}
+              "kernel": kernel, "index": window_index(out, kernel, stride_, dilation_), "transposed": False,
+              "shape": None}
     return apply(CONVOLUTION, (x, w, b), params)
 
 
@@ -260,141 +284,98 @@ def conv2d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: 
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
-# ---------------------------------------------------------------------------- pooling
-def _take(x: np.ndarray, *, where: tuple, **_: Any) -> np.ndarray:
-    return np.ascontiguousarray(x[where])
+@builtin("conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)", ("convolution",),
+         method=False, functional=True)
+def conv3d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1,
+           groups: Any = 1) -> Tensor:
+    """The 3-D convolution (cross-correlation) of input (N, C, D, H, W) with weight (O, C/groups, kd, kh, kw)."""
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
 
 
-def _max_pool_grad(F: Any, g: Any, s: Any) -> Any:
-    # reads self (for its shape): PyTorch's max_pool2d backward saves the input and the indices
-    return F.index_put_add(tuple(s.self.shape), s.where, g)
+def _transposed_arguments(x: Tensor, w: Tensor, b: Tensor | None, groups: Any, d: int, function: str) -> int:
+    """The checks of a transposed convolution's tensors; its groups as an int."""
+    if w.ndim != d + 2:
+        raise ShapeError(f"{function}(): weight must be {d + 2}-D (in_channels, out_channels / groups, kernel...), "
+                         f"got shape {tuple(w.shape)}", reason="conv", shapes=(tuple(w.shape),))
+    if isinstance(groups, bool) or not isinstance(groups, (int, np.integer)) or groups < 1:
+        raise BadValueError("non-positive groups is not supported", reason="conv")
+    dtypes = {x._data.dtype, w._data.dtype} | ({b._data.dtype} if b is not None else set())
+    if len(dtypes) > 1:
+        raise BadValueError(f"{function}(): input, weight and bias must have the same dtype, got "
+                            f"{', '.join(sorted(t.name for t in dtypes))}", reason="dtype")
+    if x._data.shape[1] != w._data.shape[0] or w._data.shape[0] % groups:
+        raise ShapeError(f"Given transposed=1, weight of size {list(w.shape)}, expected input{list(x.shape)} to have "
+                         f"{w._data.shape[0]} channels, but got {x._data.shape[1]} channels instead", reason="conv",
+                         shapes=(tuple(x.shape), tuple(w.shape)))
+    out_channels = w._data.shape[1] * int(groups)
+    if b is not None and tuple(b.shape) != (out_channels,):
+        raise ShapeError(f"Given transposed=1, weight of size {list(w.shape)}, expected bias to be 1-dimensional "
+                         f"with {out_channels} elements, but got bias of size {list(b.shape)} instead",
+                         reason="conv", shapes=(tuple(b.shape),))
+    return int(groups)
 
 
-MAX_POOL2D = declare(Op(
-    "max_pool2d", "MaxPool2DWithIndicesBackward0", ("self",), _take,
-    (Grad(_max_pool_grad, "grad added at each window's largest element (indices)"),),
-    "the largest element of each window", group=GROUP, saved=("where",), jvp=LINEAR_JVP))
+def _conv_transpose(input: Any, weight: Any, bias: Any, stride: Any, padding: Any, output_padding: Any, groups: Any,
+                    dilation: Any, d: int, function: str) -> Tensor:
+    x, w = tensor_arg(input), tensor_arg(weight, "weight")
+    b = None if bias is None else tensor_arg(bias, "bias")
+    if x.ndim == d + 1:  # unbatched: PyTorch adds the batch dim and takes it away again
+        from .shapes import squeeze, unsqueeze
+
+        return squeeze(_conv_transpose(unsqueeze(x, 0), w, b, stride, padding, output_padding, groups, dilation, d,
+                                       function), 0)
+    if x.ndim != d + 2:
+        raise ShapeError(f"Expected {d + 1}D (unbatched) or {d + 2}D (batched) input to {function}, but got input of "
+                         f"size: {list(x.shape)}", reason="conv", shapes=(tuple(x.shape),))
+    groups_ = _transposed_arguments(x, w, b, groups, d, function)
+    stride_ = int_tuple(stride, d, "stride", function, 1)
+    padding_ = int_tuple(padding, d, "padding", function)
+    extra = int_tuple(output_padding, d, "output_padding", function)
+    dilation_ = int_tuple(dilation, d, "dilation", function, 1)
+    if any(e >= s and e >= dl for e, s, dl in zip(extra, stride_, dilation_)):
+        raise BadValueError("output padding must be smaller than either stride or dilation, but got "
+                            f"output_padding: {list(extra)}, stride: {list(stride_)}, dilation: {list(dilation_)}",
+                            reason="conv")
+    kernel, spatial = tuple(w._data.shape[2:]), tuple(x._data.shape[2:])
+    full = tuple((n - 1) * s - 2 * p + dl * (k - 1) + e + 1
+                 for n, s, p, dl, k, e in zip(spatial, stride_, padding_, dilation_, kernel, extra))
+    if any(n < 1 for n in full):
+        raise ShapeError(f"{function}(): the output size {list(full)} is too small (input {list(spatial)}, kernel "
+                         f"{list(kernel)}, padding {list(padding_)})", reason="conv", shapes=(tuple(x.shape),))
+    shape = (x._data.shape[0], w._data.shape[1] * groups_, *full)
+    check_elements((x._data.shape[0], w._data.shape[1] * groups_, *spatial, *kernel), f"the {function} patches")
+    check_elements(shape, f"the {function} result")
+    params = {"stride": stride_, "padding": padding_, "dilation": dilation_, "groups": groups_, "out": spatial,
+              "kernel": kernel, "index": window_index(spatial, kernel, stride_, dilation_), "transposed": True,
+              "shape": shape}
+    return apply(CONVOLUTION, (x, w, b), params)
 
 
-def _avg_pool(x: np.ndarray, *, before: tuple, after: tuple, index: tuple, divisor: np.ndarray,
-              kernel: tuple) -> np.ndarray:
-    padded = np.zeros(_padded_shape(x.shape, before, after), dtype=x.dtype)
-    padded[_inside(before, x.shape)] = x
-    total = np.sum(padded[(Ellipsis, *index)], axis=(-2, -1))
-    return np.ascontiguousarray(total / divisor, dtype=x.dtype)
+@builtin("conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)",
+         ("convolution",), method=False, functional=True)
+def conv_transpose1d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
+                     output_padding: Any = 0, groups: Any = 1, dilation: Any = 1) -> Tensor:
+    """The 1-D transposed convolution of input (N, C, L) with weight (C, O/groups, k), plus bias.
+
+    It is conv1d's gradient with respect to its input: the output's length is (L - 1) * stride - 2 * padding +
+    dilation * (k - 1) + output_padding + 1."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1,
+                           "conv_transpose1d")
 
 
-def _avg_pool_grad(F: Any, g: Any, s: Any) -> Any:
-    """grad / divisor spread over each window (the parts in the padding cut away)."""
-    shape = tuple(s.self.shape)  # PyTorch's avg_pool2d backward saves the input
-    spread = F.unsqueeze(F.unsqueeze(g / s.divisor, -1), -1) * np.ones(s.kernel, dtype=s.divisor.dtype)
-    padded = _padded_shape(shape, s.before, s.after)
-    return _cropped(F, F.index_put_add(padded, (Ellipsis, *s.index), spread), s.before, shape)
+@builtin("conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)",
+         ("convolution",), method=False, functional=True)
+def conv_transpose2d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
+                     output_padding: Any = 0, groups: Any = 1, dilation: Any = 1) -> Tensor:
+    """The 2-D transposed convolution of input (N, C, H, W) with weight (C, O/groups, kh, kw), plus bias."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2,
+                           "conv_transpose2d")
 
 
-AVG_POOL2D = declare(Op(
-    "avg_pool2d", "AvgPool2DBackward0", ("self",), _avg_pool,
-    (Grad(_avg_pool_grad, "grad / divisor added over each window"),), "the mean of each window", group=GROUP,
-    jvp=LINEAR_JVP))
-
-
-def _pool_geometry(x: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: Any,
-                   function: str) -> tuple:
-    kernel = _tuple(kernel_size, 2, "kernel_size", function, 1)
-    stride_ = kernel if stride is None or (isinstance(stride, (list, tuple)) and not stride) else \
-        _tuple(stride, 2, "stride", function, 1)
-    padding_ = _tuple(padding, 2, "padding", function)
-    dilation_ = _tuple(dilation, 2, "dilation", function, 1)
-    if any(p > k // 2 for p, k in zip(padding_, kernel)):
-        raise BadValueError(f"pad should be at most half of effective kernel size, but got pad={padding_[0]}, "
-                            f"kernel_size={kernel[0]} and dilation={dilation_[0]}", reason="pool")
-    if not isinstance(ceil_mode, (bool, np.bool_)):
-        raise BadValueError(f"{function}(): ceil_mode must be a bool", reason="arguments")
-    if x.ndim not in (3, 4):
-        raise ShapeError(f"{function}(): Expected 3D or 4D (batch mode) tensor for input, but got: {list(x.shape)}",
-                         reason="pool", shapes=(tuple(x.shape),))
-    out = []
-    for n, k, s, p, dl in zip(x._data.shape[-2:], kernel, stride_, padding_, dilation_):
-        span = n + 2 * p - dl * (k - 1) - 1
-        size = (-(-span // s) if ceil_mode else span // s) + 1
-        if ceil_mode and (size - 1) * s >= n + p:  # the last window must start inside the input or left padding
-            size -= 1
-        out.append(size)
-    if any(size < 1 for size in out):
-        c, h, w = x._data.shape[-3:]
-        raise ShapeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{out[0]}x{out[1]}). Output "
-                         "size is too small", reason="pool", shapes=(tuple(x.shape),))
-    # padding after the input: what the last window reaches past it (ceil_mode)
-    after = tuple(max(p, (o - 1) * s + dl * (k - 1) + 1 - n - p)
-                  for o, s, dl, k, n, p in zip(out, stride_, dilation_, kernel, x._data.shape[-2:], padding_))
-    return kernel, stride_, padding_, dilation_, tuple(out), after
-
-
-@builtin("max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False)",
-         ("max_pool2d",), method=False, functional=True)
-def max_pool2d(input: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
-               ceil_mode: Any = False, return_indices: Any = False) -> Any:
-    """The largest element of each kernel_size window of input (N, C, H, W) or (C, H, W); with
-    return_indices=True also where each came from (its flat position in its H x W plane)."""
-    x = tensor_arg(input)
-    kernel, stride_, padding_, dilation_, out, after = _pool_geometry(x, kernel_size, stride, padding, dilation,
-                                                                     ceil_mode, "max_pool2d")
-    data = x._data[None] if x.ndim == 3 else x._data
-    n, c, _, w = data.shape
-    check_elements((n, c, *out, *kernel), "the max_pool2d windows")
-    padded = np.full(_padded_shape(data.shape, padding_, after), -np.inf, dtype=data.dtype)
-    padded[_inside(padding_, data.shape)] = data
-    index = window_index(out, kernel, stride_, dilation_)
-    windows = padded[(slice(None), slice(None), *index)].reshape(n, c, *out, -1)
-    # PyTorch's scan: the first largest element, or the last nan (each nan replaces the one before)
-    nan = np.isnan(windows)
-    first = np.argmax(windows, axis=-1) if not nan.any() else np.where(
-        nan.any(axis=-1), windows.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1), np.argmax(windows, axis=-1))
-    kh, kw = np.unravel_index(first, kernel)
-    rows = np.arange(out[0])[:, None] * stride_[0] + kh * dilation_[0] - padding_[0]
-    cols = np.arange(out[1])[None, :] * stride_[1] + kw * dilation_[1] - padding_[1]
-    batch = np.arange(n)[:, None, None, None]
-    channel = np.arange(c)[None, :, None, None]
-    where = (batch, channel, rows, cols) if x.ndim == 4 else (channel[0], rows[0], cols[0])
-    values = apply(MAX_POOL2D, (x,), {"where": where})
-    if not _flag(return_indices, "return_indices"):
-        return values
-    flat = (rows * w + cols).astype(np.int64)
-    return values, Tensor._make(flat if x.ndim == 4 else flat[0])  # a plain pair, as PyTorch's
-
-
-def _flag(value: Any, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise BadValueError(f"{name} must be a bool, got {value!r}", reason="arguments")
-    return bool(value)
-
-
-@builtin("avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, "
-         "divisor_override=None)", ("avg_pool2d",), method=False, functional=True)
-def avg_pool2d(input: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: Any = False,
-               count_include_pad: Any = True, divisor_override: Any = None) -> Tensor:
-    """The mean of each kernel_size window of input (N, C, H, W) or (C, H, W): divided by the window's size
-    (the padding counted unless count_include_pad=False), or by divisor_override."""
-    x = tensor_arg(input)
-    kernel, stride_, padding_, _, out, after = _pool_geometry(x, kernel_size, stride, padding, 1, ceil_mode,
-                                                              "avg_pool2d")
-    h, w = x._data.shape[-2:]
-    check_elements((*x._data.shape[:-2], *out, *kernel), "the avg_pool2d windows")
-    if divisor_override is not None:
-        if isinstance(divisor_override, bool) or not isinstance(divisor_override, (int, np.integer)) or \
-                divisor_override == 0:
-            raise BadValueError("divisor must be not zero", reason="pool")
-        divisor = np.full(out, float(divisor_override))
-    else:
-        sizes = []
-        for o, s, k, p, n in zip(out, stride_, kernel, padding_, (h, w)):
-            start = np.arange(o) * s - p
-            end = np.minimum(start + k, n + p)
-            pool = end - start
-            start, end = np.maximum(start, 0), np.minimum(end, n)
-            sizes.append(pool if _flag(count_include_pad, "count_include_pad") else end - start)
-        divisor = (sizes[0][:, None] * sizes[1][None, :]).astype(float)
-    divisor = divisor.astype(x._data.dtype)
-    index = window_index(out, kernel, stride_, (1, 1))
-    return apply(AVG_POOL2D, (x,), {"before": padding_, "after": after, "index": index, "divisor": divisor,
-                                    "kernel": kernel})
+@builtin("conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)",
+         ("convolution",), method=False, functional=True)
+def conv_transpose3d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
+                     output_padding: Any = 0, groups: Any = 1, dilation: Any = 1) -> Tensor:
+    """The 3-D transposed convolution of input (N, C, D, H, W) with weight (C, O/groups, kd, kh, kw), plus bias."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 3,
+                           "conv_transpose3d")

@@ -197,12 +197,28 @@ def write_view(t: Tensor, where: tuple, src: object, src_data: object) -> None:
     with np.errstate(all="ignore"):
         t._data[where] = src_data
     if STATE.forward_level:  # forward AD: the view's tangent (shared with its base's) is written the same way
+        _share_base_tangent(t, base, src)
         write_tangent(t, where, src)
     t._bump_version()
     if node is not None:
         base.grad_fn = node
         base._requires_grad = True
     refresh_view(t)
+
+
+def _share_base_tangent(t: Tensor, base: Tensor, src: object) -> None:
+    """A tangent written into a view of a base that has none (a dual copied into a slice of a plain tensor, as
+    pad(mode='circular') does): the base gets a tangent of zeros, and the view the part of it it sees, so that
+    the base and its other views see the write (as PyTorch's)."""
+    if tangent_of(src) is None or tangent_of(base) is not None or tangent_of(t) is not None:
+        return
+    data = np.zeros_like(base._data)
+    offset = t._data.__array_interface__["data"][0] - base._data.__array_interface__["data"][0]
+    if not data.flags.c_contiguous and not data.flags.f_contiguous:
+        return  # a base whose memory has gaps: the view keeps a tangent of its own (write_tangent)
+    set_tangent(base, Tensor._make(data))
+    set_tangent(t, Tensor._make(np.ndarray(t._data.shape, t._data.dtype, buffer=data, offset=offset,
+                                           strides=t._data.strides)))
 
 
 def overwrite_(t: Tensor, write: Callable[[np.ndarray], None], name: str) -> Tensor:

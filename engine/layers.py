@@ -17,12 +17,12 @@ from .coerce import number, tensor_arg
 from .constructors import leaf
 from .distributions import bernoulli
 from .errors import BadValueError, ShapeError
-from .linalg import matmul, mm
+from .linalg import MATMUL_OPS, column_major, matmul
 from .optable import BILINEAR_JVP, LINEAR_ALGEBRA, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import check_elements
-from .shapes import UNSAFE_VIEW, reshape, t, view
+from .shapes import reshape, t, view
 from .tensor import Tensor
 
 
@@ -73,15 +73,6 @@ ADDMM = declare(Op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), _addmm_f
             Grad(_mat2_grad, "mat1.T @ grad * alpha")),
            "beta * self + alpha * (mat1 @ mat2), self broadcast to the product's shape", group=LINEAR_ALGEBRA,
            jvp=lambda F, t, s: _addmm_jvp(F, t, s)))
-
-
-def column_major(x: Tensor) -> bool:
-    """A matrix laid out by columns (strides (1, rows) in elements), as PyTorch's mm backward tests it."""
-    data = x._data
-    if data.ndim != 2:
-        return False
-    strides = tuple(n // data.itemsize for n in data.strides)
-    return strides[0] == 1 and strides[1] == data.shape[0]
 
 
 def _trilinear_forward(i1: np.ndarray, i2: np.ndarray, i3: np.ndarray, *, spec: str) -> np.ndarray:
@@ -146,7 +137,7 @@ def addmm(input: Any, mat1: Any, mat2: Any, beta: Any = 1, alpha: Any = 1) -> Te
                                        "column_major": (column_major(a), column_major(b))})
 
 
-@builtin("linear(input, weight, bias=None)", ("addmm", "t", "view", "mm", "unsafe_view", "matmul", "add"),
+@builtin("linear(input, weight, bias=None)", ("addmm", "t", "view", *MATMUL_OPS, "add"),
          method=False, functional=True,
          summary="input @ weight.T + bias: the affine map of nn.Linear, recorded as PyTorch records it (addmm)")
 def linear(input: Any, weight: Any, bias: Any = None) -> Tensor:
@@ -169,11 +160,7 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Tensor:
             out = addmm(b, view(x, -1, features), weight_t)
             return view(out, *x._data.shape[:-1], w._data.shape[0])
         return add(matmul(x, weight_t), b)
-    if x.ndim > 2 and w.ndim == 2:  # PyTorch's matmul folds the batch into rows: mm, then UnsafeViewBackward0
-        out = mm(view(x, -1, features) if x._data.flags.c_contiguous else reshape(x, -1, features), weight_t)
-        out = apply(UNSAFE_VIEW, (out,), {"shape": (*x._data.shape[:-1], w._data.shape[0])})
-    else:
-        out = matmul(x, weight_t)
+    out = matmul(x, weight_t)  # PyTorch's at::matmul: a batch folded into the rows of an mm (matmul's nodes)
     return out if bias is None else add(out, bias)
 
 

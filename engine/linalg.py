@@ -3,6 +3,7 @@ trace, det, inverse, outer, and diag (a vector as a diagonal matrix, or the diag
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -15,26 +16,8 @@ from .optable import BILINEAR_JVP, LINEAR_ALGEBRA, LINEAR_JVP, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import check_elements
-from .shapes import SQUEEZE_VM, reshape, unsqueeze
+from .shapes import CLONE, SQUEEZE_VM, UNSAFE_VIEW, expand, reshape, squeeze, t, transpose, unsqueeze
 from .tensor import Tensor
-
-
-def _matmul_nd_self(F: Any, g: Any, s: Any) -> Any:
-    other = s.other
-    if other.ndim == 1:
-        return F.unsqueeze(g, -1) * other
-    if len(s.input_shape) == 1:  # a vector times a batch: g lacks the row dim the vector stood for
-        g = F.unsqueeze(g, -2)
-    return F.matmul(g, F.transpose(other, -1, -2))
-
-
-def _matmul_nd_other(F: Any, g: Any, s: Any) -> Any:
-    this = s.self
-    if this.ndim == 1:
-        return F.unsqueeze(this, -1) * F.unsqueeze(g, -2)
-    if s.other_ndim == 1:
-        return F.matmul(F.transpose(this, -1, -2), F.unsqueeze(g, -1))[..., 0]
-    return F.matmul(F.transpose(this, -1, -2), g)
 
 
 def _inverse(x: np.ndarray) -> np.ndarray:
@@ -50,25 +33,31 @@ def _declare(name: str, node: str, inputs: tuple[str, ...], forward: Any, grads:
     return declare(Op(name, node, inputs, forward, grads, doc, group=LINEAR_ALGEBRA, **facts))
 
 
-MM = _declare("mm", "MmBackward0", ("self", "mat2"), allocator.matmul,
-              (Grad(lambda F, g, s: F.matmul(g, F.t(s.mat2)), "grad @ mat2.t()"),
-               Grad(lambda F, g, s: F.matmul(F.t(s.self), g), "self.t() @ grad")), "matrix @ matrix",
+def _mm_self_grad(F: Any, g: Any, s: Any) -> Any:
+    """PyTorch's mm_mat1_backward: a column-major self gets its gradient as (mat2 @ grad.t()).t()."""
+    return F.t(F.mm(s.mat2, F.t(g))) if s.self_column_major else F.mm(g, F.t(s.mat2))
+
+
+def _mm_mat2_grad(F: Any, g: Any, s: Any) -> Any:
+    """PyTorch's mm_mat2_backward: a column-major mat2 gets its gradient as (grad.t() @ self).t()."""
+    return F.t(F.mm(F.t(g), s.self)) if s.mat2_column_major else F.mm(F.t(s.self), g)
+
+
+MM = _declare("mm", "MmBackward0", ("self", "mat2"),
+              lambda a, b, *, self_column_major=False, mat2_column_major=False: allocator.matmul(a, b),
+              (Grad(_mm_self_grad, "grad @ mat2.t()"), Grad(_mm_mat2_grad, "self.t() @ grad")), "matrix @ matrix",
               jvp=BILINEAR_JVP)
 BMM = _declare("bmm", "BmmBackward0", ("self", "mat2"), allocator.matmul,
-               (Grad(lambda F, g, s: F.matmul(g, F.transpose(s.mat2, 1, 2)), "grad.bmm(mat2.transpose(1, 2))"),
-                Grad(lambda F, g, s: F.matmul(F.transpose(s.self, 1, 2), g), "self.transpose(1, 2).bmm(grad)")),
+               (Grad(lambda F, g, s: F.bmm(g, F.transpose(s.mat2, 1, 2)), "grad.bmm(mat2.transpose(1, 2))"),
+                Grad(lambda F, g, s: F.bmm(F.transpose(s.self, 1, 2), g), "self.transpose(1, 2).bmm(grad)")),
                "batched matrix @ matrix (3-D)", jvp=BILINEAR_JVP)
 MV = _declare("mv", "MvBackward0", ("self", "vec"), allocator.matmul,
-              (Grad(lambda F, g, s: F.unsqueeze(g, 1) * s.vec, "outer(grad, vec)"),
-               Grad(lambda F, g, s: F.matmul(F.transpose(s.self, 0, 1), g), "self.T @ grad")), "matrix @ vector",
+              (Grad(lambda F, g, s: F.reshape(g, (-1, 1)) * s.vec, "outer(grad, vec)"),
+               Grad(lambda F, g, s: F.mv(F.t(s.self), g), "self.T @ grad")), "matrix @ vector",
               jvp=BILINEAR_JVP)
 DOT = _declare("dot", "DotBackward0", ("self", "other"), allocator.dot,
                (Grad(lambda F, g, s: g * s.other, "grad * other"), Grad(lambda F, g, s: g * s.self, "grad * self")),
                "vector . vector", jvp=BILINEAR_JVP)
-MATMUL = _declare("matmul", "MatmulBackward0", ("self", "other"), lambda a, b, *, other_ndim: allocator.matmul(a, b),
-                  (Grad(_matmul_nd_self, "grad @ other.mT (summed over broadcast batch dims)"),
-                   Grad(_matmul_nd_other, "self.mT @ grad (summed over broadcast batch dims)")),
-                  "batched matrix product", jvp=BILINEAR_JVP)
 TRACE = _declare("trace", "TraceBackward0", ("self",), lambda x: np.asarray(np.trace(x)),
                  (Grad(lambda F, g, s: g * np.eye(*s.input_shape, dtype=s.input_dtype), "grad * eye"),),
                  "sum of the diagonal", jvp=LINEAR_JVP)
@@ -123,7 +112,13 @@ def _same_dtype(a: Tensor, b: Tensor) -> None:
             hint="convert one of them first, e.g. a.double() @ b or a @ b.float()", reason="dtype")
 
 
-@builtin("matmul(input, other)", ("dot", "mv", "mm", "unsqueeze", "squeeze_vm", "matmul"))
+MATMUL_OPS = ("dot", "mv", "mm", "bmm", "unsqueeze", "squeeze_vm", "squeeze_dim", "t", "transpose", "view",
+               "reshape_alias", "clone", "unsafe_view", "expand")
+
+
+@builtin("matmul(input, other)", MATMUL_OPS,
+         summary="matrix product with numpy's rules for vectors and batches, recorded as PyTorch's at::matmul records "
+                 "it (dot, mv, mm; a batch folded into mm/mv rows, or expanded and reshaped around bmm)")
 def matmul(input: Any, other: Any) -> Tensor:
     """Matrix product with numpy/PyTorch's rules for 1-D and batched operands."""
     a, b = tensor_arg(input), tensor_arg(other, "other")
@@ -148,9 +143,69 @@ def matmul(input: Any, other: Any) -> Tensor:
         raise ShapeError(f"matmul: shapes {tuple(sa)} and {tuple(sb)} cannot be multiplied "
                          f"({inner_a} columns against {inner_b} rows)", reason="matmul", shapes=(sa, sb))
     batch = broadcast_shape(sa[:-2], sb[:-2] if b.ndim > 1 else ())
-    out = batch + ((sa[-2],) if a.ndim > 1 else ()) + ((sb[-1],) if b.ndim > 1 else ())
-    check_elements(out, "the matmul result")
-    return apply(MATMUL, (a, b), {"other_ndim": b.ndim})
+    check_elements(batch + ((sa[-2],) if a.ndim > 1 else ()) + ((sb[-1],) if b.ndim > 1 else ()),
+                   "the matmul result")
+    return _folded(a, b) if _should_fold(a, b) else _batched(a, b)
+
+
+def _should_fold(a: Tensor, b: Tensor) -> bool:
+    """PyTorch's should_fold: the operand of 3 or more dims folds into the rows of an mm / mv (no bmm) when the
+    other has 1 or 2 dims and either requires grad or the fold needs no copy."""
+    larger = a.ndim >= b.ndim
+    big, small = (a, b) if larger else (b, a)
+    if not (big.ndim >= 3 and small.ndim <= 2):
+        return False
+    if small.requires_grad:
+        return True
+    if a.ndim == 2:
+        return False
+    if big.numel() == 0:
+        return True
+    shape = list(big._data.shape)
+    strides = [n // big._data.itemsize for n in big._data.strides]
+    if not larger:  # the batch of b.mT
+        shape[-2:], strides[-2:] = shape[:-3:-1], strides[:-3:-1]
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(big.ndim - 2))
+
+
+def _folded(a: Tensor, b: Tensor) -> Tensor:
+    """The batch folded into rows: (t1 reshaped to 2-D) @ t2, _unsafe_view back; for 2-D @ N-D, t1 = b.mT and the
+    result transposed back and made contiguous (CloneBackward0, unless a dim of size 1 makes it so), as PyTorch."""
+    flipped = b.ndim > a.ndim
+    t1 = transpose(b, -2, -1) if flipped else a
+    t2 = (t(a) if a.ndim == 2 else a) if flipped else b
+    rows = t1._data.shape[:-1]
+    folded = reshape(t1, math.prod(rows), t1._data.shape[-1])
+    if t2.ndim == 1:
+        return apply(UNSAFE_VIEW, (mv(folded, t2),), {"shape": rows})
+    out = apply(UNSAFE_VIEW, (mm(folded, t2),), {"shape": (*rows, t2._data.shape[1])})
+    if not flipped:
+        return out
+    out = transpose(out, -2, -1)  # .contiguous(): a copy only when the layout is not already C-ordered
+    return out if out._data.flags.c_contiguous else apply(CLONE, (out,), {"contiguous": True})
+
+
+def _batched(a: Tensor, b: Tensor) -> Tensor:
+    """Both expanded to the broadcast batch, reshaped to 3-D, one bmm, _unsafe_view to the result's shape; a
+    batch of one that requires grad against another 3-D batch is squeezed first (then folded), as PyTorch."""
+    sa, sb = a._data.shape, b._data.shape
+    if a.ndim == 3 and b.ndim == 3 and sa[0] != sb[0]:
+        if sa[0] == 1 and a.requires_grad:
+            return matmul(squeeze(a, 0), b)
+        if sb[0] == 1 and b.requires_grad:
+            return matmul(a, squeeze(b, 0))
+    n, m1 = (sa[-2] if a.ndim > 1 else 1), sa[-1]
+    m2, p = (sb[-2], sb[-1]) if b.ndim > 1 else (sb[0], 1)
+    batch = broadcast_shape(sa[:-2], sb[:-2] if b.ndim > 1 else ())
+    count = math.prod(batch)
+    left = reshape(expand(a, *batch, n, m1), count, n, m1)
+    if b.ndim == 1:
+        right = unsqueeze(reshape(expand(b, *batch, m2), count, m2), 2)
+        product = squeeze(bmm(left, right), -1)
+    else:
+        product = bmm(left, reshape(expand(b, *batch, m2, p), count, m2, p))
+    shape = batch + ((n,) if a.ndim > 1 else ()) + ((p,) if b.ndim > 1 else ())
+    return apply(UNSAFE_VIEW, (product,), {"shape": shape})
 
 
 @builtin("mm(input, mat2)", ("mm",))
@@ -166,7 +221,16 @@ def mm(input: Any, mat2: Any) -> Tensor:
             reason="matmul", shapes=(a.shape, b.shape),
         )
     check_elements((a._data.shape[0], b._data.shape[1]), "the matrix product")
-    return apply(MM, (a, b))
+    return apply(MM, (a, b), {"self_column_major": column_major(a), "mat2_column_major": column_major(b)})
+
+
+def column_major(x: Tensor) -> bool:
+    """A matrix laid out by columns (strides (1, rows) in elements), as PyTorch's mm backward tests it."""
+    data = x._data
+    if data.ndim != 2:
+        return False
+    strides = tuple(n // data.itemsize for n in data.strides)
+    return strides[0] == 1 and strides[1] == data.shape[0]
 
 
 @builtin("bmm(input, mat2)", ("bmm",))

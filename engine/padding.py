@@ -2,8 +2,9 @@
 replicate padding of the last 1, 2 or 3 dims (ReflectionPad1DBackward0 ... ReplicationPad3DBackward0). A
 reflected or replicated result is the input taken at one index per output position, so its gradient is the
 output's gradient added back at those indices (repeated positions add up); the constant one's is the output's
-gradient cut back to the input's region. 'circular' is not available: PyTorch builds it from slices and copies
-(CopySlices nodes), not one op."""
+gradient cut back to the input's region. 'circular' is built as PyTorch builds it (_pad_circular): an empty
+tensor, the input's slices copied into it, then its own slices copied into the pads (SliceBackward0 and
+CopySlices nodes)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,14 @@ from typing import Any
 import numpy as np
 
 from .coerce import tensor_arg
+from .constructors import leaf
 from .errors import BadValueError, ShapeError
+from .indexing import setitem
 from .optable import LINEAR_JVP, SHAPES, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import check_elements
+from .shapes import SLICE
 from .tensor import Tensor
 
 
@@ -92,11 +96,12 @@ def _per_dim(pads: tuple[int, ...], ndim: int) -> list[tuple[int, int, int]]:
     return [(ndim - 1 - i, pads[2 * i], pads[2 * i + 1]) for i in range(len(pads) // 2)]
 
 
-@builtin("pad(input, pad, mode='constant', value=None)", ("constant_pad_nd", *(op.name for op in PADDING_OPS.values())),
+@builtin("pad(input, pad, mode='constant', value=None)",
+         ("constant_pad_nd", *(op.name for op in PADDING_OPS.values()), "slice", "copy_slices"),
          method=False, functional=True)
 def pad(input: Any, pad: Any, mode: Any = "constant", value: Any = None) -> Tensor:
     """torch.nn.functional.pad: pad = (before, after) pairs from the last dim backwards; mode 'constant' (value,
-    default 0; negative pads crop), 'reflect' or 'replicate' (the last 1, 2 or 3 dims)."""
+    default 0; negative pads crop), 'reflect', 'replicate' or 'circular' (the last 1, 2 or 3 dims)."""
     x = tensor_arg(input)
     pads = _pads(pad)
     shape = x._data.shape
@@ -106,17 +111,16 @@ def pad(input: Any, pad: Any, mode: Any = "constant", value: Any = None) -> Tens
                          shapes=(tuple(shape),))
     if mode == "constant":
         return _constant_pad(x, pads, value)
-    if mode not in ("reflect", "replicate"):
-        hint = "PyTorch's 'circular' padding is not available" if mode == "circular" else None
-        raise BadValueError(f"Unrecognised padding mode {mode}" if mode != "circular" else
-                            "pad(): mode 'circular' is not available (only 'constant', 'reflect' and 'replicate')",
-                            hint=hint, reason="pad")
+    if mode not in ("reflect", "replicate", "circular"):
+        raise BadValueError(f"Unrecognised padding mode {mode}", reason="pad")
     if value is not None:
         raise BadValueError(f'Padding mode "{mode}" doesn\'t take in value argument', reason="pad")
     dims = len(pads) // 2
     if dims not in (1, 2, 3) or x.ndim not in (dims + 1, dims + 2):
         raise ShapeError(f"Padding size {len(pads)} is not supported for {x.ndim}D input tensor.", reason="pad",
                          shapes=(tuple(shape),))
+    if mode == "circular":
+        return _circular_pad(x, pads)
     index: list[Any] = [slice(None)] * (x.ndim - dims)
     positions = []
     for d, before, after in reversed(_per_dim(pads, x.ndim)):
@@ -162,3 +166,38 @@ def _constant_pad(x: Tensor, pads: tuple[int, ...], value: Any) -> Tensor:
     check_elements(tuple(shape), "the padded tensor")
     return apply(CONSTANT_PAD, (x,), {"pad": pads, "value": float(value), "shape": tuple(shape), "src": tuple(src),
                                       "dst": tuple(dst)})
+
+
+def _slice(x: Tensor, dim: int, start: int, stop: int) -> Tensor:
+    return apply(SLICE, (x,), {"dim": dim, "start": start, "stop": stop, "step": 1})
+
+
+def _circular_pad(x: Tensor, pads: tuple[int, ...]) -> Tensor:
+    """PyTorch's _pad_circular, step by step: the input (cropped by negative pads) copied into the middle of an
+    empty tensor, then for each dim from the last, its left pad copied from the result's end and its right pad
+    from its start (corners are written twice, as there)."""
+    shape, per_dim = x._data.shape, _per_dim(pads, x.ndim)
+    out_shape = list(shape)
+    for d, before, after in per_dim:
+        if before > shape[d] or after > shape[d]:
+            raise BadValueError("Padding value causes wrapping around more than once.", reason="pad")
+        out_shape[d] = shape[d] + before + after
+        if out_shape[d] < 0:
+            raise ShapeError("Negative padding value is resulting in an empty dimension", reason="pad",
+                             shapes=(tuple(shape),))
+    check_elements(tuple(out_shape), "the padded tensor")
+    out = leaf(np.empty(out_shape, dtype=x._data.dtype), False)
+    middle, src = out, x  # written through views of out, as PyTorch's copy_ into out's slices (CopySlices)
+    for d, before, after in per_dim:
+        middle = _slice(middle, d, max(before, 0), out_shape[d] - max(after, 0))
+        src = _slice(src, d, max(-before, 0), shape[d] - max(-after, 0))
+    setitem(middle, Ellipsis, src)
+    for d, before, after in per_dim:
+        size = out_shape[d]
+        if before > 0:
+            setitem(_slice(out, d, 0, before), Ellipsis,
+                    _slice(out, d, size - before - max(after, 0), size - max(after, 0)))
+        if after > 0:
+            start = max(before, 0)
+            setitem(_slice(out, d, size - after, size), Ellipsis, _slice(out, d, start, start + after))
+    return out

@@ -54,14 +54,17 @@ CLONE = _declare("clone", "CloneBackward0",
                  lambda F, g, s: g, "grad", "a copy")
 ALIAS = _declare("alias", "AliasBackward0", lambda x: x[...], lambda F, g, s: g, "grad",
                  "the same data (x[...], x[:, :])", view=True)
-UNSQUEEZE = _declare("unsqueeze", "UnsqueezeBackward0", lambda x, *, dim: np.expand_dims(x, dim), _reshaped,
+UNSQUEEZE = _declare("unsqueeze", "UnsqueezeBackward0", lambda x, *, dim: np.expand_dims(x, dim),
+                     lambda F, g, s: F.squeeze(g, s.dim),
                      "grad.squeeze(dim)", "insert a dim of size 1", view=True)
 SQUEEZE = _declare("squeeze", "SqueezeBackward0", lambda x: x.reshape([n for n in x.shape if n != 1]), _reshaped,
                    "grad.reshape(self.shape)", "remove dims of size 1", view=True)
 SQUEEZE_DIM = _declare("squeeze_dim", "SqueezeBackward1",
-                       lambda x, *, dim: np.squeeze(x, dim) if x.ndim and x.shape[dim] == 1 else x[...], _reshaped,
+                       lambda x, *, dim: np.squeeze(x, dim) if x.ndim and x.shape[dim] == 1 else x[...],
+                       lambda F, g, s: F.unsqueeze(g, s.dim) if s.input_shape and s.input_shape[s.dim] == 1 else g,
                        "grad.unsqueeze(dim)", "remove one dim of size 1", view=True)
-SQUEEZE_VM = _declare("squeeze_vm", "SqueezeBackward4", lambda x, *, dim: np.squeeze(x, dim), _reshaped,
+SQUEEZE_VM = _declare("squeeze_vm", "SqueezeBackward4", lambda x, *, dim: np.squeeze(x, dim),
+                      lambda F, g, s: F.unsqueeze(g, s.dim),
                       "grad.unsqueeze(dim)", "remove the dim matmul added to a vector", view=True)
 EXPAND = _declare("expand", "ExpandBackward0", lambda x, *, shape: np.broadcast_to(x, shape),
                   lambda F, g, s: F.sum_to(g, s.input_shape), "grad summed back to self's shape",

@@ -25,13 +25,13 @@ from .indexing import getitem
 from .inplace import AS_STRIDED, AS_STRIDED_SCATTER, COPY
 from .joins import cat, stack
 from .layers import TRILINEAR
-from .linalg import diag, inverse, matmul
+from .linalg import bmm, diag, inverse, matmul, mm, mv
 from .logic import WHERE
 from .lossgrads import HUBER_BACKWARD, NLL_BACKWARD, SMOOTH_L1_BACKWARD
 from .optable import ELEMENTWISE_JVP, Grad, Op, declare
 from .recording import apply
 from .reductions import prod, sum
-from .shapes import SELECT_BACKWARD, SLICE_BACKWARD, expand, permute, reshape, t, to, transpose, unsqueeze
+from .shapes import SELECT_BACKWARD, SLICE_BACKWARD, expand, permute, reshape, squeeze, t, to, transpose, unsqueeze
 from .tensor import Tensor
 from .vocabulary import NumpyMath
 
@@ -161,12 +161,16 @@ class TensorMath:
     erf = staticmethod(erf)
     sign = staticmethod(sign)
     matmul = staticmethod(matmul)
+    mm = staticmethod(mm)
+    mv = staticmethod(mv)
+    bmm = staticmethod(bmm)
     pow = staticmethod(pow)
     where = staticmethod(where)
     permute = staticmethod(lambda x, dims: permute(x, dims))
     transpose = staticmethod(transpose)
     t = staticmethod(t)
     unsqueeze = staticmethod(unsqueeze)
+    squeeze = staticmethod(lambda x, dim: squeeze(x, dim))
     reshape = staticmethod(lambda x, shape: reshape(x, shape))
     expand = staticmethod(lambda x, shape: expand(x, shape))
     index = staticmethod(getitem)

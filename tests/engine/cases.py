@@ -175,12 +175,6 @@ def run_forward(lib: Any, fwad: Any, c: Case) -> dict:
         return {"error": type(error).__name__}
 
 
-def single_node_graph(name: str, n_inputs: int) -> list[dict]:
-    """One node over the AccumulateGrad nodes of inputs 0..n-1 (the engine's N-D matmul)."""
-    return [{"name": name, "next": [[i + 1, 0] for i in range(n_inputs)]}] + [
-        {"name": "AccumulateGrad", "next": [], "variable": i} for i in range(n_inputs)]
-
-
 # ---------------------------------------------------------------------------- the cases
 A23, B23 = values(2, 3), values(2, 3, offset=1)
 P23, Q23 = positive(2, 3), positive(2, 3, offset=1)
@@ -332,9 +326,8 @@ case("log_softmax_dim1", lambda L, x: L.log_softmax(x, 1), A23)
 case("log_softmax_method", lambda L, x: x.log_softmax(dim=-1), A234)
 case("log_softmax_3d_first", lambda L, x: x.log_softmax(0), A234)
 
-# matrix products; N-D matmul is one MatmulBackward0 node in the engine (documented in ops.py),
-# where PyTorch folds the batch into an mm with views around it
-MATMUL_NOTE = "engine: N-D matmul is one MatmulBackward0 node (documented design choice)"
+# matrix products, recorded as PyTorch's at::matmul decomposes them (_matmul_impl): dot, mv, unsqueeze/mm/squeeze_,
+# mm; a batch folded into the rows of an mm or mv (should_fold), or expanded and reshaped around a bmm
 M34, N45 = values(3, 4, offset=4), values(4, 5, offset=5)
 case("matmul_dot", lambda L, a, b: a @ b, V4, W4)
 case("matmul_function_dot", lambda L, a, b: L.matmul(a, b), V4, W4)
@@ -350,18 +343,50 @@ case("mm", lambda L, a, b: L.mm(a, b), M34, N45)
 case("mm_method", lambda L, a, b: a.mm(b), M34, N45)
 case("mm_second_no_grad", lambda L, a, b: a @ b, M34, N45, grad=(True, False))
 case("mm_first_no_grad", lambda L, a, b: a @ b, M34, N45, grad=(False, True))
-case("matmul_batched_3d_2d", lambda L, a, b: a @ b, A234, N45,
-     engine_graph=single_node_graph("MatmulBackward0", 2), note=MATMUL_NOTE)
-case("matmul_batched_3d_3d", lambda L, a, b: L.matmul(a, b), A234, values(2, 4, 2, offset=6),
-     engine_graph=single_node_graph("MatmulBackward0", 2), note=MATMUL_NOTE)
-case("matmul_batched_broadcast", lambda L, a, b: a @ b, values(2, 1, 2, 3), values(3, 3, 2, offset=7),
-     engine_graph=single_node_graph("MatmulBackward0", 2), note=MATMUL_NOTE)
-case("matmul_batched_3d_1d", lambda L, a, v: a @ v, A234, V4,
-     engine_graph=single_node_graph("MatmulBackward0", 2), note=MATMUL_NOTE)
-case("matmul_batched_1d_3d", lambda L, v, b: v @ b, values(3), A234,
-     engine_graph=single_node_graph("MatmulBackward0", 2), note=MATMUL_NOTE)
-case("matmul_batched_2d_3d", lambda L, a, b: a @ b, values(5, 3), A234,
-     engine_graph=single_node_graph("MatmulBackward0", 2), note=MATMUL_NOTE)
+case("matmul_batched_3d_2d", lambda L, a, b: a @ b, A234, N45)
+case("matmul_batched_3d_3d", lambda L, a, b: L.matmul(a, b), A234, values(2, 4, 2, offset=6))
+case("matmul_batched_broadcast", lambda L, a, b: a @ b, values(2, 1, 2, 3), values(3, 3, 2, offset=7))
+case("matmul_batched_3d_1d", lambda L, a, v: a @ v, A234, V4)
+case("matmul_batched_1d_3d", lambda L, v, b: v @ b, values(3), A234)
+case("matmul_batched_2d_3d", lambda L, a, b: a @ b, values(5, 3), A234)
+case("matmul_batched_3d_2d_matrix_no_grad", lambda L, a, b: a @ b, A234, N45, grad=(True, False))
+case("matmul_batched_3d_2d_batch_no_grad", lambda L, a, b: a @ b, A234, N45, grad=(False, True))
+case("matmul_batched_transposed_3d_2d", lambda L, a, b: a.transpose(1, 2) @ b, values(2, 4, 3), N45)
+case("matmul_batched_transposed_3d_2d_no_grad", lambda L, a, b: a.transpose(1, 2) @ b, values(2, 4, 3), N45,
+     grad=(True, False))
+case("matmul_batched_3d_transposed_2d", lambda L, a, b: a @ b.t(), A234, values(5, 4))
+case("matmul_batched_2d_3d_first_no_grad", lambda L, a, b: a @ b, values(5, 3), A234, grad=(False, True))
+case("matmul_batched_2d_3d_second_no_grad", lambda L, a, b: a @ b, values(5, 3), A234, grad=(True, False))
+case("matmul_batched_1d_3d_first_no_grad", lambda L, v, b: v @ b, values(3), A234, grad=(False, True))
+case("matmul_batched_3d_1d_transposed_no_grad", lambda L, a, v: a.transpose(1, 2) @ v, values(2, 4, 3), V4,
+     grad=(True, False))
+case("matmul_batched_4d_2d", lambda L, a, b: a @ b, values(2, 2, 3, 4), N45)
+case("matmul_batched_1d_4d", lambda L, v, b: v @ b, values(3), values(2, 2, 3, 4))
+case("matmul_batched_4d_1d", lambda L, a, v: a @ v, values(2, 2, 3, 4), V4)
+case("matmul_batched_batch_of_one_squeezed", lambda L, a, b: a @ b, A234, values(1, 4, 2, offset=3))
+case("matmul_batched_batch_of_one_no_grad", lambda L, a, b: a @ b, A234, values(1, 4, 2, offset=3),
+     grad=(True, False))
+case("matmul_batched_first_batch_of_one", lambda L, a, b: a @ b, values(1, 2, 3), values(4, 3, 2, offset=3))
+case("matmul_batched_4d_4d", lambda L, a, b: a @ b, values(2, 3, 2, 4), values(2, 3, 4, 2, offset=5))
+case("matmul_batched_4d_3d_broadcast", lambda L, a, b: a @ b, values(2, 1, 2, 4), values(3, 4, 2, offset=5))
+case("matmul_batched_3d_3d_transposed", lambda L, a, b: a.transpose(1, 2) @ b.transpose(1, 2), values(2, 4, 3),
+     values(2, 2, 4, offset=2))
+case("matmul_batched_row_2d_3d_no_copy", lambda L, a, b: a @ b, values(1, 3), A234)
+case("matmul_batched_2d_3d_column_no_copy", lambda L, a, b: a @ b, values(5, 3), values(2, 3, 1, offset=4))
+case("matmul_batched_3d_3d_float32", lambda L, a, b: a @ b, A234, values(2, 4, 2, offset=6), dtype=F32)
+case("matmul_batched_3d_2d_float32", lambda L, a, b: a @ b, A234, N45, dtype=F32)
+case("double_backward_mm", lambda L, a, b: _grad_graph(L, a, lambda x: (x @ b) * (x @ b)), M34, N45,
+     grad=(True, False))
+case("double_backward_mm_transposed", lambda L, a, b: _grad_graph(L, a, lambda x: (x.t() @ b) ** 2),
+     values(4, 3), N45, grad=(True, False))
+case("double_backward_mv", lambda L, a, v: _grad_graph(L, a, lambda x: (x @ v) ** 2), M34, V4, grad=(True, False))
+case("double_backward_vm", lambda L, v, b: _grad_graph(L, v, lambda x: (x @ b) ** 2), V4, N45, grad=(True, False))
+case("double_backward_bmm", lambda L, a, b: _grad_graph(L, a, lambda x: (x @ b) ** 2), A234,
+     values(2, 4, 2, offset=6), grad=(True, False))
+case("double_backward_matmul_folded", lambda L, a, b: _grad_graph(L, a, lambda x: (x @ b) ** 2), A234, N45,
+     grad=(True, False))
+case("double_backward_matmul_2d_3d", lambda L, a, b: _grad_graph(L, a, lambda x: (x @ b) ** 2), values(5, 3),
+     A234, grad=(True, False))
 
 # shapes and views
 case("t", lambda L, x: L.t(x), A23)

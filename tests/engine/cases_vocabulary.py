@@ -297,6 +297,17 @@ def register(C: Any) -> None:
     case("v31_pad_replicate_3d", lambda L, x: fn(L).pad(x, (1, 2, 1, 1, 2, 0), mode="replicate"),
          values(2, 2, 3, 2, offset=73))
     case("v31_pad_f32", lambda L, x: fn(L).pad(x, (1, 1), mode="reflect") * 2, a23, dtype=C.F32)
+    # circular: PyTorch's _pad_circular (an empty tensor, slices of the input and of itself copied in: CopySlices)
+    case("mm31_pad_circular_1d", lambda L, x: fn(L).pad(x, (1, 2), mode="circular"), a234)
+    case("mm31_pad_circular_1d_unbatched", lambda L, x: fn(L).pad(x * 2, (3, 1), mode="circular"), a23)
+    case("mm31_pad_circular_2d", lambda L, x: fn(L).pad(x, (1, 2, 2, 0), mode="circular"), values(1, 3, 4, offset=71))
+    case("mm31_pad_circular_2d_batched", lambda L, x: fn(L).pad(x, (0, 2, 3, 1), mode="circular"), values(2, 1, 3, 4))
+    case("mm31_pad_circular_3d", lambda L, x: fn(L).pad(x, (1, 1, 1, 0, 0, 1), mode="circular"),
+         values(1, 2, 2, 3, 4, offset=72))
+    case("mm31_pad_circular_crop", lambda L, x: fn(L).pad(x, (-1, 2, 1, -1), mode="circular"), a234)
+    case("mm31_pad_circular_whole_size", lambda L, x: fn(L).pad(x, (3, 3), mode="circular"), a23)
+    case("mm31_pad_circular_zero", lambda L, x: fn(L).pad(x, (0, 0), mode="circular"), a23)
+    case("mm31_pad_circular_f32", lambda L, x: fn(L).pad(x, (2, 1), mode="circular") * 2, a23, dtype=C.F32)
 
     # ---- convolution and pooling (torch.nn.functional)
     img, k33 = values(1, 2, 5, 6, offset=74, scale=0.5), values(3, 2, 3, 3, offset=75, scale=0.5)
@@ -336,6 +347,47 @@ def register(C: Any) -> None:
     case("v31_avg_pool2d_divisor_unbatched", lambda L, x: fn(L).avg_pool2d(x[0], (2, 3), divisor_override=4), pool)
     case("v31_avg_pool2d_ceil", lambda L, x: fn(L).avg_pool2d(x, 2, stride=2, ceil_mode=True), pool)
     case("v31_pool_f32", lambda L, x: fn(L).max_pool2d(x, 2) + fn(L).avg_pool2d(x, 2), pool, dtype=C.F32)
+    # conv3d, the transposed convolutions (ConvolutionBackward0) and the 1-D pools (unsqueeze, 2-D pool, squeeze)
+    vol, row = values(1, 2, 3, 4, 4, offset=87), values(2, 3, 8, offset=88)
+    case("mm31_conv3d", lambda L, x, w, b: fn(L).conv3d(x, w, b, stride=(1, 2, 1), padding=1, dilation=(1, 1, 2)),
+         vol, values(3, 2, 2, 2, 2, offset=89), values(3, offset=90))
+    case("mm31_conv3d_groups_unbatched", lambda L, x, w: fn(L).conv3d(x[0], w, groups=2), vol,
+         values(4, 1, 2, 1, 2, offset=91))
+    case("mm31_conv3d_f32", lambda L, x, w: fn(L).conv3d(x, w, padding="same"), vol, values(2, 2, 3, 3, 1, offset=92),
+         dtype=C.F32)
+    case("mm31_conv_transpose1d", lambda L, x, w, b: fn(L).conv_transpose1d(x, w, b), row, values(3, 4, 3, offset=93),
+         values(4, offset=94))
+    case("mm31_conv_transpose1d_stride_output_padding",
+         lambda L, x, w, b: fn(L).conv_transpose1d(x, w, b, stride=2, padding=1, output_padding=1), row,
+         values(3, 2, 3, offset=95), values(2, offset=96))
+    case("mm31_conv_transpose1d_groups_dilation",
+         lambda L, x, w: fn(L).conv_transpose1d(x, w, stride=3, padding=2, output_padding=2, groups=3, dilation=2),
+         row, values(3, 2, 3, offset=97))
+    case("mm31_conv_transpose1d_unbatched", lambda L, x, w: fn(L).conv_transpose1d(x[1], w), row,
+         values(3, 2, 2, offset=98))
+    case("mm31_conv_transpose2d", lambda L, x, w, b: fn(L).conv_transpose2d(x, w, b, stride=(2, 1), padding=(1, 0),
+                                                                            output_padding=(1, 0)),
+         values(1, 3, 4, 5, offset=99), values(3, 2, 3, 2, offset=100), values(2, offset=101))
+    case("mm31_conv_transpose2d_groups_weight_only", lambda L, x, w: fn(L).conv_transpose2d(x, w, groups=2,
+                                                                                             dilation=(2, 1)),
+         values(1, 4, 3, 3, offset=102), values(4, 3, 2, 2, offset=103), grad=(False, True))
+    case("mm31_conv_transpose2d_f32", lambda L, x, w: fn(L).conv_transpose2d(x, w, stride=2),
+         values(1, 2, 3, 3, offset=104), values(2, 2, 2, 2, offset=105), dtype=C.F32)
+    case("mm31_conv_transpose3d", lambda L, x, w, b: fn(L).conv_transpose3d(x, w, b, stride=2),
+         values(1, 2, 2, 3, 2, offset=106), values(2, 3, 2, 2, 2, offset=107), values(3, offset=108))
+    case("mm31_max_pool1d", lambda L, x: fn(L).max_pool1d(x, 2), row)
+    case("mm31_max_pool1d_stride_padding_ceil", lambda L, x: fn(L).max_pool1d(x, 3, stride=2, padding=1,
+                                                                               ceil_mode=True), row)
+    case("mm31_max_pool1d_dilation_unbatched", lambda L, x: fn(L).max_pool1d(x[0], 2, dilation=2), row)
+    case("mm31_max_pool1d_indices", lambda L, x: fn(L).max_pool1d(x, 2, return_indices=True)[1] * 1.0
+         + fn(L).max_pool1d(x, 2, return_indices=True)[0], row)
+    case("mm31_torch_max_pool1d", lambda L, x: L.max_pool1d(x, 2), row)
+    case("mm31_avg_pool1d", lambda L, x: fn(L).avg_pool1d(x, 3), row)
+    case("mm31_avg_pool1d_padding_ceil", lambda L, x: fn(L).avg_pool1d(x, 3, stride=2, padding=1, ceil_mode=True,
+                                                                        count_include_pad=False), row)
+    case("mm31_avg_pool1d_unbatched", lambda L, x: fn(L).avg_pool1d(x[1], 2), row)
+    case("mm31_torch_avg_pool1d", lambda L, x: L.avg_pool1d(x, 2), row)
+    case("mm31_pool1d_f32", lambda L, x: fn(L).max_pool1d(x, 2) + fn(L).avg_pool1d(x, 2), row, dtype=C.F32)
     del a23, a234
 
 

@@ -416,9 +416,8 @@ def test_second_backward_raises_as_in_torch(case):
 def test_inplace_change_of_an_input_is_detected_as_in_torch(case):
     """Writing into an input after the forward pass breaks backward exactly when torch saved that input.
 
-    Cases whose graph differs by design are left out: the engine's one-node N-D matmul saves its inputs
-    where PyTorch saves reshaped copies of them; MseLossBackwardBackward0 saves only what the formulas that
-    run read, where PyTorch saves grad_output, self and target always (README, differences).
+    Cases whose graph differs by design are left out. MseLossBackwardBackward0 saves only what the formulas
+    that run read, where PyTorch saves grad_output, self and target always (README, differences).
     """
     for k in range(len(case.inputs)):
         if case.id == "double_backward_mse_loss" and k == 1:
