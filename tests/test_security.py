@@ -191,7 +191,8 @@ def _run(*args: str) -> tuple[int, str, str]:
 @pytest.mark.parametrize("program", [
     "__import__('os').system('echo pwned')", "eval('1')", "exec('x=1')", "open('/etc/passwd')",
     "x.__class__.__mro__", "x.__dict__", "().__class__.__bases__[0].__subclasses__()", "x.grad_fn.__init__",
-    "x.sum.__globals__", "torch.__dict__", "getattr(x, 'shape')", "globals()", "compile('1', 'a', 'eval')",
+    "x.sum.__globals__", "torch.__dict__", "getattr(x, '__class__')", "getattr(print, '__self__')",
+    "setattr(x, '_data', 1)", "getattr(getattr, '__globals__')", "globals()", "compile('1', 'a', 'eval')",
     "np.load('x.npy', allow_pickle=True)", "import os\nos.system('echo pwned')", "x._data",
     "x.grad_fn._saved", "torch.autograd.__name__", "print.__self__",
 ])
