@@ -14,7 +14,7 @@ from autodiff.app.session import EvalRequest, EvalResult, constant, run_eval
 from autodiff.cli import jsonout
 from autodiff.cli.errors import NO_GRAD_ADVICE
 from autodiff.cli.limit_notes import eval_notes
-from autodiff.cli.options import bindings_from, output_format
+from autodiff.cli.options import bindings_from, output_format, spelled
 from autodiff.cli.text import Doc, tree_lines, write
 from autodiff.engine import Tensor
 
@@ -82,7 +82,8 @@ def eval_request(program: str, assignments: tuple[str, ...], options: dict[str, 
         program=program,
         bindings=bindings_from(assignments, options["variables"], options["constants"],
                                    options["config"].max_elements),
-        grad_tensor=None if options["grad_tensor"] is None else constant(options["grad_tensor"], "--grad-tensor"),
+        grad_tensor=None if options["grad_tensor"] is None else
+        constant(options["grad_tensor"], spelled("grad_tensor")),
         retain_graph=options["retain_graph"],
         backward=list(options["backward"]),
         repeat=options["repeat"],

@@ -75,3 +75,19 @@ def test_options(cli):
     assert cli("newton", "x**2 - 2", "x=1", "--tol", "-1").code == 2
     assert cli("newton", "x*y", "x=1", "y=2").code == 2
     assert _json(cli, "x*y - 2", "x=1", "y=2", "--wrt", "x")["root"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("typed", ["--steps", "--iterations"])
+def test_errors_name_the_option_typed(cli, typed):
+    """`--steps` is the old spelling of --iterations: a message about it names what the user typed."""
+    assert cli("newton", "x**2 - 2", "x=1", typed, "0").stderr == (
+        f"autodiff: usage error: {typed} must be positive, got 0\n")
+    assert cli("newton", "x**2 - 2", "x=1", f"{typed}=0").stderr.startswith(f"autodiff: usage error: {typed} must")
+    assert cli("newton", "x**2 - 2", "x=1", typed, "100000000").stderr == (
+        f"autodiff: usage error: {typed} must be between 1 and 10,000, got 100000000\n")
+
+
+@pytest.mark.parametrize("typed", ["--gradient", "--grad-tensor"])
+def test_eval_names_the_gradient_option_typed(cli, typed):
+    assert cli("eval", "x*2", "x=1", typed, "foo").stderr.startswith(
+        f"autodiff: name error at line 1, column 1: {typed}: unknown name 'foo'")
