@@ -45,7 +45,7 @@ def table_command(program: str | None, assignments: tuple[str, ...], file: str |
     import numpy as np
 
     from autodiff.app.session import Binding, constant
-    from autodiff.app.table import grid, table
+    from autodiff.app.table import grid, table_and_next
     from autodiff.engine.errors import UsageError
 
     text, assignments = read_formula(program, file, assignments, options, "table")
@@ -64,7 +64,7 @@ def table_command(program: str | None, assignments: tuple[str, ...], file: str |
     if wrt is None:
         raise UsageError("give the grid as NAME=START:STOP[:STEP], e.g. x=0:1:0.1")
     with np.errstate(all="ignore"):
-        result = table(text, wrt, points, constants, options["order"])
+        result, following = table_and_next(text, wrt, points, constants, options["order"])
     from autodiff.cli.limit_notes import table_noise
 
     noise = table_noise(text, wrt, points, constants, [*assignments, *options["variables"], *options["constants"]])
@@ -88,7 +88,10 @@ def table_command(program: str | None, assignments: tuple[str, ...], file: str |
             sys.stderr.write(f"autodiff: warning: {warning}\n")
     else:
         notes = result.notes + ([warning] if warning is not None else [])
-        _text(wrt, names, points, columns, notes, noise, pretty=output == "pretty")
+        from autodiff.app.residue import printed_all, table_scales
+
+        shown = [printed_all(c, s) for c, s in zip(columns, table_scales(points, columns, following))]
+        _text(wrt, names, points, shown, notes, noise, pretty=output == "pretty")
     return 0
 
 
