@@ -63,6 +63,16 @@ def printed_all(values: np.ndarray, scales: np.ndarray) -> np.ndarray:
     return np.where(residue, 0.0, values)
 
 
+def point_scales(point: dict[str, float], gradient: dict[str, float]) -> tuple[float, float]:
+    """At a point with its gradient: S of the function's value (sum of |x| * |df/dx|) and, the second
+    derivatives not at hand, S of each first derivative (the largest |x| times the largest |df/dx|)."""
+    pairs = [(abs(x), abs(gradient[n])) for n, x in point.items() if n in gradient]
+    pairs = [(x, g) for x, g in pairs if math.isfinite(x) and math.isfinite(g)]
+    value = sum(x * g for x, g in pairs)
+    derivative = max((x for x, _ in pairs), default=0.0) * max((g for _, g in pairs), default=0.0)
+    return value, derivative
+
+
 def row_scales(matrix: np.ndarray, inputs: float) -> np.ndarray:
     """S for each entry of a matrix of derivatives (rows: outputs) whose own derivatives are not at hand: the
     largest input's size (`inputs`) times the largest finite entry of its row."""

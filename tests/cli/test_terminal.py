@@ -49,6 +49,45 @@ def test_an_exact_zero_prints_as_zero(cli):
     assert out.stdout.splitlines()[:2] == ["  x  value  d1", "  0      0  -1"]
 
 
+def test_rounding_residues_of_0_print_as_0_in_every_command(cli):
+    """app/residue.py's rule, in pretty and plain output; JSON keeps the raw numbers."""
+    out = cli("table", "cos(x)", "x=0:pi:pi/2", "--format", "plain")
+    assert out.stdout == ("      x  value  d1\n"
+                          "      0      1   0\n"
+                          " 1.5708      0  -1\n"
+                          "3.14159     -1   0\n")
+    rows = cli("table", "cos(x)", "x=0:pi:pi/2", "--format", "json").json()["rows"]
+    assert rows[1]["value"] == -3.4914813388431334e-15 and rows[2]["d1"] == -3.2310891488651735e-15
+    out = cli("table", "exp(x)", "x=-40:0:20", "--format", "plain")  # tiny, but no residue: kept
+    assert out.stdout.splitlines()[1] == "-40  4.24835e-18  4.24835e-18"
+    out = cli("jacobian", "x*cos(y)", "x=1", "y=pi/2", "--format", "plain")
+    assert out.stdout.splitlines()[1:3] == ["        x", "  root  0"]
+    out = cli("hessian", "sin(x)*y", "x=pi", "y=1", "--format", "plain")
+    assert out.stdout == ("hessian of root over x, y: 2 x 2 (symmetric)\n"
+                          "      x   y\n"
+                          "  x   0  -1\n"
+                          "  y  -1   0\n")
+    out = cli("gradient", "x*cos(y)", "x=1", "y=pi/2", "--format", "plain")
+    assert out.stdout.splitlines()[1:6] == ["  f = 0", "  df/dx = 0", "  df/dy = -1", "  gradient = (0, -1), norm 1",
+                                            "  steepest ascent along (0, -1) (the gradient / its norm), at rate 1"]
+    assert cli("gradient", "x*cos(y)", "x=1", "y=pi/2", "--format", "json").json()["value"] == 6.123233995736766e-17
+    pretty = cli("table", "cos(x)", "x=0:pi:pi/2", "--format", "pretty", env={"COLUMNS": "40", "NO_COLOR": "1"})
+    assert [line.split() for line in pretty.stdout.splitlines()[2:]] == [["0", "1", "0"], ["1.5708", "0", "-1"],
+                                                                          ["3.14159", "-1", "0"]]
+
+
+def test_table_and_eval_do_not_import_sympy():
+    import subprocess
+    import sys
+
+    for args in (["table", "cos(x)", "x=0:pi:pi/2"], ["eval", "sin(x)", "x=3"], ["jacobian", "x*cos(y)", "x=1", "y=2"],
+                 ["gradient", "x*cos(y)", "x=1", "y=2"]):
+        code = (f"import sys\nfrom autodiff.cli.main import main\ntry:\n    main({args!r})\nexcept SystemExit:\n"
+                "    pass\nprint('sympy' in sys.modules, file=sys.stderr)")
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        assert done.stderr.splitlines()[-1:] == ["False"], (args, done.stderr)
+
+
 def test_pretty_tables_are_rich_tables(cli):
     out = cli("newton", "x**2 - 10", "x=3", "--format", "pretty", env={"COLUMNS": "60", "NO_COLOR": "1"})
     lines = out.stdout.splitlines()
