@@ -23,11 +23,11 @@ MAX_TREE_LINES = 400
 
 @dataclass
 class Grid:
-    """A table: a header (None: no header row), rows of cells ((text, style) pieces or plain strings), each
-    column's justification ("left", "right"), and the same table as plain text lines."""
+    """A table: a header (None: no header row), rows of cells (a string, a (text, style) piece or a list of
+    pieces), each column's justification ("left", "right"), and the same table as plain text lines."""
 
     header: list[str] | None
-    rows: list[list[Piece | str]]
+    rows: list[list[Any]]
     justify: list[str]
     plain: list[str]
     indent: int = 2
@@ -160,14 +160,19 @@ def write(doc: Doc, pretty: bool, file: Any = None) -> None:
         console_.print(text)
 
 
+def cell_text(cell: Any) -> str:
+    """A grid cell's text: a string, a (text, style) piece or a list of pieces."""
+    if isinstance(cell, str):
+        return cell
+    return cell[0] if isinstance(cell, tuple) else "".join(t for t, _ in cell)
+
+
 def split(grid: Grid, width: int) -> list[Grid]:
     """The grid as tables that each fit `width` columns (as numpy prints a wide array): the columns after the
     first in turn, the first (the labels) repeated in each. A column too wide even alone gets a table of its
     own, where Rich folds its cells."""
-    def text(cell: Piece | str) -> str:
-        return cell if isinstance(cell, str) else cell[0]
-
-    sizes = [max([len(grid.header[k]) if grid.header is not None else 0, *(len(text(r[k])) for r in grid.rows)])
+    sizes = [max([len(grid.header[k]) if grid.header is not None else 0,
+                  *(len(line) for r in grid.rows for line in cell_text(r[k]).split("\n"))])
              for k in range(len(grid.justify))]
     parts: list[list[int]] = [[]]
     used = grid.indent + sizes[0]
@@ -204,8 +209,11 @@ def rich_table(grid: Grid, styled: bool, boxes: bool = True) -> Any:
     for row in grid.rows:
         cells = []
         for cell in row:
-            text, name = (cell, "") if isinstance(cell, str) else cell
-            cells.append(Text(text, style=style(name) or ""))
+            pieces = [(cell, "")] if isinstance(cell, str) else [cell] if isinstance(cell, tuple) else cell
+            text = Text()
+            for piece, name in pieces:
+                text.append(piece, style=style(name) or "")
+            cells.append(text)
         table.add_row(*cells)
     return Padding(table, (0, 0, 0, grid.indent), expand=False) if grid.indent else table
 
