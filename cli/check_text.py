@@ -83,9 +83,8 @@ def check_doc(report: Any) -> Any:
         doc.line(("points: ", "muted"), ("; ".join(_point_text(p) for p in shown)
                                           + (f"; ... ({len(report.points)} in all)" if len(report.points) > 10
                                              else ""), "muted"))
-    width = max(len(derivative_label(c.name, report.order)) for c in report.checks)
-    for result in report.checks:
-        _check_lines(doc, result, report.order, width)
+    doc.blank()
+    doc.table(_check_grid(report))
     doc.blank()
     wrong = [derivative_label(c.name, report.order) for c in report.checks if not c.ok]
     if wrong:
@@ -99,12 +98,32 @@ def check_doc(report: Any) -> Any:
     return doc
 
 
-def _check_lines(doc: Any, result: Any, order: int, width: int) -> None:
-    """One expectation: its verdict, the sentence, the likely mistake, the tensors at the worst point."""
-    doc.blank()
-    verdict = ("ok", "bold green") if result.ok else ("WRONG", "bold red")
-    doc.line((derivative_label(result.name, order).ljust(width), "name"), ("  ", ""), verdict, ("  ", ""),
-             (f"yours: {result.text}", "muted"))
+def _check_grid(report: Any) -> Any:
+    """The expectations: pretty, a table (verdict, errors, yours) and then each one's sentence, likely mistake
+    and tensors; plain, one block each, its label padded."""
+    from autodiff.cli.text import Doc, Grid
+
+    plain, after, rows = Doc(), [], []
+    width = max(len(derivative_label(c.name, report.order)) for c in report.checks)
+    for result in report.checks:
+        name = derivative_label(result.name, report.order)
+        verdict = ("ok", "bold green") if result.ok else ("WRONG", "bold red")
+        plain.blank()
+        plain.line((name.ljust(width), "name"), ("  ", ""), verdict, ("  ", ""), (f"yours: {result.text}", "muted"))
+        details = Doc()
+        _check_details(details, result, report.order)
+        plain.lines += details.lines
+        plain.line(("  ", ""), ("max abs error ", "muted"), (number(result.max_abs_error), ""),
+                   ("  max rel error ", "muted"), (number(result.max_rel_error), ""))
+        rows.append([(name, "name"), verdict, number(result.max_abs_error), number(result.max_rel_error),
+                     result.text])
+        after += [[], [(name, "name")], *details.lines]
+    return Grid(["", "", "max abs error", "max rel error", "yours"], rows, ["left", "left", "right", "right", "left"],
+                plain.plain().splitlines(), styles=["name", "", "", "", "muted"], after=after)
+
+
+def _check_details(doc: Any, result: Any, order: int) -> None:
+    """One expectation's sentence, the likely mistake, the tensors at the worst point."""
     doc.line(("  ", ""), (check_sentence(result, order), "" if result.ok else "error"))
     if result.mistake:
         doc.line(("  likely mistake: ", "hint"), (result.mistake, "hint"))
@@ -112,8 +131,6 @@ def _check_lines(doc: Any, result: Any, order: int, width: int) -> None:
     if worst.autograd.ndim:  # the sentence names one element; show the whole tensors at that point
         doc.block([("  ", ""), ("you gave  ", "muted")], _tensor_text(worst.expected))
         doc.block([("  ", ""), ("correct   ", "muted")], _tensor_text(worst.autograd))
-    doc.line(("  ", ""), ("max abs error ", "muted"), (number(result.max_abs_error), ""),
-             ("  max rel error ", "muted"), (number(result.max_rel_error), ""))
 
 
 def _tensor_text(values: Any) -> str:
@@ -139,6 +156,30 @@ def _leaf_sentence(leaf: Any, method: str) -> str:
             f"{number(leaf.numerical)} (off by {number(abs(leaf.autograd - leaf.numerical))})")
 
 
+def _leaves_grid(report: Any) -> Any:
+    """Each leaf's verdict: pretty, a table (verdict, errors, elements) and then the sentences; plain, two lines
+    each, the name padded."""
+    from autodiff.cli.text import Doc, Grid
+
+    plain, rows, after = Doc(), [], []
+    width = max(len(leaf.name) for leaf in report.leaves)
+    for leaf in report.leaves:
+        verdict = ("ok   ", "bold green") if leaf.ok else ("WRONG", "bold red")
+        size = math.prod(leaf.shape)
+        sentence = (_leaf_sentence(leaf, report.method), "" if leaf.ok else "error")
+        plain.line(("  ", ""), (leaf.name.ljust(width), "name"), ("  ", ""), verdict,
+                   ("  max abs error ", "muted"), (number(leaf.max_abs_error), ""),
+                   ("  max rel error ", "muted"), (number(leaf.max_rel_error), ""),
+                   (f"  ({size} element{'s' if size != 1 else ''})", "muted"))
+        plain.line(("  " + " " * width + "  ", ""), sentence)
+        rows.append([(leaf.name, "name"), (verdict[0].strip(), verdict[1]), number(leaf.max_abs_error),
+                     number(leaf.max_rel_error), str(size)])
+        after.append([("  ", ""), (leaf.name, "name"), (": ", ""), sentence])
+    return Grid(["", "", "max abs error", "max rel error", "elements"], rows, ["left", "left", "right", "right",
+                                                                             "right"], plain.plain().splitlines(),
+                styles=["name"], after=[[], *after])
+
+
 def gradcheck_doc(report: Any) -> Any:
     from autodiff.cli.text import Doc
 
@@ -151,15 +192,7 @@ def gradcheck_doc(report: Any) -> Any:
     for note in report.notes:
         doc.line(("note: ", "hint"), (note, "hint"))
     doc.blank()
-    width = max(len(leaf.name) for leaf in report.leaves)
-    for leaf in report.leaves:
-        verdict = ("ok   ", "bold green") if leaf.ok else ("WRONG", "bold red")
-        size = math.prod(leaf.shape)
-        doc.line(("  ", ""), (leaf.name.ljust(width), "name"), ("  ", ""), verdict,
-                 ("  max abs error ", "muted"), (number(leaf.max_abs_error), ""),
-                 ("  max rel error ", "muted"), (number(leaf.max_rel_error), ""),
-                 (f"  ({size} element{'s' if size != 1 else ''})", "muted"))
-        doc.line(("  " + " " * width + "  ", ""), (_leaf_sentence(leaf, report.method), "" if leaf.ok else "error"))
+    doc.table(_leaves_grid(report))
     doc.blank()
     wrong = [leaf.name for leaf in report.leaves if not leaf.ok]
     if wrong:

@@ -32,6 +32,7 @@ class Grid:
     plain: list[str]
     indent: int = 2
     styles: list[str] = field(default_factory=list)  # each column's style ("name", "muted", ...), if any
+    after: list[list[Piece]] = field(default_factory=list)  # pretty only: lines under the table (plain has them)
 
 
 def padded(header: list[str] | None, rows: list[list[str]], justify: list[str], indent: int = 2) -> list[str]:
@@ -153,6 +154,9 @@ def write(doc: Doc, pretty: bool, file: Any = None) -> None:
                 if k:
                     console_.print()
                 console_.print(rich_table(part, styled, unicode_ok(out)), soft_wrap=False, width=columns())
+            for pieces in line.after:
+                console_.print(Text.assemble(*((t, (STYLES.get(n, n) or None) if styled else None)
+                                               for t, n in pieces)))
             continue
         text = Text()
         for piece, style in line:
