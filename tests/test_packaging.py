@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -28,9 +29,13 @@ def test_pyproject_installs_the_man_page():
 
 
 def test_the_wheel_ships_the_man_page(tmp_path):
-    """A real build (about 10 s; offline: the environment's own setuptools, no build isolation)."""
+    """A real build (about 10 s; offline: the environment's own setuptools, no build isolation), of a copy of the
+    source (a build writes build/ and *.egg-info beside pyproject.toml)."""
     pytest.importorskip("setuptools")
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".*", "build", "dist", "*.egg-info", "__pycache__",
+                                                                "benchmarks", "examples"))
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--no-build-isolation",
                             "-q", "-w", str(tmp_path)], capture_output=True, text=True, timeout=300)
     if built.returncode != 0 and "No module named pip" in built.stderr:
         pytest.skip("no pip in this environment")

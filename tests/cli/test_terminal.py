@@ -111,3 +111,40 @@ def test_a_pole_of_the_derivative_is_explained_not_reported_as_a_bug(cli):
     assert out.stderr == ("autodiff: warning: the derivative 1/(2*sqrt(x)) is not defined at x = 0 (it divides by "
                           "zero there: a pole), so the function is not differentiable at that point; the formula "
                           "gives nan and autograd inf, two spellings of 'no value'\n")
+
+
+NARROW = [
+    ["jacobian", "x*1e10 + y", "--var", "x=[1, 2, 3, 4, 5]", "y=2"],
+    ["hessian", "(x**3).sum() * y", "--var", "x=[1, 2, 3]", "y=2"],
+    ["limit", "sin(x)/x", "x=0"],
+    ["check", "x * y**2", "x=2", "y=3", "--expect", "x=y**2", "--expect", "y=x*y", "--seed", "2"],
+    ["gradcheck", "sin(x) * y", "x=0.5", "y=[1, 2]"],
+    ["eval", "(x*W).sum()", "--var", "x=[[1, 2], [3, 4]]", "--var", "W=[[1, 2], [3, 4]]"],
+    ["table", "sin(x)", "x=0:1:0.5", "--order", "3"],
+]
+
+
+@pytest.mark.parametrize("args", NARROW, ids=[a[0] for a in NARROW])
+def test_pretty_tables_fit_a_40_column_terminal(cli, args):
+    """Every renderer's tables are Rich tables: a rule under the header (box drawing), fitted to COLUMNS (a wide
+    matrix is split by columns, as numpy splits a wide array), coloured only when colour is on."""
+    out = cli(*args, "--format", "pretty", env={"COLUMNS": "40", "NO_COLOR": "1"})
+    assert out.code in (0, 1), out.stderr
+    tables = [line for line in out.stdout.splitlines() if set(line.strip()) == {"─"}]
+    assert tables or args[0] == "eval", out.stdout
+    plain = cli(*args, "--format", "plain", env={"COLUMNS": "40"}).stdout.splitlines()
+    wide = [line for line in out.stdout.splitlines() if len(line) > 40 and line not in plain
+            and not line.startswith(("  x: ", "  y: "))]  # gradcheck's sentences, under its table
+    assert wide == [], out.stdout  # only text lines (the terminal wraps them) may be wider: the tables fit
+    assert "\x1b[" not in out.stdout
+    coloured = cli(*args, "--format", "pretty", env={"COLUMNS": "40", "FORCE_COLOR": "1", "NO_COLOR": ""})
+    assert "\x1b[" in coloured.stdout
+
+
+def test_a_wide_matrix_is_split_by_columns(cli):
+    out = cli("jacobian", "x*1e10", "--var", "x=[1, 2, 3, 4, 5]", "--format", "pretty",
+              env={"COLUMNS": "40", "NO_COLOR": "1"})
+    assert out.stdout.splitlines()[1].split() == ["x[0]", "x[1]", "x[2]"]
+    assert [line.split() for line in out.stdout.splitlines()[9:11]] == [["x[3]", "x[4]"], ["─" * 23]]
+    plain = cli("jacobian", "x*1e10", "--var", "x=[1, 2, 3, 4, 5]", "--format", "plain", env={"COLUMNS": "40"})
+    assert plain.stdout.splitlines()[1] == "            x[0]   x[1]   x[2]   x[3]   x[4]"  # plain: one stable layout
