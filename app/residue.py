@@ -9,6 +9,8 @@ The rule, for every command's text output (pretty and plain; JSON keeps the raw 
   its sign and digits are noise. ULPS = 32: the points of a `table` grid are decimals of 15 significant
   digits (up to 22.5 units in the last place from the point meant, pi/2 for `x=0:pi:pi/2`), plus a few more
   for the program's own rounding.
+- `table` and `tangent` compute one derivative more for S (tangent's polynomial is built from the
+  derivatives as printed).
 - Where dv/dx is not at hand (the last column of a table of order 10, a Jacobian's or a Hessian's entries),
   S is the largest input's |x| times the largest derivative beside v of the same output (the row of the
   matrix; the column before, in the table): in the functions whose exact zeros come out as residues (sin,
@@ -71,6 +73,24 @@ def point_scales(point: dict[str, float], gradient: dict[str, float]) -> tuple[f
     value = sum(x * g for x, g in pairs)
     derivative = max((x for x, _ in pairs), default=0.0) * max((g for _, g in pairs), default=0.0)
     return value, derivative
+
+
+def taylor_scales(derivatives: dict[tuple[int, ...], float], point: list[float]) -> dict[tuple[int, ...], float]:
+    """S for each partial derivative D^a f at a point (a: the powers of the variables), from the derivatives of one
+    order more (sum of |x_i| * |D^(a + e_i) f|); for the highest order, the largest |x| times the largest
+    derivative of the order below."""
+    top = max(map(sum, derivatives), default=0)
+    largest = max((abs(x) for x in point if math.isfinite(x)), default=0.0)
+    below = max((abs(d) for a, d in derivatives.items() if sum(a) == top - 1 and math.isfinite(d)), default=0.0)
+    scales = {}
+    for alpha in derivatives:
+        nexts = [tuple(p + (i == j) for j, p in enumerate(alpha)) for i in range(len(alpha))]
+        if sum(alpha) < top and all(n in derivatives for n in nexts):
+            terms = [abs(x) * abs(derivatives[n]) for x, n in zip(point, nexts)]
+            scales[alpha] = sum(t for t in terms if math.isfinite(t))
+        else:
+            scales[alpha] = largest * below
+    return scales
 
 
 def row_scales(matrix: np.ndarray, inputs: float) -> np.ndarray:
