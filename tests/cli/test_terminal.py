@@ -72,7 +72,8 @@ def test_rounding_residues_of_0_print_as_0_in_every_command(cli):
                                             "  steepest ascent along (0, -1) (the gradient / its norm), at rate 1"]
     assert cli("gradient", "x*cos(y)", "x=1", "y=pi/2", "--format", "json").json()["value"] == 6.123233995736766e-17
     out = cli("tangent", "sin(x)*cos(y)", "x=pi", "y=pi/2", "--no-exact", "--format", "plain")
-    assert out.stdout.splitlines()[1:5] == ["  f(pi, pi/2) = 0", "  f_x(pi, pi/2) = 0", "  f_y(pi, pi/2) = 0", "  z = 0"]
+    assert out.stdout.splitlines()[1:5] == ["  f(pi, pi/2) = 0", "  f_x(pi, pi/2) = 0", "  f_y(pi, pi/2) = 0",
+                                            "  z = 0"]
     out = cli("tangent", "cos(x)", "x=pi/2", "--order", "2", "--no-exact", "--format", "plain")
     assert out.stdout.splitlines()[1:5] == ["  f(pi/2) = 0", "  f'(pi/2) = -1", "  f''(pi/2) = 0",
                                             "  y = 1.57079632679 - x"]
