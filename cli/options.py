@@ -74,9 +74,10 @@ def remember_command_line(args: list[str]) -> None:
 
 
 def spelled(name: str, opts: tuple[str, ...] | list[str] = ()) -> str:
-    """The option that sets `name` as the command line spells it: the last of its spellings typed before any
-    `--`, else its own flag (flag_of). `opts`: the spellings, when the parameter is at hand."""
-    spellings = {o for o in (*opts, *SPELLINGS.get(name, ())) if o.startswith("--")}
+    """The option that sets `name` as the command line spells it (-f or --file, --steps or --iterations): the
+    last of its spellings typed before any `--`, else its own flag (flag_of). `opts`: the spellings, when the
+    parameter is at hand."""
+    spellings = {o for o in (*opts, *SPELLINGS.get(name, ())) if o.startswith("-")}
     typed = COMMAND_LINE[:COMMAND_LINE.index("--")] if "--" in COMMAND_LINE else COMMAND_LINE
     for token in reversed(typed):
         flag = token.split("=", 1)[0]
@@ -93,7 +94,7 @@ class Option(click.Option):
         super().__init__(*args, **kwargs)
         self.old = old
         if self.name:
-            SPELLINGS.setdefault(self.name, set()).update(o for o in self.opts if o.startswith("--"))
+            SPELLINGS.setdefault(self.name, set()).update(o for o in self.opts if o.startswith("-"))
 
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
         shown = self.opts
@@ -369,9 +370,9 @@ def program_text(program: str | None, file: str | None) -> str:
     from autodiff.engine.errors import UsageError
 
     if file == "-":
-        return read_stdin("the program on standard input (--file -)")
+        return read_stdin(f"the program on standard input ({spelled('file')} -)")
     if file is not None:
-        return read_file(file, f"--file {file}")
+        return read_file(file, f"{spelled('file')} {file}")
     if program is None:
         raise UsageError("no PROGRAM given: pass it as the first argument, '-' for standard input, or --file PATH")
     if program == "-":

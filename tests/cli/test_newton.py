@@ -91,3 +91,9 @@ def test_errors_name_the_option_typed(cli, typed):
 def test_eval_names_the_gradient_option_typed(cli, typed):
     assert cli("eval", "x*2", "x=1", typed, "foo").stderr.startswith(
         f"autodiff: name error at line 1, column 1: {typed}: unknown name 'foo'")
+
+
+@pytest.mark.parametrize("typed", ["-f", "--file"])
+def test_a_missing_program_file_is_named_as_typed(cli, typed):
+    assert cli("eval", typed, "/no/such/file").stderr == (
+        f"autodiff: io error: {typed} /no/such/file: cannot read it (No such file or directory)\n")
