@@ -35,14 +35,6 @@ class Grid:
     after: list[list[Piece]] = field(default_factory=list)  # pretty only: lines under the table (plain has them)
 
 
-def padded(header: list[str] | None, rows: list[list[str]], justify: list[str], indent: int = 2) -> list[str]:
-    """Plain columns two spaces apart, each as wide as its widest cell (no trailing spaces)."""
-    table = ([header] if header is not None else []) + rows
-    widths = [max(len(row[k]) for row in table) for k in range(len(justify))]
-    return [(" " * indent + "  ".join(c.rjust(w) if j == "right" else c.ljust(w)
-                                      for c, w, j in zip(row, widths, justify))).rstrip() for row in table]
-
-
 class Doc:
     def __init__(self) -> None:
         self.lines: list[list[Piece] | Grid] = []
@@ -66,7 +58,7 @@ class Doc:
             self.lines.append([(" " * width, ""), (more, "value")])
 
     def plain(self) -> str:
-        return "".join("".join(line.plain[k] + "\n" for k in range(len(line.plain))) if isinstance(line, Grid)
+        return "".join("".join(row + "\n" for row in line.plain) if isinstance(line, Grid)
                        else "".join(t for t, _ in line) + "\n" for line in self.lines)
 
 
