@@ -23,6 +23,12 @@ class Matrices:
     root_shape: tuple[int, ...]
     variables: dict[str, tuple[int, ...]]  # name -> shape, in binding order
     blocks: dict[str, np.ndarray] | dict[str, dict[str, np.ndarray]]
+    largest_input: float = 0.0  # the largest |x| over the variables' elements (app.residue's scales)
+
+
+def _largest(variables: dict[str, Tensor]) -> float:
+    sizes = [float(np.nanmax(np.abs(t.data), initial=0.0)) for t in variables.values() if t.data.size]
+    return max(sizes, default=0.0)
 
 
 def _variables(request: EvalRequest, wrt: list[str]) -> tuple[Tensor, str | None, dict[str, Tensor]]:
@@ -85,7 +91,8 @@ def jacobian(request: EvalRequest, wrt: list[str]) -> Matrices:
             element = flat[i] if root.ndim else flat
             for (name, _), g in zip(variables.items(), _gradients(element, inputs)):
                 blocks[name].reshape((size, *blocks[name].shape[len(shape):]))[i] = g
-    return Matrices(root_name, shape, {n: tuple(t.shape) for n, t in variables.items()}, blocks)
+    return Matrices(root_name, shape, {n: tuple(t.shape) for n, t in variables.items()}, blocks,
+                    _largest(variables))
 
 
 def hessian(request: EvalRequest, wrt: list[str]) -> Matrices:
@@ -110,7 +117,8 @@ def hessian(request: EvalRequest, wrt: list[str]) -> Matrices:
                 for (b, tb), g in zip(variables.items(), _gradients(element, inputs)):
                     block = blocks[a][b].reshape((ta.data.size, *tuple(tb.shape)))
                     block[i] = g
-    return Matrices(root_name, tuple(root.shape), {n: tuple(t.shape) for n, t in variables.items()}, blocks)
+    return Matrices(root_name, tuple(root.shape), {n: tuple(t.shape) for n, t in variables.items()}, blocks,
+                    _largest(variables))
 
 
 __all__ = ["Matrices", "hessian", "jacobian"]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from autodiff.app.session import Binding, EvalRequest, run_eval
-from autodiff.engine.errors import LimitError, UsageError
+from autodiff.engine.errors import AutodiffError, LimitError, UsageError
 
 MAX_ROWS = 100_001
 
@@ -103,4 +103,20 @@ def table(program: str, wrt: str, points: np.ndarray, constants: list[Binding], 
     return Table(wrt, order, points, values, derivatives, vectorized, notes)
 
 
-__all__ = ["MAX_ROWS", "Table", "grid", "table"]
+def table_and_next(program: str, wrt: str, points: np.ndarray, constants: list[Binding], order: int
+                   ) -> tuple[Table, np.ndarray | None]:
+    """The table, and derivative order + 1 at each point when it can be had (below order 10, and when the
+    program has it): the scales of app.residue, which decide what prints as 0."""
+    if 1 <= order < 10:
+        try:
+            more = table(program, wrt, points, constants, order + 1)
+        except AutodiffError:
+            pass
+        else:
+            following = more.derivatives.pop()
+            more.order = order
+            return more, following
+    return table(program, wrt, points, constants, order), None
+
+
+__all__ = ["MAX_ROWS", "Table", "grid", "table", "table_and_next"]

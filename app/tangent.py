@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autodiff.app.pointwise import Function, jump, number
-from autodiff.engine.errors import BadValueError, UsageError
+from autodiff.app.residue import printed, taylor_scales
+from autodiff.engine.errors import AutodiffError, BadValueError, UsageError
 
 MAX_ORDER = 10
 Monomial = tuple[int, ...]
@@ -32,6 +33,7 @@ class Taylor:
     exact_coefficients: dict[Monomial, str] = field(default_factory=dict)  # of the expanded polynomial
     centered: str | None = None  # exact, in powers of (x - a): f(a) + f'(a)*(x - a) + ...
     notes: list[str] = field(default_factory=list)
+    shown: dict[Monomial, float] = field(default_factory=dict)  # the derivatives, residues of 0 as 0 (text)
 
 
 def _poly_mul(a: dict[Monomial, tuple[float, float]], b: dict[Monomial, tuple[float, float]]
@@ -106,11 +108,25 @@ def taylor(fn: Function, point: dict[str, float], order: int, program: str,
                     f"{'tangent' if order == 1 else 'Taylor polynomial of degree ' + str(order)} there (autograd's "
                     f"value at the point, {number(derivatives[_unit(fn, name, k)], 6)}, is a convention, as PyTorch's)",
                     reason="not_differentiable")
-    result.coefficients = expand(derivatives, values)
+    result.shown = shown(fn, point, derivatives, values)
+    result.coefficients = expand(result.shown, values)
     result.formula = polynomial(result.coefficients, fn.variables)
     if exact:
         _exact(result, program, point_texts)
     return result
+
+
+def shown(fn: Function, point: dict[str, float], derivatives: dict[Monomial, float], values: list[float]
+          ) -> dict[Monomial, float]:
+    """The derivatives as text shows them, rounding residues of 0 as 0 (app.residue), their scales from the
+    derivatives of one order more (when they can be had)."""
+    order = max(map(sum, derivatives))
+    try:
+        more = fn.partials(point, order + 1)
+    except AutodiffError:
+        more = derivatives
+    scales = taylor_scales(more, values)
+    return {a: printed(d, scales[a]) for a, d in derivatives.items()}
 
 
 def _name(fn: Function, name: str, k: int) -> str:

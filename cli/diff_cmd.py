@@ -107,24 +107,19 @@ def _derive(program: str | None, assignments: tuple[str, ...], file: str | None,
     return "explicit", reading, result, rows, warnings
 
 
-RESIDUE = 1e-12  # a value this small may be a rounding residue of an exact 0 (cos(pi/2) is 6.1e-17)
-
-
 def _residue(derivative: Any, at: Any, texts: dict[str, str]) -> float:
-    """The formula's value at the point, 0 where it is exactly 0: -0, or a tiny residue whose exact value (SymPy,
-    asked only then) is 0."""
-    import math
+    """The formula's value at the point as printed (app.residue): 0 for -0, and for a tiny residue whose exact
+    value (SymPy, asked only then) is 0."""
+    from autodiff.app.residue import printed
 
-    value = at.value + 0.0  # -0 is 0
-    if value == 0 or not math.isfinite(value) or abs(value) > RESIDUE:
-        return value
-    if at.exact is None:
+    def exact() -> str | None:
+        if at.exact is not None:
+            return at.exact
         from autodiff.app.diff import exact_value
 
-        exact = exact_value(derivative.expr, texts)
-    else:
-        exact = at.exact
-    return 0.0 if exact == "0" else value
+        return exact_value(derivative.expr, texts)
+
+    return printed(at.value, exact=exact)
 
 
 def _disagreement(derivative: Any, at: Any, point: dict[str, float]) -> str:

@@ -36,9 +36,9 @@ def exit_code(error: AutodiffError) -> int:
 def worded(error: AutodiffError) -> AutodiffError:
     """The error with the settings it names ({order}) worded as the command line's options (--order)."""
     if error.fields:
-        from autodiff.cli.options import flag_of
+        from autodiff.cli.options import spelled
 
-        error.named({field: flag_of(field) for field in error.fields})
+        error.named({field: spelled(field) for field in error.fields})
     return error
 
 

@@ -14,7 +14,7 @@ from autodiff.app.session import EvalRequest, EvalResult, constant, run_eval
 from autodiff.cli import jsonout
 from autodiff.cli.errors import NO_GRAD_ADVICE
 from autodiff.cli.limit_notes import eval_notes
-from autodiff.cli.options import bindings_from, output_format
+from autodiff.cli.options import bindings_from, output_format, spelled
 from autodiff.cli.text import Doc, tree_lines, write
 from autodiff.engine import Tensor
 
@@ -82,7 +82,8 @@ def eval_request(program: str, assignments: tuple[str, ...], options: dict[str, 
         program=program,
         bindings=bindings_from(assignments, options["variables"], options["constants"],
                                    options["config"].max_elements),
-        grad_tensor=None if options["grad_tensor"] is None else constant(options["grad_tensor"], "--grad-tensor"),
+        grad_tensor=None if options["grad_tensor"] is None else
+        constant(options["grad_tensor"], spelled("grad_tensor")),
         retain_graph=options["retain_graph"],
         backward=list(options["backward"]),
         repeat=options["repeat"],
@@ -192,19 +193,32 @@ def eval_doc(result: EvalResult, request: EvalRequest, options: dict[str, Any], 
     if result.grads:
         doc.blank()
         doc.line(("gradients", "title"))
-        width = max(len(n) for n in result.grads)
-        tensors = result.evaluation.names
-        for name, values in result.grads.items():
-            label = [("  ", ""), (name.ljust(width), "name"), ("  ", "")]
-            if values is None:
-                doc.line(*label, ("None", "none"), ("  ", ""), (_none_hint(name, tensors[name]), "hint"))
-            else:
-                doc.block(label, _repr(values))
+        doc.table(_gradients(result))
     if graph is not None:
         doc.blank()
         doc.line(("graph", "title"))
         tree_lines(doc, graph, pretty)
     return doc
+
+
+def _gradients(result: Any) -> Any:
+    """Each variable's .grad: pretty, a Rich table; plain, the names padded and the tensors aligned under."""
+    from autodiff.cli.text import Doc, Grid
+
+    plain = Doc()
+    width = max(len(n) for n in result.grads)
+    tensors = result.evaluation.names
+    rows: list[list[Any]] = []
+    for name, values in result.grads.items():
+        label = [("  ", ""), (name.ljust(width), "name"), ("  ", "")]
+        if values is None:
+            hint = _none_hint(name, tensors[name])
+            plain.line(*label, ("None", "none"), ("  ", ""), (hint, "hint"))
+            rows.append([(name, "name"), [("None", "none"), ("  ", ""), (hint, "hint")]])
+        else:
+            plain.block(label, _repr(values))
+            rows.append([(name, "name"), _repr(values)])
+    return Grid(None, rows, ["left", "left"], plain.plain().splitlines())
 
 
 def _none_hint(name: str, t: Tensor) -> str:

@@ -6,6 +6,7 @@ import sys
 from typing import Any
 
 from autodiff.app.explain import Step, short
+from autodiff.cli.options import spelled
 from autodiff.cli.text import Doc
 
 # Rich lays a table out as a whole: past this many steps the pretty output is the plain listing, which
@@ -55,7 +56,7 @@ def _pass_title(step: Step, result: Any, options: dict[str, Any]) -> str:
 
 
 def write_steps(steps: list[Step], result: Any, options: dict[str, Any], pretty: bool) -> None:
-    starting = "--grad-tensor" if options.get("grad_tensor") else "the starting gradient, d root/d root = 1"
+    starting = spelled("grad_tensor") if options.get("grad_tensor") else "the starting gradient, d root/d root = 1"
     if pretty and len(steps) <= MAX_TABLE_STEPS:
         _write_table(steps, result, options, starting)
         return

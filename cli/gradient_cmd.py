@@ -88,18 +88,23 @@ def _vector(values: dict[str, float]) -> str:
 
 
 def _text(program: str, result: Any, texts: dict[str, str]) -> str:
+    from autodiff.app.residue import point_scales, printed
+
+    value_scale, scale = point_scales(result.point, result.gradient)  # what prints as 0 (app.residue)
+    gradient = {n: printed(g, scale) for n, g in result.gradient.items()}
     where = ", ".join(f"{n} = {texts.get(n, decimal(v))}" for n, v in result.point.items())
-    lines = [f"gradient of {program} at {where}", f"  f = {decimal(result.value)}"]
-    for name, g in result.gradient.items():
+    lines = [f"gradient of {program} at {where}", f"  f = {decimal(printed(result.value, value_scale))}"]
+    for name, g in gradient.items():
         exact = result.exact.get(name)
         shown = f"{exact}  ({decimal(g)})" if exact is not None and exact != decimal(g) else decimal(g)
         formula = f"{result.formulas[name]} = " if name in result.formulas else ""
         lines.append(f"  df/d{name} = {formula}{shown}")
-    lines.append(f"  gradient = {_vector(result.gradient)}, norm {decimal(result.norm)}")
+    lines.append(f"  gradient = {_vector(gradient)}, norm {decimal(result.norm)}")
     if result.ascent is None:
         lines.append("  steepest ascent: none (the gradient is 0: a critical point)")
     else:
-        lines.append(f"  steepest ascent along {_vector(result.ascent)} (the gradient / its norm), at rate "
+        ascent = {n: printed(a, scale / result.norm) for n, a in result.ascent.items()}  # the gradient's, scaled
+        lines.append(f"  steepest ascent along {_vector(ascent)} (the gradient / its norm), at rate "
                      f"{decimal(result.norm)}")
     if result.direction is not None:
         lines.append(f"  directional derivative along {_vector(result.direction)}: {decimal(result.directional)}")

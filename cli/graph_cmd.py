@@ -25,6 +25,7 @@ from autodiff.cli.options import (
     program_options,
     read_program,
     retain_graph_option,
+    spelled,
 )
 
 EPILOG = """\b
@@ -111,7 +112,8 @@ def _observe(program: str | None, assignments: tuple[str, ...], file: str | None
             program=text,
             bindings=bindings_from(assignments, options["variables"], options["constants"],
                                    options["config"].max_elements),
-            grad_tensor=None if options["grad_tensor"] is None else constant(options["grad_tensor"], "--grad-tensor"),
+            grad_tensor=None if options["grad_tensor"] is None else
+            constant(options["grad_tensor"], spelled("grad_tensor")),
             retain_graph=options["retain_graph"],
         )
         request.backward = list(options["backward"])

@@ -4,7 +4,6 @@ numbers approaching a. SymPy is imported when the command runs, never at start-u
 from __future__ import annotations
 
 import math
-import sys
 from typing import Any
 
 import click
@@ -58,10 +57,13 @@ def limit_command(program: str | None, assignments: tuple[str, ...], file: str |
     side = {"right": "+", "left": "-"}.get(options["side"], options["side"])
     result = limit(Function(text, names, bindings.constants), bindings.point[name], side, text, bindings.texts,
                    bindings.texts[name], exact=not options["no_exact"])
-    if output_format(options["output_format"]) == "json":
+    output = output_format(options["output_format"])
+    if output == "json":
         write_json(_document(result))
     else:
-        sys.stdout.write(_text(text, result, bindings.texts[name]))
+        from autodiff.cli.text import write
+
+        write(_text(text, result, bindings.texts[name]), output == "pretty")
     return 0
 
 
@@ -73,30 +75,45 @@ def _arrow(result: Any, point_text: str) -> str:
     return f"{result.variable} -> {point_text}{side}"
 
 
-def _text(program: str, result: Any, point_text: str) -> str:
-    lines = [f"limit of {program} as {_arrow(result, point_text)}"]
+def _text(program: str, result: Any, point_text: str) -> Any:
+    from autodiff.cli.text import Doc
+
+    doc = Doc()
+    doc.line(f"limit of {program} as {_arrow(result, point_text)}")
     if result.exists:
         value = decimal(result.value)
         shown = value if result.exact in (None, value) else f"{result.exact} ({value})"
         if result.exact is None and result.digits < 15:
             shown = f"{decimal(result.value, result.digits)} (from the numbers alone: {result.digits} digits)"
-        lines.append(f"  = {shown}")
+        doc.line(f"  = {shown}")
     elif result.exists is None:
-        lines.append(f"  unknown: {result.reason}")
+        doc.line(f"  unknown: {result.reason}")
     else:
-        lines.append(f"  does not exist: {result.reason}")
+        doc.line(f"  does not exist: {result.reason}")
     for s, one in result.sides.items():
         towards = ("towards " + decimal(result.point)) if math.isinf(result.point) else \
             ("from the right" if s == "+" else "from the left")
-        lines.append(f"  {towards}: {_status(one)}")
-        finite = not math.isinf(result.point)
-        column = [f"{abs(x - result.point):.0e}".replace("e-0", "e-") if finite else f"{x:.6g}" for x, _ in one.steps]
-        width = max(len(c) for c in [*column, "h"])
-        lines.append(f"    {('h' if finite else result.variable).rjust(width)}  f({_at(result, s)})")
-        lines += [f"    {c.rjust(width)}  {decimal(v, 12)}" for c, (_, v) in zip(column, one.steps)]
-    lines += [f"warning: {w}" for w in result.warnings]
-    lines += [f"method: {m}" for m in result.method]
-    return "\n".join(lines) + "\n"
+        doc.line(f"  {towards}: {_status(one)}")
+        doc.table(_steps(result, s, one))
+    for w in result.warnings:
+        doc.line(f"warning: {w}")
+    for m in result.method:
+        doc.line(f"method: {m}")
+    return doc
+
+
+def _steps(result: Any, s: str, one: Any) -> Any:
+    """The values approaching the point: h (or x, towards infinity) and f there; plain, as before."""
+    from autodiff.cli.text import Grid
+
+    finite = not math.isinf(result.point)
+    column = [f"{abs(x - result.point):.0e}".replace("e-0", "e-") if finite else f"{x:.6g}" for x, _ in one.steps]
+    values = [decimal(v, 12) for _, v in one.steps]
+    header = ["h" if finite else result.variable, f"f({_at(result, s)})"]
+    width = max(len(c) for c in [*column, "h"])
+    plain = [f"    {header[0].rjust(width)}  {header[1]}"]
+    plain += [f"    {c.rjust(width)}  {v}" for c, v in zip(column, values)]
+    return Grid(header, [[c, v] for c, v in zip(column, values)], ["right", "left"], plain, indent=4)
 
 
 def _at(result: Any, s: str) -> str:

@@ -13,7 +13,7 @@ import sys
 import click
 
 from autodiff.cli import VERSION, interrupted_while_starting
-from autodiff.cli.options import settings
+from autodiff.cli.options import remember_command_line, settings
 
 # The commands, in their modules (imported only when the command runs or shows its own help, so `autodiff
 # --help`, --version and completion import none of them), with the help line `autodiff --help` lists
@@ -114,6 +114,7 @@ def main(argv: list[str] | None = None) -> None:
     if signal.getsignal(signal.SIGINT) is interrupted_while_starting:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl-C is a KeyboardInterrupt
     _standard_streams()
+    remember_command_line(args)
     debug = "--debug" in args
     json_mode = _json_requested(args)
     if argv is None:  # the process is ours (not a test calling main in its own process): the memory cap is

@@ -65,17 +65,35 @@ def jacobian_command(program: str | None, assignments: tuple[str, ...], file: st
         sys.stdout.write(jsonout.dumps({"jacobian": {n: jsonout.values(b) for n, b in matrices.blocks.items()}})
                          + "\n")
         return 0
-    root = matrices.root_name or "root"
-    lines = []
-    for name, block in matrices.blocks.items():
-        lines.append(f"jacobian d{root}/d{name}: shape {tuple(block.shape)} "
-                     f"(root {matrices.root_shape} + {name} {matrices.variables[name]})")
-        rows = _labels(root, matrices.root_shape)
-        columns = _labels(name, matrices.variables[name])
-        lines += _table(rows, columns, block.reshape(len(rows), len(columns)))
-        lines.append("")
-    sys.stdout.write("\n".join(lines))
+    from autodiff.cli.text import Doc, write
+
+    doc = Doc()
+    for line in _jacobian_lines(matrices):
+        doc.line(line) if isinstance(line, str) else doc.lines.append(line)
+    write(doc, output == "pretty")
     return 0
+
+
+def _jacobian_lines(matrices: Any) -> list:
+    """Each variable's block as a title line, a table (rows: the root's elements) and a blank line; the entries
+    as printed (app.residue: the row's scale, over all the variables)."""
+    import numpy as np
+
+    from autodiff.app.residue import printed_all, row_scales
+
+    root = matrices.root_name or "root"
+    rows = _labels(root, matrices.root_shape)
+    flat = {n: b.reshape(len(rows), -1) for n, b in matrices.blocks.items()}
+    scales = row_scales(np.concatenate(list(flat.values()), axis=1), matrices.largest_input)
+    out: list = []
+    start = 0
+    for name, block in flat.items():
+        out.append(f"jacobian d{root}/d{name}: shape {tuple(matrices.blocks[name].shape)} "
+                   f"(root {matrices.root_shape} + {name} {matrices.variables[name]})")
+        shown = printed_all(block, scales[:, start:start + block.shape[1]])
+        start += block.shape[1]
+        out += [_table(rows, _labels(name, matrices.variables[name]), shown), []]
+    return out[:-1]
 
 
 @click.command("hessian", cls=ProgramCommand, epilog=EPILOG_HESSIAN, context_settings=SETTINGS,
@@ -105,10 +123,17 @@ def hessian_command(program: str | None, assignments: tuple[str, ...], file: str
     if output_format(options["output_format"]) == "json":
         _hessian_json(matrices, formulas)
         return 0
-    lines = _formula_lines(request.program, formulas) if formulas is not None else []
+    from autodiff.cli.text import Doc, write
+
+    doc = Doc()
+    if formulas is not None:
+        for line in _formula_lines(request.program, formulas):
+            doc.line(line)
     if matrices is not None:
-        lines += [""] * bool(lines) + _hessian_lines(matrices)
-    sys.stdout.write("\n".join(lines) + "\n")
+        doc.lines += [[]] * bool(doc.lines)
+        doc.line(_hessian_title(matrices))
+        doc.table(_hessian_table(matrices))
+    write(doc, output_format(options["output_format"]) == "pretty")
     return 0
 
 
@@ -140,17 +165,23 @@ def _formula_lines(program: str, formulas: Any) -> list[str]:
             + [f"  {name.ljust(width)}  = {text}" for name, text in rows])
 
 
-def _hessian_lines(matrices: Any) -> list[str]:
+def _hessian_title(matrices: Any) -> str:
+    count = sum(len(_labels(n, s)) for n, s in matrices.variables.items())
+    return (f"hessian of {matrices.root_name or 'root'} over {', '.join(matrices.variables)}: {count} x {count} "
+            "(symmetric)")
+
+
+def _hessian_table(matrices: Any) -> Any:
     import numpy as np
+
+    from autodiff.app.residue import printed_all, row_scales
 
     names = list(matrices.variables)
     labels = [label for n in names for label in _labels(n, matrices.variables[n])]
     sizes = [int(np.prod(matrices.variables[n], dtype=np.int64)) for n in names]
     full = np.block([[matrices.blocks[a][b].reshape(sa, sb) for b, sb in zip(names, sizes)]
                      for a, sa in zip(names, sizes)])
-    root = matrices.root_name or "root"
-    return [f"hessian of {root} over {', '.join(names)}: {len(labels)} x {len(labels)} (symmetric)",
-            *_table(labels, labels, full)]
+    return _table(labels, labels, printed_all(full, row_scales(full, matrices.largest_input)))
 
 
 def _hessian_json(matrices: Any, formulas: Any) -> None:
@@ -177,11 +208,15 @@ def _labels(name: str, shape: tuple[int, ...]) -> list[str]:
     return [f"{name}[{', '.join(map(str, index))}]" for index in np.ndindex(*shape)]
 
 
-def _table(rows: list[str], columns: list[str], values: Any) -> list[str]:
+def _table(rows: list[str], columns: list[str], values: Any) -> Any:
+    """A labelled matrix: pretty, a Rich table; plain, every column as wide as the widest entry, as before."""
+    from autodiff.cli.text import Grid
+
     cells = [[f"{float(v):.6g}" for v in row] for row in values]
     width = max([len(c) for c in columns] + [len(c) for row in cells for c in row] + [1])
     first = max(len(r) for r in rows)
-    out = ["  " + " " * first + "  " + "  ".join(c.rjust(width) for c in columns)]
+    plain = ["  " + " " * first + "  " + "  ".join(c.rjust(width) for c in columns)]
     for label, row in zip(rows, cells):
-        out.append("  " + label.ljust(first) + "  " + "  ".join(c.rjust(width) for c in row))
-    return out
+        plain.append("  " + label.ljust(first) + "  " + "  ".join(c.rjust(width) for c in row))
+    return Grid(["", *columns], [[label, *row] for label, row in zip(rows, cells)],
+                ["left", *["right"] * len(columns)], plain, styles=["name"])

@@ -69,12 +69,13 @@ COMMANDS = [newton_command]
 
 
 def _text(program: str, result: Any, pretty: bool) -> None:
+    from autodiff.app.residue import printed
     from autodiff.cli.text import write_columns
 
     x = result.variable
     header = ["n", f"{x}_n", f"f({x}_n)", f"f'({x}_n)"]
-    rows = [[str(it.n), decimal(it.x, 15), decimal(it.f, 6), "" if it.df is None else decimal(it.df, 6)]
-            for it in result.iterations]
+    rows = [[str(it.n), decimal(it.x, 15), decimal(printed(it.f, None if it.df is None else it.x * it.df), 6),
+             "" if it.df is None else decimal(it.df, 6)] for it in result.iterations]
     sys.stdout.write(f"Newton's method on {program} = 0 from {x}_0 = {decimal(result.iterations[0].x, 15)}\n")
     write_columns(header, rows, pretty)
     if result.converged:

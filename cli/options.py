@@ -62,6 +62,30 @@ def flag_of(name: str) -> str:
     return FLAGS.get(name) or "--" + name.replace("_", "-")
 
 
+# The spellings of each parameter's option (--iterations, --steps) and the command line being run: a message
+# names an option as the user typed it (`newton --steps 0` is about --steps, not --iterations).
+SPELLINGS: dict[str, set[str]] = {}
+COMMAND_LINE: list[str] = []
+
+
+def remember_command_line(args: list[str]) -> None:
+    """The arguments of the command being run (main calls this first)."""
+    COMMAND_LINE[:] = list(args)
+
+
+def spelled(name: str, opts: tuple[str, ...] | list[str] = ()) -> str:
+    """The option that sets `name` as the command line spells it (-f or --file, --steps or --iterations): the
+    last of its spellings typed before any `--`, else its own flag (flag_of). `opts`: the spellings, when the
+    parameter is at hand."""
+    spellings = {o for o in (*opts, *SPELLINGS.get(name, ())) if o.startswith("-")}
+    typed = COMMAND_LINE[:COMMAND_LINE.index("--")] if "--" in COMMAND_LINE else COMMAND_LINE
+    for token in reversed(typed):
+        flag = token.split("=", 1)[0]
+        if flag in spellings:
+            return flag
+    return flag_of(name)
+
+
 class Option(click.Option):
     """An option that may keep an old spelling working without showing it (`old`: newton --steps is now
     --iterations; the help lists only the new one)."""
@@ -69,6 +93,8 @@ class Option(click.Option):
     def __init__(self, *args: Any, old: tuple[str, ...] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.old = old
+        if self.name:
+            SPELLINGS.setdefault(self.name, set()).update(o for o in self.opts if o.startswith("-"))
 
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
         shown = self.opts
@@ -119,7 +145,8 @@ class Positive(click.ParamType):
 
         number = value if isinstance(value, int) else click.INT.convert(value, param, ctx)
         if number < self.low:
-            flag = next((o for o in getattr(param, "opts", ()) if o.startswith("--")), "the value")
+            name = getattr(param, "name", None)
+            flag = spelled(name, getattr(param, "opts", ())) if name else "the value"
             raise UsageError(f"{flag} must be {self.words}, got {number}")
         return number
 
@@ -343,9 +370,9 @@ def program_text(program: str | None, file: str | None) -> str:
     from autodiff.engine.errors import UsageError
 
     if file == "-":
-        return read_stdin("the program on standard input (--file -)")
+        return read_stdin(f"the program on standard input ({spelled('file')} -)")
     if file is not None:
-        return read_file(file, f"--file {file}")
+        return read_file(file, f"{spelled('file')} {file}")
     if program is None:
         raise UsageError("no PROGRAM given: pass it as the first argument, '-' for standard input, or --file PATH")
     if program == "-":

@@ -45,7 +45,7 @@ def table_command(program: str | None, assignments: tuple[str, ...], file: str |
     import numpy as np
 
     from autodiff.app.session import Binding, constant
-    from autodiff.app.table import grid, table
+    from autodiff.app.table import grid, table, table_and_next
     from autodiff.engine.errors import UsageError
 
     text, assignments = read_formula(program, file, assignments, options, "table")
@@ -63,13 +63,16 @@ def table_command(program: str | None, assignments: tuple[str, ...], file: str |
             constants.append(Binding(name, binding_value(name, value, options["config"].max_elements), False))
     if wrt is None:
         raise UsageError("give the grid as NAME=START:STOP[:STEP], e.g. x=0:1:0.1")
-    with np.errstate(all="ignore"):
-        result = table(text, wrt, points, constants, options["order"])
+    output = output_format(options["output_format"])
+    with np.errstate(all="ignore"):  # text output needs one derivative more: what prints as 0 (app.residue)
+        if output in ("json", "csv"):
+            result, following = table(text, wrt, points, constants, options["order"]), None
+        else:
+            result, following = table_and_next(text, wrt, points, constants, options["order"])
     from autodiff.cli.limit_notes import table_noise
 
     noise = table_noise(text, wrt, points, constants, [*assignments, *options["variables"], *options["constants"]])
     warning = None if noise is None else _noise_warning(wrt, points, noise)
-    output = output_format(options["output_format"])
     names = ["value", *(f"d{k}" for k in range(1, result.order + 1))]
     columns = [result.values, *result.derivatives]
     if output == "json":
@@ -88,7 +91,10 @@ def table_command(program: str | None, assignments: tuple[str, ...], file: str |
             sys.stderr.write(f"autodiff: warning: {warning}\n")
     else:
         notes = result.notes + ([warning] if warning is not None else [])
-        _text(wrt, names, points, columns, notes, noise, pretty=output == "pretty")
+        from autodiff.app.residue import printed_all, table_scales
+
+        shown = [printed_all(c, s) for c, s in zip(columns, table_scales(points, columns, following))]
+        _text(wrt, names, points, shown, notes, noise, pretty=output == "pretty")
     return 0
 
 

@@ -90,7 +90,7 @@ def _text(program: str, result: Any, texts: dict[str, str]) -> str:
     where = ", ".join(f"{n} = {texts.get(n, decimal(v))}" for n, v in result.point.items())
     args = ", ".join(texts.get(n, decimal(v)) for n, v in result.point.items())
     lines = [f"{_what(result)} of {program} at {where}"]
-    for alpha, value in result.derivatives.items():
+    for alpha, value in (result.shown or result.derivatives).items():  # residues of 0 as 0 (app.residue)
         exact = result.exact_derivatives.get(alpha)
         shown = f"{exact}  ({decimal(value)})" if exact is not None and exact != decimal(value) else decimal(value)
         lines.append(f"  {_label(alpha, result.variables)}({args}) = {shown}")

@@ -1,13 +1,16 @@
 """Text output: one document model, printed plain (no colour, ASCII) or pretty (Rich styles, box drawing).
 
-A `Doc` is a list of lines, each a list of (text, style) pieces. Plain output joins the text; pretty
-output hands the same pieces to Rich as `Text` (never markup, so user text is printed as it is).
+A `Doc` is a list of lines, each a list of (text, style) pieces, and of tables (`Grid`). Plain output joins
+the text; pretty output hands the same pieces to Rich as `Text` (never markup, so user text is printed as it
+is). A table is printed plain as its own padded lines (the stable layout scripts and diffs read) and pretty as
+a Rich table fitted to the terminal's width (`columns()`): no renderer pads columns by hand for a terminal.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass, field
 from typing import Any
 
 Piece = tuple[str, str]
@@ -18,9 +21,26 @@ MAX_TREE_DEPTH = 24
 MAX_TREE_LINES = 400
 
 
+@dataclass
+class Grid:
+    """A table: a header (None: no header row), rows of cells (a string, a (text, style) piece or a list of
+    pieces), each column's justification ("left", "right"), and the same table as plain text lines."""
+
+    header: list[str] | None
+    rows: list[list[Any]]
+    justify: list[str]
+    plain: list[str]
+    indent: int = 2
+    styles: list[str] = field(default_factory=list)  # each column's style ("name", "muted", ...), if any
+    after: list[list[Piece]] = field(default_factory=list)  # pretty only: lines under the table (plain has them)
+
+
 class Doc:
     def __init__(self) -> None:
-        self.lines: list[list[Piece]] = []
+        self.lines: list[list[Piece] | Grid] = []
+
+    def table(self, grid: Grid) -> None:
+        self.lines.append(grid)
 
     def line(self, *pieces: Piece | str) -> None:
         self.lines.append([(p, "") if isinstance(p, str) else p for p in pieces])
@@ -38,7 +58,8 @@ class Doc:
             self.lines.append([(" " * width, ""), (more, "value")])
 
     def plain(self) -> str:
-        return "".join("".join(t for t, _ in line) + "\n" for line in self.lines)
+        return "".join("".join(row + "\n" for row in line.plain) if isinstance(line, Grid)
+                       else "".join(t for t, _ in line) + "\n" for line in self.lines)
 
 
 STYLES = {
@@ -120,10 +141,77 @@ def write(doc: Doc, pretty: bool, file: Any = None) -> None:
     styled = colour(out)  # no colour: no bold or dim either
     console_ = console(out, soft_wrap=True, no_color=not styled, force_terminal=styled or None)
     for line in doc.lines:
+        if isinstance(line, Grid):
+            for k, part in enumerate(split(line, columns())):
+                if k:
+                    console_.print()
+                console_.print(rich_table(part, styled, unicode_ok(out)), soft_wrap=False, width=columns())
+            for pieces in line.after:
+                console_.print(Text.assemble(*((t, (STYLES.get(n, n) or None) if styled else None)
+                                               for t, n in pieces)))
+            continue
         text = Text()
         for piece, style in line:
             text.append(piece, style=(STYLES.get(style, style) or None) if styled else None)
         console_.print(text)
+
+
+def cell_text(cell: Any) -> str:
+    """A grid cell's text: a string, a (text, style) piece or a list of pieces."""
+    if isinstance(cell, str):
+        return cell
+    return cell[0] if isinstance(cell, tuple) else "".join(t for t, _ in cell)
+
+
+def split(grid: Grid, width: int) -> list[Grid]:
+    """The grid as tables that each fit `width` columns (as numpy prints a wide array): the columns after the
+    first in turn, the first (the labels) repeated in each. A column too wide even alone gets a table of its
+    own, where Rich folds its cells."""
+    sizes = [max([len(grid.header[k]) if grid.header is not None else 0,
+                  *(len(line) for r in grid.rows for line in cell_text(r[k]).split("\n"))])
+             for k in range(len(grid.justify))]
+    parts: list[list[int]] = [[]]
+    used = grid.indent + sizes[0]
+    for k in range(1, len(sizes)):
+        if parts[-1] and used + 3 + sizes[k] > width:  # Rich: a space between columns, padded either side
+            parts.append([])
+            used = grid.indent + sizes[0]
+        parts[-1].append(k)
+        used += 3 + sizes[k]
+    if len(parts) == 1:
+        return [grid]
+    return [Grid(None if grid.header is None else [grid.header[k] for k in (0, *part)],
+                 [[row[k] for k in (0, *part)] for row in grid.rows], [grid.justify[k] for k in (0, *part)],
+                 [], grid.indent, [([*grid.styles, *[""] * len(sizes)])[k] for k in (0, *part)]) for part in parts]
+
+
+def rich_table(grid: Grid, styled: bool, boxes: bool = True) -> Any:
+    """The grid as a Rich table (indented by grid.indent): a line under the header, no outer frame; a cell too
+    wide for the terminal folds onto more lines (no digit is cut off)."""
+    from rich import box
+    from rich.padding import Padding
+    from rich.table import Table
+    from rich.text import Text
+
+    def style(name: str) -> str | None:
+        return (STYLES.get(name, name) or None) if styled and name else None
+
+    table = Table(box=box.SIMPLE_HEAD if boxes else box.ASCII2, show_edge=False, pad_edge=False,
+                  show_header=grid.header is not None, header_style="bold" if styled else None)
+    styles = [*grid.styles, *[""] * len(grid.justify)]
+    for k, justify in enumerate(grid.justify):
+        table.add_column(grid.header[k] if grid.header is not None else "", justify=justify,  # type: ignore[arg-type]
+                         overflow="fold", style=style(styles[k]), no_wrap=k == 0 and len(grid.justify) > 1)
+    for row in grid.rows:
+        cells = []
+        for cell in row:
+            pieces = [(cell, "")] if isinstance(cell, str) else [cell] if isinstance(cell, tuple) else cell
+            text = Text()
+            for piece, name in pieces:
+                text.append(piece, style=style(name) or "")
+            cells.append(text)
+        table.add_row(*cells)
+    return Padding(table, (0, 0, 0, grid.indent), expand=False) if grid.indent else table
 
 
 def write_columns(header: list[str], rows: list[list[str]], pretty: bool, marks: list[str] | None = None,

@@ -6,6 +6,7 @@ time, with no numpy or matplotlib message on stderr. Run as real processes."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import resource
@@ -17,6 +18,9 @@ import sys
 import pytest
 
 AUTODIFF = shutil.which("autodiff", path=os.path.dirname(sys.executable)) or "autodiff"
+# plot --out draws with matplotlib, the optional `plot` extra (autodiff's environment is this one)
+needs_matplotlib = pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None,
+                                      reason="plot --out needs matplotlib (pip install '.[plot]')")
 
 
 def _run(*args: str, env: dict | None = None, **kwargs) -> subprocess.CompletedProcess:
@@ -56,6 +60,7 @@ def test_a_grid_too_large_is_a_short_limit_error(command, grid, words):
     assert len(done.stderr) < 300
 
 
+@needs_matplotlib
 @pytest.mark.parametrize("args", [
     ["plot", "sinh(x)", "x=-710:710", "--out", "FILE.png"],
     ["plot", "x", "x=-1e300:1e300", "--out", "FILE.svg"],
@@ -66,12 +71,14 @@ def test_images_of_huge_values_are_written_quietly(args, tmp_path):
     assert done.returncode == 0 and done.stderr == "" and os.path.getsize(args[-1]) > 1000
 
 
+@needs_matplotlib
 def test_matplotlib_without_a_config_directory_is_quiet(tmp_path):
     done = _run("plot", "x", "x=0:1", "--out", str(tmp_path / "x.png"),
                 env={"MPLCONFIGDIR": "/proc/no-such-directory", "HOME": "/nonexistent"})
     assert done.returncode == 0 and done.stderr == ""
 
 
+@needs_matplotlib
 def test_a_failed_out_write_keeps_the_existing_file(tmp_path):
     image = tmp_path / "plot.png"
     image.write_bytes(b"the old image " * 500)
@@ -86,6 +93,7 @@ def test_a_failed_out_write_keeps_the_existing_file(tmp_path):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".autodiff")] == []
 
 
+@needs_matplotlib
 def test_out_writes_through_a_symbolic_link_with_the_file_mode(tmp_path):
     target = tmp_path / "real.png"
     target.write_bytes(b"old")

@@ -23,7 +23,7 @@ def test_square_root_of_10(cli):
         "1  3.16666666666667    0.0277778  6.33333\n"
         "2  3.16228070175439  1.92367e-05  6.32456\n"
         "3  3.16227766016984  9.25304e-12  6.32456\n"
-        "4  3.16227766016838  1.77636e-15  6.32456\n"
+        "4  3.16227766016838            0  6.32456\n"  # 1.77636e-15: a residue of 0 (app/residue.py)
         "root: x = 3.16227766016838  (the step fell below the tolerance 1e-12; 4 steps)\n"
         "f' by autograd (float64)\n")
     document = _json(cli, "x**2 - 10", "x=3")
@@ -75,3 +75,25 @@ def test_options(cli):
     assert cli("newton", "x**2 - 2", "x=1", "--tol", "-1").code == 2
     assert cli("newton", "x*y", "x=1", "y=2").code == 2
     assert _json(cli, "x*y - 2", "x=1", "y=2", "--wrt", "x")["root"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("typed", ["--steps", "--iterations"])
+def test_errors_name_the_option_typed(cli, typed):
+    """`--steps` is the old spelling of --iterations: a message about it names what the user typed."""
+    assert cli("newton", "x**2 - 2", "x=1", typed, "0").stderr == (
+        f"autodiff: usage error: {typed} must be positive, got 0\n")
+    assert cli("newton", "x**2 - 2", "x=1", f"{typed}=0").stderr.startswith(f"autodiff: usage error: {typed} must")
+    assert cli("newton", "x**2 - 2", "x=1", typed, "100000000").stderr == (
+        f"autodiff: usage error: {typed} must be between 1 and 10,000, got 100000000\n")
+
+
+@pytest.mark.parametrize("typed", ["--gradient", "--grad-tensor"])
+def test_eval_names_the_gradient_option_typed(cli, typed):
+    assert cli("eval", "x*2", "x=1", typed, "foo").stderr.startswith(
+        f"autodiff: name error at line 1, column 1: {typed}: unknown name 'foo'")
+
+
+@pytest.mark.parametrize("typed", ["-f", "--file"])
+def test_a_missing_program_file_is_named_as_typed(cli, typed):
+    assert cli("eval", typed, "/no/such/file").stderr == (
+        f"autodiff: io error: {typed} /no/such/file: cannot read it (No such file or directory)\n")
