@@ -19,7 +19,7 @@ from .errors import BadValueError
 from .optable import ELEMENTWISE, ELEMENTWISE_JVP, FUNCTION, Grad, Op, declare
 from .parallel import SIGMOID
 from .recording import apply
-from .registry import builtin, composite, function
+from .registry import alias, builtin, composite, function
 from .tensor import Tensor
 
 LN2, LN10, TWO_OVER_SQRT_PI = math.log(2.0), math.log(10.0), 2.0 / math.sqrt(math.pi)
@@ -198,3 +198,6 @@ def clamp(input: Any, min: float | None = None, max: float | None = None) -> Ten
     low = None if min is None else number(min, "min")
     high = None if max is None else number(max, "max")
     return apply(CLAMP, (tensor_arg(input),), {"min": low, "max": high})
+
+
+alias("clip", "clamp")  # PyTorch's (and numpy's) other spelling

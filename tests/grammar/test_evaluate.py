@@ -210,6 +210,7 @@ BUILTIN_CALLS = {
     "prod": "prod(x, dim=1)", "var": "var(x)", "std": "std(x, dim=0)", "logsumexp": "logsumexp(x, 1)",
     "amax": "amax(x)", "amin": "amin(x, 1)", "norm": "norm(x)", "cumsum": "cumsum(x, 0)", "cumprod": "cumprod(x, 1)",
     "trace": "trace(x)", "det": "det(x)", "inverse": "inverse(x)", "outer": "outer(x[0], x[1])", "diag": "diag(x)",
+    "clip": "x.clip(0.7, 1.6)", "unflatten": "unflatten(x, 1, (2, 1))",
     **VOCABULARY_CALLS,
 }
 
@@ -254,6 +255,7 @@ _ENGINE_CALLS = {
     "logsumexp": lambda x: E.logsumexp(x, 1), "amax": E.amax, "amin": lambda x: E.amin(x, 1), "norm": E.norm,
     "cumsum": lambda x: E.cumsum(x, 0), "cumprod": lambda x: E.cumprod(x, 1), "trace": E.trace, "det": E.det,
     "inverse": E.inverse, "outer": lambda x: E.outer(x[0], x[1]), "diag": E.diag,
+    "clip": lambda x: E.clip(x, 0.7, 1.6), "unflatten": lambda x: E.unflatten(x, 1, (2, 1)),
     "cummax": lambda x: E.cummax(x, 1).values,
     "cummin": lambda x: E.cummin(x, 0)[0],
     "logcumsumexp": lambda x: E.logcumsumexp(x, 1),
