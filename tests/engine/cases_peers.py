@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 import sys
 import zlib
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ import numpy as np
 
 F32, F64 = "float32", "float64"
 NAMES = ("x", "y", "z", "w", "v")
-TABLES = ("cases_peers_tinygrad.py", "cases_peers_autograd.py", "cases_peers_mygrad.py")
+TABLES = ("cases_peers_tinygrad.py", "cases_peers_tinygrad2.py", "cases_peers_autograd.py", "cases_peers_mygrad.py")
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,8 @@ class Table:
             dtype: str | tuple[str, ...] = F64, grad: tuple[bool, ...] | None = None, order: int = 1,
             expect: str = "agree", raises: bool = False) -> None:
         """inputs: a shape (a tuple: values drawn in [low, high)) or the values themselves (a number or list)."""
+        if re.search(r"\bF\.", program) and "import" not in program:  # F is torch.nn.functional, imported
+            program = "import torch.nn.functional as F; " + program
         n = self._count[test] = self._count.get(test, 0) + 1
         case_id = f"{self.peer}:{test.rsplit('::', 1)[-1]}:{n}"
         dtypes = (dtype,) * len(inputs) if isinstance(dtype, str) else tuple(dtype)
@@ -78,6 +81,17 @@ class Table:
                                    order, expect, raises))
 
 
+def table_of(peer: str, prefix: str, rows: list[tuple], **defaults: Any) -> Table:
+    """A Table from rows (test, program, input, ..., [options]): an input is a shape (a tuple) or values; a
+    trailing dict gives options of Table.add (low, high, dtype, grad, order, expect)."""
+    t = Table(peer, prefix)
+    for row in rows:
+        options = {**defaults, **row[-1]} if isinstance(row[-1], dict) else dict(defaults)
+        inputs = row[2:-1] if isinstance(row[-1], dict) else row[2:]
+        t.add(row[0], row[1], *inputs, **options)
+    return t
+
+
 # ---------------------------------------------------------------------------- running a program
 def _run_torch(torch: Any, program: str, names: dict[str, Any]) -> Any:
     """The program as Python with torch: its statements, then the value of the last one."""
@@ -85,7 +99,7 @@ def _run_torch(torch: Any, program: str, names: dict[str, Any]) -> Any:
     last = tree.body.pop()
     if not isinstance(last, ast.Expr):
         raise ValueError("a program ends with an expression")
-    scope = {"torch": torch, "math": math, **names}
+    scope = {"torch": torch, "inf": math.inf, "nan": math.nan, "pi": math.pi, **names}  # the language's constants
     exec(compile(tree, "<program>", "exec"), scope)  # the tests' own programs, never user input
     return eval(compile(ast.Expression(last.value), "<program>", "eval"), scope)
 
