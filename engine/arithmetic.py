@@ -18,7 +18,7 @@ from .coerce import both, wrapped
 from .errors import BadValueError
 from .optable import ARITHMETIC, ELEMENTWISE_JVP, FUNCTION, Grad, Op, declare
 from .recording import apply, binary
-from .registry import Builtin, builtin, composite, function
+from .registry import Builtin, alias, builtin, composite, function
 from .tensor import Tensor
 
 
@@ -227,3 +227,7 @@ REFLECTED = {
                  False, composite=lambda F, x, number: F.mul(F.reciprocal(x), number)),
 }
 
+
+# PyTorch's (and numpy's) other spellings
+for _name, _target in (("multiply", "mul"), ("divide", "div"), ("true_divide", "div"), ("negative", "neg")):
+    alias(_name, _target)

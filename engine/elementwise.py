@@ -130,7 +130,8 @@ erf = _unary("erf", "ErfBackward0", erf_kernel, lambda F, g, s: g * (TWO_OVER_SQ
 erfc = _unary("erfc", "ErfcBackward0", erfc_kernel,
               lambda F, g, s: -g * (TWO_OVER_SQRT_PI * F.exp(-(s.self * s.self))),
               "-grad * 2 / sqrt(pi) * exp(-self**2)", "1 - erf(self)")
-abs = _unary("abs", "AbsBackward0", np.abs, lambda F, g, s: g * F.sgn(s.self), "grad * sign(self)", "absolute value")
+abs = _unary("abs", "AbsBackward0", np.abs, lambda F, g, s: g * F.sgn(s.self), "grad * sign(self)", "absolute value",
+             aliases=("absolute",))
 sign = _unary("sign", "SignBackward0", sign_kernel, _zero, "0", "-1, 0 or 1")
 floor = _unary("floor", "FloorBackward0", np.floor, _zero, "0", "round down")
 ceil = _unary("ceil", "CeilBackward0", np.ceil, _zero, "0", "round up")

@@ -28,3 +28,6 @@ def register(C: Any) -> None:
     case("peers_clip", lambda L, x: L.clip(x, -0.5, 0.75) + x.clip(max=0.25), a23)
     case("peers_unflatten", lambda L, x: L.unflatten(x, 2, (2, -1)) * x.unflatten(-1, (4, 1)).sum(-1, keepdim=True)
          .reshape(2, 3, 2, 2), a2345)
+    # autograd's test_scalar_ops spells these as numpy does (PyTorch has them too)
+    case("peers_numpy_spellings", lambda L, x, y: L.multiply(x, y) + L.divide(x, y) + x.true_divide(y)
+         + L.negative(x) * L.absolute(y), a23, values(2, 3, offset=62))

@@ -211,6 +211,8 @@ BUILTIN_CALLS = {
     "amax": "amax(x)", "amin": "amin(x, 1)", "norm": "norm(x)", "cumsum": "cumsum(x, 0)", "cumprod": "cumprod(x, 1)",
     "trace": "trace(x)", "det": "det(x)", "inverse": "inverse(x)", "outer": "outer(x[0], x[1])", "diag": "diag(x)",
     "clip": "x.clip(0.7, 1.6)", "unflatten": "unflatten(x, 1, (2, 1))",
+    "absolute": "absolute(x - 1)", "multiply": "multiply(x, x)", "divide": "x.divide(2)",
+    "true_divide": "true_divide(x, x + 1)", "negative": "negative(x)",
     **VOCABULARY_CALLS,
 }
 
@@ -256,6 +258,8 @@ _ENGINE_CALLS = {
     "cumsum": lambda x: E.cumsum(x, 0), "cumprod": lambda x: E.cumprod(x, 1), "trace": E.trace, "det": E.det,
     "inverse": E.inverse, "outer": lambda x: E.outer(x[0], x[1]), "diag": E.diag,
     "clip": lambda x: E.clip(x, 0.7, 1.6), "unflatten": lambda x: E.unflatten(x, 1, (2, 1)),
+    "absolute": lambda x: E.absolute(x - 1), "multiply": lambda x: E.multiply(x, x),
+    "divide": lambda x: E.divide(x, 2), "true_divide": lambda x: E.true_divide(x, x + 1), "negative": E.negative,
     "cummax": lambda x: E.cummax(x, 1).values,
     "cummin": lambda x: E.cummin(x, 0)[0],
     "logcumsumexp": lambda x: E.logcumsumexp(x, 1),
