@@ -1,10 +1,206 @@
-"""autograd's op tests, ported: see cases_peers.py."""
+"""HIPS autograd's op tests (tests/test_scalar_ops.py, test_numpy.py, test_linalg.py), ported: see cases_peers.py.
+
+autograd's `check_grads` compares its derivatives with finite differences up to order 2 by default (forward and
+reverse mode), on float64 inputs from numpy's random generator (randn, rand, or fixed values). Here each
+function is the same computation in PyTorch's spelling (np.mod is torch.remainder, np.radians deg2rad, np.dot on
+matrices @, np.linalg.norm torch.linalg.norm, ...), in float64, with PyTorch as the reference for the value,
+the graph, and the second derivatives (order 2: the gradient of the weighted first derivatives). Where
+autograd checks order 1 only (a kink, or `order=1` in the test), so does the row. Random inputs are drawn
+from the same ranges by the fixed generator (randn: [-2, 2); rand: [0, 1)); autograd's D is 4.
+A row: (autograd's test, the program, one input per name x, y, z: a shape or the values, options).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+RAND = {"low": 0.1, "high": 1.0}  # npr.rand(), kept away from 0 (mod, divide)
+POS = {"low": 0.3, "high": 2.5}  # abs(npr.randn()), as the log tests take it
+SPD = "x @ x.t() + 4 * torch.eye(4)"
+# remainder's gradient for `other` is -grad * floor_divide(self, other): PyTorch records the floor division
+# (whose gradient is 0), so second derivatives are zeros; the engine computes it on the values, so the first
+# derivative is a constant and the second .grad stays None
+REMAINDER_SECOND = "disagreement: remainder's second derivative is None where PyTorch's is 0"
+NUCLEAR = "unsupported keyword: norm(ord='nuc')"  # autograd's rand_psd(D), made positive definite beyond doubt
+
+SCALAR_OPS = [
+    ("test_abs", "3.0 * torch.abs(x)", 1.1),
+    ("test_abs", "3.0 * torch.abs(x)", -1.1),
+    ("test_abs", "3.0 * torch.abs(x)", 0.0, {"order": 1}),
+    ("test_absolute", "3.0 * torch.absolute(x)", 1.1),
+    ("test_sin", "3.0 * torch.sin(x)", ()),
+    ("test_sign", "3.0 * torch.sign(x)", 1.1),
+    ("test_sign", "3.0 * torch.sign(x)", -1.1),
+    ("test_exp", "3.0 * torch.exp(x)", ()),
+    ("test_log", "3.0 * torch.log(x)", (), POS),
+    ("test_log2", "3.0 * torch.log2(x)", (), POS),
+    ("test_log10", "3.0 * torch.log10(x)", (), POS),
+    ("test_log1p", "3.0 * torch.log1p(x)", (), POS),
+    ("test_expm1", "3.0 * torch.expm1(x)", (), POS),
+    ("test_exp2", "3.0 * torch.exp2(x)", (), POS),
+    ("test_neg", "3.0 * -x", ()),
+    ("test_cos", "3.0 * torch.cos(x)", ()),
+    ("test_tan", "3.0 * torch.tan(x)", (), {"low": -1.2, "high": 1.2}),
+    ("test_cosh", "3.0 * torch.cosh(x)", ()),
+    ("test_sinh", "3.0 * torch.sinh(x)", ()),
+    ("test_tanh", "3.0 * torch.tanh(x)", ()),
+    ("test_arccos", "3.0 * torch.arccos(x)", 0.1),
+    ("test_arcsin", "3.0 * torch.arcsin(x)", 0.1),
+    ("test_arctan", "3.0 * torch.arctan(x)", 0.2),
+    ("test_arccosh", "3.0 * torch.arccosh(x)", (), {"low": 1.2, "high": 5.2}),
+    ("test_arcsinh", "3.0 * torch.arcsinh(x)", ()),
+    ("test_arctanh", "3.0 * torch.arctanh(x)", 0.2),
+    ("test_sqrt", "3.0 * torch.sqrt(x)", (), {"low": 0.5, "high": 10.0}),
+    ("test_power_arg0", "torch.pow(x, 1.7)", (), {"low": 1.0, "high": 2.0}),
+    ("test_power_arg0", "torch.pow(x, 0.0)", 0.0),
+    ("test_power_arg1", "torch.pow(0.64, x)", (), RAND),
+    ("test_power_arg1", "torch.pow(y, x)", (), 0.64, {**RAND, "grad": (True, False)}),
+    ("test_power_arg1_zero", "torch.pow(0.0, x)", (), RAND),
+    ("test_mod_arg0", "torch.remainder(x, y)", (), (), {**RAND, "expect": REMAINDER_SECOND}),
+    ("test_mod_arg0", "torch.remainder(x, y)", (), (), {**RAND, "order": 1}),
+    ("test_divide_arg0", "torch.divide(x, y)", (), (), RAND),
+    ("test_multiply_arg0", "torch.multiply(x, y)", (), (), RAND),
+    ("test_true_divide_arg0", "torch.true_divide(x, y)", (), (), RAND),
+    ("test_reciprocal", "torch.reciprocal(x)", (), RAND),
+    ("test_negative", "torch.negative(x)", (), RAND),
+    ("test_rad2deg", "3.0 * torch.rad2deg(x)", (), {"low": 0.0, "high": 10.0}),
+    ("test_deg2rad", "3.0 * torch.deg2rad(x)", (), {"low": 0.0, "high": 10.0}),
+    ("test_sinc", "3.0 * torch.sinc(x)", (), {"low": 0.0, "high": 10.0}),
+]
+
+NUMPY = [
+    ("test_dot", "x @ y", (10, 11), (11,)),
+    ("test_dot", "x @ y.t()", (10, 11), (10, 11)),
+    ("test_dot", "x @ y", (10,), (10, 11)),
+    ("test_dot", "torch.dot(x, y)", (11,), (11,)),
+    ("test_dot_with_floats", "x * y", (10, 11), ()),
+    ("test_dot_with_floats", "x * y", (), (10,)),
+    ("test_outer", "torch.outer(x, y)", (11,), (11,)),
+    ("test_max", "torch.max(x)", (10, 11)),
+    ("test_max_axis", "torch.amax(x, dim=1)", (3, 4, 5)),
+    ("test_max_axis_keepdims", "torch.amax(x, dim=1, keepdim=True)", (3, 4, 5)),
+    ("test_min", "torch.min(x)", (10, 11)),
+    ("test_min_axis", "torch.amin(x, dim=1)", (3, 4, 5)),
+    ("test_min_axis_keepdims", "torch.amin(x, dim=1, keepdim=True)", (3, 4, 5)),
+    ("test_sum_1", "torch.sum(x)", (10, 11)),
+    ("test_sum_2", "torch.sum(x, dim=0)", (10, 11)),
+    ("test_sum_3", "torch.sum(x, dim=0, keepdim=True)", (10, 11)),
+    ("test_sum_with_axis_tuple", "torch.sum(x, dim=(1, 2))", (4, 5, 3)),
+    ("test_plain_numpy_reductions_on_box", "torch.sum(torch.exp(x) * y)", 0.7, (5,), {"grad": (True, False)}),
+    ("test_plain_numpy_reductions_on_box", "torch.prod(torch.exp(x) * y)", 0.7, (5,), {"grad": (True, False)}),
+    ("test_plain_numpy_reductions_on_box", "torch.max(torch.exp(x) * y)", 0.7, (5,), {"grad": (True, False)}),
+    ("test_flipud", "torch.flipud(x)", (10, 11)),
+    ("test_fliplr", "torch.fliplr(x)", (10, 11)),
+    ("test_rot90", "torch.rot90(x)", (10, 11), {"expect": "missing op: rot90"}),
+    ("test_cumsum_axis0", "torch.cumsum(x, dim=0)", (10, 11)),
+    ("test_cumsum_axis1", "torch.cumsum(x, dim=1)", (10, 11)),
+    ("test_cumsum_1d", "torch.cumsum(x, 0)", (10,)),
+    ("test_cumsum_no_axis", "torch.cumsum(x.flatten(), 0)", (10, 11)),
+    ("test_non_numpy_sum", "sum([x, y])", (10, 11), (10, 11)),
+    ("test_mean_1", "torch.mean(x)", (10, 11)),
+    ("test_mean_2", "torch.mean(x, dim=0)", (10, 11)),
+    ("test_mean_3", "torch.mean(x, dim=0, keepdim=True)", (10, 11)),
+    ("test_mean_list_of_boxes", "torch.mean(torch.stack([x, x + 2]))", 0.0),
+    ("test_std_list_of_boxes", "torch.std(torch.stack([x, x + 2]), correction=0)", 0.0),
+    ("test_var_list_of_boxes", "torch.var(torch.stack([x, x + 2]), correction=0)", 0.0),
+    ("test_index_ints", "x[3, 0, 1]", (5, 6, 4)),
+    ("test_index_slice", "torch.flip(x, [0])[:, 2:4, :]", (5, 6, 4)),
+    ("test_index_lists", "x[[0, 1, 2], :, :]", (5, 6, 4)),
+    ("test_index_mixed", "x[3, 2:, [1, 3]]", (5, 6, 4)),
+    ("test_vector_slice", "x[2:4]", (5,)),
+    ("test_index_slice_fanout", "y = torch.flip(x, [0]); y[:, 2:4, :] + y[:, 3:5, :]", (5, 6, 4)),
+    ("test_index_multiple_slices", "y = x[2:6]; y[1:3]", (7,)),
+    ("test_reshape_method", "x.reshape((5 * 4, 6))", (5, 6, 4)),
+    ("test_reshape_call", "torch.reshape(x, (5 * 4, 6))", (5, 6, 4)),
+    ("test_reshape_method_nolist", "x.reshape(5 * 4, 6)", (5, 6, 4)),
+    ("test_ravel_method", "x.ravel()", (5, 6, 4)),
+    ("test_ravel_call", "torch.ravel(x)", (5, 6, 4)),
+    ("test_flatten_method", "x.flatten()", (5, 6, 4)),
+    ("test_simple_append_list", "torch.cat([x, y.reshape(1)])", [1.0, 2.0, 3.0], 4.0),
+    ("test_simple_append_list_2D", "torch.cat([x, y], dim=0)", [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[7.0, 8.0, 9.0]]),
+    ("test_simple_concatenate", "torch.cat((y, x))", (4, 6, 4), (5, 6, 4), {"grad": (True, False)}),
+    ("test_concatenate_axis_0", "torch.cat((y, x, y))", (5, 6, 4), (5, 6, 4), {"grad": (True, False)}),
+    ("test_concatenate_axis_1", "torch.cat((y, x, y), dim=1)", (5, 6, 4), (5, 6, 4), {"grad": (True, False)}),
+    ("test_concatenate_axis_1_unnamed", "torch.cat((y, x, y), 1)", (5, 6, 4), (5, 6, 4), {"grad": (True, False)}),
+    ("test_trace", "torch.trace(x)", (10, 11)),
+    ("test_trace", "torch.diagonal(x, 3).sum()", (10, 11)),
+    ("test_trace2", "torch.diagonal(x, -4).sum()", (11, 10)),
+    ("test_trace_extradims", "torch.diagonal(x, 2, 0, 1).sum(-1)", (5, 6, 4, 3)),
+    ("test_diag", "torch.diag(x)", (10, 10)),
+    ("test_transpose", "x.T", (8, 8)),
+    ("test_roll", "torch.roll(x, 2, dims=1)", (4, 5)),
+    ("test_roll_no_axis", "torch.roll(x, 2)", (4, 5)),
+    ("test_triu", "torch.triu(x, diagonal=2)", (5, 5)),
+    ("test_tril", "torch.tril(x, diagonal=2)", (5, 5)),
+    ("test_clip", "torch.clip(x, min=0.1, max=1.1)", (5, 5)),
+    ("test_prod_1", "torch.prod(x)", (2, 3), {"low": 0.1, "high": 0.5}),
+    ("test_prod_2", "torch.prod(x, dim=0)", (2, 3), {"low": 0.1, "high": 4.1}),
+    ("test_prod_3", "torch.prod(x, dim=0, keepdim=True)", (2, 3), {"low": 0.1, "high": 4.1}),
+    ("test_prod_4", "torch.prod(x)", (7,), {"low": 0.1, "high": 4.1}),
+    ("test_1d_array", "torch.stack([x, x * 1.0, x + 2.5])", 3.0),
+    ("test_2d_array", "torch.stack([torch.stack([x, x * 1.0, x + 2.5]), torch.stack([x**2, x, x / 2.0])])", 3.0),
+    ("test_1d_array_fanout", "A = torch.stack([x, x * 1.0, x + 2.5]); A + A", 3.0),
+    ("test_array_from_scalar", "torch.as_tensor(x)", 3.0, {"expect": "missing op: as_tensor"}),
+    ("test_array_from_arrays", "torch.stack([x, x])", (3, 2)),
+    ("test_array_from_arrays_2", "torch.stack([torch.stack([2 * x, x + 1]), torch.stack([x, x])])", (3, 2)),
+    ("test_var_ddof", "torch.var(x, correction=1, keepdim=True)", (3, 4)),
+    ("test_var_ddof", "torch.var(x, correction=0)", (3,)),
+    ("test_var_ddof", "torch.var(x, dim=1, correction=2)", (3, 4)),
+    ("test_std_ddof", "torch.std(x, correction=1, keepdim=True)", (3, 4)),
+    ("test_std_ddof", "torch.std(x, correction=0)", (1, 3)),
+    ("test_std_ddof", "torch.std(x, dim=1, correction=2, keepdim=True)", (3, 4)),
+    ("test_where", "torch.where(z > 0, x, y)", (4, 5), (4, 5), (4, 5), {"grad": (True, True, False)}),
+    ("test_squeeze_func", "torch.squeeze(x)", (5, 1, 4)),
+    ("test_squeeze_method", "x.squeeze()", (5, 1, 4)),
+    ("test_repeat", "torch.repeat_interleave(x, 2, dim=1)", (5, 3, 4), {"expect": "missing op: repeat_interleave"}),
+    ("test_repeat_axis0", "x.repeat_interleave(2, dim=0)", (5, 3), {"expect": "missing op: repeat_interleave"}),
+    ("test_expand_dims", "torch.unsqueeze(x, 2)", (5, 1, 4)),
+    ("test_tensordot_kwargs_by_position", "torch.tensordot(x * torch.ones(2, 2), x * torch.ones(2, 2), 2)", ()),
+    ("test_index_dot_slices", "torch.dot(x[:2], x[2:])", (4,)),
+    ("test_make_diagonal", "torch.diag_embed(x)", (3, 4), {"expect": "missing op: diag_embed"}),
+    ("test_diagonal", "torch.diagonal(x, dim1=-1, dim2=-2)", (4, 4)),
+    ("test_diagonal", "torch.diagonal(x, dim1=-1, dim2=-2)", (3, 4, 4)),
+    ("test_nan_to_num", "torch.nan_to_num(x / (x > 0))", (4,), {"expect": "missing op: nan_to_num"}),
+]
+
+LINALG = [
+    ("test_inv", "torch.linalg.inv(x)", (4, 4)),
+    ("test_inv", "torch.inverse(x + 5 * torch.eye(4))", (4, 4)),
+    ("test_pinv", "torch.linalg.pinv(x)", (4, 3), {"order": 1}),
+    ("test_pinv", "torch.pinverse(x)", (3, 4), {"order": 1}),
+    ("test_solve_arg1", "torch.linalg.solve(x + 10.0 * torch.eye(4), y)", (4, 4), (4, 3), {"grad": (True, False)}),
+    ("test_solve_arg1_1d", "torch.linalg.solve(x + 10.0 * torch.eye(4), y)", (4, 4), (4,), {"grad": (True, False)}),
+    ("test_solve_arg2", "torch.linalg.solve(y + torch.eye(4), x)", (4, 3), (4, 4), {"grad": (True, False)}),
+    ("test_det", "torch.linalg.det(x)", (4, 4)),
+    ("test_det", "torch.det(x)", (4, 4)),
+    ("test_slogdet", "torch.linalg.slogdet(x)[1]", (4, 4)),
+    ("test_slogdet", "torch.linalg.slogdet(-x).logabsdet", (4, 4)),
+    ("test_vector_2norm", "torch.linalg.norm(x)", (4,)),
+    ("test_norm_list_of_boxes", "torch.linalg.norm(torch.stack([x, x + 2]))", 0.0),
+    ("test_frobenius_norm", "torch.linalg.norm(x)", (4, 3)),
+    ("test_frobenius_norm_axis", "torch.linalg.norm(x, dim=(0, 1))", (4, 3, 2)),
+    ("test_vector_norm_ord", "torch.linalg.norm(x, ord=2)", (6,)),
+    ("test_vector_norm_ord", "torch.linalg.norm(x, ord=3)", (6,)),
+    ("test_vector_norm_ord", "torch.linalg.norm(x, ord=4)", (6,)),
+    ("test_norm_axis", "torch.linalg.norm(x, dim=0)", (6, 5, 4)),
+    ("test_norm_axis", "torch.linalg.norm(x, dim=1)", (6, 5, 4)),
+    ("test_norm_axis", "torch.linalg.norm(x, dim=2)", (6, 5, 4)),
+    ("test_norm_nuclear", "torch.linalg.norm(x, ord='nuc')", (4, 3), {"order": 1, "expect": NUCLEAR}),
+    ("test_norm_nuclear_axis", "torch.linalg.norm(x, ord='nuc', dim=(0, 1))", (4, 3, 2),
+     {"order": 1, "expect": NUCLEAR}),
+    ("test_eigvalh_lower", f"torch.linalg.eigvalsh({SPD})", (4, 4), {"order": 1}),
+    ("test_eigvalh_upper", f"torch.linalg.eigvalsh({SPD}, UPLO='U')", (4, 4), {"order": 1}),
+    ("test_eigvalh_lower", f"torch.linalg.eigh({SPD}).eigenvalues", (4, 4), {"order": 1}),
+    ("test_cholesky", f"torch.linalg.cholesky({SPD})", (4, 4), {"order": 1, "expect": "missing op: cholesky"}),
+    ("test_svd_only_s_2d", "torch.linalg.svdvals(x)", (3, 5), {"order": 1}),
+    ("test_svd_square_2d", "torch.linalg.svd(x).S", (4, 4), {"order": 1}),
+    ("test_svd_tall_2d", "torch.linalg.svd(x, full_matrices=False).S", (5, 3), {"order": 1}),
+]
+
 
 def table(P: Any) -> Any:
-    t = P.Table("autograd", "")
+    t = P.table_of("autograd", "tests/test_scalar_ops.py", SCALAR_OPS, order=2)
+    for prefix, rows in (("tests/test_numpy.py", NUMPY), ("tests/test_linalg.py", LINALG)):
+        part = P.table_of("autograd", prefix, rows, order=2)
+        t.cases.extend(part.cases)
     return t
