@@ -87,7 +87,14 @@ def _as_python(item: Any) -> Any:
 
 
 def _items(index: Any) -> list:
-    return [_as_python(i) for i in index] if isinstance(index, tuple) else [_as_python(index)]
+    """The index's items as PyTorch reads them; a 0-d bool tensor is the bool (a new dim, kept or emptied)."""
+    items = []
+    for item in (index if isinstance(index, tuple) else (index,)):
+        if isinstance(item, Tensor) and item.ndim == 0 and item._data.dtype == np.bool_:
+            items.append(bool(item._data.item()))
+        else:
+            items.append(_as_python(item))
+    return items
 
 
 def getitem(x: Tensor, index: Any) -> Tensor:
