@@ -17,7 +17,7 @@ from .joins import cat
 from .linalg import diagonal_positions
 from .optable import LINEAR_JVP, SHAPES, Grad, Op, declare
 from .recording import apply
-from .registry import builtin
+from .registry import alias, builtin
 from .settings import check_dim, check_elements
 from .shapes import CLONE, VIEW, expand, permute, reshape, unsqueeze
 from .tensor import Tensor
@@ -152,6 +152,12 @@ def expand_as(input: Any, other: Any) -> Tensor:
     return expand(tensor_arg(input), tuple(tensor_arg(other, "other").shape))
 
 
+@builtin("broadcast_to(input, size)", ("expand",))
+def broadcast_to(input: Any, size: Any) -> Tensor:
+    """input broadcast to `size` (ExpandBackward0), as expand does."""
+    return expand(tensor_arg(input), size)
+
+
 # ---------------------------------------------------------------------------- roll, flip, triangles, diagonals
 def _dims(dims: Any, ndim: int) -> tuple[int, ...]:
     items = list(dims) if isinstance(dims, (list, tuple)) else [dims]
@@ -237,6 +243,9 @@ def movedim(input: Any, source: Any, destination: Any) -> Tensor:
     for to, frm in sorted(zip(dst, src)):
         order.insert(to, frm)
     return permute(x, tuple(order))
+
+
+alias("moveaxis", "movedim")  # numpy's spelling, which PyTorch has too
 
 
 @builtin("ravel(input)", ("view", "clone"))

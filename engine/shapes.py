@@ -15,7 +15,7 @@ from .coerce import tensor_arg, with_axis
 from .errors import BadValueError, ShapeError
 from .optable import LINEAR_JVP, SHAPES, Grad, Op, declare
 from .recording import apply
-from .registry import builtin
+from .registry import alias, builtin
 from .settings import as_dtype, check_dim, check_dims, check_elements
 from .tensor import Tensor
 
@@ -177,6 +177,10 @@ def t(input: Any) -> Tensor:
 def transpose(input: Any, dim0: int, dim1: int) -> Tensor:
     x = tensor_arg(input)
     return apply(TRANSPOSE, (x,), {"dim0": check_dim(dim0, x.ndim), "dim1": check_dim(dim1, x.ndim)})
+
+
+alias("swapaxes", "transpose")  # numpy's spelling (and PyTorch's swapdims)
+alias("swapdims", "transpose")
 
 
 @builtin("permute(input, *dims)", ("permute",))

@@ -213,6 +213,8 @@ BUILTIN_CALLS = {
     "clip": "x.clip(0.7, 1.6)", "unflatten": "unflatten(x, 1, (2, 1))",
     "absolute": "absolute(x - 1)", "multiply": "multiply(x, x)", "divide": "x.divide(2)",
     "true_divide": "true_divide(x, x + 1)", "negative": "negative(x)",
+    "broadcast_to": "broadcast_to(x, (3, 2, 2))", "moveaxis": "moveaxis(x, 0, 1)", "swapaxes": "x.swapaxes(0, 1)",
+    "swapdims": "swapdims(x, 1, 0)",
     **VOCABULARY_CALLS,
 }
 
@@ -260,6 +262,8 @@ _ENGINE_CALLS = {
     "clip": lambda x: E.clip(x, 0.7, 1.6), "unflatten": lambda x: E.unflatten(x, 1, (2, 1)),
     "absolute": lambda x: E.absolute(x - 1), "multiply": lambda x: E.multiply(x, x),
     "divide": lambda x: E.divide(x, 2), "true_divide": lambda x: E.true_divide(x, x + 1), "negative": E.negative,
+    "broadcast_to": lambda x: E.broadcast_to(x, (3, 2, 2)), "moveaxis": lambda x: E.moveaxis(x, 0, 1),
+    "swapaxes": lambda x: E.swapaxes(x, 0, 1), "swapdims": lambda x: E.swapdims(x, 1, 0),
     "cummax": lambda x: E.cummax(x, 1).values,
     "cummin": lambda x: E.cummin(x, 0)[0],
     "logcumsumexp": lambda x: E.logcumsumexp(x, 1),
