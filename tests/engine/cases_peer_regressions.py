@@ -31,3 +31,8 @@ def register(C: Any) -> None:
     # autograd's test_scalar_ops spells these as numpy does (PyTorch has them too)
     case("peers_numpy_spellings", lambda L, x, y: L.multiply(x, y) + L.divide(x, y) + x.true_divide(y)
          + L.negative(x) * L.absolute(y), a23, values(2, 3, offset=62))
+    # MyGrad's test_tensor_manip: numpy's names for movedim, transpose, expand
+    case("peers_numpy_rearranging", lambda L, x: L.moveaxis(x, 0, -1).swapaxes(0, 1) + L.swapdims(x, 0, 2)
+         * L.broadcast_to(x.sum(2, keepdim=True), (2, 3, 4)).swapaxes(0, 2), a2345)
+    # MyGrad's test_getitem_advindex_bool_bkwdprop: tensor([True, False, True]) is a mask (a bool tensor)
+    case("peers_bool_tensor_mask", lambda L, x: x[L.tensor([True, False])] * 2 + x[L.tensor(True)].sum(0), a23)
