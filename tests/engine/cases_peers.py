@@ -44,6 +44,9 @@ class PeerCase:
     order: int = 1  # 2: the peer checks second derivatives (grad of the weighted first derivatives)
     expect: str = "agree"  # or "missing op: ...", "unsupported keyword: ...", "disagreement: ..."
     raises: bool = False  # the peer checks that the op is refused (both libraries must raise)
+    # For an op PyTorch does not have (csc, sec, cot, ...): the program PyTorch runs instead (its definition);
+    # values and gradients are compared, the graph is not (it is the engine's own node)
+    reference: str | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -65,7 +68,7 @@ class Table:
 
     def add(self, test: str, program: str, *inputs: Any, low: float = -2.0, high: float = 2.0,
             dtype: str | tuple[str, ...] = F64, grad: tuple[bool, ...] | None = None, order: int = 1,
-            expect: str = "agree", raises: bool = False) -> None:
+            expect: str = "agree", raises: bool = False, reference: str | None = None) -> None:
         """inputs: a shape (a tuple: values drawn in [low, high)) or the values themselves (a number or list)."""
         if re.search(r"\bF\.", program) and "import" not in program:  # F is torch.nn.functional, imported
             program = "import torch.nn.functional as F; " + program
@@ -78,7 +81,7 @@ class Table:
         if len(flags) != len(arrays) or len(dtypes) != len(arrays):
             raise ValueError(f"{case_id}: one dtype and one requires_grad flag per input")
         self.cases.append(PeerCase(case_id, self.peer, f"{self.prefix}::{test}", program, arrays, dtypes, flags,
-                                   order, expect, raises))
+                                   order, expect, raises, reference))
 
 
 def table_of(peer: str, prefix: str, rows: list[tuple], **defaults: Any) -> Table:
@@ -140,7 +143,8 @@ def run(lib: Any, c: PeerCase, canonical_graph: Any) -> dict:
     leaves = [lib.tensor(x, dtype=getattr(lib, dt), requires_grad=rg)
               for x, dt, rg in zip(c.inputs, c.dtypes, c.requires_grad)]
     try:
-        out = evaluate(lib, c.program, dict(zip(c.names, leaves)))
+        program = c.reference if c.reference is not None and lib.__name__ == "torch" else c.program
+        out = evaluate(lib, program, dict(zip(c.names, leaves)))
     except Exception as error:  # the class of the failure is the record
         return {"error": type(error).__name__}
     result: dict[str, Any] = {"value": _numpy(out), "dtype": str(out.dtype).removeprefix("torch."),
@@ -189,7 +193,8 @@ def load_tables() -> list[PeerCase]:
 
 def fingerprint(c: PeerCase) -> str:
     """A checksum of what defines a case (its program, inputs, dtypes, flags, order)."""
-    text = repr((c.program, [x.tolist() for x in c.inputs], c.dtypes, c.requires_grad, c.order, c.raises))
+    text = repr((c.program, [x.tolist() for x in c.inputs], c.dtypes, c.requires_grad, c.order, c.raises,
+                 c.reference))
     return f"{zlib.crc32(text.encode()):08x}"
 
 
@@ -222,8 +227,9 @@ def _close(actual: np.ndarray, expected: np.ndarray, dtype: str) -> str | None:
     return f"values differ (largest difference {worst:.3g})"
 
 
-def differences(result: dict, golden: dict, shapes: list[tuple[int, ...]]) -> list[str]:
-    """What differs between the engine's result and PyTorch's record (empty: they agree)."""
+def differences(result: dict, golden: dict, shapes: list[tuple[int, ...]], graphs: bool = True) -> list[str]:
+    """What differs between the engine's result and PyTorch's record (empty: they agree); graphs=False for a
+    case whose PyTorch program is a reference definition."""
     if "error" in golden or "error" in result:
         if ("error" in golden) != ("error" in result):
             return [f"error: torch {golden.get('error')}, engine {result.get('error')}"]
@@ -237,7 +243,7 @@ def differences(result: dict, golden: dict, shapes: list[tuple[int, ...]]) -> li
     if (why := _close(result["value"], decode(golden["value"], golden["dtype"]).reshape(golden["shape"]),
                       golden["dtype"])):
         problems.append(f"value: {why}")
-    if result["graph"] != golden["graph"]:
+    if graphs and result["graph"] != golden["graph"]:
         problems.append(f"graph: {[n['name'] for n in result['graph']]} != {[n['name'] for n in golden['graph']]}")
     for i, (grad, expected, dtype) in enumerate(zip(result.get("grads", []), golden.get("grads", []),
                                                     golden.get("grad_dtypes", []))):
