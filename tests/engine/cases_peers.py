@@ -29,7 +29,8 @@ import numpy as np
 
 F32, F64 = "float32", "float64"
 NAMES = ("x", "y", "z", "w", "v")
-TABLES = ("cases_peers_tinygrad.py", "cases_peers_tinygrad2.py", "cases_peers_autograd.py", "cases_peers_mygrad.py")
+TABLES = ("cases_peers_tinygrad.py", "cases_peers_tinygrad2.py", "cases_peers_tinygrad3.py", "cases_peers_autograd.py",
+          "cases_peers_mygrad.py")
 
 
 @dataclass(frozen=True)
@@ -59,12 +60,16 @@ def uniform(case_id: str, shape: tuple[int, ...], low: float, high: float, dtype
     return rng.uniform(low, high, size=shape).astype(dtype).astype(np.float64)
 
 
+# How many cases of each (peer, test) are declared so far: the next one's number (reset by load_tables), so
+# that a test's cases spread over several tables get distinct ids
+_COUNTS: dict[str, int] = {}
+
+
 class Table:
     """One peer's cases: `add` declares one, numbering the cases of the same test."""
 
     def __init__(self, peer: str, prefix: str) -> None:
         self.peer, self.prefix, self.cases = peer, prefix, []
-        self._count: dict[str, int] = {}
 
     def add(self, test: str, program: str, *inputs: Any, low: float = -2.0, high: float = 2.0,
             dtype: str | tuple[str, ...] = F64, grad: tuple[bool, ...] | None = None, order: int = 1,
@@ -72,8 +77,9 @@ class Table:
         """inputs: a shape (a tuple: values drawn in [low, high)) or the values themselves (a number or list)."""
         if re.search(r"\bF\.", program) and "import" not in program:  # F is torch.nn.functional, imported
             program = "import torch.nn.functional as F; " + program
-        n = self._count[test] = self._count.get(test, 0) + 1
-        case_id = f"{self.peer}:{test.rsplit('::', 1)[-1]}:{n}"
+        name = f"{self.peer}:{test.rsplit('::', 1)[-1]}"
+        n = _COUNTS[name] = _COUNTS.get(name, 0) + 1
+        case_id = f"{name}:{n}"
         dtypes = (dtype,) * len(inputs) if isinstance(dtype, str) else tuple(dtype)
         arrays = tuple(uniform(f"{case_id}:{i}", x, low, high, dt) if isinstance(x, tuple)
                        else np.array(x, dtype=np.float64) for i, (x, dt) in enumerate(zip(inputs, dtypes)))
@@ -175,6 +181,7 @@ def load_tables() -> list[PeerCase]:
     """Every case of the three tables, in order (the table modules are loaded from files beside this one)."""
     import importlib.util
 
+    _COUNTS.clear()
     cases: list[PeerCase] = []
     for filename in TABLES:
         name = "autodiff_peer_" + filename.removesuffix(".py")
