@@ -202,3 +202,15 @@ def clamp(input: Any, min: float | None = None, max: float | None = None) -> Ten
 
 
 alias("clip", "clamp")  # PyTorch's (and numpy's) other spelling
+
+
+CLAMP_MIN = declare(Op("clamp_min", "ClampMinBackward0", ("self",), lambda x, *, min: np.maximum(x, min),
+                       (Grad(lambda F, g, s: F.where(F.values(s.self) >= s.min, g, 0.0), "grad where self >= min"),),
+                       "self raised to min where it is below", group=ELEMENTWISE,
+                       symbolic=lambda M, a, *, min: M.maximum(a, min), jvp=ELEMENTWISE_JVP))
+
+
+@builtin("clamp_min(input, min)", ("clamp_min",), op=CLAMP_MIN)
+def clamp_min(input: Any, min: float) -> Tensor:
+    """clamp(input, min=min) recorded as PyTorch's clamp_min (ClampMinBackward0; F.normalize uses it)."""
+    return apply(CLAMP_MIN, (tensor_arg(input),), {"min": number(min, "min")})

@@ -11,6 +11,11 @@ def _pad(L: Any) -> Any:
     return L.nn.functional.pad if hasattr(L, "nn") else L.pad
 
 
+def _F(L: Any) -> Any:
+    """torch.nn.functional for torch; the engine's module, which has these functions itself."""
+    return L.nn.functional if hasattr(L, "nn") else L
+
+
 def register(C: Any) -> None:
     """Add the cases to C.CASES (C is the cases module: its `case`, `values`)."""
     case, values = C.case, C.values
@@ -36,3 +41,8 @@ def register(C: Any) -> None:
          * L.broadcast_to(x.sum(2, keepdim=True), (2, 3, 4)).swapaxes(0, 2), a2345)
     # MyGrad's test_getitem_advindex_bool_bkwdprop: tensor([True, False, True]) is a mask (a bool tensor)
     case("peers_bool_tensor_mask", lambda L, x: x[L.tensor([True, False])] * 2 + x[L.tensor(True)].sum(0), a23)
+    # missing ops the peers test: repeat_interleave (tinygrad, autograd, MyGrad), normalize (tinygrad)
+    case("peers_repeat_interleave", lambda L, x: L.repeat_interleave(x, 2, 1) + x.t().repeat_interleave(2, 0).t()
+         + x.repeat_interleave(2).reshape(2, 6), a23)
+    case("peers_normalize", lambda L, x: _F(L).normalize(x) + _F(L).normalize(x, p=1.0, dim=0)
+         + L.clamp_min(x, 0.25), a23)

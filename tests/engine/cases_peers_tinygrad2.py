@@ -18,8 +18,6 @@ INF, NAN = math.inf, math.nan
 MISSING_CONV3D = "missing op: conv3d"
 MISSING_CONV_TRANSPOSE2D = "missing op: conv_transpose2d"
 MISSING_CONV_TRANSPOSE3D = "missing op: conv_transpose3d"
-MISSING_NORMALIZE = "missing op: normalize"
-MISSING_REPEAT_INTERLEAVE = "missing op: repeat_interleave"
 MISSING_SCALED_DOT_PRODUCT_ATTENTION = "missing op: scaled_dot_product_attention"
 UNSUPPORTED_PAD_MODE_CIRCULAR = "unsupported keyword: pad(mode='circular')"
 UNSUPPORTED_SUM_DTYPE = "unsupported keyword: sum(dtype=)"
@@ -102,13 +100,13 @@ ROWS = [
     ("test_log_softmax_other_axis", 'x.log_softmax(0)', (5, 5, 5)),
     ("test_log_softmax_other_axis", 'x.log_softmax(1)', (5, 5, 5)),
     ("test_log_softmax_other_axis", 'x.log_softmax(2)', (5, 5, 5)),
-    ("test_normalize", 'F.normalize(x)', (5, 7), {"expect": MISSING_NORMALIZE}),
-    ("test_normalize", 'F.normalize(x, dim=0)', (5, 7), {"expect": MISSING_NORMALIZE}),
-    ("test_normalize", 'F.normalize(x, dim=2)', (5, 5, 5), {"expect": MISSING_NORMALIZE}),
-    ("test_normalize", 'F.normalize(x, p=1)', (5, 7), {"expect": MISSING_NORMALIZE}),
-    ("test_normalize", 'F.normalize(x, p=3, dim=0)', (5, 7), {"expect": MISSING_NORMALIZE}),
-    ("test_normalize", 'F.normalize(x, p=0)', (5, 7), {"expect": MISSING_NORMALIZE}),
-    ("test_normalize", 'F.normalize(x, p=-1)', (5, 7), {"expect": MISSING_NORMALIZE}),
+    ("test_normalize", 'F.normalize(x)', (5, 7)),
+    ("test_normalize", 'F.normalize(x, dim=0)', (5, 7)),
+    ("test_normalize", 'F.normalize(x, dim=2)', (5, 5, 5)),
+    ("test_normalize", 'F.normalize(x, p=1)', (5, 7)),
+    ("test_normalize", 'F.normalize(x, p=3, dim=0)', (5, 7)),
+    ("test_normalize", 'F.normalize(x, p=0)', (5, 7)),
+    ("test_normalize", 'F.normalize(x, p=-1)', (5, 7)),
     ("test_logsumexp", 'torch.logsumexp(x, dim=0)', (5, 7)),
     ("test_logsumexp", 'torch.logsumexp(x, dim=0, keepdim=True)', (5, 7)),
     ("test_logsumexp", 'torch.logsumexp(x, dim=1)', (5, 7)),
@@ -350,11 +348,11 @@ ROWS = [
     ("test_cat", 'torch.cat((x, y, z), 1)', (5, 0, 9), (5, 1, 9), (5, 2, 9)),
     ("test_cat", 'torch.cat((x, y, z), 1)', (45, 0, 9), (45, 0, 9), (45, 0, 9)),
     ("test_stack_max", 'torch.stack((x, y)).max(axis=0)[0]', [1.0], [2.0]),
-    ("test_repeat_interleave", 'x.repeat_interleave(6)', (3, 3), {"expect": MISSING_REPEAT_INTERLEAVE}),
-    ("test_repeat_interleave", 'x.repeat_interleave(2, 1)', (3, 3), {"expect": MISSING_REPEAT_INTERLEAVE}),
-    ("test_repeat_interleave", 'x.repeat_interleave(2, 0)', (3, 3), {"expect": MISSING_REPEAT_INTERLEAVE}),
-    ("test_repeat_interleave", 'x.repeat_interleave(2, -1)', (3, 3), {"expect": MISSING_REPEAT_INTERLEAVE}),
-    ("test_repeat_interleave", 'x.repeat_interleave(2, -2)', (3, 3), {"expect": MISSING_REPEAT_INTERLEAVE}),
+    ("test_repeat_interleave", 'x.repeat_interleave(6)', (3, 3)),
+    ("test_repeat_interleave", 'x.repeat_interleave(2, 1)', (3, 3)),
+    ("test_repeat_interleave", 'x.repeat_interleave(2, 0)', (3, 3)),
+    ("test_repeat_interleave", 'x.repeat_interleave(2, -1)', (3, 3)),
+    ("test_repeat_interleave", 'x.repeat_interleave(2, -2)', (3, 3)),
     ("test_clip", 'x.clip(-2.3, 1.2)', (5, 7)),
     ("test_clip", 'x.clip(-2.5, 1.5)', [-3.0, -2.5, 0, 1.5, 2]),
     ("test_clip", 'x.clip(0, 0)', (5, 7)),

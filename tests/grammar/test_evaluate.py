@@ -215,6 +215,7 @@ BUILTIN_CALLS = {
     "true_divide": "true_divide(x, x + 1)", "negative": "negative(x)",
     "broadcast_to": "broadcast_to(x, (3, 2, 2))", "moveaxis": "moveaxis(x, 0, 1)", "swapaxes": "x.swapaxes(0, 1)",
     "swapdims": "swapdims(x, 1, 0)",
+    "clamp_min": "x.clamp_min(0.7)", "repeat_interleave": "repeat_interleave(x, 2, 1)",
     **VOCABULARY_CALLS,
 }
 
@@ -264,6 +265,7 @@ _ENGINE_CALLS = {
     "divide": lambda x: E.divide(x, 2), "true_divide": lambda x: E.true_divide(x, x + 1), "negative": E.negative,
     "broadcast_to": lambda x: E.broadcast_to(x, (3, 2, 2)), "moveaxis": lambda x: E.moveaxis(x, 0, 1),
     "swapaxes": lambda x: E.swapaxes(x, 0, 1), "swapdims": lambda x: E.swapdims(x, 1, 0),
+    "clamp_min": lambda x: E.clamp_min(x, 0.7), "repeat_interleave": lambda x: E.repeat_interleave(x, 2, 1),
     "cummax": lambda x: E.cummax(x, 1).values,
     "cummin": lambda x: E.cummin(x, 0)[0],
     "logcumsumexp": lambda x: E.logcumsumexp(x, 1),
