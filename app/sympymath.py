@@ -202,6 +202,11 @@ class SymPyMath:
         return -g * a / b**2
 
     @staticmethod
+    def rounded_div(a: Any, b: Any, mode: str) -> Any:
+        q = a / b
+        return sympy.floor(q) if mode == "floor" else sympy.sign(q) * sympy.floor(sympy.Abs(q))
+
+    @staticmethod
     def threshold_backward(g: Any, x: Any) -> Any:
         if isinstance(x, sympy.Max) and len(x.args) == 2 and sympy.S.Zero in x.args:
             # relu's result max(0, y) <= 0 exactly where y <= 0 (SymPy does not see it)

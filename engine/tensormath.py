@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from . import fused
-from .arithmetic import pow
+from .arithmetic import div, pow
 from .arrays import kept_shape, sigmoid_backward, summed_axes, tanh_backward
 from .arrays import sign as sign_kernel
 from .coerce import operand
@@ -323,6 +323,11 @@ class TensorMath:
     @staticmethod
     def div_other_backward(g: Tensor, a: Tensor, b: Tensor) -> Tensor:
         return (-g) * ((a / b) / b)
+
+    @staticmethod
+    def rounded_div(a: Tensor, b: Tensor, mode: str) -> Tensor:
+        """Recorded (its derivative is 0), so that a formula using it still depends on a and b, as PyTorch's."""
+        return div(a, b, rounding_mode=mode)
 
     @staticmethod
     def values(x: Any) -> Any:
