@@ -849,3 +849,27 @@ def test_prod_of_two_or_more_zeros_has_a_zero_gradient_even_for_a_nan_grad():
     w = E.tensor([-2.0, 0.0, 3.0], dtype="float64", requires_grad=True)  # one zero: the grad's nan flows
     E.exp(w.prod().std()).backward()
     assert np.isnan(w.grad.data).all()
+
+
+@pytest.mark.parametrize("name", ["remainder", "fmod"])
+def test_remainder_and_fmod_second_derivatives_are_zeros_not_none(name):
+    """The gradient for `other` is -grad * div(self, other, rounding_mode=...): recorded under create_graph, so
+    the second derivatives are zero tensors, as PyTorch's (they were None; found by HIPS autograd's test_mod_arg0
+    ported, which checks second derivatives)."""
+    x = E.tensor([0.7, -1.3], dtype=E.float64, requires_grad=True)
+    y = E.tensor([0.3, 0.4], dtype=E.float64, requires_grad=True)
+    _, gy = E.autograd.grad(getattr(E, name)(x, y).sum(), [x, y], create_graph=True)
+    assert gy.requires_grad
+    (gy * 2).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 0.0])
+    np.testing.assert_array_equal(y.grad.numpy(), [0.0, 0.0])
+
+
+def test_prod_of_a_0d_input_passes_the_gradient_through():
+    """PyTorch's prod_backward returns grad itself for a 0-d input: under create_graph the first derivative is a
+    constant, so a second backward leaves .grad None (it was a zero tensor; found by HIPS autograd's
+    test_systematic.py::test_prod ported, which checks second derivatives)."""
+    x = E.tensor(3.5, dtype=E.float64, requires_grad=True)
+    for out in (E.prod(x), x.prod(0)):
+        (first,) = E.autograd.grad(out, x, create_graph=True)
+        assert first.item() == 1.0 and not first.requires_grad
