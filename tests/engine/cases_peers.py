@@ -30,7 +30,7 @@ import numpy as np
 F32, F64 = "float32", "float64"
 NAMES = ("x", "y", "z", "w", "v")
 TABLES = ("cases_peers_tinygrad.py", "cases_peers_tinygrad2.py", "cases_peers_tinygrad3.py", "cases_peers_autograd.py",
-          "cases_peers_mygrad.py")
+          "cases_peers_autograd2.py", "cases_peers_mygrad.py")
 
 
 @dataclass(frozen=True)
