@@ -26,8 +26,7 @@ from .tensor import Tensor
 def maximum_grad(F: Any, g: Any, a: Any, b: Any) -> Any:
     """The gradient of maximum(a, b) for a: PyTorch's rule, half on ties, nothing where a < b, the whole
     gradient otherwise (nan included)."""
-    a, b = F.values(a), F.values(b)
-    return F.where(a == b, g / 2.0, F.where(a < b, 0.0, g))
+    return F.maximum_backward(g, F.values(a), F.values(b))
 
 
 def _pow_tensor_grad_self(F: Any, g: Any, s: Any) -> Any:
