@@ -13,13 +13,13 @@ from . import fused
 from .arithmetic import div, pow
 from .arrays import kept_shape, sigmoid_backward, summed_axes, tanh_backward
 from .arrays import sign as sign_kernel
+from .classification import DIV_SCALAR
 from .coerce import operand
 from .constructors import zeros_like
 from .cumulative import cumprod, cumsum
 from .decompositions import solve
 from .elementwise import cos, cosh, erf, exp, log, sign, sin, sinh, sqrt, tanh
 from .errors import BadValueError
-from .classification import DIV_SCALAR
 from .gathers import GATHER, INDEX_PUT_ADD, MASKED_FILL, SCATTER_ADD
 from .indexing import getitem
 from .inplace import AS_STRIDED, AS_STRIDED_SCATTER, COPY
