@@ -8,6 +8,34 @@ from typing import Any
 
 # the value of `x` tinygrad's convolution and pooling tests use: (batch, channels, height, width), scaled down
 IMAGE = (2, 2, 7, 9)
+# tinygrad's fancy-indexing tests index a (2, 5, 6, 5, 3, 4) tensor with random index tensors a..e drawn in fixed
+# ranges and shapes (_get_index_randoms); here a smaller tensor and fixed draws in those ranges, with the shapes'
+# long sides halved, bound by the program's first statements (ints in PyTorch, whole floats in autodiff)
+FANCY = (2, 3, 4, 4, 3, 2)
+INDICES = ("a = torch.tensor([0, -1]).reshape(2, 1, 1, 1, 1, 1); "
+           "b = torch.tensor([0, 0]).reshape(1, 2, 1, 1, 1, 1); "
+           "c = torch.tensor([-3, 2]).reshape(1, 1, 2, 1, 1, 1); "
+           "d = torch.tensor([1, 2, 0, 2]).reshape(2, 1, 1, 2, 1, 1); "
+           "e = torch.tensor([0, 0]).reshape(1, 1, 1, 1, 2, 1); ")
+FANCY_INDICES = {
+    "test_slice_fancy_indexing_no_dim_collapse": ["a, b, c, d, e", ":, b, c, d, :", "a, b, ...", "a, ..., e",
+                                                  "..., c, :, e"],
+    "test_slice_fancy_indexing_dim_collapse_int": ["1, b, c, d, e", "a, b, 3, d, e", "1, b, 2, d, 2", "a, 2, 2, 2, e",
+                                                   "1, :, 3:11:2, d, 0:2"],
+    "test_slice_fancy_indexing_dim_inject_none": ["None, b, c, d, e", "a, b, c, d, None", "a, b, None, d, e",
+                                                  "None, b, c, d, None", "a, :, None, d, e",
+                                                  "None, None, None, None, None", "None, None, b, c, d, e",
+                                                  "None, None, b, c, None, None", "a, None, None, c, d, e",
+                                                  "a, None, None, c, None, None", "None, None, b, None, d, e"],
+    "test_slice_fancy_indexing_dim_inject_and_collapse": ["1, b, None, d, 1", "None, b, 2, d, None", "..., 1, d, None"],
+    "test_slice_fancy_indexing_list_indices": ["(0,), b, c, d, :", "[[[0]]], b, c, d, [[1]]", "(1, 0, -1), b, c, d, :",
+                                               "a, b, c, (1, 2, 3), ...", "a, b, c, [[1], [2], [3]], ...",
+                                               "a, (2, 1, 0), c, (-2, 1, 0), e"],
+    "test_slice_fancy_indexing_tuple_indices": ["(((0,),),)", "(1, 0), b, c, d, :",
+                                                "a, ((2,), (1,), (0,)), c, (2, 1, 0)",
+                                                "1, (2, 1, 0), None, c, (2, 1, 0), e"],
+    "test_slice_fancy_indexing_list_with_tensors": ["(a,)", "(a, 1)", "(a, (1, 1))", "(a, b, c, d, e)"],
+}
 
 
 def _rows() -> list[tuple]:
@@ -46,7 +74,7 @@ def _rows() -> list[tuple]:
     rows += [("test_cat", "torch.cat((x, x))", 3.14, {"grad": (False,)})]  # tinygrad checks the IndexError
     for reps in ([], [4], [2, 1], [3, 2, 2]):
         repeats = ", ".join(str(r) for r in [2, 4, 3, *reps])
-        rows += [("test_repeat", f"x.repeat({repeats})", (2, 3, 2)),
+        rows += [("test_repeat", f"x.repeat({repeats})", (2, 3, 2) if len(reps) < 2 else (1, 2, 1)),
                  ("test_repeat", f"x.repeat({repeats})", ())]
     rows += [("test_simple_repeat", "x.repeat(3, 3, 4)", (3, 3))]
     rows += [("test_softmax", "torch.nn.Softmax(dim=1)(x)", (5, 7)),
@@ -56,6 +84,11 @@ def _rows() -> list[tuple]:
              ("test_log_softmax", "torch.nn.LogSoftmax(dim=0)(x)", (45,)),
              ("test_log_softmax", "torch.nn.LogSoftmax(dim=-1)(x)", ()),
              ("test_softmin", "torch.nn.Softmin(dim=1)(x)", (5, 7))]
+    rows += [(test, f"{INDICES}x[{index}]", FANCY) for test, indices in FANCY_INDICES.items() for index in indices]
+    gather = "b = torch.remainder(torch.arange(60) * 7, 3).reshape(3, 4, 5); "  # tinygrad: randint(3, size=[3,4,5])
+    rows += [("test_gather", f"{gather}x.gather(dim={dim}, index=b)", shape)
+             for dim, shape in ((0, (4, 5, 6)), (1, (4, 5, 6)), (2, (4, 5, 6)), (0, (3, 4, 5)), (-1, (4, 5, 6)),
+                                (-2, (4, 5, 6)), (-3, (4, 5, 6)))]
     # convolutions and pooling (the mm31 branch changes these ops: a disagreement here is listed, not fixed)
     rows += [("test_simple_conv2d", "F.conv2d(x, y)", (1, 4, 5, 5), (4, 4, 3, 3)),
              ("test_simple_conv2d_bias", "F.conv2d(x, y, z)", (1, 4, 5, 5), (4, 4, 3, 3), (4,))]
