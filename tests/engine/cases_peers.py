@@ -5,13 +5,14 @@ and MyGrad (tests/tensor_ops/, tests/math/, ...) each check their own ops' value
 reference. Each of those checks is one `PeerCase` here: a program text in autodiff's language (the language takes
 PyTorch's spelling, so the same text also runs as Python against torch), the inputs the peer used (its shapes
 and value ranges, made here by a fixed generator), which inputs require grad, the order of derivative the peer
-checks, and the peer and test it comes from. The tables are cases_peers_tinygrad.py, cases_peers_autograd.py and
-cases_peers_mygrad.py; tests/make_peers_golden.py records PyTorch's answers in golden/peers.json, which
-test_peers_golden.py checks without torch and test_peers_live.py checks against torch itself.
+checks, and the peer and test it comes from. The tables (TABLES) are cases_peers_tinygrad*.py,
+cases_peers_autograd*.py and cases_peers_mygrad.py; tests/make_peers_golden.py records PyTorch's answers in
+golden/peers.json, which test_peers_golden.py checks without torch and test_peers_live.py checks against torch.
+A program PyTorch refuses must be refused (the error's class is not compared).
 
-A case autodiff cannot run carries `expect`: "missing op: NAME", "unsupported keyword: NAME" or
-"disagreement: WHAT" (a known bug left to another area). The tests then require that it still fails, so that
-the table is corrected when the op arrives.
+A case autodiff cannot run, or runs differently, carries `expect`: "missing op: NAME", "unsupported ...: WHAT"
+or "disagreement: WHAT" (a known difference: another helper's area, PyTorch's own inconsistency, or a documented
+choice). The tests then require that it still differs, so that the table is corrected when that changes.
 """
 
 from __future__ import annotations
@@ -44,7 +45,6 @@ class PeerCase:
     requires_grad: tuple[bool, ...]
     order: int = 1  # 2: the peer checks second derivatives (grad of the weighted first derivatives)
     expect: str = "agree"  # or "missing op: ...", "unsupported keyword: ...", "disagreement: ..."
-    raises: bool = False  # the peer checks that the op is refused (both libraries must raise)
     # For an op PyTorch does not have (csc, sec, cot, ...): the program PyTorch runs instead (its definition);
     # values and gradients are compared, the graph is not (it is the engine's own node)
     reference: str | None = None
@@ -73,7 +73,7 @@ class Table:
 
     def add(self, test: str, program: str, *inputs: Any, low: float = -2.0, high: float = 2.0,
             dtype: str | tuple[str, ...] = F64, grad: tuple[bool, ...] | None = None, order: int = 1,
-            expect: str = "agree", raises: bool = False, reference: str | None = None) -> None:
+            expect: str = "agree", reference: str | None = None) -> None:
         """inputs: a shape (a tuple: values drawn in [low, high)) or the values themselves (a number or list)."""
         if re.search(r"\bF\.", program) and "import" not in program:  # F is torch.nn.functional, imported
             program = "import torch.nn.functional as F; " + program
@@ -87,7 +87,7 @@ class Table:
         if len(flags) != len(arrays) or len(dtypes) != len(arrays):
             raise ValueError(f"{case_id}: one dtype and one requires_grad flag per input")
         self.cases.append(PeerCase(case_id, self.peer, f"{self.prefix}::{test}", program, arrays, dtypes, flags,
-                                   order, expect, raises, reference))
+                                   order, expect, reference))
 
 
 def table_of(peer: str, prefix: str, rows: list[tuple], **defaults: Any) -> Table:
@@ -200,7 +200,7 @@ def load_tables() -> list[PeerCase]:
 
 def fingerprint(c: PeerCase) -> str:
     """A checksum of what defines a case (its program, inputs, dtypes, flags, order)."""
-    text = repr((c.program, [x.tolist() for x in c.inputs], c.dtypes, c.requires_grad, c.order, c.raises,
+    text = repr((c.program, [x.tolist() for x in c.inputs], c.dtypes, c.requires_grad, c.order,
                  c.reference))
     return f"{zlib.crc32(text.encode()):08x}"
 
