@@ -62,7 +62,7 @@ sigmoid = _unary("sigmoid", "SigmoidBackward0", lambda x: 1 / (1 + np.exp(-x)),
                  lambda F, g, s: F.sigmoid_backward(g, s.result), "grad * (1 - result) * result",
                  "1 / (1 + e ** -self)", noisy=True, kernel=SIGMOID, functional=True,
                  symbolic=lambda M, a: 1 / (1 + M.exp(-a)))
-relu = _unary("relu", "ReluBackward0", lambda x: np.maximum(x, 0),
+relu = _unary("relu", "ReluBackward0", lambda x: np.maximum(0, x),  # numpy keeps its 2nd argument on ties: -0.0
               lambda F, g, s: F.threshold_backward(g, s.result), "grad where result > 0 (and where nan)",
               "max(self, 0)", functional=True, symbolic=lambda M, a: M.maximum(a, 0))
 
@@ -169,8 +169,9 @@ cbrt = composite("cbrt(input)", lambda F, x: F.mul(F.sign(x), F.pow(F.abs(x), 1.
 # ---------------------------------------------------------------------------- clamp
 def _clamp_forward(x: np.ndarray, *, min: float | None, max: float | None) -> np.ndarray:
     if min is not None and max is not None:
-        return np.minimum(np.maximum(x, min), max)
-    return np.maximum(x, min) if min is not None else np.minimum(x, max)
+        return np.minimum(max, np.maximum(min, x))
+    # numpy's maximum and minimum keep their second argument on ties: x, so that clamp(-0.0, min=0) is -0.0
+    return np.maximum(min, x) if min is not None else np.minimum(max, x)
 
 
 def _clamp_grad(F: Any, g: Any, s: Any) -> Any:
@@ -204,7 +205,7 @@ def clamp(input: Any, min: float | None = None, max: float | None = None) -> Ten
 alias("clip", "clamp")  # PyTorch's (and numpy's) other spelling
 
 
-CLAMP_MIN = declare(Op("clamp_min", "ClampMinBackward0", ("self",), lambda x, *, min: np.maximum(x, min),
+CLAMP_MIN = declare(Op("clamp_min", "ClampMinBackward0", ("self",), lambda x, *, min: np.maximum(min, x),
                        (Grad(lambda F, g, s: F.where(F.values(s.self) >= s.min, g, 0.0), "grad where self >= min"),),
                        "self raised to min where it is below", group=ELEMENTWISE,
                        symbolic=lambda M, a, *, min: M.maximum(a, min), jvp=ELEMENTWISE_JVP))

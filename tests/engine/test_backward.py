@@ -7,6 +7,7 @@ documented behaviour (writes into views, stale views, integer inputs becoming fl
 from __future__ import annotations
 
 import gc
+import math
 import sys
 import tracemalloc
 
@@ -890,3 +891,13 @@ def test_maximum_and_minimum_create_graph_nodes_are_pytorchs(name):
     assert [n.name() for n, _ in where.next_functions] == ["DivBackward1", "MulBackward0"]
     share = [0.5, 0.0, 1.0] if name == "maximum" else [0.5, 1.0, 0.0]
     np.testing.assert_allclose(gx.detach().numpy(), np.array(share) * np.exp(out.detach().numpy()))
+
+
+def test_relu_and_clamp_keep_negative_zero_as_pytorch():
+    """relu(-0.0) and clamp(-0.0, min=0) are -0.0 in PyTorch (x kept on a tie), so 0.5 / relu(x * y) is -inf
+    where x * y is -0.0 (found by the differential harness at a larger budget, seed 99991)."""
+    x = E.tensor([-0.0, 0.0, -1.0, 2.0], dtype=E.float64)
+    for out in (E.relu(x), E.clamp(x, min=0.0), E.clamp(x, 0.0, 1.0), E.clamp_min(x, 0.0)):
+        assert np.signbit(out.numpy()).tolist() == [True, False, False, False]
+    assert np.signbit(E.clamp(-x, max=0.0).numpy()).tolist() == [False, True, False, True]
+    assert (0.5 / E.relu(E.tensor([-2.0]) * E.tensor([0.0]))).item() == -math.inf
