@@ -209,6 +209,15 @@ class SymPyMath:
         return -g * a / b**2
 
     @staticmethod
+    def maximum_backward(g: Any, a: Any, b: Any) -> Any:
+        return where(a == b, g / 2.0, where(a < b, 0.0, g))  # a, b: Values, whose comparisons are relations
+
+    @staticmethod
+    def rounded_div(a: Any, b: Any, mode: str) -> Any:
+        q = a / b
+        return sympy.floor(q) if mode == "floor" else sympy.sign(q) * sympy.floor(sympy.Abs(q))
+
+    @staticmethod
     def threshold_backward(g: Any, x: Any) -> Any:
         if isinstance(x, sympy.Max) and len(x.args) == 2 and sympy.S.Zero in x.args:
             # relu's result max(0, y) <= 0 exactly where y <= 0 (SymPy does not see it)

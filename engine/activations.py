@@ -234,3 +234,13 @@ softsign = composite("softsign(input)", lambda F, x: F.div(x, F.add(F.abs(x), 1)
          summary="softmax(-input, dim), recorded as those ops")
 def softmin(input: Any, dim: Any = None, dtype: Any = None) -> Tensor:
     return reductions.softmax(-tensor_arg(input), dim, dtype)
+
+
+@builtin("normalize(input, p=2.0, dim=1, eps=1e-12)", ("norm", "clamp_min", "expand", "div"), method=False,
+         functional=True)
+def normalize(input: Any, p: Any = 2.0, dim: Any = 1, eps: float = 1e-12) -> Tensor:
+    """torch.nn.functional.normalize: input divided by its p-norm over dim, at least eps (as PyTorch records it:
+    LinalgVectorNormBackward0, ClampMinBackward0, ExpandBackward0, DivBackward0)."""
+    x = tensor_arg(input)
+    norms = reductions.vector_norm(x, p, dim, keepdim=True)
+    return arithmetic.div(x, norms.clamp_min(eps).expand_as(x))

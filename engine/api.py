@@ -82,6 +82,7 @@ INPLACE: dict[str, Callable[..., Tensor]] = {
     "div_": lambda self, other: update_(self, lambda t: t / other, "div_"),
     "pow_": lambda self, exponent: update_(self, lambda t: t**exponent, "pow_"),
     "clamp_": lambda self, min=None, max=None: update_(self, lambda t: clamp(t, min, max), "clamp_"),
+    "clip_": lambda self, min=None, max=None: update_(self, lambda t: clamp(t, min, max), "clip_"),
     "abs_": lambda self: update_(self, BUILTINS["abs"].fn, "abs_"),
     "zero_": lambda self: fill_(self, 0.0, "zero_"),
     "fill_": _fill,

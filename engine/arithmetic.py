@@ -18,7 +18,7 @@ from .coerce import both, wrapped
 from .errors import BadValueError
 from .optable import ARITHMETIC, ELEMENTWISE_JVP, FUNCTION, Grad, Op, declare
 from .recording import apply, binary
-from .registry import Builtin, builtin, composite, function
+from .registry import Builtin, alias, builtin, composite, function
 from .tensor import Tensor
 
 
@@ -26,8 +26,7 @@ from .tensor import Tensor
 def maximum_grad(F: Any, g: Any, a: Any, b: Any) -> Any:
     """The gradient of maximum(a, b) for a: PyTorch's rule, half on ties, nothing where a < b, the whole
     gradient otherwise (nan included)."""
-    a, b = F.values(a), F.values(b)
-    return F.where(a == b, g / 2.0, F.where(a < b, 0.0, g))
+    return F.maximum_backward(g, F.values(a), F.values(b))
 
 
 def _pow_tensor_grad_self(F: Any, g: Any, s: Any) -> Any:
@@ -227,3 +226,7 @@ REFLECTED = {
                  False, composite=lambda F, x, number: F.mul(F.reciprocal(x), number)),
 }
 
+
+# PyTorch's (and numpy's) other spellings
+for _name, _target in (("multiply", "mul"), ("divide", "div"), ("true_divide", "div"), ("negative", "neg")):
+    alias(_name, _target)

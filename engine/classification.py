@@ -126,6 +126,9 @@ DIV_SCALAR = declare(Op("div_scalar", "DivBackward1", ("self",), lambda x, *, ot
 def cross_entropy(input: Any, target: Any, weight: Any = None, ignore_index: int = -100, reduction: str = "mean",
                   label_smoothing: float = 0.0) -> Tensor:
     x = tensor_arg(input)
+    if x.ndim == 0:  # PyTorch: "Dimension specified as 1 but tensor has no dimensions" (an IndexError)
+        raise ShapeError("cross_entropy: the input has no dimensions: give the scores of the classes (a vector, "
+                         "or one row per sample)", reason="cross_entropy", shapes=((),))
     reduction = _reduction("cross_entropy", reduction)
     if number(label_smoothing, "label_smoothing") != 0:
         raise BadValueError("cross_entropy: label_smoothing is not available (use 0.0)", reason="label_smoothing")

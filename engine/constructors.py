@@ -27,7 +27,25 @@ def leaf(array: np.ndarray, requires_grad: bool) -> Tensor:
 @builtin("tensor(data, dtype=None, requires_grad=False)", method=False,
          summary="a tensor holding data (a number or nested lists)")
 def tensor(data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    if dtype is None and _booleans(data):  # Python's True and False make a bool tensor, as in PyTorch (a mask)
+        if requires_grad:
+            raise BadValueError("Only Tensors of floating point dtype can require gradients", reason="dtype")
+        return leaf(array_from(data, np.dtype(np.bool_)), False)
     return leaf(array_from(data, as_dtype(dtype) if dtype is not None else None), requires_grad)
+
+
+def _booleans(data: Any) -> bool:
+    """True for a bool or (nested) lists of bools only: walked without recursion, stopping at the first other."""
+    stack, seen = [data], False
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, (bool, np.bool_)):
+            seen = True
+        else:
+            return False
+    return seen
 
 
 def _filled(sizes: tuple, fill: float, dtype: Any, requires_grad: bool, like: np.ndarray | None = None) -> Tensor:

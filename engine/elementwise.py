@@ -19,7 +19,7 @@ from .errors import BadValueError
 from .optable import ELEMENTWISE, ELEMENTWISE_JVP, FUNCTION, Grad, Op, declare
 from .parallel import SIGMOID
 from .recording import apply
-from .registry import builtin, composite, function
+from .registry import alias, builtin, composite, function
 from .tensor import Tensor
 
 LN2, LN10, TWO_OVER_SQRT_PI = math.log(2.0), math.log(10.0), 2.0 / math.sqrt(math.pi)
@@ -62,7 +62,7 @@ sigmoid = _unary("sigmoid", "SigmoidBackward0", lambda x: 1 / (1 + np.exp(-x)),
                  lambda F, g, s: F.sigmoid_backward(g, s.result), "grad * (1 - result) * result",
                  "1 / (1 + e ** -self)", noisy=True, kernel=SIGMOID, functional=True,
                  symbolic=lambda M, a: 1 / (1 + M.exp(-a)))
-relu = _unary("relu", "ReluBackward0", lambda x: np.maximum(x, 0),
+relu = _unary("relu", "ReluBackward0", lambda x: np.maximum(0, x),  # numpy keeps its 2nd argument on ties: -0.0
               lambda F, g, s: F.threshold_backward(g, s.result), "grad where result > 0 (and where nan)",
               "max(self, 0)", functional=True, symbolic=lambda M, a: M.maximum(a, 0))
 
@@ -130,7 +130,8 @@ erf = _unary("erf", "ErfBackward0", erf_kernel, lambda F, g, s: g * (TWO_OVER_SQ
 erfc = _unary("erfc", "ErfcBackward0", erfc_kernel,
               lambda F, g, s: -g * (TWO_OVER_SQRT_PI * F.exp(-(s.self * s.self))),
               "-grad * 2 / sqrt(pi) * exp(-self**2)", "1 - erf(self)")
-abs = _unary("abs", "AbsBackward0", np.abs, lambda F, g, s: g * F.sgn(s.self), "grad * sign(self)", "absolute value")
+abs = _unary("abs", "AbsBackward0", np.abs, lambda F, g, s: g * F.sgn(s.self), "grad * sign(self)", "absolute value",
+             aliases=("absolute",))
 sign = _unary("sign", "SignBackward0", sign_kernel, _zero, "0", "-1, 0 or 1")
 floor = _unary("floor", "FloorBackward0", np.floor, _zero, "0", "round down")
 ceil = _unary("ceil", "CeilBackward0", np.ceil, _zero, "0", "round up")
@@ -168,8 +169,9 @@ cbrt = composite("cbrt(input)", lambda F, x: F.mul(F.sign(x), F.pow(F.abs(x), 1.
 # ---------------------------------------------------------------------------- clamp
 def _clamp_forward(x: np.ndarray, *, min: float | None, max: float | None) -> np.ndarray:
     if min is not None and max is not None:
-        return np.minimum(np.maximum(x, min), max)
-    return np.maximum(x, min) if min is not None else np.minimum(x, max)
+        return np.minimum(max, np.maximum(min, x))
+    # numpy's maximum and minimum keep their second argument on ties: x, so that clamp(-0.0, min=0) is -0.0
+    return np.maximum(min, x) if min is not None else np.minimum(max, x)
 
 
 def _clamp_grad(F: Any, g: Any, s: Any) -> Any:
@@ -198,3 +200,18 @@ def clamp(input: Any, min: float | None = None, max: float | None = None) -> Ten
     low = None if min is None else number(min, "min")
     high = None if max is None else number(max, "max")
     return apply(CLAMP, (tensor_arg(input),), {"min": low, "max": high})
+
+
+alias("clip", "clamp")  # PyTorch's (and numpy's) other spelling
+
+
+CLAMP_MIN = declare(Op("clamp_min", "ClampMinBackward0", ("self",), lambda x, *, min: np.maximum(min, x),
+                       (Grad(lambda F, g, s: F.where(F.values(s.self) >= s.min, g, 0.0), "grad where self >= min"),),
+                       "self raised to min where it is below", group=ELEMENTWISE,
+                       symbolic=lambda M, a, *, min: M.maximum(a, min), jvp=ELEMENTWISE_JVP))
+
+
+@builtin("clamp_min(input, min)", ("clamp_min",), op=CLAMP_MIN)
+def clamp_min(input: Any, min: float) -> Tensor:
+    """clamp(input, min=min) recorded as PyTorch's clamp_min (ClampMinBackward0; F.normalize uses it)."""
+    return apply(CLAMP_MIN, (tensor_arg(input),), {"min": number(min, "min")})

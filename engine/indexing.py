@@ -74,10 +74,34 @@ def _normalize_index(x: Tensor, index: Any) -> list[tuple]:
     return steps
 
 
+def _as_python(item: Any) -> Any:
+    """One item of an index as PyTorch reads it: a 0-d tensor of a whole number is that integer (a select,
+    as PyTorch treats a 0-d integer tensor), a tuple inside the index is a sequence (as a list)."""
+    if isinstance(item, tuple):
+        return [_as_python(i) for i in item]
+    if isinstance(item, Tensor) and item.ndim == 0 and item._data.dtype != np.bool_:
+        value = item._data.item()
+        if float(value).is_integer():
+            return int(value)
+    return item
+
+
+def _items(index: Any) -> list:
+    """The index's items as PyTorch reads them; a 0-d bool tensor is the bool (a new dim, kept or emptied)."""
+    items = []
+    for item in (index if isinstance(index, tuple) else (index,)):
+        if isinstance(item, Tensor) and item.ndim == 0 and item._data.dtype == np.bool_:
+            items.append(bool(item._data.item()))
+        else:
+            items.append(_as_python(item))
+    return items
+
+
 def getitem(x: Tensor, index: Any) -> Tensor:
     """x[index] with PyTorch's recording: a chain of SelectBackward0/SliceBackward0/UnsqueezeBackward0, then
     IndexBackward0 when the index holds tensors, lists or booleans (advanced indexing)."""
-    items = list(index) if isinstance(index, tuple) else [index]
+    items = _items(index)
+    index = tuple(items) if isinstance(index, tuple) else items[0]
     if any(is_advanced(item) for item in items):
         basic, where = split_index(x, items)
         return advanced_index(_basic_steps(x, _normalize_index(x, basic)), where)

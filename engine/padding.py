@@ -132,10 +132,13 @@ def pad(input: Any, pad: Any, mode: Any = "constant", value: Any = None) -> Tens
             raise BadValueError(f"Argument #4: Padding size should be less than the corresponding input dimension, "
                                 f"but got: padding ({before}, {after}) at dimension {d} of input {list(shape)}",
                                 reason="pad")
-        if n + before + after < 1:
-            raise ShapeError(f"pad(): the input size {n} of dimension {d}, padded by ({before}, {after}), leaves no "
-                             "elements", reason="pad", shapes=(tuple(shape),))
+        if n + before + after < 0:  # none left is an empty result, as in PyTorch
+            raise ShapeError(f"pad(): the input size {n} of dimension {d}, padded by ({before}, {after}), leaves "
+                             "fewer than no elements", reason="pad", shapes=(tuple(shape),))
         positions.append(_positions(n, before, after, mode))
+    if not any(len(p) for p in positions):  # PyTorch: one padded dim may be left empty, not all of them
+        raise ShapeError(f"pad(): the input {list(shape)} is too small: padded by {list(pads)}, no padded "
+                         "dimension keeps an element", reason="pad", shapes=(tuple(shape),))
     index += list(np.ix_(*positions))
     out_shape = tuple(shape[: x.ndim - dims]) + tuple(len(p) for p in positions)
     check_elements(out_shape, "the padded tensor")

@@ -82,7 +82,7 @@ REMAINDER = _declare("remainder", "RemainderBackward0", ("self",), lambda x, *, 
 REMAINDER_TENSOR = _declare(
     "remainder_tensor", "RemainderBackward1", ("self", "other"), np.remainder,
     (Grad(lambda F, g, s: g, "grad"),
-     Grad(lambda F, g, s: -g * np.floor_divide(F.values(s.self), F.values(s.other)),
+     Grad(lambda F, g, s: -g * F.rounded_div(s.self, s.other, "floor"),
           "-grad * div(self, other, rounding_mode='floor')")),  # Python's floor division, not floor(self / other)
     "self - other * floor(self / other) (the sign of other)", noisy=True)
 FMOD = _declare("fmod", "FmodBackward0", ("self",), lambda x, *, other: np.fmod(x, other),
@@ -91,7 +91,8 @@ FMOD = _declare("fmod", "FmodBackward0", ("self",), lambda x, *, other: np.fmod(
 FMOD_TENSOR = _declare(
     "fmod_tensor", "FmodBackward1", ("self", "other"), np.fmod,
     (Grad(lambda F, g, s: g, "grad"),
-     Grad(lambda F, g, s: -g * np.trunc(F.values(s.self) / F.values(s.other)), "-grad * trunc(self / other)")),
+     Grad(lambda F, g, s: -g * F.rounded_div(s.self, s.other, "trunc"),
+          "-grad * div(self, other, rounding_mode='trunc')")),
     "self - other * trunc(self / other) (the sign of self)", noisy=True)
 fmax = function(_op(
     "fmax", "FmaxBackward0", ("self", "other"), np.fmax,

@@ -17,7 +17,7 @@ from .joins import cat
 from .linalg import diagonal_positions
 from .optable import LINEAR_JVP, SHAPES, Grad, Op, declare
 from .recording import apply
-from .registry import builtin
+from .registry import alias, builtin
 from .settings import check_dim, check_elements
 from .shapes import CLONE, VIEW, expand, permute, reshape, unsqueeze
 from .tensor import Tensor
@@ -138,6 +138,32 @@ def repeat(input: Any, *sizes: Any) -> Tensor:
     return apply(REPEAT, (x,), {"repeats": repeats})
 
 
+@builtin("repeat_interleave(input, repeats, dim=None)", ("view", "unsqueeze", "expand", "clone"))
+def repeat_interleave(input: Any, repeats: Any, dim: Any = None) -> Tensor:
+    """Each element repeated `repeats` times along dim (flattened first when dim is None), as PyTorch records it
+    for a number of repeats: UnsqueezeBackward0, ExpandBackward0, CloneBackward0, ViewBackward0."""
+    x = tensor_arg(input)
+    if isinstance(repeats, Tensor) and repeats.numel() == 1:
+        repeats = repeats.item()
+    if isinstance(repeats, bool) or not isinstance(repeats, (int, float, np.integer)) or repeats != int(repeats):
+        raise BadValueError("repeat_interleave: repeats must be a whole number (a tensor of counts per element is "
+                            "not available)", reason="repeats")
+    r = int(repeats)
+    if r < 0:
+        raise BadValueError("repeat_interleave: repeats can not be negative", reason="repeats")
+    if dim is None:
+        x, d = reshape(x, -1), 0
+    else:
+        d = check_dim(dim, max(x.ndim, 1))
+    shape = tuple(x.shape) or (1,)
+    if x.ndim == 0:
+        x = reshape(x, 1)
+    spread = expand(unsqueeze(x, d + 1), *shape[:d + 1], r, *shape[d + 1:])
+    check_elements(spread.shape, "the repeated tensor")
+    return apply(VIEW, (apply(CLONE, (spread,), {"contiguous": True}),),
+                 {"shape": (*shape[:d], shape[d] * r, *shape[d + 1:])})
+
+
 @builtin("tile(input, dims)", ("repeat",))
 def tile(input: Any, dims: Any) -> Tensor:
     """input's copies along each dim; dims shorter than input's are padded with leading 1s (RepeatBackward0)."""
@@ -150,6 +176,12 @@ def tile(input: Any, dims: Any) -> Tensor:
 def expand_as(input: Any, other: Any) -> Tensor:
     """input broadcast to other's shape (ExpandBackward0)."""
     return expand(tensor_arg(input), tuple(tensor_arg(other, "other").shape))
+
+
+@builtin("broadcast_to(input, size)", ("expand",))
+def broadcast_to(input: Any, size: Any) -> Tensor:
+    """input broadcast to `size` (ExpandBackward0), as expand does."""
+    return expand(tensor_arg(input), size)
 
 
 # ---------------------------------------------------------------------------- roll, flip, triangles, diagonals
@@ -237,6 +269,9 @@ def movedim(input: Any, source: Any, destination: Any) -> Tensor:
     for to, frm in sorted(zip(dst, src)):
         order.insert(to, frm)
     return permute(x, tuple(order))
+
+
+alias("moveaxis", "movedim")  # numpy's spelling, which PyTorch has too
 
 
 @builtin("ravel(input)", ("view", "clone"))

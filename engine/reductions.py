@@ -136,6 +136,8 @@ def _vector_norm(x: np.ndarray, *, dim: Any, keepdim: bool, p: float) -> np.ndar
 
 
 def _prod_grad(F: Any, g: Any, s: Any) -> Any:
+    if not s.input_shape:  # PyTorch's prod_backward passes grad through for a 0-d input (a constant derivative)
+        return g
     return expand_back(F, g, s) * F.prod_others(s.self, s.result, s.dim)
 
 

@@ -15,7 +15,7 @@ from .coerce import tensor_arg, with_axis
 from .errors import BadValueError, ShapeError
 from .optable import LINEAR_JVP, SHAPES, Grad, Op, declare
 from .recording import apply
-from .registry import builtin
+from .registry import alias, builtin
 from .settings import as_dtype, check_dim, check_dims, check_elements
 from .tensor import Tensor
 
@@ -152,6 +152,21 @@ def flatten(input: Any, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return reshape(x, *shape[:start], math.prod(shape[start:end + 1]), *shape[end + 1:])
 
 
+@builtin("unflatten(input, dim, sizes)", ("view",))
+def unflatten(input: Any, dim: int, sizes: Any) -> Tensor:
+    """Dim `dim` split into `sizes` (one may be -1): a view (ViewBackward0), as PyTorch's."""
+    x = tensor_arg(input)
+    d = check_dim(dim, x.ndim)
+    shape = x._data.shape
+    parts = coerce.sizes(tuple(sizes) if isinstance(sizes, (list, tuple)) else (sizes,), "sizes",
+                         allow_minus_one=True)
+    known = math.prod(p for p in parts if p != -1)
+    if (-1 not in parts and known != shape[d]) or (-1 in parts and (known == 0 or shape[d] % known)):
+        raise ShapeError(f"unflatten: Provided sizes {list(parts)} don't multiply up to the size of dim {dim} "
+                         f"({shape[d]}) in the input tensor", reason="view")
+    return view(x, *shape[:d], *parts, *shape[d + 1:])
+
+
 # ---------------------------------------------------------------------------- dims
 @builtin("t(input)", ("t",))
 def t(input: Any) -> Tensor:
@@ -165,6 +180,10 @@ def t(input: Any) -> Tensor:
 def transpose(input: Any, dim0: int, dim1: int) -> Tensor:
     x = tensor_arg(input)
     return apply(TRANSPOSE, (x,), {"dim0": check_dim(dim0, x.ndim), "dim1": check_dim(dim1, x.ndim)})
+
+
+alias("swapaxes", "transpose")  # numpy's spelling (and PyTorch's swapdims)
+alias("swapdims", "transpose")
 
 
 @builtin("permute(input, *dims)", ("permute",))

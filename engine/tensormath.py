@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from . import fused
-from .arithmetic import pow
+from .arithmetic import div, pow
 from .arrays import kept_shape, sigmoid_backward, summed_axes, tanh_backward
 from .arrays import sign as sign_kernel
 from .classification import DIV_SCALAR, NLL_LOSS
@@ -20,7 +20,7 @@ from .cumulative import cumprod, cumsum
 from .decompositions import solve
 from .elementwise import cos, cosh, erf, exp, log, sigmoid, sign, sin, sinh, sqrt, tanh
 from .errors import BadValueError
-from .gathers import GATHER, INDEX_PUT_ADD, SCATTER_ADD
+from .gathers import GATHER, INDEX_PUT_ADD, MASKED_FILL, SCATTER_ADD
 from .indexing import getitem
 from .inplace import AS_STRIDED, AS_STRIDED_SCATTER, COPY
 from .joins import cat, stack
@@ -356,6 +356,18 @@ class TensorMath:
     @staticmethod
     def div_other_backward(g: Tensor, a: Tensor, b: Tensor) -> Tensor:
         return (-g) * ((a / b) / b)
+
+    @staticmethod
+    def maximum_backward(g: Tensor, a: np.ndarray, b: np.ndarray) -> Tensor:
+        """PyTorch's `at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)`: WhereBackward0 over
+        DivBackward1, then MaskedFillBackward0."""
+        chosen = where(a == b, apply(DIV_SCALAR, (g,), {"other": 2.0}), g)
+        return apply(MASKED_FILL, (chosen,), {"mask": a < b, "value": 0.0})
+
+    @staticmethod
+    def rounded_div(a: Tensor, b: Tensor, mode: str) -> Tensor:
+        """Recorded (its derivative is 0), so that a formula using it still depends on a and b, as PyTorch's."""
+        return div(a, b, rounding_mode=mode)
 
     @staticmethod
     def values(x: Any) -> Any:

@@ -92,11 +92,12 @@ def arguments_error(name: str, error: TypeError, usage: str | None) -> BadValueE
 
 
 def as_index(items: list[Any]) -> Any:
-    """The items of `x[...]` as the engine's index: one item alone, else a tuple."""
+    """The items of `x[...]` as the engine's index: one item alone, else a tuple. A tuple item (`x[(0, 1),]`) is a
+    sequence of positions, so it stays inside the index tuple: alone it would be read as the whole index."""
     for item in items:
         if isinstance(item, float) and item.is_integer():
             raise BadValueError(f"an index must be an integer, got {item!r}", reason="index")
-    return items[0] if len(items) == 1 else tuple(items)
+    return items[0] if len(items) == 1 and not isinstance(items[0], tuple) else tuple(items)
 
 
 _SIGNATURES: dict[Any, inspect.Signature] = {}

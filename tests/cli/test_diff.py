@@ -112,8 +112,8 @@ TEXTBOOK = [
     ("tan(x)**2", -1.0, 1.0), ("where(x > 1, x**2, 2*x - 1)", -1.0, 3.0), ("sigmoid(2*x) * tanh(x)", -2.0, 2.0),
     ("cbrt(x) + sec(x)", 0.2, 1.2), ("asin(x) + acos(x / 2)", -0.9, 0.9), ("2**x + log2(x) + log10(x)", 0.5, 3.0),
 ]
-UNARY = sorted(name for name, op in OPS.items()
-               if op.group == "Elementwise functions" and len(op.inputs) == 1 and name not in ("clamp", "where"))
+UNARY = sorted(name for name, op in OPS.items() if op.group == "Elementwise functions" and len(op.inputs) == 1
+               and name not in ("clamp", "clamp_min", "where"))
 DOMAIN = {"acosh": (1.2, 3.0), "log": (0.2, 3.0), "log2": (0.2, 3.0), "log10": (0.2, 3.0), "sqrt": (0.2, 3.0),
           "rsqrt": (0.2, 3.0), "asin": (-0.9, 0.9), "acos": (-0.9, 0.9), "atanh": (-0.9, 0.9), "log1p": (-0.5, 3.0),
           "tan": (-1.2, 1.2)}

@@ -27,3 +27,8 @@ def load_cases() -> ModuleType:
 def load_random_cases() -> ModuleType:
     """tests/engine/random_cases.py."""
     return _load("random_cases.py", "autodiff_random_cases")
+
+
+def load_peer_cases() -> ModuleType:
+    """tests/engine/cases_peers.py (the peers' op tests; its tables are loaded by its `load_tables`)."""
+    return _load("cases_peers.py", "autodiff_peer_cases")

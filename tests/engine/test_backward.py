@@ -7,6 +7,7 @@ documented behaviour (writes into views, stale views, integer inputs becoming fl
 from __future__ import annotations
 
 import gc
+import math
 import sys
 import tracemalloc
 
@@ -849,3 +850,54 @@ def test_prod_of_two_or_more_zeros_has_a_zero_gradient_even_for_a_nan_grad():
     w = E.tensor([-2.0, 0.0, 3.0], dtype="float64", requires_grad=True)  # one zero: the grad's nan flows
     E.exp(w.prod().std()).backward()
     assert np.isnan(w.grad.data).all()
+
+
+@pytest.mark.parametrize("name", ["remainder", "fmod"])
+def test_remainder_and_fmod_second_derivatives_are_zeros_not_none(name):
+    """The gradient for `other` is -grad * div(self, other, rounding_mode=...): recorded under create_graph, so
+    the second derivatives are zero tensors, as PyTorch's (they were None; found by HIPS autograd's test_mod_arg0
+    ported, which checks second derivatives)."""
+    x = E.tensor([0.7, -1.3], dtype=E.float64, requires_grad=True)
+    y = E.tensor([0.3, 0.4], dtype=E.float64, requires_grad=True)
+    _, gy = E.autograd.grad(getattr(E, name)(x, y).sum(), [x, y], create_graph=True)
+    assert gy.requires_grad
+    (gy * 2).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 0.0])
+    np.testing.assert_array_equal(y.grad.numpy(), [0.0, 0.0])
+
+
+def test_prod_of_a_0d_input_passes_the_gradient_through():
+    """PyTorch's prod_backward returns grad itself for a 0-d input: under create_graph the first derivative is a
+    constant, so a second backward leaves .grad None (it was a zero tensor; found by HIPS autograd's
+    test_systematic.py::test_prod ported, which checks second derivatives)."""
+    x = E.tensor(3.5, dtype=E.float64, requires_grad=True)
+    for out in (E.prod(x), x.prod(0)):
+        (first,) = E.autograd.grad(out, x, create_graph=True)
+        assert first.item() == 1.0 and not first.requires_grad
+
+
+@pytest.mark.parametrize("name", ["maximum", "minimum"])
+def test_maximum_and_minimum_create_graph_nodes_are_pytorchs(name):
+    """PyTorch's formula: where(self == other, grad / 2, grad).masked_fill_(self < other, 0) (found by the
+    differential harness at a larger budget: the engine recorded two WhereBackward0 and a DivBackward0)."""
+    x = E.tensor([1.0, -2.0, 0.5], dtype=E.float64, requires_grad=True)
+    y = E.tensor([1.0, 2.0, -0.5], dtype=E.float64, requires_grad=True)
+    out = getattr(E, name)(x, y)
+    (gx,) = E.autograd.grad(E.exp(out).sum(), x, create_graph=True)  # grad = exp(out): a tensor with history
+    node = gx.grad_fn
+    assert node.name() == "MaskedFillBackward0"
+    where = node.next_functions[0][0]
+    assert where.name() == "WhereBackward0"
+    assert [n.name() for n, _ in where.next_functions] == ["DivBackward1", "MulBackward0"]
+    share = [0.5, 0.0, 1.0] if name == "maximum" else [0.5, 1.0, 0.0]
+    np.testing.assert_allclose(gx.detach().numpy(), np.array(share) * np.exp(out.detach().numpy()))
+
+
+def test_relu_and_clamp_keep_negative_zero_as_pytorch():
+    """relu(-0.0) and clamp(-0.0, min=0) are -0.0 in PyTorch (x kept on a tie), so 0.5 / relu(x * y) is -inf
+    where x * y is -0.0 (found by the differential harness at a larger budget, seed 99991)."""
+    x = E.tensor([-0.0, 0.0, -1.0, 2.0], dtype=E.float64)
+    for out in (E.relu(x), E.clamp(x, min=0.0), E.clamp(x, 0.0, 1.0), E.clamp_min(x, 0.0)):
+        assert np.signbit(out.numpy()).tolist() == [True, False, False, False]
+    assert np.signbit(E.clamp(-x, max=0.0).numpy()).tolist() == [False, True, False, True]
+    assert (0.5 / E.relu(E.tensor([-2.0]) * E.tensor([0.0]))).item() == -math.inf

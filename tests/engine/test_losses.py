@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from autodiff import engine as E
+from autodiff.engine.errors import ShapeError
 
 LOSSES = ["mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits"]
 NODES = {"mse_loss": "MseLossBackward0", "binary_cross_entropy": "BinaryCrossEntropyBackward0",
@@ -152,3 +153,10 @@ def test_second_derivatives_agree_with_pytorch():
         (th,) = torch.autograd.grad(tg.sum(), theirs)
         np.testing.assert_allclose(g.detach().numpy(), tg.detach().numpy(), rtol=1e-12)
         np.testing.assert_allclose(h.numpy(), th.numpy(force=True), rtol=1e-12, atol=1e-15)
+
+
+def test_cross_entropy_of_a_0d_input_is_a_shape_error():
+    """Found by the fuzz suite (`cross_entropy(0, 0)` was an internal IndexError); PyTorch refuses it too."""
+    for target in (E.tensor(0.0), E.tensor(1.0), 0):
+        with pytest.raises(ShapeError, match="no dimensions"):
+            E.cross_entropy(E.tensor(1.5, requires_grad=True), target)
