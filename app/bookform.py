@@ -218,6 +218,8 @@ def _expanded_polynomial(expr: Any) -> Any | None:
 def oriented(expr: Any, question: Any) -> Any:
     """Each power of a difference written the way the question writes it: d/dx (1+x)/(1-x) is 2/(1 - x)**2,
     not SymPy's 2/(x - 1)**2 (an even power is the same; an odd one takes the sign out)."""
+    if not any(p.base.is_Add and p.exp.is_Integer for p in expr.atoms(sympy.Pow)):
+        return expr  # nothing to turn: the question is not walked (1,000 partials of a 1,000-term sum stay linear)
     sums = {node for node in sympy.preorder_traversal(question) if node.is_Add}
     turned: set = set()
 
@@ -256,6 +258,8 @@ def book_form(expr: Any, printer: Callable[[Any], str], *, trig: bool = False, s
     if question is None:
         return best
     turned = bounded(lambda e: oriented(e, question), best, seconds / 4)
+    if turned is best:
+        return best
     try:
         shorter = len(printer(turned)) <= len(printer(best))
     except Exception:

@@ -13,8 +13,6 @@ import math
 from typing import Any
 
 INF, NAN = math.inf, math.nan
-# the N-D matmul records one MatmulBackward0 where PyTorch records views around BmmBackward0/MvBackward0:
-# the mm31 branch changes it
 MISSING_SCALED_DOT_PRODUCT_ATTENTION = "missing op: scaled_dot_product_attention"
 UNSUPPORTED_SUM_DTYPE = "unsupported keyword: sum(dtype=)"
 

@@ -93,7 +93,7 @@ def _rows() -> list[tuple]:
 
 
 def _image_rows() -> list[tuple]:
-    """Convolutions and pooling (the mm31 branch changes these ops: a disagreement here is listed, not fixed)."""
+    """Convolutions and pooling."""
     rows = [("test_simple_conv2d", "F.conv2d(x, y)", (1, 4, 5, 5), (4, 4, 3, 3)),
             ("test_simple_conv2d_bias", "F.conv2d(x, y, z)", (1, 4, 5, 5), (4, 4, 3, 3), (4,))]
     for ksz in ("2", "(3, 3)", "(3, 2)", "(5, 5)", "(5, 1)"):
