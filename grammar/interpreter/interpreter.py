@@ -9,7 +9,6 @@ to the backend (`unbound`); attributes come from explicit allow-lists (members.p
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -191,6 +190,8 @@ class Interpreter:
 
     def unknown(self, name: str, node: S.Node) -> UnknownNameError:
         """The error for a name nothing binds, with the likeliest name meant."""
+        import difflib  # only for a name nothing binds
+
         close = difflib.get_close_matches(name, list(self.names), n=1) or close_builtin(name)
         suggestion = f"; did you mean '{close[0]}'?" if close else ""
         bind = "" if (close and close[0] in BUILTINS) or name.startswith("_") else \
@@ -251,6 +252,8 @@ class Interpreter:
 def close_builtin(name: str) -> list[str]:
     """The built-in a misspelt name most likely meant: a close spelling (sine: sin), or one that shares a
     prefix of four letters or more (arctg: arctan, not tan); aliases count as names of their own."""
+    import difflib
+
     known = [*BUILTINS, *CONSTANTS]
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
     if close:
