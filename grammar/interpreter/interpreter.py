@@ -9,7 +9,6 @@ to the backend (`unbound`); attributes come from explicit allow-lists (members.p
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -23,11 +22,11 @@ from autodiff.grammar.interpreter.engine_backend import EngineBackend, as_index
 from autodiff.grammar.interpreter.policy import EVAL, Policy
 from autodiff.grammar.interpreter.prelude import (
     CONSTANTS,
-    PYTHON_BUILTINS,
-    TORCH,
     builtin_function,
     imported,
     imported_name,
+    python_builtins_table,
+    torch_namespace,
 )
 from autodiff.grammar.interpreter.values import Evaluation, Function, Origin, UserFunction, display, shown, truth
 from autodiff.grammar.syntax import tree as S
@@ -71,7 +70,8 @@ class Interpreter:
         self.on_expression: Callable[[Any], None] | None = None
         self.names: dict[str, Any] = {}
         self.variables = frozenset(variables)
-        self.modules: dict[str, Any] = {name: TORCH for name in policy.modules}
+        # the modules a program may use unimported (torch): None until used, built on first use (start-up)
+        self.modules: dict[str, Any] = dict.fromkeys(policy.modules)
         self.methods: list[tuple[Any, Any]] = []  # (class, owner) of the methods being called, for super()
 
     # ------------------------------------------------------------------ statements
@@ -173,9 +173,10 @@ class Interpreter:
         if name in self.variables:  # a declared variable wins over a built-in of the same name
             return self.backend.unbound(name)
         if name in self.modules:
-            return self.modules[name]
-        if self.policy.python_builtins and name in PYTHON_BUILTINS:
-            return PYTHON_BUILTINS[name]
+            module = self.modules[name]
+            return torch_namespace() if module is None else module
+        if self.policy.python_builtins and name in python_builtins_table():
+            return python_builtins_table()[name]
         if name in BUILTINS:
             return builtin_function(name)
         if name in CONSTANTS:  # after the program's own names: a tutorial may assign `e = c * d`
@@ -191,6 +192,8 @@ class Interpreter:
 
     def unknown(self, name: str, node: S.Node) -> UnknownNameError:
         """The error for a name nothing binds, with the likeliest name meant."""
+        import difflib  # only for a name nothing binds
+
         close = difflib.get_close_matches(name, list(self.names), n=1) or close_builtin(name)
         suggestion = f"; did you mean '{close[0]}'?" if close else ""
         bind = "" if (close and close[0] in BUILTINS) or name.startswith("_") else \
@@ -251,6 +254,8 @@ class Interpreter:
 def close_builtin(name: str) -> list[str]:
     """The built-in a misspelt name most likely meant: a close spelling (sine: sin), or one that shares a
     prefix of four letters or more (arctg: arctan, not tan); aliases count as names of their own."""
+    import difflib
+
     known = [*BUILTINS, *CONSTANTS]
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
     if close:

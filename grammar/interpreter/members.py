@@ -4,7 +4,6 @@ TENSOR_METHODS), a graph node's, a module's members; and the few tensor attribut
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from autodiff import engine
@@ -199,6 +198,8 @@ def method_signature(name: str) -> str | None:
 def missing(owner: str, attr: str, known: list[str]) -> str:
     """What to say after "no such name": what autodiff has instead of the torch names it lacks, else the
     closest known name."""
+    import difflib  # only for a misspelt name: eval never pays for it
+
     close = difflib.get_close_matches(attr, known, n=1)
     suggestion = f"; did you mean '{close[0]}'?" if close else ""
     if (owner, attr) in (("torch.func", "vmap"), ("torch", "vmap")):

@@ -5,7 +5,6 @@ Python object is reachable through them."""
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from autodiff import engine
@@ -67,6 +66,8 @@ def module_member(module: Any, attr: str) -> Any:
     if found:
         return value
     known = [*MODULE_METHODS, *settings, *module.registered_parameters, *module.registered_modules]
+    import difflib  # only for a misspelt name
+
     close = difflib.get_close_matches(attr, known, n=1)
     suggestion = f"; did you mean '{close[0]}'?" if close else ""
     raise UnknownNameError(f"'{module.type_name()}' object has no attribute '{shown(attr)}'{suggestion}",
@@ -160,6 +161,8 @@ def scheduler_member(scheduler: Any, attr: str) -> Any:
 
 
 def _unknown(owner: str, attr: str, known: list[str]) -> UnknownNameError:
+    import difflib  # only for a misspelt name
+
     close = difflib.get_close_matches(attr, known, n=1)
     suggestion = f"; did you mean '{close[0]}'?" if close else ""
     return UnknownNameError(f"'{owner}' object has no attribute '{shown(attr)}'{suggestion}", reason="attribute")

@@ -13,7 +13,6 @@ from autodiff.engine.errors import BadValueError, UnknownNameError
 from autodiff.grammar.interpreter import pybuiltins
 from autodiff.grammar.interpreter.classes import AUTOGRAD_FUNCTION
 from autodiff.grammar.interpreter.members import attribute, delete_attribute, missing, set_attribute
-from autodiff.grammar.interpreter.nnspace import nn_namespace, optim_namespace
 from autodiff.grammar.interpreter.numpy_subset import from_numpy, numpy_module
 from autodiff.grammar.interpreter.pymodules import STANDARD_MODULES
 from autodiff.grammar.interpreter.pytypes import TENSOR_TYPE, legacy_tensor, type_builtins
@@ -26,9 +25,10 @@ CONSTANTS: dict[str, float] = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan
 # torch.nn.functional (`import torch.nn.functional as F`): the built-ins declared as its members
 FUNCTIONAL = tuple(name for name, b in BUILTINS.items() if b.functional and b.alias_of is None)
 
-_PLAIN = {name: Function(name, fn, usage) for name, (fn, usage) in pybuiltins.python_builtins().items()}
-PYTHON_BUILTINS: dict[str, Any] = {**_PLAIN, **type_builtins(_PLAIN, attribute)}
 _NO_DEFAULT = object()
+# What the prelude builds on first use (most of `autodiff eval`'s programs never reach the torch module or
+# Python's built-ins: building them at import cost a tenth of eval's start-up).
+_BUILT: dict[str, Any] = {}
 
 
 def _getattr(value: Any, name: Any, default: Any = _NO_DEFAULT) -> Any:
@@ -48,11 +48,17 @@ def _setattr(value: Any, name: Any, new: Any) -> None:
     set_attribute(value, name, new)
 
 
-PYTHON_BUILTINS.update({
-    "getattr": Function("getattr", _getattr, "getattr(object, name, default)"),
-    "setattr": Function("setattr", _setattr, "setattr(object, name, value)"),
-    "delattr": Function("delattr", delete_attribute, "delattr(object, name)"),
-})
+def python_builtins_table() -> dict[str, Any]:
+    """Python's built-ins of the language (range, len, getattr, int, str, ...), built once, on first use."""
+    if "python" not in _BUILT:
+        plain = {name: Function(name, fn, usage) for name, (fn, usage) in pybuiltins.python_builtins().items()}
+        _BUILT["python"] = {
+            **plain, **type_builtins(plain, attribute),
+            "getattr": Function("getattr", _getattr, "getattr(object, name, default)"),
+            "setattr": Function("setattr", _setattr, "setattr(object, name, value)"),
+            "delattr": Function("delattr", delete_attribute, "delattr(object, name)"),
+        }
+    return _BUILT["python"]
 
 
 
@@ -115,6 +121,8 @@ def _linalg_members() -> dict[str, Any]:
 
 
 def _torch_members() -> dict[str, Any]:
+    from autodiff.grammar.interpreter.nnspace import nn_namespace, optim_namespace  # scripts' torch.nn
+
     members: dict[str, Any] = {name: Function(name, b.fn, b.signature, b) for name, b in BUILTINS.items()}
     functional = Namespace("torch.nn.functional", {name: builtin_function(name) for name in FUNCTIONAL})
     members.update({
@@ -147,16 +155,24 @@ def _torch_members() -> dict[str, Any]:
     return members
 
 
-NUMPY = numpy_module()
+def torch_namespace() -> Namespace:
+    """The `torch` module: built once, on first use, and shared (nothing changes it; building it for each run
+    cost 10% of a batch line)."""
+    if "torch" not in _BUILT:
+        _BUILT["torch"] = Namespace("torch", _torch_members())
+    return _BUILT["torch"]
 
-# The `torch` module: built once and shared (nothing changes it; building it for each run cost 10% of a
-# batch line).
-TORCH = Namespace("torch", _torch_members())
+
+def numpy_namespace() -> Namespace:
+    """numpy's subset (`import numpy as np`), built once, on first use."""
+    if "numpy" not in _BUILT:
+        _BUILT["numpy"] = numpy_module()
+    return _BUILT["numpy"]
 
 
 def _torch_module(module: str) -> Namespace:
     """torch or one of its parts that autodiff provides (torch.autograd, torch.nn.functional, ...)."""
-    target: Any = TORCH
+    target: Any = torch_namespace()
     for part in module.split(".")[1:]:
         target = target.members.get(part) if isinstance(target, Namespace) else None
         if not isinstance(target, Namespace):
@@ -168,7 +184,7 @@ def _torch_module(module: str) -> Namespace:
 
 
 def _torch_modules() -> list[str]:
-    found, stack = [], [("torch", TORCH)]
+    found, stack = [], [("torch", torch_namespace())]
     while stack:
         name, namespace = stack.pop()
         found.append(name)
@@ -182,7 +198,7 @@ def module(dotted: str) -> Namespace:
     if dotted.split(".")[0] == "torch":
         return _torch_module(dotted)
     if dotted in ("numpy", "numpy.random"):
-        return NUMPY if dotted == "numpy" else NUMPY.members["random"]
+        return numpy_namespace() if dotted == "numpy" else numpy_namespace().members["random"]
     return STANDARD_MODULES.get(dotted) or Namespace(dotted, {})
 
 

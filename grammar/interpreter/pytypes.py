@@ -7,7 +7,6 @@ two ways of formatting strings tutorials use besides f-strings, `"%.4f" % x` and
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Callable
 from types import GeneratorType
 from typing import Any
@@ -255,6 +254,8 @@ def str_format(text: str, *args: Any, **kwargs: Any) -> str:
     attribute or index inside a field (`{0.grad}`): format the value first."""
     out, auto = [], 0
     try:
+        import string  # str.format only (scripts)
+
         parsed = list(string.Formatter().parse(text))
     except ValueError as error:
         raise BadValueError(f"format(): {error}", reason="format") from None

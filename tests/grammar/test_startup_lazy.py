@@ -1,0 +1,41 @@
+"""Issue 26 (start-up): `autodiff eval` does not load or build what only scripts use. The torch module, numpy's
+subset and Python's built-ins of the language are built on first use; difflib (for misspelt names), string
+(str.format) and nnspace (torch.nn) are imported where they are used."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+LAZY_MODULES = ["difflib", "string", "autodiff.grammar.interpreter.nnspace"]
+
+PROBE = """
+import json, sys
+sys.argv = ["autodiff", "eval", "(2*x)**3", "x=1.5", "--format", "json"]
+from autodiff.cli.main import main
+try:
+    main()
+except SystemExit:
+    pass
+from autodiff.grammar.interpreter import prelude
+print()
+print(json.dumps({"modules": sorted(m for m in %r if m in sys.modules), "built": sorted(prelude._BUILT)}))
+"""
+
+
+def test_eval_loads_no_script_only_module() -> None:
+    done = subprocess.run([sys.executable, "-c", PROBE % (LAZY_MODULES,)], capture_output=True, text=True,
+                          timeout=120, check=True)
+    lines = done.stdout.strip().splitlines()
+    assert '"grads": {"x": 54.0}' in lines[0]
+    assert lines[-1] == '{"modules": [], "built": []}'
+
+
+def test_the_lazy_parts_are_built_when_a_script_uses_them() -> None:
+    from autodiff.grammar.interpreter import SCRIPT, Interpreter
+    from autodiff.grammar.syntax import parse
+
+    out: list[str] = []
+    program = parse("import numpy as np\nimport torch.nn as nn\nprint(len([1, 2]), '{}'.format(3), np.pi > 3)")
+    Interpreter(policy=SCRIPT, write=out.append).run(program)
+    assert "".join(out) == "2 3 True\n"
