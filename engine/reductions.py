@@ -105,8 +105,9 @@ def _norm_grad(F: Any, g: Any, s: Any) -> Any:
         return F.zeros_like(s.self)
     if p == 1:
         return expand_back(F, g, s) * F.sgn(s.self)
-    if p == 2:
-        return F.where(F.values(norm) == 0, 0.0, s.self * (expand_back(F, g, s) / norm))
+    if p == 2:  # grad * (self / norm).masked_fill_(norm == 0, 0): an infinite grad at norm 0 gives nan, as PyTorch
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return expand_back(F, g, s) * F.where(F.values(norm) == 0, 0.0, s.self / norm)
     if math.isinf(p):
         mask = np.abs(F.values(s.self)) == F.values(norm)
         count = np.broadcast_to(mask.sum(axis=s.dim, keepdims=True), mask.shape)

@@ -901,3 +901,15 @@ def test_relu_and_clamp_keep_negative_zero_as_pytorch():
         assert np.signbit(out.numpy()).tolist() == [True, False, False, False]
     assert np.signbit(E.clamp(-x, max=0.0).numpy()).tolist() == [False, True, False, True]
     assert (0.5 / E.relu(E.tensor([-2.0]) * E.tensor([0.0]))).item() == -math.inf
+
+
+def test_the_norm_at_zero_with_an_infinite_gradient_is_nan_as_in_pytorch():
+    """PyTorch's norm_backward for p=2 is grad * (self / norm).masked_fill_(norm == 0, 0): log(norm(x - x))
+    sends an infinite gradient into a zero norm, and inf * 0 is nan (found by the differential harness, seed 7);
+    a finite gradient there gives 0."""
+    x = E.tensor([1.0, 2.0], requires_grad=True)
+    E.log(E.linalg_norm(x - x)).backward()
+    assert np.isnan(x.grad.data).all()
+    x = E.tensor([1.0, 2.0], requires_grad=True)
+    (E.linalg_norm(x - x) * 3).backward()
+    assert x.grad.data.tolist() == [0.0, 0.0]
