@@ -17,6 +17,7 @@ from .arrays import c_order, power
 from .coerce import both, wrapped
 from .errors import BadValueError
 from .optable import ARITHMETIC, ELEMENTWISE_JVP, FUNCTION, Grad, Op, declare
+from .parallel import Kernel
 from .recording import apply, binary
 from .registry import Builtin, alias, builtin, composite, function
 from .tensor import Tensor
@@ -90,19 +91,26 @@ def _extreme_jvp(t: Any, chosen: np.ndarray, s: Any) -> np.ndarray:
     return t.other + weight * (t.self - t.other)
 
 
-maximum = function(Op("maximum", "MaximumBackward0", ("self", "other"), np.maximum,
+def _keeping_self(ufunc: np.ufunc) -> Any:
+    """PyTorch's maximum/minimum return self on a tie (-0.0 and 0.0); numpy's ufunc its second argument."""
+    return lambda a, b: ufunc(b, a)
+
+
+maximum = function(Op("maximum", "MaximumBackward0", ("self", "other"), _keeping_self(np.maximum),
                       (Grad(lambda F, g, s: maximum_grad(F, g, s.self, s.other),
                             "grad where self > other (half on ties)"),
                        Grad(lambda F, g, s: maximum_grad(F, g, s.other, s.self),
                             "grad where other > self (half on ties)")),
                       "elementwise maximum", group=ARITHMETIC, elementwise=True, symbolic=FUNCTION,
+                      kernel=Kernel(2, (np.maximum, "b", "a")),
                       jvp=lambda F, t, s: _extreme_jvp(t, s.self > s.other, s)))
-minimum = function(Op("minimum", "MinimumBackward0", ("self", "other"), np.minimum,
+minimum = function(Op("minimum", "MinimumBackward0", ("self", "other"), _keeping_self(np.minimum),
                       (Grad(lambda F, g, s: maximum_grad(F, g, -F.values(s.self), -F.values(s.other)),
                             "grad where self < other (half on ties)"),
                        Grad(lambda F, g, s: maximum_grad(F, g, -F.values(s.other), -F.values(s.self)),
                             "grad where other < self (half on ties)")),
                       "elementwise minimum", group=ARITHMETIC, elementwise=True, symbolic=FUNCTION,
+                      kernel=Kernel(2, (np.minimum, "b", "a")),
                       jvp=lambda F, t, s: _extreme_jvp(t, s.self < s.other, s)))
 neg = function(Op("neg", "NegBackward0", ("self",), np.negative, (Grad(lambda F, g, s: -g, "-grad"),), "-self",
                   group=ARITHMETIC, symbolic=lambda M, a: -a, jvp=ELEMENTWISE_JVP))
