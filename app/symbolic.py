@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import fractions
+import math
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,7 @@ from autodiff import engine
 from autodiff.app.printing import unsupported
 from autodiff.app.sympymath import CBRT, FUNCTIONS, SymPyMath
 from autodiff.engine import BUILTINS, FUNCTION, OPERATORS, REFLECTED, Builtin, GraphInput, Node, Op
-from autodiff.engine.errors import UnknownNameError
+from autodiff.engine.errors import LimitError, UnknownNameError
 from autodiff.grammar.interpreter import Function, Interpreter, Namespace, Policy, arguments_error, signature
 from autodiff.grammar.syntax import parse
 
@@ -260,9 +261,30 @@ class SymbolicBackend:
         return Symbolic(result, node, shown)
 
 
+MAX_EXACT_DIGITS = 10_000  # an exact power of numbers past this many digits is refused, not computed
+
+
 def _form(op: Op, exprs: tuple, params: dict) -> Any:
     form = op.symbolic
+    _check_power_size(op, [*exprs, *params.values()])
     return FUNCTIONS[op.name](*exprs) if form is FUNCTION else form(SymPyMath, *exprs, **params)
+
+
+def _check_power_size(op: Op, values: list) -> None:
+    """2**10**10 would be computed exactly, digit by digit, by SymPy (for minutes, holding the interpreter so
+    no time box can stop it): a power of two numbers whose result has more than MAX_EXACT_DIGITS digits is a
+    limit error instead."""
+    if not op.name.startswith("pow"):
+        return
+    numbers = [sympy.sympify(v) if isinstance(v, (int, float)) else v for v in values]
+    if len(numbers) != 2 or not all(isinstance(v, sympy.Number) for v in numbers):
+        return
+    base, exponent = numbers if op.name != "pow_scalar_base" else numbers[::-1]
+    size = abs(float(exponent)) * max(abs(math.log10(abs(float(base)))) if base != 0 else 0.0, 0.0)
+    if size > MAX_EXACT_DIGITS:
+        raise LimitError(f"diff: {base}**{exponent} has about {size:.3g} digits; exact numbers that large are not "
+                         "computed", hint="write a decimal (2.0**100) to compute with floats, as autodiff eval does",
+                         reason="size")
 
 
 def _shown(op: Op, written: tuple, params: dict) -> Any:

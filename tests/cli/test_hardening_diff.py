@@ -79,3 +79,14 @@ def test_the_memory_cap_applies_to_diff():
     done = subprocess.run([AUTODIFF, "diff", "sin(x)"], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "AUTODIFF_MAX_MEMORY": "1M"})
     assert done.returncode == 2 and "AUTODIFF_MAX_MEMORY=1M is too small" in done.stderr
+
+
+def test_a_power_of_numbers_too_large_to_write_exactly_is_a_limit_error_not_a_hang():
+    """2**10**10 would be computed digit by digit by SymPy, holding the interpreter (no time box stops it): diff
+    refuses it at once, and check's mistake diagnosis (which derives symbolically) gives up on it as quickly."""
+    code, out, err, seconds = _run("diff", "(-(-(-2**10**10)))*x", "--format", "plain")
+    assert code == 1 and out == "" and seconds < 10
+    assert err.startswith("autodiff: limit error at line 1, column 7: diff: 2**10000000000 has about 3.01e+09 digits")
+    code, out, _, seconds = _run("check", "(-(-(-2**10**10)))", "x=rand(1, requires_grad=True)", "--expect",
+                                 "x=asdim=1", "--format", "json")
+    assert code == 1 and seconds < 10 and '"ok": false' in out
