@@ -94,13 +94,18 @@ FMOD_TENSOR = _declare(
      Grad(lambda F, g, s: -g * F.rounded_div(s.self, s.other, "trunc"),
           "-grad * div(self, other, rounding_mode='trunc')")),
     "self - other * trunc(self / other) (the sign of self)", noisy=True)
+def _tie_to_self(ufunc: np.ufunc) -> Any:
+    """PyTorch's fmax/fmin give self where self == other (-0.0 against 0.0); numpy's give -0.0 either way."""
+    return lambda a, b: np.where(a == b, a, ufunc(a, b))
+
+
 fmax = function(_op(
-    "fmax", "FmaxBackward0", ("self", "other"), np.fmax,
+    "fmax", "FmaxBackward0", ("self", "other"), _tie_to_self(np.fmax),
     (Grad(lambda F, g, s: _fmax_grad(F, g, s, s.self, s.other, True), "grad where self >= other or other is nan"),
      Grad(lambda F, g, s: _fmax_grad(F, g, s, s.other, s.self, False), "grad where other > self or self is nan")),
     "elementwise maximum, ignoring nan"))
 fmin = function(_op(
-    "fmin", "FminBackward0", ("self", "other"), np.fmin,
+    "fmin", "FminBackward0", ("self", "other"), _tie_to_self(np.fmin),
     (Grad(lambda F, g, s: _fmin_grad(F, g, s, s.self, s.other, True), "grad where self <= other or other is nan"),
      Grad(lambda F, g, s: _fmin_grad(F, g, s, s.other, s.self, False), "grad where other < self or self is nan")),
     "elementwise minimum, ignoring nan"))

@@ -81,7 +81,12 @@ def index(value: Any, key: Any, lists: bool) -> Any:
     if isinstance(key, int) and not -len(value) <= key < len(value):
         raise BadValueError(f"index {key} is out of range for a {kind(value)} of {len(value)} items",
                             reason="index")
-    return value[key]
+    if isinstance(key, slice) and key.step == 0:
+        raise BadValueError("slice step cannot be zero", reason="index")
+    try:
+        return value[key]
+    except (TypeError, ValueError) as error:  # a slice bound that is not an integer ('ab'[1.5:])
+        raise BadValueError(f"cannot index a {kind(value)} with {key!r}: {error}", reason="index") from None
 
 
 __all__ = ["MAX_ITEMS", "extend", "index", "operator"]

@@ -915,11 +915,13 @@ def test_the_norm_at_zero_with_an_infinite_gradient_is_nan_as_in_pytorch():
     assert x.grad.data.tolist() == [0.0, 0.0]
 
 
-def test_maximum_and_minimum_keep_self_on_a_tie_of_signed_zeros_as_pytorch():
+def test_maximum_minimum_fmax_fmin_keep_self_on_a_tie_of_signed_zeros_as_pytorch():
     """PyTorch returns self where self == other (-0.0 against 0.0); numpy's ufuncs return their second argument.
     1 / maximum(a, b) shows the sign, small arrays and the split path of large ones alike."""
     a, b = E.tensor([-0.0, 0.0, -0.0, 0.0]), E.tensor([0.0, -0.0, -0.0, 0.0])
     for fn in (E.maximum, E.minimum):
+        assert np.signbit(fn(a, b).data).tolist() == [True, False, True, False]
+    for fn in (E.fmax, E.fmin):  # numpy's fmax/fmin give -0.0 either way
         assert np.signbit(fn(a, b).data).tolist() == [True, False, True, False]
     big_a, big_b = E.tensor(np.full(3_000_000, -0.0)), E.tensor(np.zeros(3_000_000))
     assert np.signbit(E.maximum(big_a, big_b).data).all() and not np.signbit(E.minimum(big_b, big_a).data).any()

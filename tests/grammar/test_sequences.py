@@ -54,6 +54,8 @@ def test_in_eval_a_list_is_still_a_tensor():
     ("print('ab'[5])\n", BadValueError, "index 5 is out of range for a str of 2 items"),
     ("print([1, 2][2])\n", BadValueError, "index 2 is out of range for a list of 2 items"),
     ("print([1] + (2,))\n", BadValueError, 'can only concatenate list (not "tuple") to list'),
+    ("print('float64'[::0])\n", BadValueError, "slice step cannot be zero"),  # was an internal error (fuzz)
+    ("print((1, 2)[::0])\n", BadValueError, "slice step cannot be zero"),
 ])
 def test_mistakes_are_errors(text, error, message):
     with pytest.raises(error) as raised:
