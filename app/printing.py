@@ -93,6 +93,8 @@ class LanguagePrinter(StrPrinter):
     def _as_ordered_terms(self, expr: Any, order: Any = None) -> list:
         if self._settings.get("order") == "old":
             return positive_first(expr, expr.as_ordered_terms())
+        if self._settings.get("order") == "none":  # a formula too large for the book's order (ORDERED_OPS):
+            return super()._as_ordered_terms(expr, order)  # no is_polynomial walk of every sum in it either
         return positive_first(expr, super()._as_ordered_terms(expr, order))
 
     def _print_Pow(self, expr: Any, rational: bool = False) -> str:

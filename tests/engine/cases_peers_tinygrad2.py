@@ -1,11 +1,5 @@
-"""tinygrad's op tests (test/backend/test_ops.py, class TestOps), ported, part 2 of 2: see cases_peers.py.
-
-tinygrad's helper checks forward and backward against torch in float32, on inputs drawn uniformly in
-[low, high) (default [-2, 2)), backward from `out.sum()`. Here the same programs, shapes and ranges, in float32,
-backward from fixed weights instead of a plain sum. Inputs of more than a few hundred elements are scaled down
-(45x65 becomes 5x7, ...) to keep the golden file small; the rank and any size the program names are kept.
-A row: (tinygrad's test, the program, one input per name x, y, z: a shape or the values, options).
-"""
+"""tinygrad's op tests (test/backend/test_ops.py, class TestOps), ported, part 2 of 2: see cases_peers.py, and
+cases_peers_tinygrad.py for the inputs (float32, tinygrad's ranges, large shapes scaled down) and a row's form."""
 
 from __future__ import annotations
 
