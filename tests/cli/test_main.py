@@ -116,3 +116,22 @@ def test_completion_names_each_command_with_its_whole_help_line(shell, words, wo
                           env={**os.environ, "_AUTODIFF_COMPLETE": f"{shell}_complete", "COMP_WORDS": words,
                                "COMP_CWORD": word})
     assert (done.returncode, done.stdout, done.stderr) == (0, expected, "")
+
+
+def test_start_up_defers_the_collector_and_the_command_restores_it():
+    """The command's own process collects rarely while it imports, then freezes what start-up made and
+    collects as usual; a program that imports autodiff keeps its collector untouched."""
+    code = """
+import gc, sys
+usual = gc.get_threshold()
+sys.argv = [sys.argv[1]]
+import autodiff.cli as cli
+from autodiff.cli import memory
+starting = gc.get_threshold()
+memory.OWN_PROCESS = True
+memory.prepare()
+print(starting == cli.STARTING_GC_THRESHOLD, gc.get_threshold() == usual, gc.get_freeze_count() > 1000)
+"""
+    for argv0, expected in (("/usr/bin/autodiff", "True True True"), ("python", "False True False")):
+        done = subprocess.run([sys.executable, "-c", code, argv0], capture_output=True, text=True, check=True)
+        assert done.stdout.split("\n")[0] == expected
