@@ -18,30 +18,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import activations as _activations  # leaky_relu, elu, gelu, silu, softplus, hardtanh, ...
 from . import api as _api  # installs the Tensor's constructor, operators and methods
-from . import classification as _classification  # nll_loss, cross_entropy, smooth_l1_loss, huber_loss
 from . import constructors as _constructors
-from . import convolution as _convolution  # conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, ...
-from . import cumulative as _cumulative  # cumsum, cumprod, cummax, cummin, logcumsumexp
-from . import decompositions as _decompositions  # solve, slogdet, pinv, eigh, svd
-from . import distributions as _distributions  # randint, randperm, normal, bernoulli, multinomial
-from . import einsum as _einsum  # einsum, tensordot
 from . import gathers as _gathers  # gather, scatter, index_select, masked_fill, take_along_dim
 from . import joins as _joins
-from . import layers as _layers  # addmm, linear, dropout
-from . import losses as _losses
-from . import moments as _moments  # var_mean, std_mean
-from . import padding as _padding  # torch.nn.functional.pad
-from . import pointwise as _pointwise  # logaddexp, remainder, fmod, fmax, copysign, lerp, sinc, deg2rad
-from . import pooling as _pooling  # max_pool1d, max_pool2d, avg_pool1d, avg_pool2d
-from . import rearrange as _rearrange  # repeat, tile, roll, flip, tril, triu, diagonal, split, hstack, ...
-from . import sorting as _sorting  # sort, argsort, msort, topk
+from . import lazy
 from .api import INPLACE, OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
 from .autograd import backward, grad
 from .constructors import manual_seed
-from .custom import CustomNode, FunctionCtx, apply_function, once_differentiable
-from .decompositions import linalg_pinv, linalg_slogdet, linalg_svd
 from .errors import (
     KINDS,
     AutodiffError,
@@ -56,12 +40,8 @@ from .errors import (
 )
 from .executor import execute
 from .formatting import set_printoptions
-from .forward import UnpackedDualTensor, dual_level, enter_dual_level, exit_dual_level, make_dual, unpack_dual
-from .functional import hessian, hvp, jacobian, jvp, vhp, vjp
-from .gradcheck import gradcheck, gradgradcheck
 from .graph import AccumulateGrad, GraphInput, Node, grad_node, graph_bytes, graph_size
 from .indexing import getitem, setitem
-from .initializers import INIT_FUNCTIONS
 from .inplace import fresh
 from .modes import (
     GradMode,
@@ -74,12 +54,8 @@ from .modes import (
     observe,
     set_grad_enabled,
 )
-from .modules import Module, Parameter, apply_to_modules, cast_module, parameter
-from .nnfunctions import NN_MODULES
-from .nnlayers import NN_LAYERS, ModuleList
 from .optable import FUNCTION, OPS, Grad, Op
 from .optable import GROUPS as OP_GROUPS
-from .optim import OPTIMIZERS, SCHEDULERS, Optimizer, StepLR
 from .recording import apply
 from .reductions import MinMax, linalg_norm
 from .registry import BUILTINS, Builtin, alias_of
@@ -98,42 +74,160 @@ from .tensor import RemovableHandle, Size, Tensor
 from .tensormath import TensorMath
 from .vocabulary import NumpyMath, Vocabulary
 
+# The names of the modules loaded second (lazy.py), by module: `engine.Module` or `from autodiff.engine import
+# Module` loads them.
+_SECOND = {
+    "custom": ("CustomNode", "FunctionCtx", "apply_function", "once_differentiable"),
+    "decompositions": ("linalg_pinv", "linalg_slogdet", "linalg_svd"),
+    "forward": ("UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level", "make_dual",
+                "unpack_dual"),
+    "functional": ("hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"),
+    "gradcheck": ("gradcheck", "gradgradcheck"),
+    "initializers": ("INIT_FUNCTIONS",),
+    "modules": ("Module", "Parameter", "apply_to_modules", "cast_module", "parameter"),
+    "nnfunctions": ("NN_MODULES",),
+    "nnlayers": ("NN_LAYERS", "ModuleList"),
+    "optim": ("OPTIMIZERS", "SCHEDULERS", "Optimizer", "StepLR"),
+}
+_SECOND_NAMES = {name: module for module, names in _SECOND.items() for name in names}
+
 float32 = np.dtype(np.float32)
 float64 = np.dtype(np.float64)
 
-# Every built-in as a module function: autodiff.engine.sin(x), autodiff.engine.zeros(3, 1), ...
-globals().update({name: entry.fn for name, entry in BUILTINS.items()})
+# Every built-in as a module function: autodiff.engine.sin(x), autodiff.engine.zeros(3, 1), ... (those of the
+# modules loaded second are found by __getattr__ below)
+globals().update({name: entry.fn for name, entry in BUILTINS.entries_now()})  # type: ignore[attr-defined]
 
+# With the names of the modules loaded second (_SECOND) and torch.func (func.py) as a module; every built-in is
+# found by __getattr__ too.
 __all__ = [
-    "BUILTINS", "FUNCTION", "INPLACE", "KINDS", "OPERATORS", "OPS", "OP_GROUPS", "REFLECTED", "TENSOR_METHODS",
-    "TENSOR_PROPERTIES", "UNARY_OPERATORS", "AccumulateGrad", "AutodiffError", "AutogradError", "BadValueError",
-    "Builtin", "Grad", "GradMode", "GraphInput", "InputError", "LimitError", "MinMax", "Node", "NumpyMath", "Op",
-    "ParseError", "RemovableHandle", "ReturnTuple", "STATE", "ShapeError", "Size", "Tensor", "TensorMath",
+    "BUILTINS",
+    "FUNCTION",
+    "INIT_FUNCTIONS",
+    "INPLACE",
+    "KINDS",
+    "NN_LAYERS",
+    "NN_MODULES",
+    "OPERATORS",
+    "OPS",
+    "OPTIMIZERS",
+    "OP_GROUPS",
+    "REFLECTED",
+    "SCHEDULERS",
+    "STATE",
+    "TENSOR_METHODS",
+    "TENSOR_PROPERTIES",
+    "UNARY_OPERATORS",
+    "AccumulateGrad",
+    "AutodiffError",
+    "AutogradError",
+    "BadValueError",
+    "Builtin",
+    "CustomNode",
+    "FunctionCtx",
+    "Grad",
+    "GradMode",
+    "GraphInput",
+    "InputError",
+    "LimitError",
+    "MinMax",
+    "Module",
+    "ModuleList",
+    "Node",
+    "NumpyMath",
+    "Op",
+    "Optimizer",
+    "Parameter",
+    "ParseError",
+    "RemovableHandle",
+    "ReturnTuple",
+    "ShapeError",
+    "Size",
+    "StepLR",
+    "Tensor",
+    "TensorMath",
     "UnknownNameError",
-    "UsageError", "Vocabulary", "alias_of", "apply", "as_dtype", "backward", "check_lists", "detect_anomaly",
-    "enable_grad", "execute", "float32", "float64", "forward_context", "fresh", "get_default_dtype",
-    "get_max_elements", "getitem", "grad",
-    "grad_node", "graph_bytes", "graph_size", "is_anomaly_enabled", "is_grad_enabled", "linalg_norm", "linalg_pinv",
-    "linalg_slogdet", "linalg_svd", "manual_seed",
+    "UnpackedDualTensor",
+    "UsageError",
+    "Vocabulary",
+    "alias_of",
+    "apply",
+    "apply_function",
+    "apply_to_modules",
+    "as_dtype",
+    "backward",
+    "cast_module",
+    "check_lists",
+    "detect_anomaly",
+    "dual_level",
+    "enable_grad",
+    "enter_dual_level",
+    "execute",
+    "exit_dual_level",
+    "float32",
+    "float64",
+    "forward_context",
+    "fresh",
+    "func",
+    "get_default_dtype",
+    "get_max_elements",
+    "getitem",
+    "grad",
+    "grad_node",
+    "gradcheck",
+    "gradgradcheck",
+    "graph_bytes",
+    "graph_size",
+    "hessian",
+    "hvp",
+    "is_anomaly_enabled",
+    "is_grad_enabled",
+    "jacobian",
+    "jvp",
+    "lazy",
+    "linalg_norm",
+    "linalg_pinv",
+    "linalg_slogdet",
+    "linalg_svd",
+    "make_dual",
+    "manual_seed",
     "no_grad",
-    "observe", "set_default_dtype", "set_grad_enabled", "set_max_elements", "set_printoptions", "setitem",
-    "settings", *BUILTINS,
+    "observe",
+    "once_differentiable",
+    "parameter",
+    "set_default_dtype",
+    "set_grad_enabled",
+    "set_max_elements",
+    "set_printoptions",
+    "setitem",
+    "settings",
+    "unpack_dual",
+    "vhp",
+    "vjp",
 ]
-# Custom autograd Functions (custom.py)
-__all__ += ["CustomNode", "FunctionCtx", "apply_function", "once_differentiable"]
-# Forward-mode AD: torch.autograd.forward_ad (forward.py)
-__all__ += ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual"]
-# torch.nn (modules.py, nnlayers.py, nnfunctions.py, initializers.py)
-__all__ += ["INIT_FUNCTIONS", "NN_LAYERS", "NN_MODULES", "Module", "ModuleList", "Parameter", "apply_to_modules",
-            "cast_module", "parameter"]
-# torch.optim (optim.py)
-__all__ += ["OPTIMIZERS", "SCHEDULERS", "Optimizer", "StepLR"]
-# torch.func (func.py), as a module: engine.func.grad is not engine.grad
-from . import func  # noqa: E402
 
-__all__ += ["func"]
-# torch.autograd.functional and gradcheck (functional.py, gradcheck.py)
-__all__ += ["gradcheck", "gradgradcheck", "hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
-del _activations, _api, _constructors, _cumulative, _distributions, _gathers, _joins, _pointwise, _losses, _rearrange
-del _layers, _classification
-del _convolution, _decompositions, _einsum, _moments, _padding, _pooling, _sorting
+
+def __getattr__(name: str) -> object:
+    """A name of the modules loaded second (lazy.py), or a built-in: load them, then answer."""
+    if name in _SECOND_NAMES or name == "func":
+        lazy.load_all()
+        if name == "func":
+            from . import func
+
+            return func
+        return lazy.late(_SECOND_NAMES[name], name)
+    if not name.startswith("_") and BUILTINS.get(name) is not None:
+        return BUILTINS[name].fn
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _bind_second() -> None:
+    """Once the second step is loaded: its names and built-ins as attributes (importing a submodule binds its
+    name here, and engine.gradcheck, engine.einsum are functions, not the modules of the same name)."""
+    for name, module in _SECOND_NAMES.items():
+        globals()[name] = lazy.late(module, name)
+    globals().update({name: entry.fn for name, entry in BUILTINS.entries_now()})  # type: ignore[attr-defined]
+
+
+lazy.AFTER_LOADING.append(_bind_second)
+del _api, _constructors, _gathers, _joins

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import activations, cumulative, distributions, gathers, logic, pointwise, rearrange, sorting  # noqa: F401
+from . import gathers, lazy, logic  # noqa: F401
 from .arithmetic import ADD, DIV, MUL, REFLECTED, SUB, rdiv, rsub
 from .autograd import backward
 from .coerce import array_from
@@ -74,6 +74,12 @@ def _fill(self: Tensor, value: float) -> Tensor:
     return fill_(self, float(value.item() if isinstance(value, Tensor) else value), "fill_")
 
 
+def _distributions() -> Any:
+    from . import distributions
+
+    return distributions
+
+
 # In-place updates (x += y is x.add_(y)): the result is written into the tensor's memory.
 INPLACE: dict[str, Callable[..., Tensor]] = {
     "add_": lambda self, other: update_(self, lambda t: t + other, "add_"),
@@ -87,8 +93,8 @@ INPLACE: dict[str, Callable[..., Tensor]] = {
     "zero_": lambda self: fill_(self, 0.0, "zero_"),
     "fill_": _fill,
     # Random values written in place, PyTorch's numbers after manual_seed (not recorded)
-    "normal_": lambda self, mean=0.0, std=1.0: distributions.normal_(self, mean, std),
-    "uniform_": lambda self, from_=0.0, to=1.0: distributions.uniform_(self, from_, to),
+    "normal_": lambda self, mean=0.0, std=1.0: _distributions().normal_(self, mean, std),
+    "uniform_": lambda self, from_=0.0, to=1.0: _distributions().uniform_(self, from_, to),
 }
 
 
@@ -145,21 +151,46 @@ def _install() -> tuple[str, ...]:
     T.__repr__ = lambda self: shown(fresh(self))  # a view's grad_fn as PyTorch shows it after a write
     T.float = lambda self: to(self, "float32")
     T.double = lambda self: to(self, "float64")
+    T.__getattr__ = _load_for
+    return _install_methods()
+
+
+def _install_methods() -> list[str]:
+    """Install every built-in registered so far that is a method (and not already an attribute of Tensor)."""
     installed = []
-    for name, entry in BUILTINS.items():
-        if entry.method and not hasattr(T, name):
-            setattr(T, name, entry.fn)
+    for name, entry in BUILTINS.entries_now():  # type: ignore[attr-defined]
+        if entry.method and name not in _INSTALLED and not hasattr(Tensor, name):
+            setattr(Tensor, name, entry.fn)
             installed.append(name)
-    return tuple(installed)
+        if entry.method:
+            _INSTALLED.add(name)
+    return installed
 
 
+def _load_for(self: Tensor, name: str) -> Any:
+    """A Tensor attribute not found: a method of the engine's second step (lazy.py) loads it, else the usual
+    AttributeError."""
+    if not name.startswith("_") and lazy.load_all() and name in _INSTALLED:
+        return getattr(self, name)
+    raise AttributeError(f"'Tensor' object has no attribute '{name}'")
+
+
+_INSTALLED: set[str] = set()
 _FROM_BUILTINS = _install()
 
 # What a program may read and call on a tensor (the language's allow-list): the built-ins that are methods,
 # the Tensor's own methods, and its properties.
-TENSOR_METHODS = frozenset({name for name, b in BUILTINS.items() if b.method} | {
+TENSOR_METHODS = lazy.NameSet(_INSTALLED | {
     "backward", "retain_grad", "item", "tolist", "size", "dim", "numel", "detach_", "requires_grad_", "float",
     "double", "register_hook", *INPLACE})
+
+
+def _after_loading() -> None:
+    _install_methods()
+    TENSOR_METHODS.update(_INSTALLED)
+
+
+lazy.AFTER_LOADING.append(_after_loading)
 TENSOR_PROPERTIES = ("T", "mT", "shape", "grad", "data", "requires_grad", "is_leaf", "grad_fn", "dtype", "ndim",
                      "retains_grad")
 

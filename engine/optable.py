@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from .lazy import Registry
 from .parallel import Kernel, binary, splitting, unary
 
 # The groups of `autodiff ops`, in the order it lists them; an op's `group` is one of them or None.
@@ -132,12 +133,12 @@ def _ufunc_kernel(forward: Any) -> Kernel | None:
     return None
 
 
-OPS: dict[str, Op] = {}
+OPS: dict[str, Op] = Registry()  # the rest of the engine loads on a miss (lazy.py)
 
 
 def declare(op: Op) -> Op:
     """Add an op to the table (each name once)."""
-    if op.name in OPS:
+    if OPS.own(op.name):  # type: ignore[attr-defined]
         raise ValueError(f"op {op.name} is declared twice")
     OPS[op.name] = op
     return op

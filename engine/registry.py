@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .coerce import tensor_arg
+from .lazy import Registry
 from .optable import OPS, Op, declare
 from .recording import apply, binary
 
@@ -50,11 +51,11 @@ class Builtin:
         object.__setattr__(self, "parameters", tuple(names))
 
 
-BUILTINS: dict[str, Builtin] = {}
+BUILTINS: dict[str, Builtin] = Registry()  # the rest of the engine loads on a miss (lazy.py)
 
 
 def _register(entry: Builtin) -> Builtin:
-    if entry.name in BUILTINS:
+    if BUILTINS.own(entry.name):  # type: ignore[attr-defined]
         raise ValueError(f"built-in {entry.name} is registered twice")
     BUILTINS[entry.name] = entry
     return entry

@@ -13,21 +13,17 @@ from . import fused
 from .arithmetic import div, pow
 from .arrays import kept_shape, sigmoid_backward, summed_axes, tanh_backward
 from .arrays import sign as sign_kernel
-from .classification import DIV_SCALAR, NLL_LOSS
 from .coerce import operand
 from .constructors import zeros_like
-from .cumulative import cumprod, cumsum
-from .decompositions import solve
 from .elementwise import cos, cosh, erf, exp, log, sigmoid, sign, sin, sinh, sqrt, tanh
 from .errors import BadValueError
 from .gathers import GATHER, INDEX_PUT_ADD, MASKED_FILL, SCATTER_ADD
 from .indexing import getitem
 from .inplace import AS_STRIDED, AS_STRIDED_SCATTER, COPY
 from .joins import cat, stack
-from .layers import TRILINEAR
+from .lazy import late
 from .linalg import bmm, diag, inverse, matmul, mm, mv
 from .logic import WHERE
-from .lossgrads import HUBER_BACKWARD, NLL_BACKWARD, SMOOTH_L1_BACKWARD
 from .optable import ELEMENTWISE_JVP, Grad, Op, declare
 from .recording import apply
 from .reductions import prod, sum
@@ -110,6 +106,8 @@ def where(condition: np.ndarray, input: Any, other: Any) -> Tensor:
     return apply(WHERE, (a, b), {"condition": condition})
 
 
+
+
 class TensorMath:
     """NumpyMath's vocabulary on Tensors, through recorded operations (for create_graph=True)."""
 
@@ -190,7 +188,7 @@ class TensorMath:
     log_number = NumpyMath.log_number
 
     inverse = staticmethod(inverse)
-    solve = staticmethod(lambda a, b, left: solve(a, b, left=left))
+    solve = staticmethod(lambda a, b, left: late("decompositions", "solve")(a, b, left=left))
     diagonal = staticmethod(lambda g: diag(g))
 
     @staticmethod
@@ -216,7 +214,7 @@ class TensorMath:
         backwards = np.arange(n - 1, -1, -1)
 
         def exclusive(t: Tensor) -> Tensor:  # the product of the elements before each one
-            return cumprod(cat([ones, getitem(t, (Ellipsis, slice(0, n - 1)))], last), last)
+            return late("cumulative", "cumprod")(cat([ones, getitem(t, (Ellipsis, slice(0, n - 1)))], last), last)
 
         right = getitem(exclusive(getitem(flat, (Ellipsis, backwards))), (Ellipsis, backwards))
         others = reshape(exclusive(flat) * right, tuple(moved.shape))
@@ -226,7 +224,7 @@ class TensorMath:
     def reverse_cumsum(g: Tensor, dim: int) -> Tensor:
         if g.ndim == 0:
             return g
-        return sum(g, (dim,), True) - cumsum(g, dim) + g
+        return sum(g, (dim,), True) - late("cumulative", "cumsum")(g, dim) + g
 
     @staticmethod
     def cumprod_backward(g: Tensor, x: Tensor, result: Tensor, dim: int) -> Tensor:
@@ -244,7 +242,7 @@ class TensorMath:
         ones = Tensor._make(np.ones(kept_shape(tuple(x.shape), (dim,)), dtype=x.dtype))
         pieces = []
         for k in range(n):  # a loop over one dim's positions (no recursion)
-            omitted = cat([ones, cumprod(part(x, k + 1, n), dim)], dim) if k + 1 < n else ones
+            omitted = cat([ones, late("cumulative", "cumprod")(part(x, k + 1, n), dim)], dim) if k + 1 < n else ones
             if k:
                 omitted = omitted * prod(part(x, 0, k), dim, True)
             pieces.append(sum(part(g, k, n) * omitted, (dim,), False))
@@ -314,27 +312,30 @@ class TensorMath:
 
     @staticmethod
     def div_scalar(x: Tensor, number: float) -> Tensor:
-        return apply(DIV_SCALAR, (x,), {"other": number})
+        return apply(late("classification", "DIV_SCALAR"), (x,), {"other": number})
 
     @staticmethod
     def nll_loss(g: Tensor, coefficients: Any, reduction: str) -> Tensor:
-        return apply(NLL_LOSS, (g,), {"coefficients": coefficients, "reduction": reduction})
+        return apply(late("classification", "NLL_LOSS"), (g,), {"coefficients": coefficients, "reduction": reduction})
 
     @staticmethod
     def nll_backward(g: Tensor, x: Tensor, coefficients: Any, reduction: str, shape: Any) -> Tensor:
-        return apply(NLL_BACKWARD, (g, x), {"coefficients": coefficients, "reduction": reduction, "shape": shape})
+        return apply(late("lossgrads", "NLL_BACKWARD"), (g, x),
+                     {"coefficients": coefficients, "reduction": reduction, "shape": shape})
 
     @staticmethod
     def smooth_l1_backward(g: Tensor, a: Tensor, b: Tensor, reduction: str, beta: float, count: int) -> Tensor:
-        return apply(SMOOTH_L1_BACKWARD, (g, a, b), {"reduction": reduction, "beta": beta, "count": count})
+        return apply(late("lossgrads", "SMOOTH_L1_BACKWARD"), (g, a, b),
+                     {"reduction": reduction, "beta": beta, "count": count})
 
     @staticmethod
     def huber_backward(g: Tensor, a: Tensor, b: Tensor, reduction: str, delta: float, count: int) -> Tensor:
-        return apply(HUBER_BACKWARD, (g, a, b), {"reduction": reduction, "delta": delta, "count": count})
+        return apply(late("lossgrads", "HUBER_BACKWARD"), (g, a, b),
+                     {"reduction": reduction, "delta": delta, "count": count})
 
     @staticmethod
     def trilinear(a: Tensor, b: Tensor, c: Tensor, spec: str) -> Tensor:
-        return apply(TRILINEAR, (a, b, c), {"spec": spec})
+        return apply(late("layers", "TRILINEAR"), (a, b, c), {"spec": spec})
 
     @staticmethod
     def pow_backward(g: Tensor, x: Tensor, exponent: float) -> Tensor:
@@ -361,7 +362,7 @@ class TensorMath:
     def maximum_backward(g: Tensor, a: np.ndarray, b: np.ndarray) -> Tensor:
         """PyTorch's `at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)`: WhereBackward0 over
         DivBackward1, then MaskedFillBackward0."""
-        chosen = where(a == b, apply(DIV_SCALAR, (g,), {"other": 2.0}), g)
+        chosen = where(a == b, apply(late("classification", "DIV_SCALAR"), (g,), {"other": 2.0}), g)
         return apply(MASKED_FILL, (chosen,), {"mask": a < b, "value": 0.0})
 
     @staticmethod

@@ -31,14 +31,15 @@ from .arrays import (
     swapaxes,
     tanh_backward,
 )
-from .cumulative import cumprod_backward, reverse_cumsum
-from .decompositions import solve_arrays
+from .lazy import late
 from .reductions import prod_others
 from .summation import torch_sum
 from .tensor import Tensor
 
 
 @runtime_checkable
+
+
 class Vocabulary(Protocol):
     """What backward formulas, composites and the executor may use of `F`: each implementation defines all of it
     (a test checks NumpyMath, TensorMath and autodiff diff's SymPyMath)."""
@@ -348,7 +349,8 @@ class NumpyMath:
         """The log of a Python number (a base): -inf at 0, nan below, as for a tensor."""
         return math.log(base) if base > 0 else (-math.inf if base == 0 else math.nan)
     inverse = staticmethod(allocator.inverse)
-    solve = staticmethod(solve_arrays)  # X with A X = B (left) or X A = B; B a matrix or a vector
+    # X with A X = B (left) or X A = B; B a matrix or a vector
+    solve = staticmethod(lambda a, b, left: late("decompositions", "solve_arrays")(a, b, left))
 
     @staticmethod
     def diagonal(g: np.ndarray) -> np.ndarray:
@@ -369,8 +371,10 @@ class NumpyMath:
                 return np.reshape(result, kept_shape(x.shape, dims)) / x
         return prod_others(x, dims)
 
-    reverse_cumsum = staticmethod(reverse_cumsum)  # the sum of g from each position to the end along dim
-    cumprod_backward = staticmethod(cumprod_backward)  # zeros handled as PyTorch's cumprod_backward
+    # the sum of g from each position to the end along dim
+    reverse_cumsum = staticmethod(lambda g, dim: late("cumulative", "reverse_cumsum")(g, dim))
+    cumprod_backward = staticmethod(  # zeros handled as PyTorch's cumprod_backward
+        lambda g, x, result, dim: late("cumulative", "cumprod_backward")(g, x, result, dim))
     gather = staticmethod(scatter.gather)  # x's elements at index along dim
     scatter_add = staticmethod(scatter.scatter_add)  # zeros(shape) with src added at index along dim
     index_put_add = staticmethod(scatter.index_put_add)  # zeros(shape) with values added at an advanced index

@@ -34,6 +34,7 @@ FORBIDDEN_OS = {"system", "popen", "spawnl", "spawnle", "spawnlp", "spawnlpe", "
 # (file, attribute): where a dangerous attribute is used on purpose, with why it is safe
 ALLOWED_ATTRIBUTES = {
     ("cli/main.py", "import_module"),  # a command's module, from cli.main.COMMANDS' fixed names (never user text)
+    ("engine/lazy.py", "import_module"),  # the engine's own modules, from the constant tuple lazy.DEFERRED
 }
 ALLOWED_MODULES = {
     ("engine/allocator.py", "ctypes"): "calls glibc's mallopt with constant arguments (opt-in malloc caching)",
@@ -42,8 +43,14 @@ ALLOWED_MODULES = {
 # getattr/setattr/delattr with a computed name, where the name cannot come from a user, and why.
 # Keyed by (file, enclosing function, call as written); each entry allows that many occurrences.
 DYNAMIC_ATTRIBUTES = {
-    ("engine/api.py", "_install", "setattr(T, name, entry.fn)"):
-        (1, "installs the BUILTINS table's functions as Tensor methods at import time"),
+    ("engine/api.py", "_install_methods", "setattr(Tensor, name, entry.fn)"):
+        (1, "installs the BUILTINS table's functions as Tensor methods (at import, and when the rest loads)"),
+    ("engine/api.py", "_load_for", "getattr(self, name)"):
+        (1, "only when name is one of the method names installed from the BUILTINS table (_INSTALLED)"),
+    ("engine/lazy.py", "late", "getattr(importlib.import_module(f'{__package__}.{module}'), name)"):
+        (1, "a name written in the engine's code, of a module of the constant tuple DEFERRED (checked first)"),
+    ("grammar/interpreter/values.py", "second", "getattr(engine, name)"):
+        (1, "name is a constant in the interpreter's code (a type of the engine's second step), never user text"),
     ("engine/api.py", "_install", "setattr(T, name, method)"):
         (1, "installs the in-place methods (a fixed table, INPLACE) at import time"),
     ("engine/outputs.py", "MultiNode._context_of", "setattr(ctx, name, output)"):

@@ -18,7 +18,7 @@ from autodiff.grammar.interpreter.engine_backend import EngineBackend, arguments
 from autodiff.grammar.interpreter.interpreter import MAX_STEPS, Interpreter
 from autodiff.grammar.interpreter.members import NODE_METHODS, TENSOR_ATTRIBUTES, TENSOR_METHODS
 from autodiff.grammar.interpreter.policy import EVAL, SCRIPT, Policy
-from autodiff.grammar.interpreter.prelude import CONSTANTS, FUNCTIONAL
+from autodiff.grammar.interpreter.prelude import CONSTANTS, functional_names
 from autodiff.grammar.interpreter.values import Evaluation, Function, Namespace, echo
 from autodiff.grammar.syntax import parse
 from autodiff.grammar.syntax.tree import ExprStmt, Program
@@ -43,6 +43,13 @@ def constant(text: str, what: str) -> Any:
         error.message = f"{what}: {error.message} (a value cannot refer to variables)"
         error.hint = None
         raise
+
+
+def __getattr__(name: str) -> Any:
+    """FUNCTIONAL, the names of torch.nn.functional, listed when first read (prelude.functional_names)."""
+    if name == "FUNCTIONAL":
+        return functional_names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def is_empty(program: Program) -> bool:

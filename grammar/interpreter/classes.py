@@ -18,7 +18,7 @@ from autodiff import engine
 from autodiff.engine.errors import BadValueError, UnknownNameError
 from autodiff.grammar.interpreter.callables import bind
 from autodiff.grammar.interpreter.nnmembers import is_module, module_member
-from autodiff.grammar.interpreter.values import Function, UserFunction, kind
+from autodiff.grammar.interpreter.values import Function, UserFunction, kind, second
 
 ALLOWED_DUNDERS = ("__init__", "__call__")  # the special methods a class body may define (run by the interpreter)
 
@@ -107,33 +107,51 @@ class Instance:
         return self.cls.interpreter.call_value(self, list(args), kwargs)
 
 
-class ModuleObject(Instance, engine.Module):
-    """An object of a script's nn.Module subclass: an Instance of its class, and an engine Module whose
-    registered parameters and submodules are the ones its attributes were assigned (nn.Module's __setattr__);
-    calling it runs the class's forward."""
+_MODULE_OBJECT: list[type] = []  # the class below, made when a script's class first derives from nn.Module
 
-    def __init__(self, cls: UserClass) -> None:
-        Instance.__init__(self, cls)
-        engine.Module.__init__(self)
-        self.initialized = False  # nn.Module.__init__ ran (super().__init__()): parameters may be assigned
 
-    __call__ = Instance.__call__
-    __repr__ = engine.Module.__repr__
+def module_object_class() -> type:
+    """The class of objects of a script's nn.Module subclasses (made on first use: it derives from the engine's
+    Module, which `autodiff eval` never needs to load)."""
+    if _MODULE_OBJECT:
+        return _MODULE_OBJECT[0]
 
-    def type_name(self) -> str:
-        return self.cls.name
+    class ModuleObject(Instance, engine.Module):
+        """An object of a script's nn.Module subclass: an Instance of its class, and an engine Module whose
+        registered parameters and submodules are the ones its attributes were assigned (nn.Module's __setattr__);
+        calling it runs the class's forward."""
 
-    def extra_repr(self) -> str:
-        found, method, where = self.cls.find("extra_repr")
-        if not found:
-            return ""
-        text = self.cls.interpreter.call_value(_bound(method, self, where), [], {})
-        if not isinstance(text, str):
-            raise BadValueError(f"{self.cls.name}.extra_repr() must return a string, not {kind(text)}", reason="class")
-        return text
+        def __init__(self, cls: UserClass) -> None:
+            Instance.__init__(self, cls)
+            engine.Module.__init__(self)
+            self.initialized = False  # nn.Module.__init__ ran (super().__init__()): parameters may be assigned
 
-    def forward(self, *args: Any, **kwargs: Any) -> Any:
-        return self.cls.interpreter.call_value(self, list(args), kwargs)
+        __call__ = Instance.__call__
+        __repr__ = engine.Module.__repr__
+
+        def type_name(self) -> str:
+            return self.cls.name
+
+        def extra_repr(self) -> str:
+            found, method, where = self.cls.find("extra_repr")
+            if not found:
+                return ""
+            text = self.cls.interpreter.call_value(_bound(method, self, where), [], {})
+            if not isinstance(text, str):
+                raise BadValueError(f"{self.cls.name}.extra_repr() must return a string, not {kind(text)}",
+                                    reason="class")
+            return text
+
+        def forward(self, *args: Any, **kwargs: Any) -> Any:
+            return self.cls.interpreter.call_value(self, list(args), kwargs)
+
+    _MODULE_OBJECT.append(ModuleObject)
+    return ModuleObject
+
+
+def is_module_object(value: Any) -> bool:
+    """Whether value is an object of a script's nn.Module subclass."""
+    return bool(_MODULE_OBJECT) and isinstance(value, _MODULE_OBJECT[0])
 
 
 class BoundMethod:
@@ -224,7 +242,7 @@ def attribute(value: Any, attr: str) -> Any:
         found, member, where = value.cls.find(attr)
         if found:
             return _bound(member, value, where)
-        if isinstance(value, ModuleObject):  # nn.Module's methods, then its registered parameters and submodules
+        if is_module_object(value):  # nn.Module's methods, then its registered parameters and submodules
             return module_member(value, attr)
         raise _missing(f"'{value.cls.name}' object", attr)
     if isinstance(value, UserClass):
@@ -261,7 +279,7 @@ def _super_attribute(value: Super, attr: str) -> Any:
             return _bound(member, value.owner if isinstance(value.owner, Instance) else None, cls)
     if attr == "__init__":  # object.__init__ (or a torch base's): nothing to do; nn.Module's readies the module
         owner = value.owner
-        if isinstance(owner, ModuleObject) and NN_MODULE in order[start:]:
+        if is_module_object(owner) and NN_MODULE in order[start:]:
             return Function("__init__", lambda: setattr(owner, "initialized", True), "__init__()")
         return Function("__init__", lambda: None, "__init__()")
     raise _missing("'super' object", attr)
@@ -275,12 +293,12 @@ def set_attribute(owner: Any, attr: str, value: Any) -> None:
     """`obj.attr = value` on an instance or a class of the script."""
     if attr.startswith("__"):
         raise BadValueError(f"'{attr}': names starting with '__' cannot be assigned", reason="attribute")
-    if isinstance(owner, ModuleObject) and (is_module(value) or isinstance(value, engine.Parameter)) \
+    if is_module_object(owner) and (is_module(value) or isinstance(value, second("Parameter"))) \
             and not owner.initialized:
         what = "module" if is_module(value) else "parameters"
         raise BadValueError(f"cannot assign {what} before Module.__init__() call",
                             hint="call super().__init__() first in __init__", reason="module_init")
-    if isinstance(owner, ModuleObject) and owner.assign(attr, value):
+    if is_module_object(owner) and owner.assign(attr, value):
         owner.attributes.pop(attr, None)
     elif isinstance(owner, Instance):
         owner.attributes[attr] = value
@@ -333,7 +351,7 @@ def _callable(member: Any) -> Any:
 
 def construct(interp: Any, cls: UserClass, args: list, kwargs: dict) -> Instance:
     """`Cls(...)`: a new instance, its `__init__` run."""
-    instance = ModuleObject(cls) if NN_MODULE in cls.mro else Instance(cls)
+    instance = module_object_class()(cls) if NN_MODULE in cls.mro else Instance(cls)
     found, init, where = cls.find("__init__")
     if found:
         result = interp.call_value(_bound(init, instance, where), args, kwargs)
@@ -350,7 +368,7 @@ def call(interp: Any, function: Any, args: list, kwargs: dict) -> Any:
         return construct(interp, function, args, kwargs)
     if isinstance(function, Instance):
         found, method, where = function.cls.find("__call__")
-        if not found and isinstance(function, ModuleObject):
+        if not found and is_module_object(function):
             found, method, where = function.cls.find("forward")
             if not found:
                 raise BadValueError(f'Module [{function.cls.name}] is missing the required "forward" function',

@@ -14,7 +14,7 @@ from autodiff.grammar.interpreter import members, numpy_subset, operators
 from autodiff.grammar.interpreter.numpy_subset import NDArray
 from autodiff.grammar.interpreter.prelude import CONSTANTS
 from autodiff.grammar.interpreter.torchlib import check_device
-from autodiff.grammar.interpreter.values import Function, hashable, kind
+from autodiff.grammar.interpreter.values import Function, hashable, kind, second
 
 
 class EngineBackend:
@@ -38,7 +38,7 @@ class EngineBackend:
 
     @staticmethod
     def call(function: Any, args: list, kwargs: dict) -> Any:
-        if isinstance(function, engine.Module):  # a layer of torch.nn: its forward
+        if isinstance(function, second("Module")):  # a layer of torch.nn: its forward
             function = Function(function.type_name(), function.forward, f"{function.type_name()}.forward(input)")
         if not isinstance(function, Function):
             hint = "to multiply, write a '*' before the '('" if isinstance(function, (Tensor, int, float)) else None
@@ -61,7 +61,7 @@ class EngineBackend:
             return numpy_subset.index(value, index)
         if isinstance(value, Tensor):
             return engine.getitem(value, index)
-        if isinstance(value, engine.ModuleList):  # nn.Sequential / nn.ModuleList: a module, or a slice of them
+        if isinstance(value, second("ModuleList")):  # nn.Sequential / nn.ModuleList: a module, or a slice of them
             return value[index]
         if isinstance(value, dict):  # optimizer.param_groups[0]["lr"], state_dict()["weight"]
             if hashable(index) not in value:

@@ -19,7 +19,7 @@ from autodiff.grammar.interpreter.torchlib import (
     shaped_like,
     tensor_to,
 )
-from autodiff.grammar.interpreter.values import DType, Function, Namespace, kind, shown
+from autodiff.grammar.interpreter.values import DType, Function, Namespace, kind, second, shown
 
 # How each of the Tensor's properties reads in the language (the engine lists them: TENSOR_PROPERTIES).
 _READ_AS = {
@@ -57,14 +57,15 @@ def attribute(value: Any, attr: str) -> Any:
     """value.attr, from the allow-list of value's kind."""
     if isinstance(value, classes.OBJECTS):  # the script's classes keep their own names (`self._cache`)
         return classes.attribute(value, attr)
-    if isinstance(value, engine.FunctionCtx):
-        return _ctx_member(value, attr)
-    if isinstance(value, engine.Module):
-        return nnmembers.module_member(value, attr)
-    if isinstance(value, engine.Optimizer):
-        return nnmembers.optimizer_member(value, attr)
-    if isinstance(value, engine.StepLR):
-        return nnmembers.scheduler_member(value, attr)
+    if engine.lazy.is_loaded():  # values of the engine's second step (lazy.py): custom Functions, nn, optim
+        if isinstance(value, second("FunctionCtx")):
+            return _ctx_member(value, attr)
+        if isinstance(value, second("Module")):
+            return nnmembers.module_member(value, attr)
+        if isinstance(value, second("Optimizer")):
+            return nnmembers.optimizer_member(value, attr)
+        if isinstance(value, second("StepLR")):
+            return nnmembers.scheduler_member(value, attr)
     if isinstance(value, NDArray) and not attr.startswith("_"):
         return numpy_subset.attribute(value, attr)
     if attr.startswith("_saved_") and isinstance(value, Node) and not attr.startswith("__"):
@@ -86,7 +87,7 @@ def attribute(value: Any, attr: str) -> Any:
         raise unknown_member(value.name(), attr, [*NODE_ATTRIBUTES, *NODE_METHODS])
     if isinstance(value, engine.ReturnTuple) and attr in value.fields:
         return getattr(value, attr)
-    if isinstance(value, engine.UnpackedDualTensor) and attr in ("primal", "tangent"):
+    if isinstance(value, second("UnpackedDualTensor")) and attr in ("primal", "tangent"):
         return value.primal if attr == "primal" else value.tangent
     if isinstance(value, engine.Size) and attr == "numel":
         return Function("numel", value.numel, "numel()")
@@ -227,15 +228,15 @@ def delete_attribute(owner: Any, attr: str) -> None:
         raise BadValueError("delattr(): attribute name must be string", reason="arguments")
     if isinstance(owner, classes.Instance):
         found = owner.attributes.pop(attr, None) is not None
-        if isinstance(owner, engine.Module):
+        if isinstance(owner, second("Module")):
             found = owner.remove(attr) or found
         if not found:
             raise UnknownNameError(f"'{owner.cls.name}' object has no attribute '{shown(attr)}'", reason="attribute")
         return
-    if isinstance(owner, engine.Module):
+    if isinstance(owner, second("Module")):
         nnmembers.delete_module_attribute(owner, attr)
         return
-    if isinstance(owner, engine.FunctionCtx) and attr in owner.attributes:
+    if isinstance(owner, second("FunctionCtx")) and attr in owner.attributes:
         del owner.attributes[attr]
         return
     raise BadValueError(f"cannot delete attribute '{shown(attr)}' of a {kind(owner)}", reason="attribute")
@@ -247,10 +248,10 @@ def set_attribute(owner: Any, attr: str, value: Any) -> None:
     if isinstance(owner, (classes.Instance, classes.UserClass)):
         classes.set_attribute(owner, attr, value)
         return
-    if isinstance(owner, engine.Module):
+    if isinstance(owner, second("Module")):
         nnmembers.set_module_attribute(owner, attr, value)
         return
-    if isinstance(owner, engine.FunctionCtx):
+    if isinstance(owner, second("FunctionCtx")):
         if attr.startswith("__") or attr in CTX_METHODS or attr in CTX_PROPERTIES:
             raise BadValueError(f"ctx.{attr} cannot be assigned", reason="attribute")
         owner.attributes[attr] = value

@@ -9,7 +9,7 @@ from typing import Any
 
 from autodiff import engine
 from autodiff.engine.errors import BadValueError, UnknownNameError
-from autodiff.grammar.interpreter.values import DType, Function, shown
+from autodiff.grammar.interpreter.values import DType, Function, second, shown
 
 MODULE_METHODS = {  # name: signature (read from the module by module_methods, a fixed table)
     "parameters": "parameters(recurse=True)", "named_parameters": "named_parameters(prefix='', recurse=True)",
@@ -40,7 +40,7 @@ CONVERSIONS = ("apply", "to", "cpu", "float", "double", "type")
 
 def is_module(value: Any) -> bool:
     """A module of torch.nn (a layer autodiff provides, or an object of a script's nn.Module subclass)."""
-    return isinstance(value, engine.Module)
+    return isinstance(value, second("Module"))
 
 
 def module_member(module: Any, attr: str) -> Any:
@@ -57,7 +57,7 @@ def module_member(module: Any, attr: str) -> Any:
         return Function(attr, _methods(module)[attr], MODULE_METHODS[attr])
     if attr == "reset_parameters" and isinstance(module, engine.NN_LAYERS["Linear"]):
         return Function(attr, module.reset_parameters, "reset_parameters()")
-    if isinstance(module, engine.ModuleList) and attr in CONTAINER_METHODS:
+    if isinstance(module, second("ModuleList")) and attr in CONTAINER_METHODS:
         method = module.append if attr == "append" else module.extend
         return Function(attr, method, CONTAINER_METHODS[attr])
     if attr in CONVERSIONS:

@@ -11,7 +11,7 @@ from typing import Any
 from autodiff import engine
 from autodiff.grammar.interpreter.classes import NN_MODULE
 from autodiff.grammar.interpreter.pytypes import TypeFunction
-from autodiff.grammar.interpreter.values import Function, Namespace
+from autodiff.grammar.interpreter.values import Function, Namespace, second
 
 
 def _signature(name: str, cls: Any) -> str:
@@ -28,7 +28,7 @@ def nn_namespace(functional: Namespace) -> Namespace:
     members.update({
         "Module": NN_MODULE,
         "Parameter": TypeFunction("torch.nn.parameter.Parameter", engine.parameter, "Parameter(data=None, "
-                                  "requires_grad=True)", lambda v: isinstance(v, engine.Parameter)),
+                                  "requires_grad=True)", lambda v: isinstance(v, second("Parameter"))),
         "functional": functional,
         "init": Namespace("torch.nn.init", {name: Function(f"torch.nn.init.{name}", fn, _signature(name, fn))
                                             for name, fn in engine.INIT_FUNCTIONS.items()}),
@@ -40,7 +40,7 @@ def optim_namespace() -> Namespace:
     """torch.optim, with lr_scheduler."""
     members: dict[str, Any] = {name: _type("torch.optim", name, cls) for name, cls in engine.OPTIMIZERS.items()}
     members["Optimizer"] = TypeFunction("torch.optim.Optimizer", engine.Optimizer, "Optimizer(params, defaults)",
-                                        lambda v: isinstance(v, engine.Optimizer))
+                                        lambda v: isinstance(v, second("Optimizer")))
     members["lr_scheduler"] = Namespace("torch.optim.lr_scheduler", {
         name: _type("torch.optim.lr_scheduler", name, cls) for name, cls in engine.SCHEDULERS.items()})
     return Namespace("torch.optim", members)

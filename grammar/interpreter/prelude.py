@@ -22,8 +22,13 @@ from autodiff.grammar.interpreter.values import DType, Function, Namespace
 # Mathematical constants, as Python numbers (so `x=pi/4` is a value and `sin(pi*x)` records one op).
 CONSTANTS: dict[str, float] = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan}
 
-# torch.nn.functional (`import torch.nn.functional as F`): the built-ins declared as its members
-FUNCTIONAL = tuple(name for name, b in BUILTINS.items() if b.functional and b.alias_of is None)
+
+
+def functional_names() -> tuple[str, ...]:
+    """torch.nn.functional (`import torch.nn.functional as F`): the built-ins declared as its members (listing
+    them loads the whole engine: read when a script first reaches torch.nn)."""
+    return tuple(name for name, b in BUILTINS.items() if b.functional and b.alias_of is None)
+
 
 _NO_DEFAULT = object()
 # What the prelude builds on first use (most of `autodiff eval`'s programs never reach the torch module or
@@ -124,7 +129,7 @@ def _torch_members() -> dict[str, Any]:
     from autodiff.grammar.interpreter.nnspace import nn_namespace, optim_namespace  # scripts' torch.nn
 
     members: dict[str, Any] = {name: Function(name, b.fn, b.signature, b) for name, b in BUILTINS.items()}
-    functional = Namespace("torch.nn.functional", {name: builtin_function(name) for name in FUNCTIONAL})
+    functional = Namespace("torch.nn.functional", {name: builtin_function(name) for name in functional_names()})
     members.update({
         "Tensor": TENSOR_TYPE,
         "FloatTensor": Function("torch.FloatTensor", legacy_tensor("float32"), "FloatTensor(data)"),

@@ -13,7 +13,7 @@ from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError
 from autodiff.grammar.interpreter.numpy_subset import NDArray
 from autodiff.grammar.interpreter.pytypes import iterable_of
-from autodiff.grammar.interpreter.values import display, gathered, range_length, truth
+from autodiff.grammar.interpreter.values import display, gathered, range_length, second, truth
 
 
 def _integer(value: Any, what: str) -> int:
@@ -39,7 +39,7 @@ def _len(value: Any) -> int:
         return range_length(value)
     if isinstance(value, Tensor):
         return len(value)
-    if isinstance(value, (list, tuple, str, range, engine.Size, dict, NDArray, engine.ModuleList)):
+    if isinstance(value, (list, tuple, str, range, engine.Size, dict, NDArray, second("ModuleList"))):
         return len(value)
     raise BadValueError(f"object of type '{type(value).__name__}' has no len()", reason="arguments")
 

@@ -17,7 +17,7 @@ from autodiff.engine.errors import BadValueError
 from autodiff.grammar.interpreter import classes
 from autodiff.grammar.interpreter.numpy_subset import NDArray
 from autodiff.grammar.interpreter.pymodules import Counter
-from autodiff.grammar.interpreter.values import DType, Function, display, format_field, gathered, hashable, kind
+from autodiff.grammar.interpreter.values import DType, Function, display, format_field, gathered, hashable, kind, second
 
 
 class TypeFunction(Function):
@@ -66,7 +66,7 @@ def _isinstance(value: Any, types: Any) -> bool:
             if isinstance(value, classes.Instance) and t in value.cls.mro:
                 return True
         elif isinstance(t, classes.TorchBase):
-            if t is classes.NN_MODULE and isinstance(value, engine.Module):
+            if t is classes.NN_MODULE and isinstance(value, second("Module")):
                 return True
             if t is classes.OBJECT or (isinstance(value, classes.UserClass) and t in value.mro):
                 return True
@@ -156,7 +156,7 @@ def iterable_of(value: Any) -> Any:
         return value
     if isinstance(value, NDArray):
         return list(value)
-    if isinstance(value, engine.ModuleList):  # nn.Sequential and nn.ModuleList: their modules
+    if isinstance(value, second("ModuleList")):  # nn.Sequential and nn.ModuleList: their modules
         return iter(value)
     if isinstance(value, Tensor):
         if value.ndim == 0:

@@ -19,7 +19,7 @@ from autodiff.grammar.interpreter.classes import make_class
 from autodiff.grammar.interpreter.decorators import decorate
 from autodiff.grammar.interpreter.members import delete_attribute, set_attribute
 from autodiff.grammar.interpreter.pybuiltins import iterable_of
-from autodiff.grammar.interpreter.values import Evaluation, display, hashable, kind, range_length, truth
+from autodiff.grammar.interpreter.values import Evaluation, display, hashable, kind, range_length, second, truth
 from autodiff.grammar.syntax import tree as S
 
 MAX_CALL_DEPTH = 100  # calls of the script's own functions (and comprehensions) inside each other
@@ -261,9 +261,6 @@ class _Frame:
         self.body, self.node, self.items, self.context, self.index = body, node, items, context, 0
 
 
-_CONTEXTS = (engine.GradMode, engine.dual_level)
-
-
 def run_block(interp: Any, stmt: S.Node, result: Evaluation) -> None:
     """Run a block statement (if, for, while, with, def) to its end, with an explicit stack of frames."""
     frames: list[_Frame] = []
@@ -337,7 +334,7 @@ def _start(interp: Any, stmt: S.Node, frames: list[_Frame], result: Evaluation) 
             frames.append(_Frame(stmt.body, stmt))
     elif isinstance(stmt, S.With):
         context = interp.expression(stmt.context)
-        if not isinstance(context, _CONTEXTS):
+        if not isinstance(context, (engine.GradMode, second("dual_level"))):
             raise BadValueError(f"with needs torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(...) or "
                                 f"torch.autograd.forward_ad.dual_level(), "
                                 f"not {type(context).__name__}", reason="context").at(stmt.line, stmt.column)

@@ -8,10 +8,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from autodiff import engine
 from autodiff.engine import AccumulateGrad, Node, Tensor
 from autodiff.engine.errors import BadValueError, LimitError
 from autodiff.grammar.syntax.tree import FString, Program
 from autodiff.grammar.syntax.tree import Node as SyntaxNode
+
+
+def second(name: str) -> type | tuple:
+    """A type of the engine's second step (custom Functions, nn, optim, forward AD: engine/lazy.py) for an
+    isinstance check, or () while that step is not loaded (no value can be one yet, and checking must not
+    load it: `autodiff eval` never does)."""
+    return getattr(engine, name) if engine.lazy.is_loaded() else ()
 
 
 @dataclass

@@ -1,0 +1,76 @@
+"""The engine loads in two steps (engine/lazy.py): a program that needs only the first step never loads the
+second, and nothing can tell the difference otherwise: every name, method and listing is whole. Each check
+runs in a fresh process (this test process has long loaded everything)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+SECOND = ("convolution", "optim", "modules", "decompositions", "custom", "forward", "gradcheck", "nnlayers")
+
+
+def fresh(code: str) -> list[str]:
+    """Run code in a fresh interpreter; its printed lines."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return done.stdout.strip().split("\n")
+
+
+def test_eval_of_a_scalar_program_loads_only_the_first_step():
+    out = fresh(f"""
+import contextlib, io, sys
+from autodiff.cli.main import main
+with contextlib.redirect_stdout(io.StringIO()) as text:
+    try:
+        main(["eval", "(2*x)**3", "x=1.5", "--format", "json"])
+    except SystemExit:
+        pass
+from autodiff.engine import lazy
+print(lazy.is_loaded(), [m for m in {SECOND!r} if "autodiff.engine." + m in sys.modules])
+print(text.getvalue().startswith('{{'))
+""")
+    assert out == ["False []", "True"]
+
+
+@pytest.mark.parametrize(("code", "expected"), [
+    # a built-in of the second step, by every way of reaching it
+    ("from autodiff import engine\nprint(engine.softplus(engine.tensor(0.0)))", "tensor(0.6931)"),
+    ("from autodiff.engine import BUILTINS\nprint('softplus' in BUILTINS, BUILTINS['cumsum'].name)", "True cumsum"),
+    ("from autodiff.engine import BUILTINS\nprint(BUILTINS.get('logsumexp').name)", "logsumexp"),
+    ("from autodiff import engine\nx = engine.tensor([1.0, 2.0])\nprint(x.cumsum(0))", "tensor([1., 3.])"),
+    ("from autodiff.engine import OPS\nprint(OPS['cumsum'].node)", "CumsumBackward0"),
+    # a class or function of the second step; engine.gradcheck and engine.einsum are functions, not modules
+    ("from autodiff.engine import Module, Parameter\nprint(Module.__name__, Parameter.__name__)", "Module Parameter"),
+    ("from autodiff import engine\nfrom autodiff.engine import lazy\nlazy.load_all()\n"
+     "print(callable(engine.gradcheck), callable(engine.einsum), engine.func.__name__)",
+     "True True autodiff.engine.func"),
+    # a Tensor attribute that exists nowhere is still an AttributeError
+    ("from autodiff import engine\ntry:\n    engine.tensor(1.0).no_such_method\nexcept AttributeError as e:\n"
+     "    print(e)", "'Tensor' object has no attribute 'no_such_method'"),
+])
+def test_the_second_step_loads_on_first_need(code, expected):
+    assert fresh(code) == [expected]
+
+
+def test_listings_are_whole_before_and_after_loading():
+    out = fresh("""
+from autodiff import engine
+from autodiff.engine import BUILTINS, OPS, TENSOR_METHODS, lazy
+first = (len(BUILTINS), len(OPS), len(TENSOR_METHODS), 'cumsum' in TENSOR_METHODS)
+print(lazy.is_loaded(), first == (len(BUILTINS), len(OPS), len(TENSOR_METHODS), True))
+""")
+    assert out == ["True True"]
+    from autodiff.engine import BUILTINS, OPS, TENSOR_METHODS
+
+    assert fresh("from autodiff.engine import BUILTINS, OPS, TENSOR_METHODS\n"
+                 "print(len(BUILTINS), len(OPS), len(TENSOR_METHODS))") == [
+        f"{len(BUILTINS)} {len(OPS)} {len(TENSOR_METHODS)}"]
+
+
+def test_a_name_of_no_module_of_the_second_step_is_refused():
+    from autodiff.engine import lazy
+
+    with pytest.raises(ValueError, match="not a module of the engine's second step"):
+        lazy.late("os", "system")
