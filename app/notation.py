@@ -20,9 +20,9 @@ from autodiff.engine.errors import AutodiffError
 from autodiff.grammar.syntax import parse
 
 # Functions a book applies without brackets (sin x), when the name is not a variable of the question
-_ELEMENTARY = frozenset(re.split(
+_ELEMENTARY = frozenset(name for name in re.split(
     " ", "sin cos tan sec csc cot asin acos atan asec acsc acot arcsin arccos arctan sinh cosh tanh asinh acosh atanh "
-    "arcsinh arccosh arctanh exp log ln log2 log10 sqrt cbrt abs erf")) & frozenset(BUILTINS)
+    "arcsinh arccosh arctanh exp log ln log2 log10 sqrt cbrt abs erf") if name in BUILTINS)
 _INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc", "cot": "acot",
              "sinh": "asinh", "cosh": "acosh", "tanh": "atanh"}
 _CONSTANTS = frozenset(("pi", "e", "inf", "nan"))

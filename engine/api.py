@@ -23,6 +23,7 @@ from .elementwise import clamp
 from .errors import BadValueError
 from .indexing import getitem, setitem
 from .inplace import fill_, fresh, update_
+from .names import METHOD_NAMES
 from .optable import Op
 from .recording import apply
 from .registry import BUILTINS
@@ -170,7 +171,7 @@ def _install_methods() -> list[str]:
 def _load_for(self: Tensor, name: str) -> Any:
     """A Tensor attribute not found: a method of the engine's second step (lazy.py) loads it, else the usual
     AttributeError."""
-    if not name.startswith("_") and lazy.load_all() and name in _INSTALLED:
+    if name in METHOD_NAMES and lazy.load_all() and name in _INSTALLED:
         return getattr(self, name)
     raise AttributeError(f"'Tensor' object has no attribute '{name}'")
 
@@ -182,7 +183,7 @@ _FROM_BUILTINS = _install()
 # the Tensor's own methods, and its properties.
 TENSOR_METHODS = lazy.NameSet(_INSTALLED | {
     "backward", "retain_grad", "item", "tolist", "size", "dim", "numel", "detach_", "requires_grad_", "float",
-    "double", "register_hook", *INPLACE})
+    "double", "register_hook", *INPLACE}, METHOD_NAMES)
 
 
 def _after_loading() -> None:

@@ -48,19 +48,28 @@ def is_loaded() -> bool:
 
 
 class Registry(dict):
-    """A name -> entry table (BUILTINS, OPS) that loads the rest of the engine when a name is missing or
-    the whole table is read: a hit costs what a dict's costs."""
+    """A name -> entry table (BUILTINS, OPS) that loads the rest of the engine when a name of it (one of
+    `known`, the whole engine's names: names.py) is missing or the whole table is read; a name it will never
+    have is answered without loading anything, and a hit costs what a dict's costs."""
+
+    def __init__(self, known: frozenset[str]) -> None:
+        super().__init__()
+        self._known = known
+
+    def _load_for(self, key: object) -> bool:
+        """Whether loading the rest now brings `key` (it is a name of the whole engine, not yet here)."""
+        return key in self._known and load_all()
 
     def __missing__(self, key: Any) -> Any:
-        if load_all():
+        if self._load_for(key):
             return self[key]
         raise KeyError(key)
 
     def __contains__(self, key: object) -> bool:
-        return dict.__contains__(self, key) or (load_all() and dict.__contains__(self, key))
+        return dict.__contains__(self, key) or (self._load_for(key) and dict.__contains__(self, key))
 
     def get(self, key: Any, default: Any = None) -> Any:
-        if dict.__contains__(self, key) or load_all():
+        if dict.__contains__(self, key) or self._load_for(key):
             return dict.get(self, key, default)
         return default
 
@@ -112,14 +121,14 @@ class Registry(dict):
 
 
 class NameSet(Set):
-    """A set of names (the Tensor's methods) that loads the rest of the engine when a name is missing or the
-    whole set is read (set operations go through these)."""
+    """A set of names (the Tensor's methods) that loads the rest of the engine when a name of it (one of
+    `known`) is missing or the whole set is read (set operations go through these)."""
 
-    def __init__(self, names: Iterable[str] = ()) -> None:
-        self._names = set(names)
+    def __init__(self, names: Iterable[str], known: frozenset[str]) -> None:
+        self._names, self._known = set(names), known
 
     def __contains__(self, key: object) -> bool:
-        return key in self._names or (load_all() and key in self._names)
+        return key in self._names or (key in self._known and load_all() and key in self._names)
 
     def __iter__(self) -> Iterator[str]:
         load_all()

@@ -150,7 +150,18 @@ def isclose(input: Any, other: Any, rtol: float = 1e-05, atol: float = 1e-08, eq
     a, b = _values(input, "input"), _values(other, "other")
     if a.shape != b.shape:
         broadcast_shape(a.shape, b.shape)
-    return Tensor._make(np.asarray(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+    rtol, atol = _tolerance(rtol, "rtol"), _tolerance(atol, "atol")
+    return Tensor._make(np.asarray(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=bool(equal_nan))))
+
+
+def _tolerance(value: Any, name: str) -> float:
+    """A tolerance as PyTorch takes it: a number, or a tensor of one element (read as its number)."""
+    if isinstance(value, Tensor) and value.numel() == 1:
+        return float(value._data.reshape(()))
+    if not isinstance(value, (int, float, np.number)):
+        raise BadValueError(f"isclose(): argument '{name}' must be float, not {type(value).__name__}",
+                            reason="arguments")
+    return float(value)
 
 
 @builtin("allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)", method=True,

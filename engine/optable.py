@@ -24,12 +24,12 @@ import inspect
 import itertools
 import types
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from .lazy import Registry
+from .names import OP_NAMES
 from .parallel import Kernel, binary, splitting, unary
 
 # The groups of `autodiff ops`, in the order it lists them; an op's `group` is one of them or None.
@@ -57,12 +57,36 @@ REDUCTION_JVP = "reduction"  # each input element reaches one output element: ba
 JVP_RULES = (ELEMENTWISE_JVP, LINEAR_JVP, BILINEAR_JVP, REDUCTION_JVP)
 
 
-@dataclass(frozen=True)
-class Grad:
+class Record:
+    """A value whose fields are set once, when it is made (as a frozen dataclass's: assigning one raises). Written
+    out rather than made by `dataclasses`, whose class creation cost every start-up about a millisecond per
+    class; equality is identity (each op and formula is made once)."""
+
+    __slots__ = ("__dict__",)
+    FIELDS: tuple[str, ...] = ()
+
+    def _set(self, **fields: Any) -> None:
+        self.__dict__.update(fields)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field '{name}' of a {type(self).__name__}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field '{name}' of a {type(self).__name__}")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{n}={self.__dict__[n]!r}' for n in self.FIELDS)})"
+
+
+class Grad(Record):
     """A backward formula for one input: `fn(F, g, s)` and its text, as PyTorch's derivatives.yaml gives it."""
 
+    FIELDS = ("fn", "text")
     fn: Callable[[Any, Any, Any], Any]
     text: str
+
+    def __init__(self, fn: Callable[[Any, Any, Any], Any], text: str) -> None:
+        self._set(fn=fn, text=text)
 
     @functools.cached_property
     def reads(self) -> tuple[str, ...]:
@@ -71,40 +95,59 @@ class Grad:
         return reads(self.fn)
 
 
-@dataclass(frozen=True)
-class Op:
-    """One differentiable operation: forward, one Grad per tensor input, PyTorch's node name, its facts."""
+class Op(Record):
+    """One differentiable operation: forward, one Grad per tensor input, PyTorch's node name, its facts.
 
+    - doc: one line; group: its group in `autodiff ops` (GROUPS), None: not listed under one
+    - view: the result shares the input's memory
+    - noisy: numpy would warn on some finite inputs (log(0), 1/0, exp(100)): run with warnings off
+    - elementwise: elementwise on several inputs that broadcast: the result takes PyTorch's layout
+    - kernel: the split kernel of its forward (default: its ufunc's, when it is one)
+    - symbolic: its forward as a formula in the vocabulary M (lambda M, *inputs, **params), or FUNCTION
+    - saved: parameters PyTorch saves as tensors (max's indices): freed after backward
+    - jvp: its forward-mode formula or rule (JVP_RULES); None: forward-mode AD refuses the op
+    - outputs: an op with several differentiable outputs (var_mean, linalg_eigh): their names. Its forward
+      returns one array per output, its node is shared by them (outputs.py), its formulas get `g` as a tuple
+      with one gradient per output (None where none arrived, as PyTorch's undefined gradients) and read the
+      outputs from `s` by name; its forward formula returns one tangent per output.
+    - several: an op with as many outputs as its call asks for (split, unbind): one node for all of them, as
+      `outputs`, its formula getting one gradient per output (None where none arrived); never saved.
+    - large_forward (derived): for inputs of parallel.THRESHOLD elements or more, the forward split over the
+      cores, where it can be.
+    """
+
+    FIELDS = ("name", "node", "inputs", "forward", "grads", "doc", "group", "view", "noisy", "elementwise", "kernel",
+              "symbolic", "saved", "jvp", "outputs", "several")
     name: str
     node: str
     inputs: tuple[str, ...]
     forward: Callable[..., np.ndarray] | None
     grads: tuple[Grad, ...]
-    doc: str = ""
-    group: str | None = None  # its group in `autodiff ops` (GROUPS); None: not listed under one
-    view: bool = False  # the result shares the input's memory
-    noisy: bool = False  # numpy would warn on some finite inputs (log(0), 1/0, exp(100)): run with warnings off
-    elementwise: bool = False  # elementwise on several inputs that broadcast: the result takes PyTorch's layout
-    kernel: Kernel | None = None  # the split kernel of its forward (default: its ufunc's, when it is one)
-    symbolic: Any = None  # its forward as a formula in the vocabulary M (lambda M, *inputs, **params), or FUNCTION
-    saved: tuple[str, ...] = ()  # parameters PyTorch saves as tensors (max's indices): freed after backward
-    jvp: Any = None  # its forward-mode formula or rule (JVP_RULES); None: forward-mode AD refuses the op
-    # An op with several differentiable outputs (var_mean, linalg_eigh): their names. Its forward returns one
-    # array per output, its node is shared by them (outputs.py), its formulas get `g` as a tuple with one
-    # gradient per output (None where none arrived, as PyTorch's undefined gradients) and read the outputs
-    # from `s` by name; its forward formula returns one tangent per output.
-    outputs: tuple[str, ...] = ()
-    # An op with as many outputs as its call asks for (split, unbind): one node for all of them, as `outputs`,
-    # its formula getting one gradient per output (None where none arrived); its outputs are never saved.
-    several: bool = False
-    large_forward: Callable[..., np.ndarray] | None = field(init=False, repr=False, compare=False)
+    doc: str
+    group: str | None
+    view: bool
+    noisy: bool
+    elementwise: bool
+    kernel: Kernel | None
+    symbolic: Any
+    saved: tuple[str, ...]
+    jvp: Any
+    outputs: tuple[str, ...]
+    several: bool
+    large_forward: Callable[..., np.ndarray] | None
 
-    def __post_init__(self) -> None:
-        if len(self.grads) != len(self.inputs):
-            raise ValueError(f"op {self.name}: {len(self.inputs)} inputs but {len(self.grads)} formulas")
-        kernel = self.kernel if self.kernel is not None else _ufunc_kernel(self.forward)
-        # Inputs of parallel.THRESHOLD elements or more: the forward split over the cores, where it can be.
-        object.__setattr__(self, "large_forward", None if kernel is None else splitting(kernel, self.forward))
+    def __init__(self, name: str, node: str, inputs: tuple[str, ...], forward: Callable[..., np.ndarray] | None,
+                 grads: tuple[Grad, ...], doc: str = "", group: str | None = None, view: bool = False,
+                 noisy: bool = False, elementwise: bool = False, kernel: Kernel | None = None, symbolic: Any = None,
+                 saved: tuple[str, ...] = (), jvp: Any = None, outputs: tuple[str, ...] = (),
+                 several: bool = False) -> None:
+        if len(grads) != len(inputs):
+            raise ValueError(f"op {name}: {len(inputs)} inputs but {len(grads)} formulas")
+        chosen = kernel if kernel is not None else _ufunc_kernel(forward)
+        self._set(name=name, node=node, inputs=inputs, forward=forward, grads=grads, doc=doc, group=group, view=view,
+                  noisy=noisy, elementwise=elementwise, kernel=kernel, symbolic=symbolic, saved=saved, jvp=jvp,
+                  outputs=outputs, several=several,
+                  large_forward=None if chosen is None else splitting(chosen, forward))
 
     # `uses` and `saved_for` are derived from the formulas' code when an op is first recorded (not at import).
     @functools.cached_property
@@ -133,7 +176,7 @@ def _ufunc_kernel(forward: Any) -> Kernel | None:
     return None
 
 
-OPS: dict[str, Op] = Registry()  # the rest of the engine loads on a miss (lazy.py)
+OPS: dict[str, Op] = Registry(OP_NAMES)  # the rest of the engine loads on a miss (lazy.py)
 
 
 def declare(op: Op) -> Op:

@@ -17,41 +17,51 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from .coerce import tensor_arg
 from .lazy import Registry
-from .optable import OPS, Op, declare
+from .names import BUILTIN_NAMES
+from .optable import OPS, Op, Record, declare
 from .recording import apply, binary
 
 
-@dataclass(frozen=True)
-class Builtin:
-    """A public function: how to call it, which ops it records, and how other backends run it."""
+class Builtin(Record):
+    """A public function: how to call it, which ops it records, and how other backends run it.
 
+    - op: the one op it applies to its tensor arguments, in order
+    - composite: lambda F, *args: its definition in other built-ins
+    - plan: lambda R, *args, **kwargs: its ops, for other backends; R offers R.op(op, *inputs, **params) and
+      R.is_constant(x) (x needs no gradient: a number, a constant)
+    - functional: also torch.nn.functional.NAME; alias_of: the built-in it is another spelling of (ln: log)
+    - parameters (derived): the names of its parameters, from its signature
+    """
+
+    FIELDS = ("name", "fn", "signature", "ops", "summary", "method", "op", "composite", "plan", "functional",
+              "alias_of")
     name: str
     fn: Callable[..., Any]
     signature: str
     ops: tuple[str, ...]
     summary: str
     method: bool
-    op: Op | None = None  # the one op it applies to its tensor arguments, in order
-    composite: Callable[..., Any] | None = None  # lambda F, *args: its definition in other built-ins
-    # lambda R, *args, **kwargs: its ops, for other backends; R offers R.op(op, *inputs, **params) and
-    # R.is_constant(x) (x needs no gradient: a number, a constant)
-    plan: Callable[..., Any] | None = None
-    functional: bool = False  # also torch.nn.functional.NAME
-    alias_of: str | None = None  # the built-in it is another spelling of (ln: log)
-    parameters: tuple[str, ...] = field(init=False, compare=False)
+    op: Op | None
+    composite: Callable[..., Any] | None
+    plan: Callable[..., Any] | None
+    functional: bool
+    alias_of: str | None
+    parameters: tuple[str, ...]
 
-    def __post_init__(self) -> None:
-        inside = self.signature.split("(", 1)[1].rstrip(")")
+    def __init__(self, name: str, fn: Callable[..., Any], signature: str, ops: tuple[str, ...], summary: str,
+                 method: bool, op: Op | None = None, composite: Callable[..., Any] | None = None,
+                 plan: Callable[..., Any] | None = None, functional: bool = False, alias_of: str | None = None) -> None:
+        inside = signature.split("(", 1)[1].rstrip(")")
         names = [p.split("=")[0].strip().lstrip("*") for p in inside.split(",") if p.strip()]
-        object.__setattr__(self, "parameters", tuple(names))
+        self._set(name=name, fn=fn, signature=signature, ops=ops, summary=summary, method=method, op=op,
+                  composite=composite, plan=plan, functional=functional, alias_of=alias_of, parameters=tuple(names))
 
 
-BUILTINS: dict[str, Builtin] = Registry()  # the rest of the engine loads on a miss (lazy.py)
+BUILTINS: dict[str, Builtin] = Registry(BUILTIN_NAMES)  # the rest of the engine loads on a miss (lazy.py)
 
 
 def _register(entry: Builtin) -> Builtin:

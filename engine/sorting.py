@@ -113,3 +113,34 @@ def topk(input: Any, k: Any, dim: int = -1, largest: bool = True, sorted: bool =
         indices = np.take(order(x._data, d, biggest), np.arange(int(k)), axis=d)
     values = apply(TOPK, (x,), {"dim": d, "indices": indices})
     return TopkResult(values, Tensor._make(indices))
+
+
+def _arg_extreme(input: Any, dim: int | None, keepdim: bool, name: str, pick: Any) -> Tensor:
+    """argmax/argmin: the index (int64) of the first largest (smallest) element, over all elements (dim=None:
+    an index into the flattened input) or along dim; nan counts as the extreme, as in PyTorch."""
+    x = tensor_arg(input)._data
+    if x.size == 0 and (dim is None or x.ndim == 0 or x.shape[check_dim(dim, x.ndim)] == 0):
+        raise BadValueError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+                            if dim is None else f"{name}(): Expected reduction dim {dim} to have non-zero size.",
+                            reason="arguments")
+    if dim is None:
+        index = np.asarray(pick(x.reshape(-1)), dtype=np.int64)
+        return Tensor._make(index.reshape((1,) * x.ndim) if keepdim else index)
+    axis = check_dim(dim, max(x.ndim, 1))
+    data = x.reshape(1) if x.ndim == 0 else x
+    index = np.asarray(pick(data, axis=axis), dtype=np.int64)
+    if keepdim and x.ndim:
+        index = np.expand_dims(index, axis)
+    return Tensor._make(index.reshape(()) if x.ndim == 0 else index)
+
+
+@builtin("argmax(input, dim=None, keepdim=False)")
+def argmax(input: Any, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """The index of the largest element (the first one; over all elements when dim is None), an int64 tensor."""
+    return _arg_extreme(input, dim, keepdim, "argmax", np.argmax)
+
+
+@builtin("argmin(input, dim=None, keepdim=False)")
+def argmin(input: Any, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """The index of the smallest element (the first one; over all elements when dim is None), an int64 tensor."""
+    return _arg_extreme(input, dim, keepdim, "argmin", np.argmin)

@@ -126,14 +126,16 @@ class Tensor:
         for i in range(len(self)):
             yield self[i]
 
-    def item(self) -> float:
-        """The value of a one-element tensor as a Python float."""
+    def item(self) -> float | bool | int:
+        """The value of a one-element tensor as a Python number: a float, or a bool (int) for a bool (integer)
+        tensor, as PyTorch's."""
         if self._data.size != 1:
             raise BadValueError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar",
                 hint="item() needs exactly one element; reduce first, e.g. .sum()",
             )
-        return float(self._data.reshape(()))
+        value = self._data.reshape(())
+        return value.item() if value.dtype.kind in "biu" else float(value)
 
     def tolist(self) -> Any:
         check_lists(self._data.shape)

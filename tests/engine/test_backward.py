@@ -925,3 +925,33 @@ def test_maximum_minimum_fmax_fmin_keep_self_on_a_tie_of_signed_zeros_as_pytorch
         assert np.signbit(fn(a, b).data).tolist() == [True, False, True, False]
     big_a, big_b = E.tensor(np.full(3_000_000, -0.0)), E.tensor(np.zeros(3_000_000))
     assert np.signbit(E.maximum(big_a, big_b).data).all() and not np.signbit(E.minimum(big_b, big_a).data).any()
+
+
+def test_isclose_takes_its_tolerances_as_pytorch_does():
+    """A one-element tensor is read as its number (the fuzz suite's `x.isclose(x, x)`: rtol is x), anything else
+    is refused by name; it was an internal error from numpy."""
+    from autodiff import engine
+
+    x = engine.tensor([0.0, 1.0])
+    close = engine.isclose(x, x + 1e-3, rtol=engine.tensor(0.01), atol=True)
+    assert close.tolist() == [True, True]
+    assert engine.tensor(0.0).isclose(engine.tensor(0.0), engine.tensor(0.0)).item() is True
+    with pytest.raises(engine.BadValueError, match="isclose\\(\\): argument 'rtol' must be float, not str"):
+        engine.isclose(x, x, rtol="a")
+
+
+def test_argmax_and_argmin_are_pytorchs():
+    """Int64 indices of the first extreme, over all elements or along a dim, nan as the extreme; item() of a bool
+    or an integer tensor is a bool or an int, as PyTorch's."""
+    from autodiff import engine
+
+    x = engine.tensor([[1.0, 5.0, 2.0], [3.0, 0.0, 5.0]])
+    assert (x.argmax().item(), x.argmin().item()) == (1, 4)
+    assert engine.argmax(x, dim=1).tolist() == [1, 2]
+    assert engine.argmin(x, 0, keepdim=True).tolist() == [[0, 1, 0]]
+    assert engine.argmax(x, keepdim=True).shape == (1, 1)
+    assert engine.tensor([1.0, float("nan"), 2.0]).argmax().item() == 1
+    assert engine.argmax(engine.tensor(3.0), 0).item() == 0
+    assert isinstance(x.argmax().item(), int) and (x >= 0).all().item() is True
+    with pytest.raises(engine.BadValueError, match="Expected reduction dim to be specified"):
+        engine.argmax(engine.zeros(0))

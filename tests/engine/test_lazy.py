@@ -74,3 +74,27 @@ def test_a_name_of_no_module_of_the_second_step_is_refused():
 
     with pytest.raises(ValueError, match="not a module of the engine's second step"):
         lazy.late("os", "system")
+
+
+def test_the_index_of_names_is_the_whole_engines():
+    """engine/names.py lists exactly the loaded engine's names (regenerate: python tests/make_engine_names.py)."""
+    import importlib.util
+    from pathlib import Path
+
+    maker_file = Path(__file__).parents[1] / "make_engine_names.py"
+    spec = importlib.util.spec_from_file_location("make_engine_names", maker_file)
+    maker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maker)
+    from autodiff.engine import names
+
+    assert Path(names.__file__).read_text(encoding="utf-8") == maker.names_source()
+
+
+@pytest.mark.parametrize(("code", "expected"), [
+    ("from autodiff.engine import BUILTINS\nprint('x' in BUILTINS, BUILTINS.get('x'))", "False None"),
+    ("from autodiff import engine\nprint(hasattr(engine.tensor(1.0), 'foo'), hasattr(engine, 'foo'))", "False False"),
+    ("from autodiff.engine import TENSOR_METHODS\nprint('foo' in TENSOR_METHODS, 'sum' in TENSOR_METHODS)",
+     "False True"),
+])
+def test_a_name_the_engine_never_has_loads_nothing(code, expected):
+    assert fresh(code + "\nfrom autodiff.engine import lazy\nprint(lazy.is_loaded())") == [expected, "False"]
