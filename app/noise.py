@@ -19,7 +19,6 @@ import numpy as np
 
 from autodiff import engine
 from autodiff.app.session import Binding, EvalRequest, run_eval
-from autodiff.app.table import table
 from autodiff.engine import Tensor
 
 FLOAT32_TINY = 1e-30  # below this (or above 1/this) float32 under- or overflows: not cancellation
@@ -57,6 +56,8 @@ def _in_dtype(dtype: str, work: object) -> object:
 
 def table_noise(program: str, wrt: str, points: np.ndarray, constants: list[Binding]) -> np.ndarray:
     """For each grid point: is the value there rounding noise (see the module's text)?"""
+    from autodiff.app.table import table  # `table` itself asks this (eval's checks need no table)
+
     x = np.asarray(to_float32(points))
     rounded = [Binding(c.name, to_float32(c.value), c.requires_grad) for c in constants]
     try:
