@@ -5,7 +5,11 @@ PyTorch's `_fw_primal` view, recorded as Identity), the result, and the tangents
 grad_fn, and backward through it differentiates the tangent with respect to the primals and the tangents, as
 PyTorch's. Without anything requiring grad, forward.py computes tangents on plain arrays (NumpyMath) instead.
 
-Formulas written with numpy's functions (NUMPY_RULES) run on arrays: their tangent has no grad_fn."""
+An op whose forward formula is written with numpy's functions (NUMPY_RULES: np.trace, a kernel of arrays) gets
+its tangent by reverse mode instead: the op's backward formulas, recorded, give the vector-Jacobian product
+vjp(u) for a placeholder u; <vjp(u), t> is linear in u, so its gradient in u (create_graph) is the tangent J t,
+recorded as the backward of the backward formulas (other node names than PyTorch's formulas, the same values
+and gradients)."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from .autograd import grad as gradients
 from .optable import BILINEAR_JVP, ELEMENTWISE_JVP, LINEAR_JVP, REDUCTION_JVP, Grad, Op, declare
 from .recording import apply
 from .settings import STATE
@@ -27,15 +32,17 @@ from .tensormath import TensorMath
 PRIMAL = declare(Op("unpack_dual", "Identity", ("self",), lambda x: x.view(), (Grad(lambda F, g, s: g, "grad"),),
                     "the primal of a dual tensor", view=True, jvp=LINEAR_JVP))
 
-# Ops whose forward formula is written on numpy arrays (np.trace, np.where on values, a kernel of arrays): their
-# tangent is computed on arrays even when something requires grad, so it has no grad_fn (README's differences).
-NUMPY_RULES = {"cumprod", "logcumsumexp", "det", "solve", "slogdet", "convolution", "var_mean", "std_mean", "prod"}
+# Ops whose forward formula is written on numpy arrays (np.trace, np.where on values, a kernel of arrays): with
+# something requiring grad, their tangent is found by reverse mode (_by_reverse).
+NUMPY_RULES = frozenset({"cumprod", "logcumsumexp", "det", "solve", "slogdet", "convolution", "var_mean", "std_mean",
+                         "pinv", "eigh", "svd", "constant_pad_nd", "smooth_l1_loss_backward", "huber_loss_backward",
+                         "mse_loss_backward"})
 
 
 def needs_graph(op: Op, inputs: Sequence[Any], tangents: Sequence[Any]) -> bool:
     """True when the tangent of op's result must record a graph: grad mode on, and an input or a tangent
     requires grad (and the op's formula can be computed on tensors)."""
-    if not STATE.grad_enabled or op.name in NUMPY_RULES:
+    if not STATE.grad_enabled:
         return False
     return (any(isinstance(x, Tensor) and x._requires_grad for x in inputs)
             or any(t is not None and t._requires_grad for t in tangents))
@@ -87,6 +94,8 @@ def _fitted(tangent: Any, result: Tensor) -> Tensor:
 
 def _rule(op: Op, primals: list, tangents: list, params: dict, result: Any) -> Any:
     rule, F = op.jvp, TensorMath
+    if op.name in NUMPY_RULES:
+        return _by_reverse(op, primals, tangents, params, result)
     if rule == LINEAR_JVP:
         return apply(op, tangents, params)
     if rule == BILINEAR_JVP:
@@ -116,6 +125,28 @@ def _reduced(op: Op, s: SimpleNamespace, tangents: list, params: dict, out: Tens
         return reshape(TensorMath.sum(total, tuple(range(total.ndim)), False), tuple(out.shape))
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     return reshape(TensorMath.sum(total, dims, bool(params.get("keepdim"))), tuple(out.shape))
+
+
+def _by_reverse(op: Op, primals: list, tangents: list, params: dict, result: Any) -> Any:
+    """J t as the gradient in u of <vjp(u), t>: the op's backward formulas recorded on a placeholder gradient u
+    (zeros that require grad), differentiated again with create_graph, so the tangent is recorded."""
+    outs = result if isinstance(result, tuple) else (result,)
+    holders = [Tensor._make(np.zeros(o.shape, dtype=o.dtype)).requires_grad_(True) for o in outs]
+    s = _saved(op, primals, params, result)
+    g = tuple(holders) if isinstance(result, tuple) else holders[0]
+    total = None
+    for grad, primal, t in zip(op.grads, primals, tangents):
+        if t is None or not isinstance(primal, Tensor) or primal.dtype.kind != "f":
+            continue
+        vjp = grad.fn(TensorMath, g, s)
+        if vjp is None:
+            continue
+        term = TensorMath.sum(TensorMath.fit(vjp, tuple(primal.shape), primal.dtype) * t, None, False)
+        total = term if total is None else total + term
+    found = gradients(total, holders, create_graph=True, allow_unused=True) if total is not None else ()
+    found = [f if f is not None else Tensor._make(np.zeros(h.shape, dtype=h.dtype))
+             for f, h in zip(found or [None] * len(holders), holders)]
+    return tuple(found) if isinstance(result, tuple) else found[0]
 
 
 def _broadcast(t: Tensor, shape: tuple[int, ...]) -> Tensor:
