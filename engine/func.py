@@ -170,6 +170,8 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
         primal, tangent = unpack_dual(_tensor(output, "func's output"))
         value = primal.detach() if not any(p.requires_grad for p in primals) else primal
         result = tangent if tangent is not None else zeros(*primal.shape, dtype=primal.dtype.name)
+        if not any(isinstance(x, Tensor) and x.requires_grad for x in (*primals, *tangents)):
+            result = result.detach()  # recorded only through func's own tracking (grad inside jvp): a plain tensor
     return (value, result, aux) if has_aux else (value, result)
 
 

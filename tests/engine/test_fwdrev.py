@@ -142,3 +142,25 @@ def test_forward_over_reverse_matches_pytorch(case):
         if i < inputs and case.id in TORCH_SECOND_ORDER_WRONG:
             continue
         _assert_close(found, expected, f"gradient {i}")
+
+
+def test_hessian_vector_products_by_forward_over_reverse():
+    """backward through a tangent, and jvp of grad: H v, as the calculus gives it; no grad mode, no graph."""
+    xs, vs = np.array([0.5, 1.0, 2.0]), np.array([1.0, -0.5, 0.25])
+    expected = (-np.sin(xs) * xs**2 + 4 * xs * np.cos(xs) + 2 * np.sin(xs)) * vs
+
+    def f(t):
+        return (t.sin() * t**2).sum()
+
+    x = E.tensor(xs, dtype="float64", requires_grad=True)
+    with E.dual_level():
+        tangent = E.unpack_dual(f(E.make_dual(x, E.tensor(vs, dtype="float64")))).tangent
+    assert tangent.grad_fn.name() == "SumBackward0"
+    tangent.backward()
+    np.testing.assert_allclose(x.grad.data, expected, rtol=1e-12)
+    _, hvp = E.func.jvp(E.func.grad(f), (E.tensor(xs, dtype="float64"),), (E.tensor(vs, dtype="float64"),))
+    np.testing.assert_allclose(hvp.data, expected, rtol=1e-12)
+    assert hvp.grad_fn is None
+    with E.no_grad(), E.dual_level():
+        tangent = E.unpack_dual(f(E.make_dual(x, E.tensor(vs, dtype="float64")))).tangent
+    assert tangent.grad_fn is None and not tangent.requires_grad
