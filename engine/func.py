@@ -183,7 +183,7 @@ def jacfwd(func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False) ->
         blocks, aux = [], None
         for i in which:
             block, aux = _forward_block(func, list(args), i, has_aux)
-            blocks.append(block)
+            blocks.append(_plain(block, [args[i]]) if isinstance(args[i], Tensor) else block)
         result = tuple(blocks) if isinstance(argnums, (tuple, list)) else blocks[0]
         return (result, aux) if has_aux else result
 
