@@ -84,10 +84,10 @@ POW_SCALAR_BASE = declare(Op("pow_scalar_base", "PowBackward2", ("exponent",),
                              "base ** exponent, for a number base", group=ARITHMETIC, noisy=True,
                              symbolic=lambda M, e, *, base: base**e, jvp=ELEMENTWISE_JVP))
 
-def _extreme_jvp(t: Any, chosen: np.ndarray, s: Any) -> np.ndarray:
+def _extreme_jvp(F: Any, t: Any, chosen: np.ndarray, s: Any) -> Any:
     """maximum/minimum's tangent, as derivatives.yaml: other's, plus half the difference on ties and all of it
     where self is chosen (a nan chooses other)."""
-    weight = np.where(s.self == s.other, 0.5, chosen).astype(s.result.dtype)
+    weight = np.where(F.values(s.self) == F.values(s.other), 0.5, chosen).astype(F.values(s.result).dtype)
     return t.other + weight * (t.self - t.other)
 
 
@@ -103,7 +103,7 @@ maximum = function(Op("maximum", "MaximumBackward0", ("self", "other"), _keeping
                             "grad where other > self (half on ties)")),
                       "elementwise maximum", group=ARITHMETIC, elementwise=True, symbolic=FUNCTION,
                       kernel=Kernel(2, (np.maximum, "b", "a")),
-                      jvp=lambda F, t, s: _extreme_jvp(t, s.self > s.other, s)))
+                      jvp=lambda F, t, s: _extreme_jvp(F, t, F.values(s.self) > F.values(s.other), s)))
 minimum = function(Op("minimum", "MinimumBackward0", ("self", "other"), _keeping_self(np.minimum),
                       (Grad(lambda F, g, s: maximum_grad(F, g, -F.values(s.self), -F.values(s.other)),
                             "grad where self < other (half on ties)"),
@@ -111,7 +111,7 @@ minimum = function(Op("minimum", "MinimumBackward0", ("self", "other"), _keeping
                             "grad where other < self (half on ties)")),
                       "elementwise minimum", group=ARITHMETIC, elementwise=True, symbolic=FUNCTION,
                       kernel=Kernel(2, (np.minimum, "b", "a")),
-                      jvp=lambda F, t, s: _extreme_jvp(t, s.self < s.other, s)))
+                      jvp=lambda F, t, s: _extreme_jvp(F, t, F.values(s.self) < F.values(s.other), s)))
 neg = function(Op("neg", "NegBackward0", ("self",), np.negative, (Grad(lambda F, g, s: -g, "-grad"),), "-self",
                   group=ARITHMETIC, symbolic=lambda M, a: -a, jvp=ELEMENTWISE_JVP))
 reciprocal = function(Op("reciprocal", "ReciprocalBackward0", ("self",), lambda x: 1 / x,

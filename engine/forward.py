@@ -3,9 +3,9 @@ makes a dual tensor, every op then computes its result's tangent from its inputs
 forward formula (`Op.jvp`: a formula, or one of the rules of optable.py), and `unpack_dual` reads the
 tangent back. Leaving the level drops every tangent made in it. One level at a time, as in PyTorch.
 
-Tangents are computed on arrays (NumpyMath), so a tangent records no graph of its own: forward-over-reverse
-(differentiating a tangent with backward) is not available; torch.func's transforms compose in reverse
-mode instead (grammar/interpreter/torchlib.py).
+Tangents are computed on arrays (NumpyMath) unless grad mode is on and an input or a tangent requires grad:
+then they are computed on tensors in the recording vocabulary (tangentgraph.py), so that a tangent has a
+grad_fn and backward through it works (forward-over-reverse), as in PyTorch.
 """
 
 from __future__ import annotations
@@ -19,18 +19,15 @@ import numpy as np
 
 from .duals import set_tangent, tangent_of
 from .errors import AutogradError, BadValueError, ShapeError
-from .optable import BILINEAR_JVP, ELEMENTWISE_JVP, LINEAR_JVP, REDUCTION_JVP, Grad, Op, declare
+from .optable import BILINEAR_JVP, ELEMENTWISE_JVP, LINEAR_JVP, REDUCTION_JVP, Op
 from .recording import apply
 from .settings import STATE
 from .shapes import view
+from .tangentgraph import PRIMAL, graph_tangent, needs_graph
 from .tensor import Tensor
 from .vocabulary import NumpyMath
 
 _levels = itertools.count(1)
-
-# unpack_dual's primal: the same values, without the tangent (a view PyTorch names Identity)
-PRIMAL = declare(Op("unpack_dual", "Identity", ("self",), lambda x: x.view(), (Grad(lambda F, g, s: g, "grad"),),
-                    "the primal of a dual tensor", view=True, jvp=LINEAR_JVP))
 
 
 class UnpackedDualTensor(NamedTuple):
@@ -117,25 +114,36 @@ def record_tangent(op: Op, inputs: Sequence[Any], values: Sequence[Any], params:
                             "been implemented yet.", hint="compute this derivative in reverse mode (backward or "
                             "torch.autograd.functional.jvp)", reason="forward_ad")
     params = params or {}
+    if needs_graph(op, inputs, tangents):
+        found = graph_tangent(op, inputs, values, tangents, params, result)
+        _set_tangents(op, result, found)
+        return
     arrays = [t._data if t is not None else None for t in tangents]
     if op.outputs or op.several:
         with np.errstate(all="ignore"):
             found = _rule(op, list(values), arrays, params, tuple(r._data for r in result))
-        for r, out in zip(result, found):
-            out = np.asarray(out)
-            set_tangent(r, Tensor._make(np.array(np.broadcast_to(out.astype(r._data.dtype, copy=False),
-                                                                 r._data.shape), order="C")))
-        node = result[0].grad_fn
-        if node is not None and any(name in op.outputs for name, _ in node._plan):
-            node._result_tangent = tuple(r._tangent for r in result)  # the saved outputs' tangents: create_graph
+        _set_tangents(op, result, [Tensor._make(np.array(np.broadcast_to(np.asarray(out).astype(
+            r._data.dtype, copy=False), r._data.shape), order="C")) for r, out in zip(result, found)])
         return
     with np.errstate(all="ignore"):
         out = _rule(op, list(values), arrays, params, result._data)
     out = np.asarray(out)
     if not (op.view and out.shape == result._data.shape and out.dtype == result._data.dtype):
         out = np.array(np.broadcast_to(out.astype(result._data.dtype, copy=False), result._data.shape), order="C")
-    tangent = Tensor._make(out)
-    set_tangent(result, tangent)  # a view's tangent is the same view of its input's tangent
+    _set_tangents(op, result, Tensor._make(out))  # a view's tangent is the same view of its input's tangent
+
+
+def _set_tangents(op: Op, result: Any, found: Any) -> None:
+    """Give the result (each result of an op with several outputs) its tangent; a node that saves its result
+    keeps the result's tangent too (for create_graph backward inside the level)."""
+    if op.outputs or op.several:
+        for r, tangent in zip(result, found):
+            set_tangent(r, tangent)
+        node = result[0].grad_fn
+        if node is not None and any(name in op.outputs for name, _ in node._plan):
+            node._result_tangent = tuple(r._tangent for r in result)  # the saved outputs' tangents: create_graph
+        return
+    set_tangent(result, found)
     if result.grad_fn is not None and any(name == "result" for name, _ in result.grad_fn._plan):
         result.grad_fn._result_tangent = result._tangent  # the node saves the result's values: and its tangent
 

@@ -170,6 +170,8 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
         primal, tangent = unpack_dual(_tensor(output, "func's output"))
         value = primal.detach() if not any(p.requires_grad for p in primals) else primal
         result = tangent if tangent is not None else zeros(*primal.shape, dtype=primal.dtype.name)
+        if not any(isinstance(x, Tensor) and x.requires_grad for x in (*primals, *tangents)):
+            result = result.detach()  # recorded only through func's own tracking (grad inside jvp): a plain tensor
     return (value, result, aux) if has_aux else (value, result)
 
 
@@ -181,7 +183,7 @@ def jacfwd(func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False) ->
         blocks, aux = [], None
         for i in which:
             block, aux = _forward_block(func, list(args), i, has_aux)
-            blocks.append(block)
+            blocks.append(_plain(block, [args[i]]) if isinstance(args[i], Tensor) else block)
         result = tuple(blocks) if isinstance(argnums, (tuple, list)) else blocks[0]
         return (result, aux) if has_aux else result
 
