@@ -21,8 +21,11 @@ from .errors import BadValueError, LimitError
 from .forward import dual_level, make_dual, unpack_dual
 from .joins import stack
 from .modes import GradMode
+from .pytree import flatten, unflatten
 from .shapes import reshape, view
+from .stateless import functional_call, stack_module_state
 from .tensor import Tensor
+from .vmap import vmap
 
 MAX_BASIS = 10_000  # jacfwd/jacrev: one evaluation (or backward pass) per input (or output) element
 
@@ -82,30 +85,48 @@ def _gradients(output: Tensor, inputs: list[Tensor], cotangent: Any = None) -> l
 
 
 def _traced(func: Callable[..., Any], argnums: Any, args: tuple, has_aux: bool) -> tuple:
-    """func called with the arguments at argnums replaced by tracked copies: (those arguments, their tracked
-    copies, func's output tensor, its aux)."""
+    """func called with the arguments at argnums replaced by tracked copies (each a tensor or a pytree of
+    tensors: a dict of parameters): (those tensors, their tracked copies, func's output tensor, its aux, the
+    structure of each argument differentiated)."""
     which = _argnums(argnums, len(args))
-    originals = [_tensor(args[i], "the argument to differentiate") for i in which]
-    tracked = [_tracked(x) for x in originals]
     called = list(args)
-    for i, t in zip(which, tracked):
-        called[i] = t
+    originals: list[Tensor] = []
+    tracked: list[Tensor] = []
+    specs: list = []
+    for i in which:
+        leaves, spec = flatten(args[i])
+        leaves = [_tensor(x, "the argument to differentiate") for x in leaves]
+        copies = [_tracked(x) for x in leaves]
+        called[i] = unflatten(copies, spec)
+        originals.extend(leaves)
+        tracked.extend(copies)
+        specs.append((spec, len(leaves)))
     output, aux = _call(func, called, has_aux)
-    return originals, tracked, _tensor(output, "func's output"), aux
+    return originals, tracked, _tensor(output, "func's output"), aux, specs
+
+
+def _regrouped(flat: list, specs: list, argnums: Any) -> Any:
+    """One result per tensor, regrouped as the arguments were (a tuple for a tuple of argnums)."""
+    results, start = [], 0
+    for spec, count in specs:
+        results.append(unflatten(flat[start:start + count], spec))
+        start += count
+    return tuple(results) if isinstance(argnums, (tuple, list)) else results[0]
 
 
 def grad(func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False) -> Callable[..., Any]:
     """torch.func.grad: the function giving the gradient of func's one-element output."""
 
     def gradient(*args: Any) -> Any:
-        originals, tracked, output, aux = _traced(func, argnums, args, has_aux)
+        originals, tracked, output, aux, specs = _traced(func, argnums, args, has_aux)
         if output.numel() != 1:
             raise BadValueError(f"Expected f(*args) to return a scalar Tensor, got tensor with {output.ndim} dims. "
                                 "Maybe you wanted to use the vjp or jacrev APIs instead?", reason="arguments")
         grads = [_plain(g, originals) for g in _gradients(output, tracked)]
-        result = tuple(grads) if isinstance(argnums, (tuple, list)) else grads[0]
+        result = _regrouped(grads, specs, argnums)
         return (result, aux) if has_aux else result
 
+    gradient.__name__ = getattr(func, "__name__", None) or getattr(func, "name", "func")
     return gradient
 
 
@@ -131,13 +152,12 @@ def jacrev(func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False) ->
     """torch.func.jacrev: the Jacobian (output.shape + input.shape) by one backward pass per output element."""
 
     def jacobian(*args: Any) -> Any:
-        originals, tracked, output, aux = _traced(func, argnums, args, has_aux)
+        originals, tracked, output, aux, specs = _traced(func, argnums, args, has_aux)
         _basis_limit(output.numel(), "jacrev")
         flat = reshape(output, -1)
         rows = [_gradients(flat[i], tracked) for i in range(output.numel())]
         blocks = [_block(rows, k, output, x) for k, x in enumerate(tracked)]
-        blocks = [_plain(b, originals) for b in blocks]
-        result = tuple(blocks) if isinstance(argnums, (tuple, list)) else blocks[0]
+        result = _regrouped([_plain(b, originals) for b in blocks], specs, argnums)
         return (result, aux) if has_aux else result
 
     return jacobian
@@ -212,4 +232,4 @@ def hessian(func: Callable[..., Any], argnums: Any = 0) -> Callable[..., Any]:
     return jacfwd(jacrev(func, argnums), argnums)
 
 
-__all__ = ["grad", "hessian", "jacfwd", "jacrev", "jvp", "vjp"]
+__all__ = ["functional_call", "grad", "hessian", "jacfwd", "jacrev", "jvp", "stack_module_state", "vjp", "vmap"]

@@ -202,12 +202,6 @@ def missing(owner: str, attr: str, known: list[str]) -> str:
 
     close = difflib.get_close_matches(attr, known, n=1)
     suggestion = f"; did you mean '{close[0]}'?" if close else ""
-    if (owner, attr) in (("torch.func", "vmap"), ("torch", "vmap")):
-        return ": vmap is not available in autodiff; call the function in a loop over the batch (or on the whole "\
-            "batch, for functions that broadcast)"
-    if (owner, attr) in (("torch.func", "functional_call"), ("torch.nn.utils.stateless", "functional_call")):
-        return ": functional_call is not available in autodiff; assign the tensors to the module's attributes "\
-            "(setattr(model, name, tensor)) and call the module"
     if owner == "torch.nn" and attr[:1].isupper():  # nn.Conv2d, nn.BatchNorm1d, ...: classes it does not have
         return (f"{suggestion}: this module is not available in autodiff (it has Linear, Bilinear, Sequential, the "
                 "activations, Dropout and the losses); write the layer's weights as nn.Parameter in a nn.Module "
