@@ -131,10 +131,12 @@ def grad(func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False) -> C
 
 
 def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple:
-    """torch.func.vjp: (func(*primals), vjp_fn), vjp_fn(cotangent) giving one gradient per primal."""
-    originals = [_tensor(p, "each primal") for p in primals]
+    """torch.func.vjp: (func(*primals), vjp_fn), vjp_fn(cotangent) giving one gradient per primal (each primal
+    a tensor or a pytree of tensors: the gradient has its structure)."""
+    leaves, spec = flatten(primals)
+    originals = [_tensor(p, "each primal") for p in leaves]
     tracked = [_tracked(x) for x in originals]
-    output, aux = _call(func, tracked, has_aux)
+    output, aux = _call(func, list(unflatten(tracked, spec)), has_aux)
     output = _tensor(output, "func's output")
 
     def vjp_fn(cotangent: Any) -> tuple:
@@ -142,7 +144,7 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple
         if tuple(cotangent.shape) != tuple(output.shape):
             raise BadValueError(f"Mismatch in shape: the cotangent has shape {tuple(cotangent.shape)} and the output "
                                 f"shape {tuple(output.shape)}", reason="shape")
-        return tuple(_plain(g, originals) for g in _gradients(output, tracked, cotangent))
+        return unflatten([_plain(g, originals) for g in _gradients(output, tracked, cotangent)], spec)
 
     shown = _plain(output, originals)
     return (shown, vjp_fn, aux) if has_aux else (shown, vjp_fn)
@@ -184,11 +186,16 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
     if len(primals) != len(tangents):
         raise BadValueError(f"jvp: expected primals and tangents of the same length, got {len(primals)} and "
                             f"{len(tangents)}", reason="arguments")
+    (flat_primals, spec), (flat_tangents, tangent_spec) = flatten(tuple(primals)), flatten(tuple(tangents))
+    if spec != tangent_spec:
+        raise BadValueError("jvp: Expected primals and tangents to have the same python structure (the same tuples, "
+                            "lists and dict keys)", reason="arguments")
     with dual_level():
-        duals = [make_dual(_tensor(p, "each primal"), _tensor(t, "each tangent")) for p, t in zip(primals, tangents)]
-        output, aux = _call(func, duals, has_aux)
+        duals = [make_dual(_tensor(p, "each primal"), _tensor(t, "each tangent"))
+                 for p, t in zip(flat_primals, flat_tangents)]
+        output, aux = _call(func, list(unflatten(duals, spec)), has_aux)
         primal, tangent = unpack_dual(_tensor(output, "func's output"))
-        value = primal.detach() if not any(p.requires_grad for p in primals) else primal
+        value = primal.detach() if not any(p.requires_grad for p in flat_primals) else primal
         result = tangent if tangent is not None else zeros(*primal.shape, dtype=primal.dtype.name)
     return (value, result, aux) if has_aux else (value, result)
 

@@ -175,12 +175,18 @@ def _tensor_member(value: Tensor, attr: str) -> Any:
     raise unknown_member("tensor", attr, [*TENSOR_ATTRIBUTES, *TENSOR_METHODS])
 
 
+# What to write instead of a module autodiff does not have, where tutorials use it
+UNAVAILABLE = {"copy": "for a copy of a model make another one (Model()) and load_state_dict(model.state_dict()); "
+               "functional_call needs no copy: pass the model itself (functional_call(models[0], params, (x,)))"}
+
+
 def _module_member(value: Namespace, attr: str) -> Any:
     member = value.members.get(attr)
     if member is None:
         if not value.members:
             raise UnknownNameError(f"{value.name}.{attr}: the module {value.name} is not available in "
-                                   "autodiff (use the torch functions instead)", reason="module")
+                                   "autodiff (use the torch functions instead)", hint=UNAVAILABLE.get(value.name),
+                                   reason="module")
         raise unknown_member(value.name, attr, list(value.members))
     return member
 
