@@ -27,8 +27,7 @@ RANDOMNESS = ("error", "different", "same")
 
 
 def _name(func: Any) -> str:
-    for attr in ("name", "__name__"):
-        value = getattr(func, attr, None)
+    for value in (getattr(func, "name", None), getattr(func, "__name__", None)):
         if isinstance(value, str):
             return value
     return type(func).__name__
