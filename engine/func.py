@@ -21,8 +21,11 @@ from .errors import BadValueError, LimitError
 from .forward import dual_level, make_dual, unpack_dual
 from .joins import stack
 from .modes import GradMode
+from .pytree import flatten, unflatten
 from .shapes import reshape, view
+from .stateless import functional_call, stack_module_state
 from .tensor import Tensor
+from .vmap import vmap
 
 MAX_BASIS = 10_000  # jacfwd/jacrev: one evaluation (or backward pass) per input (or output) element
 
@@ -82,38 +85,58 @@ def _gradients(output: Tensor, inputs: list[Tensor], cotangent: Any = None) -> l
 
 
 def _traced(func: Callable[..., Any], argnums: Any, args: tuple, has_aux: bool) -> tuple:
-    """func called with the arguments at argnums replaced by tracked copies: (those arguments, their tracked
-    copies, func's output tensor, its aux)."""
+    """func called with the arguments at argnums replaced by tracked copies (each a tensor or a pytree of
+    tensors: a dict of parameters): (those tensors, their tracked copies, func's output tensor, its aux, the
+    structure of each argument differentiated)."""
     which = _argnums(argnums, len(args))
-    originals = [_tensor(args[i], "the argument to differentiate") for i in which]
-    tracked = [_tracked(x) for x in originals]
     called = list(args)
-    for i, t in zip(which, tracked):
-        called[i] = t
+    originals: list[Tensor] = []
+    tracked: list[Tensor] = []
+    specs: list = []
+    for i in which:
+        leaves, spec = flatten(args[i])
+        leaves = [_tensor(x, "the argument to differentiate") for x in leaves]
+        copies = [_tracked(x) for x in leaves]
+        called[i] = unflatten(copies, spec)
+        originals.extend(leaves)
+        tracked.extend(copies)
+        specs.append((spec, len(leaves)))
     output, aux = _call(func, called, has_aux)
-    return originals, tracked, _tensor(output, "func's output"), aux
+    return originals, tracked, _tensor(output, "func's output"), aux, specs
+
+
+def _regrouped(flat: list, specs: list, argnums: Any) -> Any:
+    """One result per tensor, regrouped as the arguments were (a tuple for a tuple of argnums)."""
+    results, start = [], 0
+    for spec, count in specs:
+        results.append(unflatten(flat[start:start + count], spec))
+        start += count
+    return tuple(results) if isinstance(argnums, (tuple, list)) else results[0]
 
 
 def grad(func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False) -> Callable[..., Any]:
     """torch.func.grad: the function giving the gradient of func's one-element output."""
 
     def gradient(*args: Any) -> Any:
-        originals, tracked, output, aux = _traced(func, argnums, args, has_aux)
+        originals, tracked, output, aux, specs = _traced(func, argnums, args, has_aux)
         if output.numel() != 1:
             raise BadValueError(f"Expected f(*args) to return a scalar Tensor, got tensor with {output.ndim} dims. "
                                 "Maybe you wanted to use the vjp or jacrev APIs instead?", reason="arguments")
         grads = [_plain(g, originals) for g in _gradients(output, tracked)]
-        result = tuple(grads) if isinstance(argnums, (tuple, list)) else grads[0]
+        result = _regrouped(grads, specs, argnums)
         return (result, aux) if has_aux else result
 
+    gradient.__name__ = getattr(func, "__name__", None) or getattr(func, "name", "func")
     return gradient
 
 
 def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple:
-    """torch.func.vjp: (func(*primals), vjp_fn), vjp_fn(cotangent) giving one gradient per primal."""
-    originals = [_tensor(p, "each primal") for p in primals]
+    """torch.func.vjp: (func(*primals), vjp_fn), vjp_fn(cotangent) giving one gradient per primal (each primal
+    a tensor or a pytree of tensors: the gradient has its structure)."""
+    leaves, spec = flatten(primals)
+    originals = [_tensor(p, "each primal") for p in leaves]
     tracked = [_tracked(x) for x in originals]
-    output, aux = _call(func, tracked, has_aux)
+    output, aux = _call(func, list(unflatten(tracked, spec)), has_aux)
     output = _tensor(output, "func's output")
 
     def vjp_fn(cotangent: Any) -> tuple:
@@ -121,7 +144,7 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple
         if tuple(cotangent.shape) != tuple(output.shape):
             raise BadValueError(f"Mismatch in shape: the cotangent has shape {tuple(cotangent.shape)} and the output "
                                 f"shape {tuple(output.shape)}", reason="shape")
-        return tuple(_plain(g, originals) for g in _gradients(output, tracked, cotangent))
+        return unflatten([_plain(g, originals) for g in _gradients(output, tracked, cotangent)], spec)
 
     shown = _plain(output, originals)
     return (shown, vjp_fn, aux) if has_aux else (shown, vjp_fn)
@@ -131,13 +154,12 @@ def jacrev(func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False) ->
     """torch.func.jacrev: the Jacobian (output.shape + input.shape) by one backward pass per output element."""
 
     def jacobian(*args: Any) -> Any:
-        originals, tracked, output, aux = _traced(func, argnums, args, has_aux)
+        originals, tracked, output, aux, specs = _traced(func, argnums, args, has_aux)
         _basis_limit(output.numel(), "jacrev")
         flat = reshape(output, -1)
         rows = [_gradients(flat[i], tracked) for i in range(output.numel())]
         blocks = [_block(rows, k, output, x) for k, x in enumerate(tracked)]
-        blocks = [_plain(b, originals) for b in blocks]
-        result = tuple(blocks) if isinstance(argnums, (tuple, list)) else blocks[0]
+        result = _regrouped([_plain(b, originals) for b in blocks], specs, argnums)
         return (result, aux) if has_aux else result
 
     return jacobian
@@ -164,11 +186,16 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
     if len(primals) != len(tangents):
         raise BadValueError(f"jvp: expected primals and tangents of the same length, got {len(primals)} and "
                             f"{len(tangents)}", reason="arguments")
+    (flat_primals, spec), (flat_tangents, tangent_spec) = flatten(tuple(primals)), flatten(tuple(tangents))
+    if spec != tangent_spec:
+        raise BadValueError("jvp: Expected primals and tangents to have the same python structure (the same tuples, "
+                            "lists and dict keys)", reason="arguments")
     with dual_level():
-        duals = [make_dual(_tensor(p, "each primal"), _tensor(t, "each tangent")) for p, t in zip(primals, tangents)]
-        output, aux = _call(func, duals, has_aux)
+        duals = [make_dual(_tensor(p, "each primal"), _tensor(t, "each tangent"))
+                 for p, t in zip(flat_primals, flat_tangents)]
+        output, aux = _call(func, list(unflatten(duals, spec)), has_aux)
         primal, tangent = unpack_dual(_tensor(output, "func's output"))
-        value = primal.detach() if not any(p.requires_grad for p in primals) else primal
+        value = primal.detach() if not any(p.requires_grad for p in flat_primals) else primal
         result = tangent if tangent is not None else zeros(*primal.shape, dtype=primal.dtype.name)
         if not any(isinstance(x, Tensor) and x.requires_grad for x in (*primals, *tangents)):
             result = result.detach()  # recorded only through func's own tracking (grad inside jvp): a plain tensor
@@ -214,4 +241,4 @@ def hessian(func: Callable[..., Any], argnums: Any = 0) -> Callable[..., Any]:
     return jacfwd(jacrev(func, argnums), argnums)
 
 
-__all__ = ["grad", "hessian", "jacfwd", "jacrev", "jvp", "vjp"]
+__all__ = ["functional_call", "grad", "hessian", "jacfwd", "jacrev", "jvp", "stack_module_state", "vjp", "vmap"]

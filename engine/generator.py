@@ -67,6 +67,17 @@ def mt19937_key(seed: int) -> np.ndarray:
     return np.array(key, dtype=np.uint32)
 
 
+# One entry per vmap call running (vmap.py): True when it refuses random draws (randomness='error')
+REFUSE_DRAWS: list[bool] = []
+
+
+def refuse_draw() -> None:
+    if REFUSE_DRAWS and REFUSE_DRAWS[-1]:
+        raise BadValueError("vmap: called random operation while in randomness error mode. Please either use the "
+                            "'same' or 'different' randomness flags on vmap or perform the randomness operation out "
+                            "of vmap", reason="randomness")
+
+
 class Generator:
     """A CPU generator: the mt19937 state (a numpy MT19937 bit generator), the seed it started from and
     the cached second sample of the last scalar Box-Muller pair."""
@@ -97,14 +108,25 @@ class Generator:
             self._bits = bits
         return self._bits
 
+    def snapshot(self) -> tuple:
+        """The generator's whole state, for restore (vmap's randomness='same' rewinds it)."""
+        bits = self._bit_generator().state
+        return self.seed, {**bits, "state": dict(bits["state"], key=bits["state"]["key"].copy())}, self.next_normal
+
+    def restore(self, saved: tuple) -> None:
+        self.seed, bits, self.next_normal = saved
+        self._bit_generator().state = bits
+
     def words(self, n: int) -> np.ndarray:
         """The next n 32-bit words (PyTorch's random()), as uint32."""
+        refuse_draw()
         if n <= 0:
             return np.empty(0, np.uint32)
         return self._bit_generator().random_raw(n).astype(np.uint32)
 
     def words64(self, n: int) -> np.ndarray:
         """The next n 64-bit draws (PyTorch's random64(): two words, the first the high half), as uint64."""
+        refuse_draw()
         raw = self._bit_generator().random_raw(2 * n) if n > 0 else np.empty(0, np.uint64)
         return (raw[0::2] << np.uint64(32)) | raw[1::2]
 

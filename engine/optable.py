@@ -159,14 +159,26 @@ class Op(Record):
     @functools.cached_property
     def saved_for(self) -> dict[tuple[bool, ...], tuple[tuple[str, int | None], ...]]:
         """For every combination of inputs that require grad: which saved values the formulas need, as (name,
-        slot index or None for `result` and saved parameters) pairs. PyTorch saves only these."""
-        savable = (*self.inputs, "result", *self.saved, *self.outputs)
-        table = {}
-        for needs in itertools.product((False, True), repeat=len(self.inputs)):
-            wanted = {n for flag, names in zip(needs, self.uses) if flag for n in names}
-            names = [n for n in savable if n in wanted]
-            table[needs] = tuple((n, self.inputs.index(n) if n in self.inputs else None) for n in names)
-        return table
+        slot index or None for `result` and saved parameters) pairs. PyTorch saves only these. Each entry is
+        computed when first asked for: an op of n inputs (stack of 64 tensors) has 2**n combinations."""
+        return _SavedPlans(self)
+
+
+class _SavedPlans(dict):
+    """Op.saved_for: the plan of one combination of inputs that require grad, made on first use."""
+
+    def __init__(self, op: Op) -> None:
+        super().__init__()
+        self.op = op
+
+    def __missing__(self, needs: tuple[bool, ...]) -> tuple[tuple[str, int | None], ...]:
+        op = self.op
+        savable = (*op.inputs, "result", *op.saved, *op.outputs)
+        wanted = {n for flag, names in zip(needs, op.uses) if flag for n in names}
+        names = [n for n in savable if n in wanted]
+        plan = tuple((n, op.inputs.index(n) if n in op.inputs else None) for n in names)
+        self[needs] = plan
+        return plan
 
 
 def _ufunc_kernel(forward: Any) -> Kernel | None:

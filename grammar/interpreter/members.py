@@ -176,12 +176,18 @@ def _tensor_member(value: Tensor, attr: str) -> Any:
     raise unknown_member("tensor", attr, [*TENSOR_ATTRIBUTES, *TENSOR_METHODS])
 
 
+# What to write instead of a module autodiff does not have, where tutorials use it
+UNAVAILABLE = {"copy": "for a copy of a model make another one (Model()) and load_state_dict(model.state_dict()); "
+               "functional_call needs no copy: pass the model itself (functional_call(models[0], params, (x,)))"}
+
+
 def _module_member(value: Namespace, attr: str) -> Any:
     member = value.members.get(attr)
     if member is None:
         if not value.members:
             raise UnknownNameError(f"{value.name}.{attr}: the module {value.name} is not available in "
-                                   "autodiff (use the torch functions instead)", reason="module")
+                                   "autodiff (use the torch functions instead)", hint=UNAVAILABLE.get(value.name),
+                                   reason="module")
         raise unknown_member(value.name, attr, list(value.members))
     return member
 
@@ -203,12 +209,6 @@ def missing(owner: str, attr: str, known: list[str]) -> str:
 
     close = difflib.get_close_matches(attr, known, n=1)
     suggestion = f"; did you mean '{close[0]}'?" if close else ""
-    if (owner, attr) in (("torch.func", "vmap"), ("torch", "vmap")):
-        return ": vmap is not available in autodiff; call the function in a loop over the batch (or on the whole "\
-            "batch, for functions that broadcast)"
-    if (owner, attr) in (("torch.func", "functional_call"), ("torch.nn.utils.stateless", "functional_call")):
-        return ": functional_call is not available in autodiff; assign the tensors to the module's attributes "\
-            "(setattr(model, name, tensor)) and call the module"
     if owner == "torch.nn" and attr[:1].isupper():  # nn.Conv2d, nn.BatchNorm1d, ...: classes it does not have
         return (f"{suggestion}: this module is not available in autodiff (it has Linear, Bilinear, Sequential, the "
                 "activations, Dropout and the losses); write the layer's weights as nn.Parameter in a nn.Module "

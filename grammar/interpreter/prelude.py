@@ -16,7 +16,7 @@ from autodiff.grammar.interpreter.members import attribute, delete_attribute, mi
 from autodiff.grammar.interpreter.numpy_subset import from_numpy, numpy_module
 from autodiff.grammar.interpreter.pymodules import STANDARD_MODULES
 from autodiff.grammar.interpreter.pytypes import TENSOR_TYPE, legacy_tensor, type_builtins
-from autodiff.grammar.interpreter.torchlib import autograd_extras, device_members, func_module
+from autodiff.grammar.interpreter.torchlib import VMAP, autograd_extras, device_members, func_module
 from autodiff.grammar.interpreter.values import DType, Function, Namespace
 
 # Mathematical constants, as Python numbers (so `x=pi/4` is a value and `sin(pi*x)` records one op).
@@ -155,7 +155,7 @@ def _torch_members() -> dict[str, Any]:
         "nn": nn_namespace(functional),
         "optim": optim_namespace(),
         "linalg": Namespace("torch.linalg", _linalg_members()),
-        "func": func_module(),
+        "func": func_module(), "vmap": VMAP,
     })
     return members
 

@@ -157,4 +157,21 @@ FUTURE = Namespace("__future__", {name: None for name in (
     "annotations", "division", "print_function", "absolute_import", "unicode_literals", "generator_stop",
     "nested_scopes", "generators", "with_statement")})
 
-STANDARD_MODULES: dict[str, Namespace] = {"math": MATH, "itertools": ITERTOOLS, "__future__": FUTURE}
+
+
+def _partial(func: Any, *args: Any, **keywords: Any) -> Function:
+    """functools.partial(func, *args, **keywords): func with its first arguments (and keywords) given."""
+    if not callable(func):
+        raise BadValueError("the first argument must be callable", reason="arguments")
+    name = getattr(func, "name", None) or getattr(func, "__name__", "func")
+
+    def call(*more: Any, **more_keywords: Any) -> Any:
+        return func(*args, *more, **{**keywords, **more_keywords})
+
+    return Function(name, call, "(*args, **keywords)")
+
+
+FUNCTOOLS = Namespace("functools", {"partial": Function("functools.partial", _partial,
+                                                        "functools.partial(func, /, *args, **keywords)")})
+STANDARD_MODULES: dict[str, Namespace] = {"math": MATH, "itertools": ITERTOOLS, "__future__": FUTURE,
+                                          "functools": FUNCTOOLS}

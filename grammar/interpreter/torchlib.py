@@ -183,10 +183,25 @@ def _vjp(*args: Any, **kwargs: Any) -> tuple:
     return (result[0], Function("vjp_fn", result[1], "vjp_fn(cotangent)"), *result[2:])
 
 
+def _vmap(func: Any, in_dims: Any = 0, out_dims: Any = 0, randomness: str = "error", *,
+          chunk_size: Any = None) -> Function:
+    mapped = engine.func.vmap(func, in_dims, out_dims, randomness, chunk_size=chunk_size)
+    return Function(f"vmap({getattr(func, 'name', 'func')})", mapped, "(*args, **kwargs)")
+
+
+VMAP = Function("vmap", _vmap, "vmap(func, in_dims=0, out_dims=0, randomness='error', *, chunk_size=None)")
+
+
 def func_module() -> Namespace:
-    """torch.func: grad, vjp, jacrev (reverse mode), jvp, jacfwd (forward mode), hessian."""
+    """torch.func: grad, vjp, jacrev (reverse mode), jvp, jacfwd (forward mode), hessian, vmap (a loop),
+    functional_call and stack_module_state."""
     func = engine.func
     return Namespace("torch.func", {
+        "vmap": VMAP,
+        "functional_call": _function("functional_call", func.functional_call, "functional_call(module, "
+                                     "parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True, "
+                                     "strict=False)"),
+        "stack_module_state": _function("stack_module_state", func.stack_module_state, "stack_module_state(models)"),
         "grad": _transform("grad", func.grad, "grad(func, argnums=0, has_aux=False)"),
         "vjp": _function("vjp", _vjp, "vjp(func, *primals, has_aux=False)"),
         "jacrev": _transform("jacrev", func.jacrev, "jacrev(func, argnums=0, has_aux=False)"),

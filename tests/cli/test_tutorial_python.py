@@ -164,7 +164,8 @@ def test_del_and_the_attribute_builtins(cli, tmp_path, text, stdout):
     ("del 1\n", "cannot delete a number: del takes names, attributes (obj.name) and items (d[key])"),
     ("import torch.nn as nn\nm = nn.Linear(2, 1)\ndelattr(m, 'nothing')\n",
      "'Linear' object has no attribute 'nothing'"),
-    ("from torch.func import vmap\n", "vmap is not available in autodiff"),
+    ("from torch.func import vmap\nvmap(print, in_dims=[0])(1)\n",
+     "vmap(print, in_dims=[0], ...)(<inputs>): expected `in_dims` to be int or a (potentially nested) tuple"),
 ])
 def test_del_and_attribute_mistakes(cli, tmp_path, text, words):
     out = run(cli, tmp_path, text)
