@@ -3,9 +3,10 @@ elementwise functions, reductions, shapes, indexing, matrix products, backward);
 decompositions, losses, nn modules, optimizers, forward-mode AD, ...) the first time anything asks for a
 name they declare: a built-in, an op, a Tensor method or an attribute of `autodiff.engine`.
 
-Measured on `autodiff eval '(2*x)**3' x=1.5`: the deferred modules are half of the engine's import time.
-The registries below make the second step invisible: a lookup that misses, and anything that lists all of
-them, loads the rest first, so every name is found and every listing is whole."""
+Measured on `autodiff eval '(2*x)**3' x=1.5` (python -X importtime): the 26 deferred modules were 40% of the
+engine's own import time. The registries below make the second step invisible: a lookup of a name of the
+whole engine (names.py) that misses, and anything that lists all of them, loads the rest first, so every
+name is found and every listing is whole; a name the engine never has is answered without loading."""
 
 from __future__ import annotations
 
