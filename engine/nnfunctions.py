@@ -8,6 +8,7 @@ from typing import Any
 
 from .errors import BadValueError
 from .modules import Module
+from .nnconv import CONV_LAYERS
 from .nnlayers import NN_LAYERS
 from .registry import BUILTINS
 from .tensor import Tensor
@@ -154,4 +155,4 @@ LOSS_MODULES = [
 ]
 
 # Every module class of torch.nn that autodiff provides, by name
-NN_MODULES = {**NN_LAYERS, **{cls.__name__: cls for cls in (*ACTIVATIONS, *LOSS_MODULES)}}
+NN_MODULES = {**NN_LAYERS, **CONV_LAYERS, **{cls.__name__: cls for cls in (*ACTIVATIONS, *LOSS_MODULES)}}

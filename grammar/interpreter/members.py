@@ -209,10 +209,10 @@ def missing(owner: str, attr: str, known: list[str]) -> str:
 
     close = difflib.get_close_matches(attr, known, n=1)
     suggestion = f"; did you mean '{close[0]}'?" if close else ""
-    if owner == "torch.nn" and attr[:1].isupper():  # nn.Conv2d, nn.BatchNorm1d, ...: classes it does not have
-        return (f"{suggestion}: this module is not available in autodiff (it has Linear, Bilinear, Sequential, the "
-                "activations, Dropout and the losses); write the layer's weights as nn.Parameter in a nn.Module "
-                "and its formula in forward (torch.nn.functional has conv1d, conv2d, the pools, ...)")
+    if owner == "torch.nn" and attr[:1].isupper():  # nn.BatchNorm1d, nn.LSTM, ...: classes it does not have
+        return (f"{suggestion}: this module is not available in autodiff (it has Linear, Bilinear, the convolutions "
+                "and pools, Sequential, the activations, Dropout and the losses); write the layer's weights as "
+                "nn.Parameter in a nn.Module and its formula in forward (torch.nn.functional has the functions)")
     return suggestion
 
 

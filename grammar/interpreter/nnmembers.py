@@ -38,6 +38,11 @@ def _methods(m: Any) -> dict[str, Any]:
 CONVERSIONS = ("apply", "to", "cpu", "float", "double", "type")
 
 
+# The layers whose reset_parameters() a script may call (PyTorch's initialisation again)
+RESETTABLE = ("Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+              "ConvTranspose3d")
+
+
 def is_module(value: Any) -> bool:
     """A module of torch.nn (a layer autodiff provides, or an object of a script's nn.Module subclass)."""
     return isinstance(value, second("Module"))
@@ -55,7 +60,7 @@ def module_member(module: Any, attr: str) -> Any:
         return settings[attr]
     if attr in MODULE_METHODS:
         return Function(attr, _methods(module)[attr], MODULE_METHODS[attr])
-    if attr == "reset_parameters" and isinstance(module, engine.NN_LAYERS["Linear"]):
+    if attr == "reset_parameters" and isinstance(module, tuple(engine.NN_MODULES[n] for n in RESETTABLE)):
         return Function(attr, module.reset_parameters, "reset_parameters()")
     if isinstance(module, second("ModuleList")) and attr in CONTAINER_METHODS:
         method = module.append if attr == "append" else module.extend

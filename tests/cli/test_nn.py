@@ -89,3 +89,40 @@ def test_parameters_before_super_init_is_pytorchs_error():
               "        self.fc = nn.Linear(1, 1)\nM()\n")
     code, _ = run(source)
     assert code == 1
+
+
+@pytest.mark.parametrize(("name", "args", "kwargs", "message"), [
+    ("Conv2d", (3, 4, 3), {"groups": 2}, "in_channels must be divisible by groups"),
+    ("Conv2d", (4, 3, 3), {"groups": 2}, "out_channels must be divisible by groups"),
+    ("Conv2d", (1, 1, 3), {"groups": 0}, "groups must be a positive integer"),
+    ("Conv2d", (1, 1, 3), {"padding": "foo"}, "Invalid padding string 'foo', should be one of {'same', 'valid'}"),
+    ("Conv2d", (1, 1, 3), {"stride": 2, "padding": "same"},
+     "padding='same' is not supported for strided convolutions"),
+    ("ConvTranspose2d", (1, 1, 3), {"padding_mode": "reflect"},
+     'Only "zeros" padding mode is supported for ConvTranspose2d'),
+    ("Conv2d", (1, 1, (3, 3, 3)), {}, "kernel_size must be an integer or a tuple of 2 integers, got (3, 3, 3)"),
+])
+def test_conv_layers_refuse_what_pytorch_refuses(name, args, kwargs, message):
+    with pytest.raises(engine.BadValueError) as error:
+        engine.NN_MODULES[name](*args, **kwargs)
+    assert error.value.message == message
+
+
+def test_conv_and_pool_layers_print_and_compute_as_pytorch():
+    source = """
+import torch
+import torch.nn as nn
+torch.manual_seed(3)
+conv = nn.Conv2d(2, 4, 3, stride=2, padding=1, padding_mode='circular')
+pool = nn.MaxPool2d(2, ceil_mode=True)
+x = torch.randn(1, 2, 7, 7, requires_grad=True)
+y = pool(conv(x)).sum()
+y.backward()
+print(conv, pool, y, x.grad.sum(), conv.weight.grad.sum())
+t = nn.ConvTranspose1d(2, 3, 3, stride=2, groups=1, dilation=2)
+print(t, t(torch.randn(1, 2, 5)).shape, t.weight)
+print(nn.AvgPool1d(3, stride=2)(torch.arange(10.).reshape(1, 1, 10)))
+"""
+    code, ours = run(source)
+    assert code == 0, ours
+    assert normalized(ours) == normalized(with_torch(source))
