@@ -5,11 +5,12 @@ at the call site spread into plain arguments."""
 
 from __future__ import annotations
 
+from collections import ChainMap
 from typing import Any
 
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError
-from autodiff.grammar.interpreter.values import UserFunction, kind
+from autodiff.grammar.interpreter.values import ClassBody, UserFunction, kind
 
 REQUIRED = object()  # a keyword-only parameter without a default
 
@@ -62,7 +63,21 @@ def define(interp: Any, name: str, params: Any, body: Any) -> UserFunction:
     """A UserFunction of a `def` or a `lambda`, its default values computed now."""
     defaults = tuple(interp.expression(d) for d in params.defaults)
     kw_defaults = tuple(REQUIRED if d is None else interp.expression(d) for d in params.kw_defaults)
-    return UserFunction(name, params, body, interp, defaults, kw_defaults)
+    return UserFunction(name, params, body, interp, defaults, kw_defaults, enclosing(interp))
+
+
+def enclosing(interp: Any) -> tuple[dict[str, Any], ...]:
+    """The scopes a function defined now reads after its own (its closure): those of the calls, lambdas and
+    comprehensions it is defined in, innermost first (the live dicts: a name assigned there later is seen, as
+    Python's cells are), never a class body's nor the script's own names."""
+    found: list[dict[str, Any]] = []
+    candidates = [interp.scopes[-1]] if interp.scopes else []
+    if isinstance(interp.names, ChainMap):
+        candidates += interp.names.maps[:-1]
+    for scope in candidates:
+        if not isinstance(scope, ClassBody) and all(scope is not seen for seen in found):
+            found.append(scope)
+    return tuple(found)
 
 
 def bind(function: UserFunction, args: tuple, kwargs: dict) -> dict[str, Any]:

@@ -9,6 +9,7 @@ to the backend (`unbound`); attributes come from explicit allow-lists (members.p
 
 from __future__ import annotations
 
+from collections import ChainMap
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -234,11 +235,15 @@ class Interpreter:
             raise LimitError(f"function calls are nested more than {statements.MAX_CALL_DEPTH} deep (a function "
                              "that calls itself never stops)", reason="call_depth")
         self.scopes.append(scope)
+        outer = self.names
         try:
             if isinstance(function.body, tuple):
-                return statements.run_body(self, function.body, scope)
+                return statements.run_body(self, function.body, scope, function.closure)
+            # a lambda: its parameters (scopes[-1]), then its closure and the script's names (not the caller's)
+            self.names = ChainMap(*function.closure, outer.maps[-1] if isinstance(outer, ChainMap) else outer)
             return self.expression(function.body)
         finally:
+            self.names = outer
             self.scopes.pop()
 
     def _print(self, *values: Any, sep: str | None = " ", end: str | None = "\n") -> None:

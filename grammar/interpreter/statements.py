@@ -19,7 +19,16 @@ from autodiff.grammar.interpreter.classes import make_class
 from autodiff.grammar.interpreter.decorators import decorate
 from autodiff.grammar.interpreter.members import delete_attribute, set_attribute
 from autodiff.grammar.interpreter.pybuiltins import iterable_of
-from autodiff.grammar.interpreter.values import Evaluation, display, hashable, kind, range_length, second, truth
+from autodiff.grammar.interpreter.values import (
+    ClassBody,
+    Evaluation,
+    display,
+    hashable,
+    kind,
+    range_length,
+    second,
+    truth,
+)
 from autodiff.grammar.syntax import tree as S
 
 MAX_CALL_DEPTH = 100  # calls of the script's own functions (and comprehensions) inside each other
@@ -173,6 +182,10 @@ def assign(interp: Any, target: S.Node, value: Any, scope: dict | None = None) -
             stack.extend(reversed(list(zip(node.items, items))))
         elif isinstance(node, S.Subscript):
             owner = interp.expression(node.value)
+            if isinstance(owner, (dict, list)):  # counts[0] += 1, table[key] = v (in a loop target too)
+                key = interp.index_of(node.index)
+                interp.guard(lambda o=owner, k=key, v=item: set_item(o, k, v), node)
+                continue
             if not isinstance(owner, Tensor):
                 raise BadValueError(f"'{type(owner).__name__}' object does not support item assignment",
                                     reason="subscript").at(node.line, node.column)
@@ -273,15 +286,16 @@ def run_block(interp: Any, stmt: S.Node, result: Evaluation) -> None:
     result.root, result.root_name, result.root_statement = None, None, stmt
 
 
-def run_body(interp: Any, body: tuple, local: dict[str, Any]) -> Any:
+def run_body(interp: Any, body: tuple, local: dict[str, Any], closure: tuple[dict[str, Any], ...] = ()) -> Any:
     """Run a function's statements until a `return` (or their end: None), with `local` as its names.
 
-    The names a function assigns are its own, as in Python: while it runs, interp.names reads `local` first and
-    then the script's names, and writes go to `local` (a ChainMap); the caller's locals are not visible.
+    The names a function assigns are its own, as in Python: while it runs, interp.names reads `local` first,
+    then the scopes of the functions it was defined in (`closure`), then the script's names, and writes go to
+    `local` (a ChainMap); the caller's locals are not visible.
     """
     outer = interp.names
     script_names = outer.maps[-1] if isinstance(outer, ChainMap) else outer
-    interp.names = ChainMap(local, script_names)
+    interp.names = ChainMap(local, *closure, script_names)
     frames = [_Frame(body)]
     try:
         returned = _run(interp, frames, Evaluation(S.Program((), "", line=1, column=1)))  # (what it binds: unused)
@@ -364,7 +378,7 @@ def definition(interp: Any, stmt: S.Node) -> Any:
     if len(interp.scopes) >= MAX_CALL_DEPTH:
         raise LimitError(f"classes and calls are nested more than {MAX_CALL_DEPTH} deep",
                          reason="call_depth").at(stmt.line, stmt.column)
-    members: dict[str, Any] = {}
+    members: dict[str, Any] = ClassBody()
     interp.scopes.append(members)
     try:
         run_body(interp, stmt.body, members)

@@ -74,22 +74,28 @@ class Function:
 
 class UserFunction:
     """A function of the script: `def f(x): ...` or `lambda grad: ...`. Calling it is the interpreter's work
-    (`call_user`): its parameters in front of the script's names, no other closure. `params` is the syntax
-    tree's Parameters; `defaults` and `kw_defaults` the values of its default expressions, computed when the
-    function was defined (as Python does)."""
+    (`call_user`): its parameters and names, then those of the functions it was defined in (`closure`: their
+    scopes, innermost first, read when it runs, as Python's closures), then the script's. `params` is the
+    syntax tree's Parameters; `defaults` and `kw_defaults` the values of its default expressions, computed when
+    the function was defined (as Python does)."""
 
-    __slots__ = ("body", "defaults", "interpreter", "kw_defaults", "name", "params")
+    __slots__ = ("body", "closure", "defaults", "interpreter", "kw_defaults", "name", "params")
 
     def __init__(self, name: str, params: Any, body: Any, interpreter: Any, defaults: tuple = (),
-                 kw_defaults: tuple = ()) -> None:
+                 kw_defaults: tuple = (), closure: tuple[dict[str, Any], ...] = ()) -> None:
         self.name, self.params, self.body, self.interpreter = name, params, body, interpreter
-        self.defaults, self.kw_defaults = defaults, kw_defaults
+        self.defaults, self.kw_defaults, self.closure = defaults, kw_defaults, closure
 
     def __repr__(self) -> str:
         return f"<function {self.name}>"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.interpreter.call_user(self, args, kwargs)
+
+
+class ClassBody(dict):
+    """The names a class body assigns (its members): a scope the functions defined in it do not read (as in
+    Python, a method reads the module's names, not the class body's)."""
 
 
 class Origin:

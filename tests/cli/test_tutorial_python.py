@@ -185,3 +185,66 @@ def test_a_linear_layer_runs_on_dual_parameters_and_gradcheck_checks_forward_mod
 def test_python_builtins_autodiff_lacks_say_what_to_write(cli, tmp_path, name, words):
     out = run(cli, tmp_path, f"s = {name}('x')\n")
     assert out.code != 0 and f"{name}() is not part of autodiff scripts: {words}" in out.stderr
+
+
+CLOSURES = '''\
+def outer(a):
+    def middle(b):
+        def inner(c):
+            return a + b + c
+        return inner(3)
+    return middle(2)
+print(outer(1))
+def mk(f):
+    def middle(x):
+        return lambda y: f(y, x)
+    return middle
+print(mk(lambda p, q: p * q)(4)(5))
+fs = [lambda: i for i in range(3)]
+print([f() for f in fs], [g() for g in [lambda i=i: i for i in range(3)]])
+def counter():
+    count = [0]
+    def inc():
+        count[0] += 1
+        return count[0]
+    return inc
+c = counter()
+c()
+print(c())
+def fact_maker():
+    def fact(n):
+        return 1 if n <= 1 else n * fact(n - 1)
+    return fact
+print(fact_maker()(5))
+x = 10
+def f():
+    return x
+def g():
+    x = 20
+    return f()
+h = lambda: x
+def k():
+    x = 30
+    return h()
+print(g(), k())
+class A:
+    y = 5
+    def m(self):
+        return 7
+print(A().m())
+def late():
+    v = 1
+    def show():
+        return v
+    v = 2
+    return show()
+print(late())
+'''
+
+
+def test_closures_read_the_enclosing_functions_names_as_python(cli, tmp_path):
+    """A nested function or lambda reads the names of the functions it was defined in (late-bound, as Python's
+    closures; torch.func tutorials build functions this way), never its caller's; `count[0] += 1` on a list."""
+    out = run(cli, tmp_path, CLOSURES)
+    assert out.code == 0, out.stderr
+    assert out.stdout == "6\n20\n[2, 2, 2] [0, 1, 2]\n2\n120\n10 10\n7\n2\n"
