@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from autodiff.app import sympy_lazy, sympy_names
 
@@ -112,3 +115,29 @@ def test_sympy_already_imported_is_left_alone():
     prelude = "import sys, sympy\nfrom autodiff.app import sympy_lazy\nsympy_lazy.install()\n"
     done = subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True, timeout=300)
     assert done.stdout.strip() == "module" and not any("Finder" in line for line in done.stderr.splitlines())
+
+
+CASES = [
+    ["diff", "x**3 * sin(x)", "x=1.2", "--steps", "--format", "plain"],
+    ["diff", "asin(x)*exp(-x**2)", "--format", "latex"],
+    ["diff", "x**2*y**3", "--wrt", "x,y", "--format", "json"],
+    ["critical", "x**4 - 2*x**2", "--format", "plain"],
+    ["critical", "x**2 + y**2 - x*y", "--format", "json"],
+    ["tangent", "sqrt(x)", "x=4", "--format", "plain"],
+    ["limit", "(1 - cos(x))/x**2", "x=0", "--format", "plain"],
+]
+
+
+@pytest.mark.parametrize("args", CASES, ids=[" ".join(a[:2]) for a in CASES])
+def test_the_command_prints_what_sympys_own_package_gives(args):
+    """The installed command (its own process: the lazily completed package and the placeholders) against
+    main() in a process that imports SymPy's own package (main(argv) installs neither)."""
+    beside = Path(sys.executable).parent / "autodiff"
+    if not beside.exists():
+        pytest.skip("the autodiff command is not installed beside this interpreter")
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
+    command = subprocess.run([str(beside), *args], capture_output=True, text=True, timeout=300, env=env)
+    code = ("import sys\nfrom autodiff.cli.main import main\nmain(sys.argv[1:])\n")
+    real = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300, env=env)
+    assert (command.returncode, command.stdout, command.stderr) == (real.returncode, real.stdout, real.stderr)
+    assert command.stdout
