@@ -15,6 +15,9 @@ same names bound after each step, the same objects), and the rest on demand:
   asks for them. Each later step loads only its own subpackage (tests/app/test_sympy_lazy.py checks this on the
   installed SymPy), so the order is always a prefix of SymPy's own.
 
+What differs from SymPy's own package: `vars(sympy)` and `dir(sympy)` hold a later step's names once it has run
+(`sympy.__all__` is SymPy's, and `from sympy import *` runs every step).
+
 The table of steps and names (app/sympy_names.py) is generated from the installed SymPy by
 tests/make_sympy_names.py; with any other SymPy version the real package is imported, unchanged.
 """
@@ -50,9 +53,9 @@ class LazySympy(ModuleType):
 
 
 def run_step(module: ModuleType, step: str) -> None:
-    """Bind a step's names on `sympy` (as `from .step import names` does), its subpackage imported first, after the
-    steps before it whose subpackages are not imported yet, in order. (A step whose subpackage an earlier step
-    imported only binds its names; sympy/__init__.py's import of it does nothing else either.) Idempotent: two
+    """Bind a step's names on `sympy` (as `from .step import names` does), its subpackage imported first, after all
+    the steps before it when it is not imported yet. (A step whose subpackage an earlier step imported only binds
+    its names, which runs no code: sympy/__init__.py's import of it does nothing else either.) Idempotent: two
     threads running it at once bind the same objects."""
     done: set[str] = module.__dict__.setdefault("__autodiff_steps__", set())
     if step in done:
@@ -66,10 +69,11 @@ def run_step(module: ModuleType, step: str) -> None:
 
 
 def import_steps_before(module: ModuleType, step: str) -> None:
-    """Run the steps before `step` whose subpackages are not imported yet, in sympy/__init__.py's order."""
+    """Run the steps before `step` not run yet, in sympy/__init__.py's order: a subpackage imported on demand
+    finds every name of the steps before it bound (`from sympy import Interval` in its module code works as in
+    SymPy)."""
     for earlier in ORDER[:ORDER.index(step)]:
-        if f"sympy.{earlier}" not in sys.modules:
-            run_step(module, earlier)
+        run_step(module, earlier)
 
 
 class Loader:
@@ -133,7 +137,7 @@ def _package_spec() -> ModuleSpec | None:
     real = PathFinder.find_spec("sympy")
     if real is None or real.origin is None or real.submodule_search_locations is None:
         return None
-    if _installed_version(real.origin) != sympy_names.VERSION:
+    if _installed_version(real.origin) != sympy_names.VERSION or "dev" in sympy_names.VERSION:
         return None
     return importlib.util.spec_from_file_location("sympy", real.origin, loader=Loader(),
                                                   submodule_search_locations=list(real.submodule_search_locations))

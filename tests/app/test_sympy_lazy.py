@@ -96,6 +96,16 @@ def test_a_later_name_or_subpackage_runs_the_steps_before_it_in_order():
                      "'sympy.plotting']", "True Point2D(1, 2) x^{2}", "True 2*sqrt(2)"]
 
 
+def test_a_subpackage_imported_on_demand_finds_the_names_of_the_steps_before_it_bound():
+    """As in sympy/__init__.py, where `from .geometry import ...` runs after every earlier step bound its names
+    (the sets step's Interval, though `sets` itself was imported long before, by polys)."""
+    code = ("import sympy\nbefore = 'Interval' in vars(sympy)\nimport sympy.geometry\n"
+            "earlier = sympy_lazy.ORDER[:sympy_lazy.ORDER.index('geometry')]\n"
+            "print(before, all(n in vars(sympy) for s in earlier for n in sympy_lazy.NAMES[s]),"
+            " 'Parabola' in vars(sympy), 'latex' in vars(sympy))\n")
+    assert _run(code).strip() == "False True False False"
+
+
 def test_sympys_own_import_of_a_later_subpackage_runs_the_steps_before_it():
     """SymPy's functions import later subpackages themselves (here: the geometry module, as a function of SymPy
     would inside its body): the finder runs the steps before it first."""
