@@ -30,21 +30,46 @@ from importlib.machinery import ModuleSpec, PathFinder
 from types import ModuleType
 from typing import Any
 
-from autodiff.app import sympy_names
-
 BASE = "simplify"  # the last step run at `import sympy`
-ORDER = tuple(sympy_names.STEPS)
-NAMES = {step: tuple(names.split()) for step, names in sympy_names.STEPS.items()}
-STEP_OF = {name: step for step, names in NAMES.items() for name in names}
-LATER = frozenset(ORDER[ORDER.index(BASE) + 1:])  # each loads only its own subpackage (tested)
-STEP_OF.update({package: step for package, step in sympy_names.FIRST_LOADED_BY.items() if package not in STEP_OF})
+
+
+class Tables:
+    """app/sympy_names.py's table, read when SymPy is first imported (not at every command's start)."""
+
+    def __init__(self) -> None:
+        from autodiff.app import sympy_names
+
+        self.names = sympy_names
+        self.order = tuple(sympy_names.STEPS)
+        self.steps = {step: tuple(names.split()) for step, names in sympy_names.STEPS.items()}
+        self.step_of = {name: step for step, names in self.steps.items() for name in names}
+        self.step_of.update({package: step for package, step in sympy_names.FIRST_LOADED_BY.items()
+                             if package not in self.step_of})
+        self.later = frozenset(self.order[self.order.index(BASE) + 1:])  # each loads only its own subpackage (tested)
+
+
+_tables: list[Tables] = []
+
+
+def tables() -> Tables:
+    if not _tables:
+        _tables.append(Tables())
+    return _tables[0]
+
+
+def __getattr__(name: str) -> Any:
+    """ORDER (the steps), NAMES (step -> names), STEP_OF (name or subpackage -> step), LATER (the steps after BASE)."""
+    found = {"ORDER": "order", "NAMES": "steps", "STEP_OF": "step_of", "LATER": "later"}.get(name)
+    if found is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(tables(), found)
 
 
 class LazySympy(ModuleType):
     """The `sympy` package with the steps after BASE run on first use."""
 
     def __getattr__(self, name: str) -> Any:
-        step = STEP_OF.get(name)
+        step = tables().step_of.get(name)
         if step is not None and not _importing():  # while SymPy imports, a name not bound yet is missing, as in SymPy
             run_step(self, step)
             if name in self.__dict__:
@@ -63,7 +88,7 @@ def run_step(module: ModuleType, step: str) -> None:
     if f"sympy.{step}" not in sys.modules:
         import_steps_before(module, step)
     package = importlib.import_module(f"sympy.{step}")
-    for name in NAMES[step]:
+    for name in tables().steps[step]:
         setattr(module, name, getattr(package, name))
     done.add(step)
 
@@ -72,7 +97,8 @@ def import_steps_before(module: ModuleType, step: str) -> None:
     """Run the steps before `step` not run yet, in sympy/__init__.py's order: a subpackage imported on demand
     finds every name of the steps before it bound (`from sympy import Interval` in its module code works as in
     SymPy)."""
-    for earlier in ORDER[:ORDER.index(step)]:
+    order = tables().order
+    for earlier in order[:order.index(step)]:
         run_step(module, earlier)
 
 
@@ -92,8 +118,9 @@ class Loader:
         module.SYMPY_DEBUG = _debug()  # type: ignore[attr-defined]
         module.test = lazy_function("sympy.testing.runtests_pytest", "test")  # type: ignore[attr-defined]
         module.doctest = lazy_function("sympy.testing.runtests", "doctest")  # type: ignore[attr-defined]
-        module.__all__ = sympy_names.ALL.split()
-        for step in ORDER[:ORDER.index(BASE) + 1]:
+        module.__all__ = tables().names.ALL.split()
+        order = tables().order
+        for step in order[:order.index(BASE) + 1]:
             run_step(module, step)
         # (sympy/__init__.py then builds evalf's table, which evalf builds on its first use anyway)
 
@@ -113,11 +140,13 @@ class Finder:
     the table), and runs the steps before a later subpackage that something imports directly."""
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> ModuleSpec | None:
+        if not fullname.startswith("sympy"):
+            return None
         if fullname == "sympy":
             return _package_spec()
         parts = fullname.split(".")
         module = sys.modules.get("sympy")
-        if (len(parts) == 2 and parts[0] == "sympy" and isinstance(module, LazySympy) and parts[1] in LATER
+        if (len(parts) == 2 and parts[0] == "sympy" and isinstance(module, LazySympy) and parts[1] in tables().later
                 and not _importing()):
             import_steps_before(module, parts[1])
         return None
@@ -125,7 +154,7 @@ class Finder:
 
 def _importing() -> bool:
     """Whether `sympy` or one of its steps is being imported: the imports inside are SymPy's own, in its order."""
-    names = ("sympy", *(f"sympy.{step}" for step in ORDER))
+    names = ("sympy", *(f"sympy.{step}" for step in tables().order))
     return any(getattr(getattr(sys.modules.get(name), "__spec__", None), "_initializing", False) for name in names)
 
 
@@ -137,7 +166,8 @@ def _package_spec() -> ModuleSpec | None:
     real = PathFinder.find_spec("sympy")
     if real is None or real.origin is None or real.submodule_search_locations is None:
         return None
-    if _installed_version(real.origin) != sympy_names.VERSION or "dev" in sympy_names.VERSION:
+    version = tables().names.VERSION
+    if _installed_version(real.origin) != version or "dev" in version:
         return None
     return importlib.util.spec_from_file_location("sympy", real.origin, loader=Loader(),
                                                   submodule_search_locations=list(real.submodule_search_locations))

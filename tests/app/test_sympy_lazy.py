@@ -115,7 +115,7 @@ def test_sympys_own_import_of_a_later_subpackage_runs_the_steps_before_it():
 
 
 def test_another_sympy_version_gets_the_real_package():
-    code = ("sympy_lazy.sympy_names.VERSION = '0.0'\nimport sympy\n"
+    code = ("from autodiff.app import sympy_names\nsympy_names.VERSION = '0.0'\nimport sympy\n"
             "print(type(sympy).__name__, 'sympy.plotting' in sys.modules)\n")
     assert _run(code).strip() == "module True"
 
