@@ -3,7 +3,9 @@
 sympy/__init__.py is a list of 23 steps, `from .core import (...)`, `from .logic import (...)`, ... through
 `.interactive`, each importing one subpackage and binding its names on `sympy`. The symbolic commands use the
 first ten (core through simplify: SymPy's expressions, functions, polynomials, printing, series and
-simplification); the other thirteen (solvers, geometry, parsing, plotting, ...) were a quarter of the import.
+simplification); the other thirteen (solvers, geometry, parsing, plotting, ...) are an eighth of the import
+(benchmarks/README.md). The first ten cannot be fewer: SymPy's functions cannot be imported without its
+polynomials (functions -> ntheory -> polys -> printing -> functions, a cycle that resolves in this order only).
 
 In the command's own process (never in a program that imports autodiff), `import sympy` makes this module's
 package object instead: its loader runs the first ten steps exactly as sympy/__init__.py does (same order, the
