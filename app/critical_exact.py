@@ -67,7 +67,8 @@ def _general(solutions: Any) -> str | None:
 
 
 def _solve(equation: Any, x: Any, domain: Any, seconds: float) -> Any:
-    return X.bounded(lambda: sympy.solveset(sympy.Eq(equation, 0), x, domain), seconds)
+    solveset = sympy.solveset  # here, not in the time box's thread: the first use imports SymPy's solvers (sympy_lazy)
+    return X.bounded(lambda: solveset(sympy.Eq(equation, 0), x, domain), seconds)
 
 
 def _finite(solutions: Any) -> list[Any] | None:
@@ -144,7 +145,8 @@ def several_variables(program: str, names: list[str], texts: dict[str, str],
             out.note = d.reason
             return out
         equations.append(d)
-    found = X.bounded(lambda: sympy.solve(equations, symbols, dict=True), seconds)
+    solve = sympy.solve  # imports SymPy's solvers on first use (app/sympy_lazy.py): never inside the time box
+    found = X.bounded(lambda: solve(equations, symbols, dict=True), seconds)
     if isinstance(found, X.TimedOut):
         out.note = found.reason
         return out

@@ -63,7 +63,11 @@ def _from_the_real_module(dotted: str) -> Any:
 
 
 def install() -> None:
-    """Put the finder first on sys.meta_path (once), unless SymPy's own modules are already imported."""
+    """Put the finder first on sys.meta_path (once), unless SymPy's own modules are already imported; and
+    `import sympy` runs only the part of SymPy's __init__ that the commands use (app/sympy_lazy.py)."""
+    from autodiff.app import sympy_lazy
+
+    sympy_lazy.install()
     if any(isinstance(finder, Placeholders) for finder in sys.meta_path):
         return
     if any(name in sys.modules for name in PLACEHOLDERS):

@@ -34,6 +34,9 @@ COMMANDS: list[tuple[str, list[str], dict[str, str], float | None]] = [
     ("`check 'x**2*sin(x)' x=1.5 --expect ...`", ["check", "x**2*sin(x)", "x=1.5", "--expect",
                                                   "x=2*x*sin(x) + x**2*cos(x)", "--format", "json"], {}, 1.3),
     ("`diff '(2*x)**3'`", ["diff", "(2*x)**3", "--format", "plain"], {}, 2.5),
+    ("`critical 'x**3-3*x'`", ["critical", "x**3-3*x", "--format", "plain"], {}, None),
+    ("`tangent 'x**2' x=1`", ["tangent", "x**2", "x=1", "--format", "plain"], {}, None),
+    ("`limit 'sin(x)/x' x=0`", ["limit", "sin(x)/x", "x=0", "--format", "plain"], {}, None),
     ("`graph 'x*y' x=1 y=2 --format json`", ["graph", "x*y", "x=1", "y=2", "--format", "json"], {}, None),
     ("`table 'sin(x)' x=0:1`", ["table", "sin(x)", "x=0:1", "--format", "csv"], {}, None),
 ]

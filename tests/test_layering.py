@@ -30,7 +30,7 @@ PUBLIC = {
             "autodiff.app.critical", "autodiff.app.extrema", "autodiff.app.critical_exact", "autodiff.app.critical_nd",
             "autodiff.app.limits", "autodiff.app.noise", "autodiff.app.config", "autodiff.app.precision",
             "autodiff.app.script", "autodiff.app.batch", "autodiff.app.notation", "autodiff.app.implicit",
-            "autodiff.app.sympy_parts",
+            "autodiff.app.sympy_parts", "autodiff.app.sympy_lazy", "autodiff.app.sympy_names",
             "autodiff.app.steps"},
 }
 THIRD_PARTY = {  # what each layer may import besides the standard library and the layers below it
@@ -40,7 +40,8 @@ THIRD_PARTY = {  # what each layer may import besides the standard library and t
     "cli": {"numpy", "click", "rich", "uniplot", "matplotlib"},  # the last two only in cli/plot_cmd.py
 }
 SYMPY_MODULES = {"sympymath.py", "printing.py", "symbolic.py", "diff.py", "exact.py", "critical_exact.py",
-                 "gradient.py", "limits.py", "tangent.py", "steps.py", "bookform.py", "implicit.py", "sympy_parts.py"}
+                 "gradient.py", "limits.py", "tangent.py", "steps.py", "bookform.py", "implicit.py", "sympy_parts.py",
+                 "sympy_lazy.py"}
 MAX_LINES = 500
 MAX_FUNCTION_LINES = 60
 GENERATED = {"grammar/syntax/tables.py"}
