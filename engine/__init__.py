@@ -12,6 +12,10 @@ op table (optable.py) and the registry of built-ins; recording, the graph's node
 modules of each kind of operation, each declaring its ops and functions (arithmetic, elementwise,
 reductions, linalg, shapes, joins, logic, indexing, losses, constructors); the formulas' vocabularies
 (vocabulary.py, tensormath.py); the executor and backward's entry points; the Tensor's API (api.py).
+
+The engine loads in two steps (lazy.py): the modules above at import, the rest (convolutions, decompositions,
+losses, nn, optim, forward-mode AD, torch.func, ...) when one of their names is first asked for, here, in
+BUILTINS, in OPS or as a Tensor method.
 """
 
 from __future__ import annotations
