@@ -1,7 +1,9 @@
 """torch.func's transforms on the engine: grad, vjp and jacrev in reverse mode, jvp and jacfwd in forward mode
 (forward.py), hessian as jacfwd(jacrev(f)). They compose as PyTorch's do: the reverse-mode transforms record
-their gradients (create_graph), so another transform, of either mode, differentiates them again; forward mode
-is one level at a time, so jacfwd and jvp do not nest inside each other.
+their gradients (create_graph), so another transform, of either mode, differentiates them again. The engine has
+one forward-mode level at a time (as torch.autograd.forward_ad): a jvp or jacfwd called while a level is open
+(jacfwd(jacfwd(f)), jvp inside jvp, hessian of a function that uses jacfwd) is computed in reverse mode instead
+(nested.py), with the same values, and the open level's tangents flow through it.
 
 A transform's result is connected to the caller's graph only through inputs that required grad already (as
 torch.func's are); otherwise it is a plain tensor, with its tangent when a forward-mode level is open.
@@ -21,7 +23,9 @@ from .errors import BadValueError, LimitError
 from .forward import dual_level, make_dual, unpack_dual
 from .joins import stack
 from .modes import GradMode
+from .nested import jvp_in_level
 from .pytree import flatten, unflatten
+from .settings import STATE
 from .shapes import reshape, view
 from .stateless import functional_call, stack_module_state
 from .tensor import Tensor
@@ -190,6 +194,8 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
     if spec != tangent_spec:
         raise BadValueError("jvp: Expected primals and tangents to have the same python structure (the same tuples, "
                             "lists and dict keys)", reason="arguments")
+    if STATE.forward_level:  # inside another forward-mode transform: by reverse mode
+        return jvp_in_level(func, flat_primals, flat_tangents, spec, has_aux, (_tracked, _call, _plain))
     with dual_level():
         duals = [make_dual(_tensor(p, "each primal"), _tensor(t, "each tangent"))
                  for p, t in zip(flat_primals, flat_tangents)]
@@ -206,6 +212,8 @@ def jacfwd(func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False) ->
     """torch.func.jacfwd: the Jacobian (output.shape + input.shape) by one forward-mode run per input element."""
 
     def jacobian(*args: Any) -> Any:
+        if STATE.forward_level:  # inside another forward-mode transform: the same Jacobian by reverse mode
+            return jacrev(func, argnums, has_aux)(*args)
         which = _argnums(argnums, len(args))
         blocks, aux = [], None
         for i in which:
