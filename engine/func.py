@@ -32,6 +32,7 @@ from .tensor import Tensor
 from .vmap import vmap
 
 MAX_BASIS = 10_000  # jacfwd/jacrev: one evaluation (or backward pass) per input (or output) element
+MAX_JACOBIAN = 2 ** 24  # elements of a Jacobian (output.numel() * input.numel()): 128 MB of float64
 
 
 def _argnums(argnums: Any, count: int) -> tuple[int, ...]:
@@ -160,6 +161,7 @@ def jacrev(func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False) ->
     def jacobian(*args: Any) -> Any:
         originals, tracked, output, aux, specs = _traced(func, argnums, args, has_aux)
         _basis_limit(output.numel(), "jacrev")
+        _size_limit(tuple(output.shape), [tuple(x.shape) for x in tracked], "jacrev")
         flat = reshape(output, -1)
         rows = [_gradients(flat[i], tracked) for i in range(output.numel())]
         blocks = [_block(rows, k, output, x) for k, x in enumerate(tracked)]
@@ -174,6 +176,16 @@ def _block(rows: list[list[Tensor]], k: int, output: Tensor, x: Tensor) -> Tenso
     if not rows:
         return zeros(*shape, dtype=x.dtype.name)
     return reshape(stack([row[k] for row in rows]), *shape)
+
+
+def _size_limit(out_shape: tuple, in_shapes: list[tuple], name: str) -> None:
+    """A Jacobian too large to hold (hessian of a vector function: output.shape + input.shape twice) fails before
+    the passes that would fill it."""
+    count = int(np.prod(out_shape, dtype=np.int64)) * sum(int(np.prod(s, dtype=np.int64)) for s in in_shapes)
+    if count > MAX_JACOBIAN:
+        shapes = " and ".join(str(list(s)) for s in in_shapes)
+        raise LimitError(f"{name}'s Jacobian would have {count:,} elements (output {list(out_shape)} by input "
+                         f"{shapes}), over the limit of {MAX_JACOBIAN:,}", hint="use smaller tensors", reason="size")
 
 
 def _basis_limit(count: int, name: str) -> None:
@@ -229,6 +241,7 @@ def _forward_block(func: Callable[..., Any], args: list, i: int, has_aux: bool) 
     x = _tensor(args[i], "the argument to differentiate")
     _basis_limit(x.numel(), "jacfwd")
     columns, output, aux = [], None, None
+    keep_graph = x.requires_grad  # else the block is detached (_plain): each column's graph is dropped at once
     for j in range(x.numel()):
         basis = np.zeros(x.numel(), dtype=x.dtype)
         basis[j] = 1
@@ -236,7 +249,10 @@ def _forward_block(func: Callable[..., Any], args: list, i: int, has_aux: bool) 
             args[i] = make_dual(x, Tensor._make(basis.reshape(x.shape)))
             output, aux = _call(func, args, has_aux)
             primal, tangent = unpack_dual(_tensor(output, "func's output"))
-            columns.append(tangent if tangent is not None else zeros(*primal.shape, dtype=primal.dtype.name))
+            column = tangent if tangent is not None else zeros(*primal.shape, dtype=primal.dtype.name)
+            columns.append(column if keep_graph else column.detach())
+        if j == 0:
+            _size_limit(tuple(columns[0].shape), [tuple(x.shape)], "jacfwd")
     if not columns:
         return zeros(*x.shape, dtype=x.dtype.name), aux
     out_shape = tuple(columns[0].shape)

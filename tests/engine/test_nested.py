@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from autodiff import engine as E
-from autodiff.engine.errors import AutogradError
+from autodiff.engine.errors import AutogradError, LimitError
 
 _spec = importlib.util.spec_from_file_location("autodiff_nested_cases", Path(__file__).with_name("nested_cases.py"))
 nested = importlib.util.module_from_spec(_spec)
@@ -67,3 +67,20 @@ def test_nested_with_grad_keeps_the_callers_graph():
 def test_dual_level_itself_still_refuses_nesting():
     with E.dual_level(), pytest.raises(AutogradError, match="Nested forward mode AD is not supported at the moment"):
         E.enter_dual_level()
+
+
+def test_large_hessian_bounded_or_refused_early():
+    """hessian of a scalar function of 2048 elements is held in bounded memory (each jacfwd column's graph is dropped
+    at once); the hessian of a 512-vector function of 512 elements (512**3 elements) fails after one column."""
+    n = 2048
+    x = E.tensor(np.linspace(-1.0, 1.0, n), dtype="float64")
+    hess = E.func.hessian(lambda t: (t ** 3).sum())(x)
+    assert hess.shape == (n, n) and hess.grad_fn is None
+    np.testing.assert_array_equal(np.diag(hess.data), 6 * x.data)
+    assert np.count_nonzero(hess.data) == np.count_nonzero(x.data)
+    w = E.tensor(np.eye(512), dtype="float64")
+    with pytest.raises(LimitError, match=r"jacfwd's Jacobian would have 134,217,728 elements \(output \[512, 512\] "
+                                         r"by input \[512\]\), over the limit of 16,777,216"):
+        E.func.hessian(lambda t: (w @ t).tanh())(E.zeros(512, dtype="float64"))
+    with pytest.raises(LimitError, match=r"jacrev's Jacobian would have 16,777,217 elements"):
+        E.func.jacrev(lambda t: t.sum() * E.ones(5000))(E.ones(4000))
