@@ -24,6 +24,7 @@ from .recording import apply
 from .settings import STATE
 from .shapes import view
 from .tangentgraph import PRIMAL, graph_tangent, needs_graph
+from .tangentwrites import write as _tangent_write  # noqa: F401  (registers the recorded writes)
 from .tensor import Tensor
 from .vocabulary import NumpyMath
 
