@@ -40,12 +40,10 @@ TORCH_SECOND_ORDER_WRONG = TORCH_NAN | frozenset({
     "regression_cumprod_zero_first_and_last"})
 # Where the engine's gradients through the tangent differ from PyTorch's (README's differences): at the kinks
 # of fmax with nan and of sinc at 0 the second derivatives differ (both differ from central differences there);
-# pinv of a tall matrix and solve (B) give their tangent no gradient; x ** 0's tangent
-# requires grad (zeros, MulBackward0) where PyTorch's does not, slogdet's sign's tangent does not where PyTorch's
-# (zeros) does.
+# x ** 0's tangent requires grad (zeros, MulBackward0) where PyTorch's does not, slogdet's sign's tangent does
+# not where PyTorch's (zeros) does.
 ENGINE_DIFFERS = frozenset({
-    "v31_fmax_ties_nan", "v31_sinc", "v31_pinv_tall", "v31_solve", "pow_0", "layout_pow_0_of_expanded",
-    "v31_slogdet_sign_only",
+    "v31_fmax_ties_nan", "v31_sinc", "pow_0", "layout_pow_0_of_expanded", "v31_slogdet_sign_only",
 })
 # Cases whose tangent's grad_fn is named otherwise than PyTorch's: the engine's forward formula is another
 # expression of the same derivative (an elementwise op's backward formula given the tangent, a reduction's
