@@ -17,7 +17,7 @@ import numpy as np
 
 from .autograd import grad as autograd_grad
 from .constructors import zeros
-from .errors import BadValueError
+from .errors import BadValueError, ShapeError
 from .pytree import unflatten
 from .reductions import sum as total_sum
 from .tensor import Tensor
@@ -31,6 +31,11 @@ def jvp_in_level(func: Callable[..., Any], primals: list, tangents: list, spec: 
         if not isinstance(value, Tensor):
             raise BadValueError(f"jvp: each primal and tangent must be a Tensor, got {type(value).__name__}",
                                 reason="arguments")
+    for p, t in zip(primals, tangents):
+        if tuple(p.shape) != tuple(t.shape):
+            raise ShapeError("Trying to set a forward gradient that has a different size than that of the original "
+                             f"Tensor, this is not supported. Tensor is of size {list(p.shape)} while the given "
+                             f"forward gradient is of size {list(t.shape)}.", reason="forward_ad")
     tracked = [tracked_of(p) for p in primals]
     output, aux = call(func, list(unflatten(tracked, spec)), has_aux)
     if not isinstance(output, Tensor):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from autodiff import engine as E
-from autodiff.engine.errors import AutogradError, LimitError
+from autodiff.engine.errors import AutogradError, LimitError, ShapeError
 
 _spec = importlib.util.spec_from_file_location("autodiff_nested_cases", Path(__file__).with_name("nested_cases.py"))
 nested = importlib.util.module_from_spec(_spec)
@@ -85,3 +85,9 @@ def test_large_hessian_bounded_or_refused_early():
     with pytest.raises(LimitError, match=r"jacrev's Jacobian would have 20,000,000 elements \(output \[5000\] by "
                                          r"input \[4000\]\)"):
         E.func.jacrev(lambda t: t.sum() * E.ones(5000))(E.ones(4000))
+
+
+def test_nested_jvp_checks_its_tangents():
+    inner = lambda t: E.func.jvp(E.sin, (t,), (E.ones(3),))[1]  # noqa: E731
+    with pytest.raises(ShapeError, match=r"Tensor is of size \[2\] while the given forward gradient is of size \[3\]"):
+        E.func.jvp(inner, (E.ones(2),), (E.ones(2),))
