@@ -1,5 +1,10 @@
 """Forward AD's tangents on tensors (forward.py has the rest): a dual tensor holds `_tangent`, the pair (level,
-tangent), read only while that level is open; the helpers the in-place writes use to keep it up to date."""
+tangent), read only while that level is open; the helpers the in-place writes use to keep it up to date.
+
+A write into a dual tensor writes into its tangent too, in place (the tangents of its views share the memory).
+Under forward-over-reverse (grad mode on, a tangent that requires grad) the tangent's write is recorded, as
+PyTorch's CopySlices records it: x[i] = v gives x's tangent CopySlices of the tangents (zeros for v without one),
+so backward through the tangent reaches both."""
 
 from __future__ import annotations
 
@@ -38,6 +43,9 @@ def write_tangent(x: Tensor, where: Any, src: Any) -> None:
     """After x[where] = src: src's tangent (or zeros) is written at `where` into x's tangent (made of zeros when x
     had none), in place, so the tangents of x's views see it as x's values do."""
     theirs = tangent_of(src)
+    if _recorded(tangent_of(x), theirs):
+        _write_recorded(x, where, theirs)
+        return
     data = _own(x)
     if data is None:
         if theirs is None:
@@ -50,9 +58,34 @@ def write_tangent(x: Tensor, where: Any, src: Any) -> None:
 def carry_tangent(x: Tensor, result: Tensor) -> None:
     """After an in-place update of x computed as `result`: x's tangent takes the result's values (in place)."""
     theirs = tangent_of(result)
+    if _recorded(tangent_of(x), theirs):
+        _write_recorded(x, Ellipsis, theirs)
+        return
     data = _own(x)
     if data is None:
         if theirs is not None:
             set_tangent(x, Tensor._make(np.array(theirs._data, order="C")))
         return
     data[...] = 0 if theirs is None else theirs._data
+
+
+def _recorded(mine: Tensor | None, theirs: Tensor | None) -> bool:
+    """True when the write into the tangent must be recorded: grad mode on and a tangent that requires grad."""
+    return STATE.grad_enabled and any(t is not None and t._requires_grad for t in (mine, theirs))
+
+
+def _write_recorded(x: Tensor, where: Any, theirs: Tensor | None) -> None:
+    """x's tangent[where] = theirs (0 when None), recorded (tangentwrites.py) with the level closed."""
+    level, STATE.forward_level = STATE.forward_level, 0
+    try:
+        found = STATE.tangent_write(x, where, theirs, level)
+    finally:
+        STATE.forward_level = level
+    for tensor, tangent in found:
+        set_tangent(tensor, tangent)
+
+
+def tangent_of_level(tensor: Tensor, level: int) -> Tensor | None:
+    """The tensor's tangent at `level` (open or not), or None."""
+    held = getattr(tensor, "_tangent", None)
+    return held[1] if held is not None and held[0] == level else None

@@ -19,11 +19,13 @@ import numpy as np
 
 from .duals import set_tangent, tangent_of
 from .errors import AutogradError, BadValueError, ShapeError
+from .indexing import setitem
 from .optable import BILINEAR_JVP, ELEMENTWISE_JVP, LINEAR_JVP, REDUCTION_JVP, Op
 from .recording import apply
 from .settings import STATE
 from .shapes import view
 from .tangentgraph import PRIMAL, graph_tangent, needs_graph
+from .tangentwrites import write as _tangent_write  # noqa: F401  (registers the recorded writes)
 from .tensor import Tensor
 from .vocabulary import NumpyMath
 
@@ -78,12 +80,25 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
                          f"Tensor, this is not supported. Tensor is of size {list(tensor.shape)} while the given "
                          f"forward gradient is of size {list(tangent.shape)}.", reason="forward_ad")
     if tangent._data.strides != tensor._data.strides:  # another layout: its values copied into the primal's
-        copied = np.empty_like(tensor._data, dtype=tangent.dtype)
-        copied[...] = tangent._data
-        tangent = Tensor._make(copied)
+        tangent = _relaid(tangent, tensor)
     dual = view(tensor, tuple(tensor.shape))
     set_tangent(dual, tangent)
     return dual
+
+
+def _relaid(tangent: Tensor, tensor: Tensor) -> Tensor:
+    """The tangent copied into a tensor of the primal's layout; the copy recorded (CopyBackwards, as PyTorch's
+    copy_) when the tangent requires grad, so that backward through the result's tangent reaches it."""
+    copied = Tensor._make(np.empty_like(tensor._data, dtype=tangent.dtype))
+    if not (STATE.grad_enabled and tangent.requires_grad):
+        copied._data[...] = tangent._data
+        return copied
+    level, STATE.forward_level = STATE.forward_level, 0
+    try:
+        setitem(copied, Ellipsis, tangent)
+    finally:
+        STATE.forward_level = level
+    return copied
 
 
 def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTensor:

@@ -1,7 +1,9 @@
 """torch.func's transforms on the engine: grad, vjp and jacrev in reverse mode, jvp and jacfwd in forward mode
 (forward.py), hessian as jacfwd(jacrev(f)). They compose as PyTorch's do: the reverse-mode transforms record
-their gradients (create_graph), so another transform, of either mode, differentiates them again; forward mode
-is one level at a time, so jacfwd and jvp do not nest inside each other.
+their gradients (create_graph), so another transform, of either mode, differentiates them again. The engine has
+one forward-mode level at a time (as torch.autograd.forward_ad): a jvp or jacfwd called while a level is open
+(jacfwd(jacfwd(f)), jvp inside jvp, hessian of a function that uses jacfwd) is computed in reverse mode instead
+(nested.py), with the same values, and the open level's tangents flow through it.
 
 A transform's result is connected to the caller's graph only through inputs that required grad already (as
 torch.func's are); otherwise it is a plain tensor, with its tangent when a forward-mode level is open.
@@ -21,13 +23,16 @@ from .errors import BadValueError, LimitError
 from .forward import dual_level, make_dual, unpack_dual
 from .joins import stack
 from .modes import GradMode
+from .nested import jvp_in_level
 from .pytree import flatten, unflatten
+from .settings import STATE
 from .shapes import reshape, view
 from .stateless import functional_call, stack_module_state
 from .tensor import Tensor
 from .vmap import vmap
 
 MAX_BASIS = 10_000  # jacfwd/jacrev: one evaluation (or backward pass) per input (or output) element
+MAX_JACOBIAN = 2 ** 24  # elements of a Jacobian (output.numel() * input.numel()): 128 MB of float64
 
 
 def _argnums(argnums: Any, count: int) -> tuple[int, ...]:
@@ -156,6 +161,7 @@ def jacrev(func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False) ->
     def jacobian(*args: Any) -> Any:
         originals, tracked, output, aux, specs = _traced(func, argnums, args, has_aux)
         _basis_limit(output.numel(), "jacrev")
+        _size_limit(tuple(output.shape), [tuple(x.shape) for x in tracked], "jacrev")
         flat = reshape(output, -1)
         rows = [_gradients(flat[i], tracked) for i in range(output.numel())]
         blocks = [_block(rows, k, output, x) for k, x in enumerate(tracked)]
@@ -170,6 +176,16 @@ def _block(rows: list[list[Tensor]], k: int, output: Tensor, x: Tensor) -> Tenso
     if not rows:
         return zeros(*shape, dtype=x.dtype.name)
     return reshape(stack([row[k] for row in rows]), *shape)
+
+
+def _size_limit(out_shape: tuple, in_shapes: list[tuple], name: str) -> None:
+    """A Jacobian too large to hold (hessian of a vector function: output.shape + input.shape twice) fails before
+    the passes that would fill it."""
+    count = int(np.prod(out_shape, dtype=np.int64)) * sum(int(np.prod(s, dtype=np.int64)) for s in in_shapes)
+    if count > MAX_JACOBIAN:
+        shapes = " and ".join(str(list(s)) for s in in_shapes)
+        raise LimitError(f"{name}'s Jacobian would have {count:,} elements (output {list(out_shape)} by input "
+                         f"{shapes}), over the limit of {MAX_JACOBIAN:,}", hint="use smaller tensors", reason="size")
 
 
 def _basis_limit(count: int, name: str) -> None:
@@ -190,6 +206,8 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
     if spec != tangent_spec:
         raise BadValueError("jvp: Expected primals and tangents to have the same python structure (the same tuples, "
                             "lists and dict keys)", reason="arguments")
+    if STATE.forward_level:  # inside another forward-mode transform: by reverse mode
+        return jvp_in_level(func, flat_primals, flat_tangents, spec, has_aux, (_tracked, _call, _plain))
     with dual_level():
         duals = [make_dual(_tensor(p, "each primal"), _tensor(t, "each tangent"))
                  for p, t in zip(flat_primals, flat_tangents)]
@@ -206,6 +224,8 @@ def jacfwd(func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False) ->
     """torch.func.jacfwd: the Jacobian (output.shape + input.shape) by one forward-mode run per input element."""
 
     def jacobian(*args: Any) -> Any:
+        if STATE.forward_level:  # inside another forward-mode transform: the same Jacobian by reverse mode
+            return jacrev(func, argnums, has_aux)(*args)
         which = _argnums(argnums, len(args))
         blocks, aux = [], None
         for i in which:
@@ -221,6 +241,7 @@ def _forward_block(func: Callable[..., Any], args: list, i: int, has_aux: bool) 
     x = _tensor(args[i], "the argument to differentiate")
     _basis_limit(x.numel(), "jacfwd")
     columns, output, aux = [], None, None
+    keep_graph = x.requires_grad  # else the block is detached (_plain): each column's graph is dropped at once
     for j in range(x.numel()):
         basis = np.zeros(x.numel(), dtype=x.dtype)
         basis[j] = 1
@@ -228,7 +249,10 @@ def _forward_block(func: Callable[..., Any], args: list, i: int, has_aux: bool) 
             args[i] = make_dual(x, Tensor._make(basis.reshape(x.shape)))
             output, aux = _call(func, args, has_aux)
             primal, tangent = unpack_dual(_tensor(output, "func's output"))
-            columns.append(tangent if tangent is not None else zeros(*primal.shape, dtype=primal.dtype.name))
+            column = tangent if tangent is not None else zeros(*primal.shape, dtype=primal.dtype.name)
+            columns.append(column if keep_graph else column.detach())
+        if j == 0:
+            _size_limit(tuple(columns[0].shape), [tuple(x.shape)], "jacfwd")
     if not columns:
         return zeros(*x.shape, dtype=x.dtype.name), aux
     out_shape = tuple(columns[0].shape)

@@ -32,6 +32,7 @@ class State:
     forward_context: object = None
     forward_level = 0  # the forward-AD level that is open (forward.py), 0 when none
     tangent_rule = None  # forward.record_tangent: gives an op's result its tangent inside a level
+    tangent_write = None  # tangentwrites.write: duals.py's recorded write into a tangent (forward-over-reverse)
     # Called as observer(node, grad_in, grads_out) for every node a backward pass runs, in order
     # (for AccumulateGrad: grads_out is (), and the call comes before .grad is updated); autodiff's
     # explanation of a pass reads it through it.
