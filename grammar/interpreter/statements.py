@@ -18,6 +18,8 @@ from autodiff.grammar.interpreter.callables import define
 from autodiff.grammar.interpreter.classes import make_class
 from autodiff.grammar.interpreter.decorators import decorate
 from autodiff.grammar.interpreter.members import delete_attribute, set_attribute
+from autodiff.grammar.interpreter.numpy_subset import NDArray
+from autodiff.grammar.interpreter.numpy_subset import set_item as set_array_item
 from autodiff.grammar.interpreter.pybuiltins import iterable_of
 from autodiff.grammar.interpreter.values import Evaluation, display, hashable, kind, range_length, second, truth
 from autodiff.grammar.syntax import tree as S
@@ -42,6 +44,10 @@ def _index_assign(interp: Any, stmt: S.IndexAssign, result: Evaluation) -> None:
     if isinstance(target, (dict, list)):  # group["lr"] = 0.01, values[0] = x: Python's item assignment
         key, value = interp.index_of(stmt.index), interp.expression(stmt.value)
         interp.guard(lambda: set_item(target, key, value), stmt)
+        return
+    if isinstance(target, NDArray):
+        key, value = interp.index_of(stmt.index), interp.expression(stmt.value)
+        interp.guard(lambda: set_array_item(target, key, value), stmt)
         return
     if not isinstance(target, Tensor):
         raise BadValueError(f"{stmt.name}[...] = ... needs {stmt.name} to be a tensor, "
@@ -173,6 +179,10 @@ def assign(interp: Any, target: S.Node, value: Any, scope: dict | None = None) -
             stack.extend(reversed(list(zip(node.items, items))))
         elif isinstance(node, S.Subscript):
             owner = interp.expression(node.value)
+            if isinstance(owner, NDArray):
+                index = interp.index_of(node.index)
+                interp.guard(lambda o=owner, i=index, v=item: set_array_item(o, i, v), node)
+                continue
             if not isinstance(owner, Tensor):
                 raise BadValueError(f"'{type(owner).__name__}' object does not support item assignment",
                                     reason="subscript").at(node.line, node.column)

@@ -222,9 +222,16 @@ def device_members() -> dict[str, Any]:
     })
     backends = Namespace("torch.backends", {"mps": Namespace("torch.backends.mps", {
         "is_available": Function("torch.backends.mps.is_available", lambda: False, "is_available()")})})
+    accelerator = Namespace("torch.accelerator", {  # no accelerator: as PyTorch on a machine without one
+        "is_available": Function("torch.accelerator.is_available", lambda: False, "is_available()"),
+        "current_accelerator": Function("torch.accelerator.current_accelerator", lambda check_available=False: None,
+                                        "current_accelerator(check_available=False)"),
+        "device_count": Function("torch.accelerator.device_count", lambda: 0, "device_count()"),
+    })
     return {
         "device": Function("torch.device", Device, "device(type, index=None)"),
         "cuda": cuda,
+        "accelerator": accelerator,
         "backends": backends,
         "set_default_device": Function("set_default_device", set_default_device, "set_default_device(device)"),
         "get_default_device": Function("get_default_device", lambda: CPU, "get_default_device()"),

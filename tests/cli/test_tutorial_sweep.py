@@ -1,0 +1,79 @@
+"""Issue #27's sweep of PyTorch's autograd tutorials run as written: what the sweep found missing. Writes at an
+index of tensors, lists or a mask (`grad_h[h < 0] = 0`, PyTorch's index_put_ and IndexPutBackward0), numpy's
+item assignment, torch.accelerator. The whole tutorials, against PyTorch's recorded output: examples/50_* on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+def run(cli, tmp_path: Path, text: str):
+    path = tmp_path / "script.autodiff"
+    path.write_text(text, encoding="utf-8")
+    return cli("run", str(path))
+
+
+def test_mask_write_without_grad(cli, tmp_path):
+    text = ("import torch\nh = torch.tensor([[1.0, -2.0], [-3.0, 4.0]])\ng = torch.ones(2, 2) * 5\n"
+            "g[h < 0] = 0\nprint(g)\ng[[0]] = torch.tensor([7.0, 8.0])\nprint(g)\n"
+            "g[:, torch.tensor([True, False])] = -1\nprint(g)\n")
+    out = run(cli, tmp_path, text)
+    assert out.stdout == ("tensor([[5., 0.],\n        [0., 5.]])\ntensor([[7., 8.],\n        [0., 5.]])\n"
+                          "tensor([[-1.,  8.],\n        [-1.,  5.]])\n"), out.stderr
+
+
+def test_index_put_is_recorded_as_pytorch_records_it(cli, tmp_path):
+    text = ("import torch\na = torch.tensor([[1.0, -2.0], [-3.0, 4.0]], requires_grad=True)\nx = a * 2\n"
+            "x[x < 0] = 0\nprint(x)\nprint(x.grad_fn.name(), x.grad_fn.next_functions[1])\n"
+            "x.sum().backward()\nprint(a.grad)\n"
+            "v = torch.tensor([1.0, 2.0], requires_grad=True)\ny = a * 1\ny[[0, 1]] = v\n"
+            "(y * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()\nprint(v.grad)\n")
+    out = run(cli, tmp_path, text)
+    assert out.stdout == ("tensor([[2., 0.],\n        [0., 8.]], grad_fn=<IndexPutBackward0>)\n"
+                          "IndexPutBackward0 (None, 0)\ntensor([[2., 0.],\n        [0., 2.]])\n"
+                          "tensor([4., 6.])\n"), out.stderr
+
+
+def test_custom_relu_writes_its_gradient_by_mask(cli, tmp_path):
+    text = ("import torch\nclass MyReLU(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, input):\n"
+            "        ctx.save_for_backward(input)\n        return input.clamp(min=0)\n    @staticmethod\n"
+            "    def backward(ctx, grad_output):\n        input, = ctx.saved_tensors\n"
+            "        grad_input = grad_output.clone()\n        grad_input[input < 0] = 0\n        return grad_input\n"
+            "x = torch.tensor([-1.0, 2.0, -3.0], requires_grad=True)\nMyReLU.apply(x).sum().backward()\n"
+            "print(x.grad)\n")
+    out = run(cli, tmp_path, text)
+    assert out.stdout == "tensor([0., 1., 0.])\n", out.stderr
+
+
+def test_numpy_item_assignment(cli, tmp_path):
+    text = ("import numpy as np\nh = np.array([[1.0, -2.0], [-3.0, 4.0]])\ng = h.copy()\ng[h < 0] = 0\nprint(g)\n"
+            "g[0, 1], g[1, 0] = 9, 8\nprint(g)\n")
+    out = run(cli, tmp_path, text)
+    assert out.stdout == "[[1. 0.]\n [0. 4.]]\n[[1. 9.]\n [8. 4.]]\n", out.stderr
+
+
+def test_accelerator_is_absent_as_on_a_cpu_machine(cli, tmp_path):
+    text = ("import torch\ndevice = torch.accelerator.current_accelerator().type if torch.accelerator.is_available()"
+            " else 'cpu'\nprint(device, torch.accelerator.device_count(), torch.accelerator.current_accelerator())\n")
+    out = run(cli, tmp_path, text)
+    assert out.stdout == "cpu 0 None\n", out.stderr
+
+
+@pytest.mark.parametrize(("tail", "kind", "words"), [
+    ("x = torch.zeros(2, 2)\nx[0, torch.tensor([True, False])] = 1\n", "value",
+     "writing at an index of tensors, lists or a mask combined with integers, None or partial slices"),
+    ("x = torch.zeros(2, 2)\nx[torch.tensor([True, False])] = torch.ones(3)\n", "shape",
+     "shape mismatch: value tensor of shape (3,) cannot be broadcast to indexing result of shape (1, 2)"),
+    ("a = torch.ones(2, 2, requires_grad=True)\ny = a * 1\nrow = y[0]\nrow[torch.tensor([True, False])] = 0\n",
+     "value", "into a view that requires grad is not supported"),
+    ("a = torch.ones(2, requires_grad=True)\na[torch.tensor([True, False])] = 0\n", "autograd",
+     "a leaf Variable that requires grad is being used in an in-place operation"),
+    ("a = torch.ones(2, requires_grad=True)\na.grad = 0.0\n", "value",
+     "assigned grad expected to be a Tensor or None but got float"),
+    ("import numpy as np\ng = np.zeros(2)\ng[5] = 1\n", "value", "numpy item assignment: index 5 is out of bounds"),
+])
+def test_write_mistakes_say_what(cli, tmp_path, tail, kind, words):
+    out = run(cli, tmp_path, "import torch\n" + tail)
+    assert out.code in (1, 2) and f"autodiff: {kind} error" in out.stderr and words in out.stderr, out.stderr
