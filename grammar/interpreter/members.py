@@ -177,7 +177,10 @@ def _tensor_member(value: Tensor, attr: str) -> Any:
 
 
 # What to write instead of a module autodiff does not have, where tutorials use it
-UNAVAILABLE = {"copy": "for a copy of a model make another one (Model()) and load_state_dict(model.state_dict()); "
+UNAVAILABLE = {"torch.autograd.graph": "hooks on saved tensors and on graph nodes are not part of autodiff: "
+               "tensor.register_hook(fn) runs fn on a gradient, and grad_fn._saved_self, ctx.saved_tensors show "
+               "what a node saved",
+               "copy": "for a copy of a model make another one (Model()) and load_state_dict(model.state_dict()); "
                "functional_call needs no copy: pass the model itself (functional_call(models[0], params, (x,)))"}
 
 

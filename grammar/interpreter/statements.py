@@ -21,6 +21,7 @@ from autodiff.grammar.interpreter.members import delete_attribute, set_attribute
 from autodiff.grammar.interpreter.numpy_subset import NDArray
 from autodiff.grammar.interpreter.numpy_subset import set_item as set_array_item
 from autodiff.grammar.interpreter.pybuiltins import iterable_of
+from autodiff.grammar.interpreter.torchlib import Profile
 from autodiff.grammar.interpreter.values import Evaluation, display, hashable, kind, range_length, second, truth
 from autodiff.grammar.syntax import tree as S
 
@@ -344,9 +345,9 @@ def _start(interp: Any, stmt: S.Node, frames: list[_Frame], result: Evaluation) 
             frames.append(_Frame(stmt.body, stmt))
     elif isinstance(stmt, S.With):
         context = interp.expression(stmt.context)
-        if not isinstance(context, (engine.GradMode, second("dual_level"))):
-            raise BadValueError(f"with needs torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(...) or "
-                                f"torch.autograd.forward_ad.dual_level(), "
+        if not isinstance(context, (engine.GradMode, second("dual_level"), Profile)):
+            raise BadValueError(f"with needs torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(...), "
+                                f"torch.autograd.forward_ad.dual_level() or torch.autograd.profiler.profile(), "
                                 f"not {type(context).__name__}", reason="context").at(stmt.line, stmt.column)
         entered = context.__enter__()
         frames.append(_Frame(stmt.body, stmt, context=context))

@@ -236,3 +236,39 @@ def device_members() -> dict[str, Any]:
         "set_default_device": Function("set_default_device", set_default_device, "set_default_device(device)"),
         "get_default_device": Function("get_default_device", lambda: CPU, "get_default_device()"),
     }
+
+
+NO_TIMINGS = ("the profiler's timings are not available in autodiff (it runs the code inside `with "
+              "torch.autograd.profiler.profile()` and records nothing)")
+
+
+class Profile(Namespace):
+    """`with torch.autograd.profiler.profile(...) as prf:` runs its block; what the profiler measured
+    (prf.key_averages(), prf.table(), ...) is not available, and says so."""
+
+    __slots__ = ()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        def refused(*a: Any, **k: Any) -> None:
+            raise BadValueError(NO_TIMINGS, hint="drop the timing print; time a script with `time autodiff run "
+                                "script.py`", reason="profiler")
+        names = ("key_averages", "table", "total_average", "export_chrome_trace", "events", "self_cpu_time_total")
+        super().__init__("profile", {name: Function(f"profile.{name}", refused) for name in names})
+
+    def __repr__(self) -> str:
+        return "<torch.autograd.profiler.profile object>"
+
+    def __enter__(self) -> Profile:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+def profiler_module() -> Namespace:
+    """torch.autograd.profiler: profile and record_function run their block and measure nothing."""
+    return Namespace("torch.autograd.profiler", {
+        "profile": Function("torch.autograd.profiler.profile", Profile,
+                            "profile(enabled=True, *, use_cuda=False, record_shapes=False, ...)"),
+        "record_function": Function("torch.autograd.profiler.record_function", Profile, "record_function(name)"),
+    })

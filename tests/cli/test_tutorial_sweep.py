@@ -77,3 +77,21 @@ def test_accelerator_is_absent_as_on_a_cpu_machine(cli, tmp_path):
 def test_write_mistakes_say_what(cli, tmp_path, tail, kind, words):
     out = run(cli, tmp_path, "import torch\n" + tail)
     assert out.code in (1, 2) and f"autodiff: {kind} error" in out.stderr and words in out.stderr, out.stderr
+
+
+def test_profiler_runs_its_block_and_says_timings_are_not_available(cli, tmp_path):
+    text = ("import torch\nz = torch.ones(2)\nwith torch.autograd.profiler.profile(use_cuda=False) as prf:\n"
+            "    for _ in range(3):\n        z = z * 2\nprint(z)\n"
+            "print(prf.key_averages().table(sort_by='self_cpu_time_total'))\n")
+    out = run(cli, tmp_path, text)
+    assert out.stdout == "tensor([8., 8.])\n"
+    assert out.code == 1 and "autodiff: value error at line 7, column 7: the profiler's timings are not available in " \
+        "autodiff" in out.stderr, out.stderr
+
+
+def test_saved_tensor_hooks_say_what_to_use_instead(cli, tmp_path):
+    text = ("import torch\nwith torch.autograd.graph.saved_tensors_hooks(print, print):\n    pass\n")
+    out = run(cli, tmp_path, text)
+    assert out.code == 2 and "autodiff: name error" in out.stderr
+    assert "the module torch.autograd.graph is not available in autodiff" in out.stderr
+    assert "tensor.register_hook(fn) runs fn on a gradient" in out.stderr, out.stderr
