@@ -16,7 +16,14 @@ from autodiff.grammar.interpreter.members import attribute, delete_attribute, mi
 from autodiff.grammar.interpreter.numpy_subset import from_numpy, numpy_module
 from autodiff.grammar.interpreter.pymodules import STANDARD_MODULES
 from autodiff.grammar.interpreter.pytypes import TENSOR_TYPE, legacy_tensor, type_builtins
-from autodiff.grammar.interpreter.torchlib import VMAP, autograd_extras, device_members, func_module, profiler_module
+from autodiff.grammar.interpreter.torchlib import (
+    VMAP,
+    autograd_extras,
+    device_members,
+    func_module,
+    functorch_module,
+    profiler_module,
+)
 from autodiff.grammar.interpreter.values import DType, Function, Namespace
 
 # Mathematical constants, as Python numbers (so `x=pi/4` is a value and `sin(pi*x)` records one op).
@@ -206,6 +213,8 @@ def module(dotted: str) -> Namespace:
         return _torch_module(dotted)
     if dotted in ("numpy", "numpy.random"):
         return numpy_namespace() if dotted == "numpy" else numpy_namespace().members["random"]
+    if dotted == "functorch":
+        return functorch_module()
     return STANDARD_MODULES.get(dotted) or Namespace(dotted, {})
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError
-from autodiff.grammar.interpreter.values import PRINTED_AS_STR, DType, Function, Namespace, kind
+from autodiff.grammar.interpreter.values import PRINTED_AS_STR, DType, Function, Namespace, kind, second
 
 NO_CUDA = ("CUDA is not available: autodiff runs everything on the CPU (its tensors are numpy arrays); "
            "use device='cpu', or leave device= out")
@@ -272,3 +272,37 @@ def profiler_module() -> Namespace:
                             "profile(enabled=True, *, use_cuda=False, record_shapes=False, ...)"),
         "record_function": Function("torch.autograd.profiler.record_function", Profile, "record_function(name)"),
     })
+
+
+def _make_functional(model: Any, buffers: bool) -> tuple:
+    """functorch.make_functional[_with_buffers](model): (func, params[, buffers]), func(params[, buffers], *args)
+    calling the model with those tensors (torch.func.functional_call)."""
+    if not isinstance(model, second("Module")):
+        raise BadValueError(f"make_functional: expected a torch.nn.Module, got {kind(model)}", reason="arguments")
+    names = [name for name, _ in model.named_parameters()]
+    buffer_names = [name for name, _ in model.named_buffers()] if buffers else []
+    params = tuple(p for _, p in model.named_parameters())
+
+    def call(params: Any, *rest: Any, **kwargs: Any) -> Any:
+        values = dict(zip(names, params))
+        args = rest
+        if buffers:
+            values.update(zip(buffer_names, rest[0] if rest else ()))
+            args = rest[1:]
+        return engine.func.functional_call(model, values, tuple(args), kwargs)
+    func = Function("FunctionalModule", call, "func(params, buffers, *args)" if buffers else "func(params, *args)")
+    if buffers:
+        return func, params, tuple(b for _, b in model.named_buffers())
+    return func, params
+
+
+def functorch_module() -> Namespace:
+    """functorch, PyTorch's deprecated name of torch.func (older tutorials import it): its transforms, and
+    make_functional / make_functional_with_buffers over functional_call."""
+    members = dict(func_module().members)
+    members["make_functional"] = Function("functorch.make_functional", lambda m: _make_functional(m, False),
+                                          "make_functional(model)")
+    members["make_functional_with_buffers"] = Function(
+        "functorch.make_functional_with_buffers", lambda m: _make_functional(m, True),
+        "make_functional_with_buffers(model)")
+    return Namespace("functorch", members)

@@ -95,3 +95,14 @@ def test_saved_tensor_hooks_say_what_to_use_instead(cli, tmp_path):
     assert out.code == 2 and "autodiff: name error" in out.stderr
     assert "the module torch.autograd.graph is not available in autodiff" in out.stderr
     assert "tensor.register_hook(fn) runs fn on a gradient" in out.stderr, out.stderr
+
+
+def test_functorch_is_torch_func_and_make_functional_calls_the_model(cli, tmp_path):
+    text = ("import torch\nimport torch.nn as nn\nimport functorch as ft\ntorch.manual_seed(0)\n"
+            "model = nn.Linear(2, 1)\n"
+            "x = torch.ones(3, 2)\nfunc, params, buffers = ft.make_functional_with_buffers(model)\n"
+            "print(len(params), buffers, torch.equal(func(params, buffers, x), model(x)))\n"
+            "f2, p2 = ft.make_functional(model)\nprint(torch.equal(f2(p2, x), model(x)))\n"
+            "out, t = ft.jvp(lambda a: a.sin(), (torch.zeros(2),), (torch.ones(2),))\nprint(out, t)\n")
+    out = run(cli, tmp_path, text)
+    assert out.stdout == "2 () True\nTrue\ntensor([0., 0.]) tensor([1., 1.])\n", out.stderr
