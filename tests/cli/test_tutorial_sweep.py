@@ -106,3 +106,11 @@ def test_functorch_is_torch_func_and_make_functional_calls_the_model(cli, tmp_pa
             "out, t = ft.jvp(lambda a: a.sin(), (torch.zeros(2),), (torch.ones(2),))\nprint(out, t)\n")
     out = run(cli, tmp_path, text)
     assert out.stdout == "2 () True\nTrue\ntensor([0., 0.]) tensor([1., 1.])\n", out.stderr
+
+
+def test_empty_is_a_tensor_to_write_into(cli, tmp_path):
+    text = ("import torch\nimport torch.nn as nn\ntorch.manual_seed(0)\nw = nn.Parameter(torch.empty(2, 3))\n"
+            "w.data.uniform_(-0.1, 0.1)\nprint(w)\nprint(torch.empty(2).shape, torch.empty_like(w).requires_grad)\n")
+    out = run(cli, tmp_path, text)
+    assert out.stdout == ("Parameter containing:\ntensor([[-0.0007,  0.0536, -0.0823],\n        [-0.0736, -0.0385,  "
+                          "0.0268]], requires_grad=True)\ntorch.Size([2]) False\n"), out.stderr
