@@ -114,3 +114,16 @@ def test_empty_is_a_tensor_to_write_into(cli, tmp_path):
     out = run(cli, tmp_path, text)
     assert out.stdout == ("Parameter containing:\ntensor([[-0.0007,  0.0536, -0.0823],\n        [-0.0736, -0.0385,  "
                           "0.0268]], requires_grad=True)\ntorch.Size([2]) False\n"), out.stderr
+
+
+@pytest.mark.parametrize(("text", "kind", "words"), [
+    ("import threading\np = threading.Thread(target=print, args=())\n", "name",
+     "the module threading is not available in autodiff (use the torch functions instead) (hint: a script runs one "
+     "statement at a time: call the thread's target function directly)"),
+    ("import torch\nz = torch.randn(2, dtype=torch.cfloat)\n", "name",
+     "torch has no attribute or method 'cfloat': complex tensors are not available in autodiff"),
+    ("z = 1 + 2j\n", "syntax", "invalid number '2j': complex numbers are not part of the language"),
+])
+def test_out_of_scope_constructs_say_what_instead(cli, tmp_path, text, kind, words):
+    out = run(cli, tmp_path, text)
+    assert out.code == 2 and f"autodiff: {kind} error" in out.stderr and words in out.stderr, out.stderr
