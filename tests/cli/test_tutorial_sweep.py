@@ -127,3 +127,54 @@ def test_empty_is_a_tensor_to_write_into(cli, tmp_path):
 def test_out_of_scope_constructs_say_what_instead(cli, tmp_path, text, kind, words):
     out = run(cli, tmp_path, text)
     assert out.code == 2 and f"autodiff: {kind} error" in out.stderr and words in out.stderr, out.stderr
+
+
+# A script and what PyTorch 2.13 printed for it: double backward, repeated indices, forward-mode tangents
+INDEX_PUT_SCRIPT = """\
+import torch
+import torch.autograd.forward_ad as fwAD
+a = torch.tensor([[1.0, -2.0, 3.0], [-3.0, 4.0, -1.0]], requires_grad=True)
+v = torch.tensor([5.0, 6.0], requires_grad=True)
+x = a * a
+x[x > 5] = v.sum()
+print(x)
+g, = torch.autograd.grad(x.sum(), a, create_graph=True)
+print(g)
+gg, = torch.autograd.grad((g * g).sum(), a)
+print(gg)
+y = a * 1
+y[[0, 0]] = torch.tensor([[7.0, 8.0, 9.0], [1.0, 2.0, 3.0]])
+print(y)
+w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+z = a * 1
+z[:, [0, 2]] = w[:2]
+(z * z).sum().backward()
+print(w.grad, a.grad)
+with fwAD.dual_level():
+    p = fwAD.make_dual(torch.tensor([1.0, -2.0, 3.0]), torch.tensor([1.0, 1.0, 1.0]))
+    q = p * 2
+    q[q < 0] = 0
+    print(fwAD.unpack_dual(q).tangent)
+    r = torch.zeros(3)
+    r[torch.tensor([True, False, True])] = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0]))
+    print(fwAD.unpack_dual(r).tangent)
+"""
+INDEX_PUT_PYTORCH = """\
+tensor([[ 1.,  4., 11.],
+        [11., 11.,  1.]], grad_fn=<IndexPutBackward0>)
+tensor([[ 2., -4.,  0.],
+        [-0.,  0., -2.]], grad_fn=<AddBackward0>)
+tensor([[  8., -16.,   0.],
+        [ -0.,   0.,  -8.]])
+tensor([[ 1.,  2.,  3.],
+        [-3.,  4., -1.]], grad_fn=<IndexPutBackward0>)
+tensor([4., 8., 0.]) tensor([[ 0., -4.,  0.],
+        [ 0.,  8.,  0.]])
+tensor([2., 0., 2.])
+tensor([3., 0., 4.])
+"""
+
+
+def test_index_put_twice_differentiated_repeated_and_in_forward_mode_as_pytorch(cli, tmp_path):
+    out = run(cli, tmp_path, INDEX_PUT_SCRIPT)
+    assert out.stdout == INDEX_PUT_PYTORCH, out.stderr
