@@ -46,7 +46,8 @@ TORCH_SECOND_ORDER_WRONG = TORCH_NAN | frozenset({
 # (zeros) does.
 ENGINE_DIFFERS = frozenset({
     "inplace_fill", "inplace_zero", "inplace_zero_view", "setitem_broadcast_value", "setitem_into_result",
-    "setitem_leading_one_dims", "setitem_none_then_int", "setitem_none_value", "setitem_tensor_with_grad",
+    "setitem_index_list", "setitem_mask", "setitem_leading_one_dims", "setitem_none_then_int", "setitem_none_value",
+    "setitem_tensor_with_grad",
     "setitem_tutorial_vector", "setitem_value_broadcast_columns", "setitem_value_broadcast_rows",
     "setitem_value_no_grad", "setitem_whole_tensor", "setitem_whole_tensor_number", "mm31_pad_circular_1d",
     "mm31_pad_circular_1d_unbatched", "mm31_pad_circular_2d", "mm31_pad_circular_2d_batched", "mm31_pad_circular_3d",
