@@ -73,6 +73,13 @@ def zeros(*sizes: Any, size: Any = None, dtype: Any = None, requires_grad: bool 
     return _filled(size, 0.0, dtype, requires_grad)
 
 
+@builtin("empty(*size, dtype=None, requires_grad=False)", method=False,
+         summary="a tensor whose values are to be written (zeros here; PyTorch leaves memory as it was)")
+def empty(*sizes: Any, size: Any = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    size = size_argument(sizes, size, "empty")
+    return _filled(size, 0.0, dtype, requires_grad)
+
+
 @builtin("full(size, fill_value, dtype=None, requires_grad=False)", method=False,
          summary="a tensor filled with one value")
 def full(size: Any, fill_value: float, dtype: Any = None, requires_grad: bool = False) -> Tensor:
@@ -184,6 +191,13 @@ def ones_like(input: Any, *, dtype: Any = None, requires_grad: bool = False) -> 
 
 @builtin("zeros_like(input, dtype=None, requires_grad=False)", method=False, summary="zeros of input's shape")
 def zeros_like(input: Any, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    data, dt = _like(input, dtype)
+    return _filled(data.shape, 0.0, dt, requires_grad, like=data)
+
+
+@builtin("empty_like(input, dtype=None, requires_grad=False)", method=False,
+         summary="input's shape, values to be written (zeros here)")
+def empty_like(input: Any, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     data, dt = _like(input, dtype)
     return _filled(data.shape, 0.0, dt, requires_grad, like=data)
 

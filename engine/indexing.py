@@ -14,7 +14,7 @@ from .errors import BadValueError, ShapeError
 from .gathers import index as advanced_index
 from .gathers import is_advanced, split_index
 from .graph import Node, edge_node
-from .inplace import COPY, COPY_SLICES, FILL_TENSOR, base_of, write_view
+from .inplace import COPY, COPY_SLICES, FILL_TENSOR, INDEX_PUT, base_of, write_view
 from .recording import apply
 from .settings import STATE, check_dims
 from .shapes import ALIAS, SELECT, SLICE, UNSQUEEZE, expand, view
@@ -130,8 +130,13 @@ def _numpy_index(x: Tensor, index: Any) -> tuple:
 
 
 def setitem(x: Tensor, index: Any, value: Any) -> None:
-    """x[index] = value, in place; recorded as CopySlices when a gradient can flow through it."""
+    """x[index] = value, in place; recorded as CopySlices when a gradient can flow through it (IndexPutBackward0
+    for an index of tensors, lists or a mask)."""
     x._check_inplace()
+    items = _items(index)
+    if any(is_advanced(item) for item in items):
+        _setitem_advanced(x, items, value)
+        return
     where = _numpy_index(x, index)
     src = _fitted(operand(value), x._data[where].shape)
     src_data = src._data if isinstance(src, Tensor) else src
@@ -187,3 +192,56 @@ def _fitted(src: Any, shape: tuple[int, ...]) -> Any:
             f"result of shape {tuple(shape)}", reason="setitem", shapes=(src.shape, shape))
     src = view(src, stripped)
     return expand(src, shape) if stripped != shape else src
+
+
+def _setitem_advanced(x: Tensor, items: list, value: Any) -> None:
+    """x[mask] = v, x[[0, 2]] = v, x[:, idx] = v: PyTorch's index_put_, recorded as IndexPutBackward0 (the
+    written positions' gradient goes to the value, summed to its shape; the rest to what x held)."""
+    basic, where = split_index(x, items)
+    if any(not (isinstance(b, slice) and b == slice(None)) for b in basic):
+        raise BadValueError(
+            "writing at an index of tensors, lists or a mask combined with integers, None or partial slices is "
+            "not supported", hint="index the part first and write into it: x[0][mask] = v", reason="index")
+    region = x._data[where].shape
+    src = operand(value)
+    src_data = src._data if isinstance(src, Tensor) else src
+    try:
+        fits = np.broadcast_shapes(np.shape(src_data), region) == region
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ShapeError(f"shape mismatch: value tensor of shape {tuple(np.shape(src_data))} cannot be broadcast to "
+                         f"indexing result of shape {tuple(region)}", reason="setitem",
+                         shapes=(np.shape(src_data), region))
+    recorded = STATE.grad_enabled and (x._requires_grad or (isinstance(src, Tensor) and src._requires_grad))
+    if base_of(x) is not None:
+        if recorded:
+            raise BadValueError(
+                "writing at an index of tensors, lists or a mask into a view that requires grad is not supported",
+                hint="write into the tensor the view was taken from, or use torch.where(mask, value, x)",
+                reason="index")
+        write_view(x, where, src, src_data)
+        return
+    node = _index_put_node(x, where, src) if recorded else None
+    with np.errstate(all="ignore"):
+        x._data[where] = src_data
+    if STATE.forward_level:
+        write_tangent(x, where, src)
+    x._bump_version()
+    if x._view_stamp is not None:
+        x._view_stamp = x._version.value
+    if node is not None:
+        x.grad_fn = node
+        x._requires_grad = True
+
+
+def _index_put_node(x: Tensor, where: tuple, src: Any) -> Node:
+    outside = np.ones(x._data.shape, dtype=bool)
+    outside[where] = False
+    meta = (x._data.shape, x._data.dtype) + (
+        (src._data.shape, src._data.dtype) if isinstance(src, Tensor) else (None, None))
+    nexts = (x.grad_fn if x._requires_grad else None, edge_node(src))
+    params = {"outside": outside, "where": where}
+    plan = INDEX_PUT.saved_for[tuple(n is not None for n in nexts)]
+    saved = tuple(v for name, _ in plan for v in (params[name], None, 0))
+    return Node(INDEX_PUT, nexts, meta, params, plan, saved)

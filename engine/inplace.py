@@ -54,6 +54,11 @@ COPY_SLICES = declare(Op("copy_slices", "CopySlices", ("self", "src"), None,
                          (Grad(lambda F, g, s: F.where(s.outside, g, 0.0), "grad with the written region zeroed"),
                           Grad(lambda F, g, s: F.index(g, s.where), "grad[index] (summed to the value's shape)")),
                          "self[index] = src", saved=("outside", "where")))
+# self[mask] = src, self[indices] = src: index_put_, recorded by setitem
+INDEX_PUT = declare(Op("index_put_", "IndexPutBackward0", ("self", "values"), None,
+                       (Grad(lambda F, g, s: F.where(s.outside, g, 0.0), "grad with the written positions zeroed"),
+                        Grad(lambda F, g, s: F.index(g, s.where), "grad[indices] (summed to the values' shape)")),
+                       "self[indices] = values", saved=("outside", "where")))
 
 
 def base_of(t: Tensor) -> Tensor | None:

@@ -177,7 +177,11 @@ def _tensor_member(value: Tensor, attr: str) -> Any:
 
 
 # What to write instead of a module autodiff does not have, where tutorials use it
-UNAVAILABLE = {"copy": "for a copy of a model make another one (Model()) and load_state_dict(model.state_dict()); "
+UNAVAILABLE = {"threading": "a script runs one statement at a time: call the thread's target function directly",
+               "torch.autograd.graph": "hooks on saved tensors and on graph nodes are not part of autodiff: "
+               "tensor.register_hook(fn) runs fn on a gradient, and grad_fn._saved_self, ctx.saved_tensors show "
+               "what a node saved",
+               "copy": "for a copy of a model make another one (Model()) and load_state_dict(model.state_dict()); "
                "functional_call needs no copy: pass the model itself (functional_call(models[0], params, (x,)))"}
 
 
@@ -202,6 +206,9 @@ def method_signature(name: str) -> str | None:
     return f"{name}({', '.join(rest)})"
 
 
+COMPLEX = ("cfloat", "cdouble", "complex64", "complex128", "complex", "view_as_complex", "polar")
+
+
 def missing(owner: str, attr: str, known: list[str]) -> str:
     """What to say after "no such name": what autodiff has instead of the torch names it lacks, else the
     closest known name."""
@@ -209,6 +216,9 @@ def missing(owner: str, attr: str, known: list[str]) -> str:
 
     close = difflib.get_close_matches(attr, known, n=1)
     suggestion = f"; did you mean '{close[0]}'?" if close else ""
+    if owner == "torch" and attr in COMPLEX:
+        return (": complex tensors are not available in autodiff (its tensors are float32 or float64); keep the real "
+                "and imaginary parts as two real tensors")
     if owner == "torch.nn" and attr[:1].isupper():  # nn.BatchNorm1d, nn.LSTM, ...: classes it does not have
         return (f"{suggestion}: this module is not available in autodiff (it has Linear, Bilinear, the convolutions "
                 "and pools, Sequential, the activations, Dropout and the losses); write the layer's weights as "

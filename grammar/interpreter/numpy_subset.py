@@ -69,6 +69,16 @@ def raw(value: Any) -> Any:
     return value
 
 
+def set_item(target: NDArray, index: Any, value: Any) -> None:
+    """a[index] = value on a numpy array, as numpy writes it (grad_h[h < 0] = 0)."""
+    key = tuple(raw(i) for i in index) if isinstance(index, tuple) else raw(index)
+    try:
+        with np.errstate(all="ignore"):
+            target.array[key] = raw(value)
+    except (IndexError, TypeError, ValueError) as error:
+        raise BadValueError(f"numpy item assignment: {error}", reason="index") from None
+
+
 def _numpy(name: str, fn: Callable[..., Any]) -> Function:
     def call(*args: Any, **kwargs: Any) -> Any:
         try:

@@ -16,7 +16,14 @@ from autodiff.grammar.interpreter.members import attribute, delete_attribute, mi
 from autodiff.grammar.interpreter.numpy_subset import from_numpy, numpy_module
 from autodiff.grammar.interpreter.pymodules import STANDARD_MODULES
 from autodiff.grammar.interpreter.pytypes import TENSOR_TYPE, legacy_tensor, type_builtins
-from autodiff.grammar.interpreter.torchlib import VMAP, autograd_extras, device_members, func_module
+from autodiff.grammar.interpreter.torchlib import (
+    VMAP,
+    autograd_extras,
+    device_members,
+    func_module,
+    functorch_module,
+    profiler_module,
+)
 from autodiff.grammar.interpreter.values import DType, Function, Namespace
 
 # Mathematical constants, as Python numbers (so `x=pi/4` is a value and `sin(pi*x)` records one op).
@@ -100,6 +107,8 @@ def _autograd_members() -> dict[str, Any]:
         "Function": AUTOGRAD_FUNCTION,
         "function": Namespace("torch.autograd.function", {"Function": AUTOGRAD_FUNCTION, "once_differentiable": once}),
         **autograd_extras(),
+        "profiler": profiler_module(),
+        "graph": Namespace("torch.autograd.graph", {}),
         "grad": Function("torch.autograd.grad", engine.grad,
                          "grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False)"),
         "backward": Function("torch.autograd.backward", engine.backward,
@@ -204,6 +213,8 @@ def module(dotted: str) -> Namespace:
         return _torch_module(dotted)
     if dotted in ("numpy", "numpy.random"):
         return numpy_namespace() if dotted == "numpy" else numpy_namespace().members["random"]
+    if dotted == "functorch":
+        return functorch_module()
     return STANDARD_MODULES.get(dotted) or Namespace(dotted, {})
 
 

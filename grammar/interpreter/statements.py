@@ -18,7 +18,10 @@ from autodiff.grammar.interpreter.callables import define
 from autodiff.grammar.interpreter.classes import make_class
 from autodiff.grammar.interpreter.decorators import decorate
 from autodiff.grammar.interpreter.members import delete_attribute, set_attribute
+from autodiff.grammar.interpreter.numpy_subset import NDArray
+from autodiff.grammar.interpreter.numpy_subset import set_item as set_array_item
 from autodiff.grammar.interpreter.pybuiltins import iterable_of
+from autodiff.grammar.interpreter.torchlib import Profile
 from autodiff.grammar.interpreter.values import (
     ClassBody,
     Evaluation,
@@ -51,6 +54,10 @@ def _index_assign(interp: Any, stmt: S.IndexAssign, result: Evaluation) -> None:
     if isinstance(target, (dict, list)):  # group["lr"] = 0.01, values[0] = x: Python's item assignment
         key, value = interp.index_of(stmt.index), interp.expression(stmt.value)
         interp.guard(lambda: set_item(target, key, value), stmt)
+        return
+    if isinstance(target, NDArray):
+        key, value = interp.index_of(stmt.index), interp.expression(stmt.value)
+        interp.guard(lambda: set_array_item(target, key, value), stmt)
         return
     if not isinstance(target, Tensor):
         raise BadValueError(f"{stmt.name}[...] = ... needs {stmt.name} to be a tensor, "
@@ -185,6 +192,10 @@ def assign(interp: Any, target: S.Node, value: Any, scope: dict | None = None) -
             if isinstance(owner, (dict, list)):  # counts[0] += 1, table[key] = v (in a loop target too)
                 key = interp.index_of(node.index)
                 interp.guard(lambda o=owner, k=key, v=item: set_item(o, k, v), node)
+                continue
+            if isinstance(owner, NDArray):
+                index = interp.index_of(node.index)
+                interp.guard(lambda o=owner, i=index, v=item: set_array_item(o, i, v), node)
                 continue
             if not isinstance(owner, Tensor):
                 raise BadValueError(f"'{type(owner).__name__}' object does not support item assignment",
@@ -348,9 +359,9 @@ def _start(interp: Any, stmt: S.Node, frames: list[_Frame], result: Evaluation) 
             frames.append(_Frame(stmt.body, stmt))
     elif isinstance(stmt, S.With):
         context = interp.expression(stmt.context)
-        if not isinstance(context, (engine.GradMode, second("dual_level"))):
-            raise BadValueError(f"with needs torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(...) or "
-                                f"torch.autograd.forward_ad.dual_level(), "
+        if not isinstance(context, (engine.GradMode, second("dual_level"), Profile)):
+            raise BadValueError(f"with needs torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(...), "
+                                f"torch.autograd.forward_ad.dual_level() or torch.autograd.profiler.profile(), "
                                 f"not {type(context).__name__}", reason="context").at(stmt.line, stmt.column)
         entered = context.__enter__()
         frames.append(_Frame(stmt.body, stmt, context=context))

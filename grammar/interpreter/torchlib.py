@@ -10,7 +10,7 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError
-from autodiff.grammar.interpreter.values import PRINTED_AS_STR, DType, Function, Namespace, kind
+from autodiff.grammar.interpreter.values import PRINTED_AS_STR, DType, Function, Namespace, kind, second
 
 NO_CUDA = ("CUDA is not available: autodiff runs everything on the CPU (its tensors are numpy arrays); "
            "use device='cpu', or leave device= out")
@@ -222,10 +222,87 @@ def device_members() -> dict[str, Any]:
     })
     backends = Namespace("torch.backends", {"mps": Namespace("torch.backends.mps", {
         "is_available": Function("torch.backends.mps.is_available", lambda: False, "is_available()")})})
+    accelerator = Namespace("torch.accelerator", {  # no accelerator: as PyTorch on a machine without one
+        "is_available": Function("torch.accelerator.is_available", lambda: False, "is_available()"),
+        "current_accelerator": Function("torch.accelerator.current_accelerator", lambda check_available=False: None,
+                                        "current_accelerator(check_available=False)"),
+        "device_count": Function("torch.accelerator.device_count", lambda: 0, "device_count()"),
+    })
     return {
         "device": Function("torch.device", Device, "device(type, index=None)"),
         "cuda": cuda,
+        "accelerator": accelerator,
         "backends": backends,
         "set_default_device": Function("set_default_device", set_default_device, "set_default_device(device)"),
         "get_default_device": Function("get_default_device", lambda: CPU, "get_default_device()"),
     }
+
+
+NO_TIMINGS = ("the profiler's timings are not available in autodiff (it runs the code inside `with "
+              "torch.autograd.profiler.profile()` and records nothing)")
+
+
+class Profile(Namespace):
+    """`with torch.autograd.profiler.profile(...) as prf:` runs its block; what the profiler measured
+    (prf.key_averages(), prf.table(), ...) is not available, and says so."""
+
+    __slots__ = ()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        def refused(*a: Any, **k: Any) -> None:
+            raise BadValueError(NO_TIMINGS, hint="drop the timing print; time a script with `time autodiff run "
+                                "script.py`", reason="profiler")
+        names = ("key_averages", "table", "total_average", "export_chrome_trace", "events", "self_cpu_time_total")
+        super().__init__("profile", {name: Function(f"profile.{name}", refused) for name in names})
+
+    def __repr__(self) -> str:
+        return "<torch.autograd.profiler.profile object>"
+
+    def __enter__(self) -> Profile:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+def profiler_module() -> Namespace:
+    """torch.autograd.profiler: profile and record_function run their block and measure nothing."""
+    return Namespace("torch.autograd.profiler", {
+        "profile": Function("torch.autograd.profiler.profile", Profile,
+                            "profile(enabled=True, *, use_cuda=False, record_shapes=False, ...)"),
+        "record_function": Function("torch.autograd.profiler.record_function", Profile, "record_function(name)"),
+    })
+
+
+def _make_functional(model: Any, buffers: bool) -> tuple:
+    """functorch.make_functional[_with_buffers](model): (func, params[, buffers]), func(params[, buffers], *args)
+    calling the model with those tensors (torch.func.functional_call)."""
+    if not isinstance(model, second("Module")):
+        raise BadValueError(f"make_functional: expected a torch.nn.Module, got {kind(model)}", reason="arguments")
+    names = [name for name, _ in model.named_parameters()]
+    buffer_names = [name for name, _ in model.named_buffers()] if buffers else []
+    params = tuple(p for _, p in model.named_parameters())
+
+    def call(params: Any, *rest: Any, **kwargs: Any) -> Any:
+        values = dict(zip(names, params))
+        args = rest
+        if buffers:
+            values.update(zip(buffer_names, rest[0] if rest else ()))
+            args = rest[1:]
+        return engine.func.functional_call(model, values, tuple(args), kwargs)
+    func = Function("FunctionalModule", call, "func(params, buffers, *args)" if buffers else "func(params, *args)")
+    if buffers:
+        return func, params, tuple(b for _, b in model.named_buffers())
+    return func, params
+
+
+def functorch_module() -> Namespace:
+    """functorch, PyTorch's deprecated name of torch.func (older tutorials import it): its transforms, and
+    make_functional / make_functional_with_buffers over functional_call."""
+    members = dict(func_module().members)
+    members["make_functional"] = Function("functorch.make_functional", lambda m: _make_functional(m, False),
+                                          "make_functional(model)")
+    members["make_functional_with_buffers"] = Function(
+        "functorch.make_functional_with_buffers", lambda m: _make_functional(m, True),
+        "make_functional_with_buffers(model)")
+    return Namespace("functorch", members)

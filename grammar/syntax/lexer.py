@@ -232,6 +232,9 @@ def _check_adjacent(text: str, prev: Token, tok: Token) -> None:
         hint = ""
         if tok.type == "NAME" and tok.value[0] not in "eEjJ":
             hint = f"; to multiply, write '{prev.value}*{tok.value}'"
+        elif tok.value in ("j", "J"):
+            hint = (": complex numbers are not part of the language (tensors are float32 or float64); keep the real "
+                    "and imaginary parts as two real numbers or tensors")
         raise SyntaxProblem(f"invalid number '{shortened(both)}'{hint}", prev.line, prev.column)
     if tok.type == "STRING" and prev.type == "NAME" and prev.value.lower() in _STRING_PREFIXES:
         raise SyntaxProblem(f"string prefix '{prev.value}' {_NOT_PYTHON}: write a plain string", prev.line, prev.column)

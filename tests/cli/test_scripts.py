@@ -33,7 +33,8 @@ def run(cli, tmp_path: Path, text: str, *options: str):
      "calls itself never stops)\n    return f(n)\n           ^\n"),
     ("with 3:\n    pass\n", 1,
      "autodiff: value error at line 1, column 1: with needs torch.no_grad(), torch.enable_grad(), "
-     "torch.set_grad_enabled(...) or torch.autograd.forward_ad.dual_level(), not int\nwith 3:\n^\n"),
+     "torch.set_grad_enabled(...), torch.autograd.forward_ad.dual_level() or torch.autograd.profiler.profile(), "
+     "not int\nwith 3:\n^\n"),
     ("a, b = [1, 2, 3]\n", 1,
      "autodiff: value error at line 1, column 1: too many values to unpack (expected 2, got 3)\na, b = [1, 2, 3]\n^\n"),
     ("for i in 5:\n    pass\n", 1,

@@ -454,6 +454,8 @@ case("setitem_value_no_grad", lambda L, x, v: _write_row(L, x, v), A23, [0.5, -1
 case("setitem_broadcast_value", lambda L, x, s: _write_column(L, x, s), A23, 0.75)
 case("setitem_leading_one_dims", lambda L, x: _write_leading_ones(L, x), values(1, 3))
 case("setitem_value_broadcast_rows", lambda L, v: _write_rows(L, v), values(1, 3))
+case("setitem_mask", lambda L, x, s: _write_mask(L, x, s), A23, 0.75)
+case("setitem_index_list", lambda L, x, v: _write_index_list(L, x, v), A23, [0.5, -1.0, 2.0])
 case("setitem_value_broadcast_columns", lambda L, x, c: _write_columns(L, x, c), A23, values(2, 1, offset=3))
 # in-place writes (ZeroBackward0, FillBackward2), a view written in place or read after its base was
 # (CopySlices on the base, AsStridedBackward0 on the view), and .grad kept by a create_graph pass
@@ -681,6 +683,18 @@ def _write_row(L: Any, x: Any, v: Any) -> Any:
     y = x.clone()
     y[1] = v * 3
     return y.exp()
+
+
+def _write_mask(L: Any, x: Any, s: Any) -> Any:
+    y = x * 2
+    y[y > 0] = s  # index_put_: IndexPutBackward0
+    return y.exp()
+
+
+def _write_index_list(L: Any, x: Any, v: Any) -> Any:
+    y = x.clone()
+    y[[1, 0]] = v * 3
+    return y * y
 
 
 def _write_column(L: Any, x: Any, s: Any) -> Any:
