@@ -14,7 +14,7 @@ from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UnknownNameError
 from autodiff.grammar.interpreter import sequences
-from autodiff.grammar.interpreter.callables import define
+from autodiff.grammar.interpreter.callables import define, enclosing
 from autodiff.grammar.interpreter.classes import make_class
 from autodiff.grammar.interpreter.decorators import decorate
 from autodiff.grammar.interpreter.members import delete_attribute, set_attribute
@@ -390,9 +390,10 @@ def definition(interp: Any, stmt: S.Node) -> Any:
         raise LimitError(f"classes and calls are nested more than {MAX_CALL_DEPTH} deep",
                          reason="call_depth").at(stmt.line, stmt.column)
     members: dict[str, Any] = ClassBody()
+    outside = enclosing(interp)  # a class body (and so its methods) reads the functions' names it is defined in
     interp.scopes.append(members)
     try:
-        run_body(interp, stmt.body, members)
+        run_body(interp, stmt.body, members, outside)
     finally:
         interp.scopes.pop()
     return interp.guard(lambda: make_class(interp, stmt.name, bases, members), stmt)

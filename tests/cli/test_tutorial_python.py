@@ -239,6 +239,14 @@ def late():
     v = 2
     return show()
 print(late())
+def in_function():
+    k = 4
+    class A:
+        v = k + 1
+        def m(self):
+            return k * 10 + self.v
+    return A().m()
+print(in_function())
 '''
 
 
@@ -247,4 +255,4 @@ def test_closures_read_the_enclosing_functions_names_as_python(cli, tmp_path):
     closures; torch.func tutorials build functions this way), never its caller's; `count[0] += 1` on a list."""
     out = run(cli, tmp_path, CLOSURES)
     assert out.code == 0, out.stderr
-    assert out.stdout == "6\n20\n[2, 2, 2] [0, 1, 2]\n2\n120\n10 10\n7\n2\n"
+    assert out.stdout == "6\n20\n[2, 2, 2] [0, 1, 2]\n2\n120\n10 10\n7\n2\n45\n"
