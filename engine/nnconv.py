@@ -13,10 +13,10 @@ import numpy as np
 from .convolution import conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d
 from .errors import BadValueError
 from .initializers import fan_in_and_fan_out, init_uniform_, kaiming_uniform_
-from .modules import Module, Parameter, parameter
+from .modules import Module
+from .nnlayers import empty_parameter
 from .padding import pad
 from .pooling import avg_pool1d, avg_pool2d, max_pool1d, max_pool2d
-from .settings import as_dtype, check_elements
 from .tensor import Tensor
 
 _CONV = {1: conv1d, 2: conv2d, 3: conv3d}
@@ -75,8 +75,8 @@ class _ConvNd(Module):
         self.padding_mode = padding_mode
         rows, cols = ((self.in_channels, self.out_channels // self.groups) if self.TRANSPOSED
                       else (self.out_channels, self.in_channels // self.groups))
-        self.register_parameter("weight", _empty((rows, cols, *self.kernel_size), dtype))
-        self.register_parameter("bias", _empty((self.out_channels,), dtype) if bias else None)
+        self.register_parameter("weight", empty_parameter((rows, cols, *self.kernel_size), dtype))
+        self.register_parameter("bias", empty_parameter((self.out_channels,), dtype) if bias else None)
         self.reset_parameters()
 
     def _padding(self, padding: Any) -> Any:
@@ -140,11 +140,6 @@ def _reversed_padding(padding: Any, kernel_size: tuple[int, ...], dilation: tupl
             before = after = padding[k]
         amounts += [before, after]
     return tuple(amounts)
-
-
-def _empty(shape: tuple[int, ...], dtype: Any) -> Parameter:
-    check_elements(shape, "the layer's weight")
-    return parameter(Tensor._make(np.empty(shape, as_dtype(dtype))))
 
 
 class _Conv(_ConvNd):

@@ -25,7 +25,8 @@ def _size(value: Any, what: str) -> int:
     return int(value)
 
 
-def _empty(shape: tuple[int, ...], dtype: Any) -> Parameter:
+def empty_parameter(shape: tuple[int, ...], dtype: Any) -> Parameter:
+    """A layer's weight or bias before its initialisation (refused over the element limit first)."""
     check_elements(shape, "the layer's weight")
     return parameter(Tensor._make(np.empty(shape, as_dtype(dtype))))
 
@@ -41,8 +42,8 @@ class Linear(Module):
         super().__init__()
         self.in_features = _size(in_features, "in_features")
         self.out_features = _size(out_features, "out_features")
-        self.register_parameter("weight", _empty((self.out_features, self.in_features), dtype))
-        self.register_parameter("bias", _empty((self.out_features,), dtype) if bias else None)
+        self.register_parameter("weight", empty_parameter((self.out_features, self.in_features), dtype))
+        self.register_parameter("bias", empty_parameter((self.out_features,), dtype) if bias else None)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -77,8 +78,8 @@ class Bilinear(Module):
         self.in2_features = _size(in2_features, "in2_features")
         self.out_features = _size(out_features, "out_features")
         shape = (self.out_features, self.in1_features, self.in2_features)
-        self.register_parameter("weight", _empty(shape, dtype))
-        self.register_parameter("bias", _empty((self.out_features,), dtype) if bias else None)
+        self.register_parameter("weight", empty_parameter(shape, dtype))
+        self.register_parameter("bias", empty_parameter((self.out_features,), dtype) if bias else None)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:

@@ -240,7 +240,7 @@ class Interpreter:
             if isinstance(function.body, tuple):
                 return statements.run_body(self, function.body, scope, function.closure)
             # a lambda: its parameters (scopes[-1]), then its closure and the script's names (not the caller's)
-            self.names = ChainMap(*function.closure, outer.maps[-1] if isinstance(outer, ChainMap) else outer)
+            self.names = ChainMap(*function.closure, statements.script_names(outer))
             return self.expression(function.body)
         finally:
             self.names = outer

@@ -58,13 +58,13 @@ def attribute(value: Any, attr: str) -> Any:
     if isinstance(value, classes.OBJECTS):  # the script's classes keep their own names (`self._cache`)
         return classes.attribute(value, attr)
     if engine.lazy.is_loaded():  # values of the engine's second step (lazy.py): custom Functions, nn, optim
-        if isinstance(value, second("FunctionCtx")):
+        if isinstance(value, engine.FunctionCtx):
             return _ctx_member(value, attr)
-        if isinstance(value, second("Module")):
+        if isinstance(value, engine.Module):
             return nnmembers.module_member(value, attr)
-        if isinstance(value, second("Optimizer")):
+        if isinstance(value, engine.Optimizer):
             return nnmembers.optimizer_member(value, attr)
-        if isinstance(value, second("StepLR")):
+        if isinstance(value, engine.StepLR):
             return nnmembers.scheduler_member(value, attr)
     if isinstance(value, NDArray) and not attr.startswith("_"):
         return numpy_subset.attribute(value, attr)

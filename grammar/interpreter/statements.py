@@ -297,6 +297,11 @@ def run_block(interp: Any, stmt: S.Node, result: Evaluation) -> None:
     result.root, result.root_name, result.root_statement = None, None, stmt
 
 
+def script_names(names: dict[str, Any]) -> dict[str, Any]:
+    """The script's own names, under the scopes of the functions running (interp.names' last map)."""
+    return names.maps[-1] if isinstance(names, ChainMap) else names
+
+
 def run_body(interp: Any, body: tuple, local: dict[str, Any], closure: tuple[dict[str, Any], ...] = ()) -> Any:
     """Run a function's statements until a `return` (or their end: None), with `local` as its names.
 
@@ -305,8 +310,7 @@ def run_body(interp: Any, body: tuple, local: dict[str, Any], closure: tuple[dic
     `local` (a ChainMap); the caller's locals are not visible.
     """
     outer = interp.names
-    script_names = outer.maps[-1] if isinstance(outer, ChainMap) else outer
-    interp.names = ChainMap(local, *closure, script_names)
+    interp.names = ChainMap(local, *closure, script_names(outer))
     frames = [_Frame(body)]
     try:
         returned = _run(interp, frames, Evaluation(S.Program((), "", line=1, column=1)))  # (what it binds: unused)
