@@ -20,8 +20,8 @@ def interrupted_while_starting(signum: int, frame: object) -> None:
 # argv[0] is still "-m" while the package is imported); never in a program that imports autodiff.
 # An inherited SIG_IGN (a background job of a shell script: `autodiff run x.py &`) is left alone, so
 # Ctrl-C at the terminal does not reach it, as for any other program.
-_COMMAND = _os.path.basename(_sys.argv[0]) == "autodiff" or _sys.argv[:1] == ["-m"]
-if _COMMAND and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+COMMAND_PROCESS = _os.path.basename(_sys.argv[0]) == "autodiff" or _sys.argv[:1] == ["-m"]
+if COMMAND_PROCESS and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
     _signal.signal(_signal.SIGINT, interrupted_while_starting)
 
 # Start-up creates some 300,000 objects that live as long as the process (modules, functions, classes), and
@@ -31,7 +31,7 @@ if _COMMAND and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler
 # the usual thresholds back.
 STARTING_GC_THRESHOLD = (100_000, 50, 1_000)
 USUAL_GC_THRESHOLD: tuple[int, ...] | None = None  # the thresholds before start-up (None: not changed)
-if _COMMAND:
+if COMMAND_PROCESS:
     import gc as _gc
 
     USUAL_GC_THRESHOLD = _gc.get_threshold()
