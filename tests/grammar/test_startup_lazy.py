@@ -9,9 +9,11 @@ import sys
 
 LAZY_MODULES = ["difflib", "string", "autodiff.grammar.interpreter.nnspace"]
 
+# argv[0] is not "autodiff": the probe is not the command's own process, so main() ends in SystemExit (the
+# command's own process would leave with os._exit, before the probe's last line)
 PROBE = """
 import json, sys
-sys.argv = ["autodiff", "eval", "(2*x)**3", "x=1.5", "--format", "json"]
+sys.argv = ["probe", "eval", "(2*x)**3", "x=1.5", "--format", "json"]
 from autodiff.cli.main import main
 try:
     main()
