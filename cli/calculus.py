@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from autodiff.cli.options import binding_texts, binding_value
+from autodiff.cli.commandline import binding_texts, binding_value
 
 
 @dataclass

@@ -9,21 +9,17 @@ from typing import Any
 import click
 
 from autodiff.cli.check_text import check_doc, check_sentence, gradcheck_doc
+from autodiff.cli.commandline import batch_program, binding_texts, output_format, read_program, split_binding
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
     batch_options,
-    batch_program,
-    binding_texts,
     dtype_option,
     engine_options,
     format_option,
     option,
     order_option,
-    output_format,
     program_options,
-    read_program,
-    split_binding,
     tolerance_options,
 )
 

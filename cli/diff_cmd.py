@@ -8,11 +8,11 @@ from typing import Any
 
 import click
 
+from autodiff.cli.commandline import binding_texts
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
     batch_options,
-    binding_texts,
     format_option,
     option,
     order_option,
@@ -57,7 +57,7 @@ def diff_command(program: str | None, assignments: tuple[str, ...], file: str | 
     """
     if options["batch"] is not None:
         from autodiff.cli.batch import run_batch
-        from autodiff.cli.options import batch_program
+        from autodiff.cli.commandline import batch_program
 
         text = batch_program(program, file, options["batch"])
         return run_batch(options, lambda: diff_answering(text, assignments, options))

@@ -8,7 +8,7 @@ import math
 import sys
 from typing import Any
 
-from autodiff.cli.options import output_format
+from autodiff.cli.commandline import output_format
 
 
 def number(x: float | None) -> Any:

@@ -36,7 +36,7 @@ def exit_code(error: AutodiffError) -> int:
 def worded(error: AutodiffError) -> AutodiffError:
     """The error with the settings it names ({order}) worded as the command line's options (--order)."""
     if error.fields:
-        from autodiff.cli.options import spelled
+        from autodiff.cli.commandline import spelled
 
         error.named({field: spelled(field) for field in error.fields})
     return error

@@ -6,19 +6,17 @@ from typing import Any
 
 import click
 
+from autodiff.cli.commandline import backward_names, batch_program, program_text
 from autodiff.cli.options import (
     ProgramCommand,
-    backward_names,
     backward_option,
     batch_options,
-    batch_program,
     engine_options,
     format_option,
     grad_tensor_option,
     option,
     order_option,
     program_options,
-    program_text,
     retain_graph_option,
     settings,
     wrt_option,

@@ -12,9 +12,9 @@ import numpy as np
 from autodiff.app.graph import graph_of
 from autodiff.app.session import EvalRequest, EvalResult, constant, run_eval
 from autodiff.cli import jsonout
+from autodiff.cli.commandline import bindings_from, output_format, spelled
 from autodiff.cli.errors import NO_GRAD_ADVICE
 from autodiff.cli.limit_notes import eval_notes
-from autodiff.cli.options import bindings_from, output_format, spelled
 from autodiff.cli.text import Doc, tree_lines, write
 from autodiff.engine import Tensor
 

@@ -6,7 +6,7 @@ import sys
 from typing import Any
 
 from autodiff.app.explain import Step, short
-from autodiff.cli.options import spelled
+from autodiff.cli.commandline import spelled
 from autodiff.cli.text import Doc
 
 # Rich lays a table out as a whole: past this many steps the pretty output is the plain listing, which

@@ -9,13 +9,13 @@ from typing import Any
 import click
 
 from autodiff.cli.calculus import choose, decimal, json_number, read_bindings, write_json
+from autodiff.cli.commandline import output_format
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
     engine_options,
     format_option,
     option,
-    output_format,
     program_options,
     symbolic_option,
     wrt_option,

@@ -11,21 +11,17 @@ from typing import Any
 
 import click
 
+from autodiff.cli.commandline import backward_names, bindings_from, output_format, read_program, spelled
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
-    backward_names,
     backward_option,
-    bindings_from,
     engine_options,
     format_option,
     grad_tensor_option,
     option,
-    output_format,
     program_options,
-    read_program,
     retain_graph_option,
-    spelled,
 )
 
 EPILOG = """\b

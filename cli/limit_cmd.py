@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from autodiff.cli.calculus import choose, decimal, json_number, read_bindings, write_json
+from autodiff.cli.commandline import output_format
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
@@ -16,7 +17,6 @@ from autodiff.cli.options import (
     exact_option,
     format_option,
     option,
-    output_format,
     program_options,
 )
 from autodiff.cli.reading import read_formula

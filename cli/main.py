@@ -14,7 +14,8 @@ import sys
 import click
 
 from autodiff.cli import COMMAND_PROCESS, VERSION, interrupted_while_starting
-from autodiff.cli.options import remember_command_line, settings
+from autodiff.cli.commandline import remember_command_line
+from autodiff.cli.options import settings
 
 # The commands, in their modules (imported only when the command runs or shows its own help, so `autodiff
 # --help`, --version and completion import none of them), with the help line `autodiff --help` lists

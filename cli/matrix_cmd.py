@@ -8,13 +8,12 @@ from typing import Any
 
 import click
 
+from autodiff.cli.commandline import bindings_from, output_format
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
-    bindings_from,
     engine_options,
     format_option,
-    output_format,
     program_options,
     symbolic_option,
     wrt_option,

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from autodiff.cli.calculus import choose, decimal, json_number, read_bindings, write_json
+from autodiff.cli.commandline import output_format
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
@@ -15,7 +16,6 @@ from autodiff.cli.options import (
     format_option,
     iterations_option,
     option,
-    output_format,
     program_options,
     wrt_option,
 )

@@ -14,8 +14,8 @@ from typing import Any
 
 import click
 
+from autodiff.cli.commandline import output_format as chosen_format
 from autodiff.cli.options import SETTINGS, format_option
-from autodiff.cli.options import output_format as chosen_format
 
 # The language's operators and attribute shortcuts: (syntax, the built-in it calls, or its ops directly).
 OPERATORS: tuple[tuple[str, str | None, tuple[str, ...], str], ...] = (

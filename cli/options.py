@@ -1,18 +1,17 @@
-"""What every command shares: click settings, option declarations, reading the program, bindings, and the
-engine's configuration. Imports click only at the top, so that `autodiff --help` stays cheap."""
+"""The commands' click declarations: the context settings, the options every command shares (each declared
+once, by `option`), and the parameter types. What needs no click (reading the program, bindings, running inside
+the engine's configuration) is cli/commandline.py. Imports click only at the top, so that `autodiff --help` stays
+cheap."""
 
 from __future__ import annotations
 
 import functools
-import re
-import sys
 from collections.abc import Callable
 from typing import Any
 
 import click
 
-_COMMA_NUMBERS = re.compile(r"^-?[0-9.]+(\s*,\s*-?[0-9.]+)+$")  # x=1,5
-_BINDING_SHAPED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=(-?[0-9.]+([eE]-?[0-9]+)?|\[[^=]*\])$")  # x=2, w=[1, 2]
+from autodiff.cli.commandline import SPELLINGS, flag_of, run_configured, spelled, split_binding
 
 SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -50,40 +49,7 @@ class ProgramCommand(click.Command):
 # ---------------------------------------------------------------------------- option declarations
 # Every option of every command is declared once, by one call of `option` (a flag in one place only:
 # tests/test_layering.py checks); options several commands share are the functions below, each taking
-# what differs between commands as arguments. Errors from the application name a setting by its parameter's
-# name ({order}); cli/errors.py words it as its option (flag_of: --order).
-# A parameter's flag is --its-name, unless listed here (the test of this module checks every option).
-FLAGS: dict[str, str] = {"variables": "--var", "constants": "--const", "output_format": "--format",
-                         "expectations": "--expect", "target": "--to"}
-
-
-def flag_of(name: str) -> str:
-    """The option that sets the parameter `name`."""
-    return FLAGS.get(name) or "--" + name.replace("_", "-")
-
-
-# The spellings of each parameter's option (--iterations, --steps) and the command line being run: a message
-# names an option as the user typed it (`newton --steps 0` is about --steps, not --iterations).
-SPELLINGS: dict[str, set[str]] = {}
-COMMAND_LINE: list[str] = []
-
-
-def remember_command_line(args: list[str]) -> None:
-    """The arguments of the command being run (main calls this first)."""
-    COMMAND_LINE[:] = list(args)
-
-
-def spelled(name: str, opts: tuple[str, ...] | list[str] = ()) -> str:
-    """The option that sets `name` as the command line spells it (-f or --file, --steps or --iterations): the
-    last of its spellings typed before any `--`, else its own flag (flag_of). `opts`: the spellings, when the
-    parameter is at hand."""
-    spellings = {o for o in (*opts, *SPELLINGS.get(name, ())) if o.startswith("-")}
-    typed = COMMAND_LINE[:COMMAND_LINE.index("--")] if "--" in COMMAND_LINE else COMMAND_LINE
-    for token in reversed(typed):
-        flag = token.split("=", 1)[0]
-        if flag in spellings:
-            return flag
-    return flag_of(name)
+# what differs between commands as arguments.
 
 
 class Option(click.Option):
@@ -199,15 +165,8 @@ def engine_options(dtype: bool | str = True) -> Callable[[Callable], Callable]:
 
     def decorate(fn: Callable) -> Callable:
         @functools.wraps(fn)
-        def configured(*args: Any, seed: int | None, max_elements: int, **kwargs: Any) -> Any:
-            from autodiff.app.config import Config
-            from autodiff.cli import memory
-
-            memory.prepare()  # the process's memory cap, now that the command computes
-            chosen = dtype if isinstance(dtype, str) else kwargs.get("dtype") or "float32"
-            config = Config(chosen, seed, max_elements)
-            with config.applied():
-                return fn(*args, config=config, **kwargs)
+        def configured(*args: Any, **kwargs: Any) -> Any:
+            return run_configured(fn, dtype, args, kwargs)
 
         return _decorate(configured, options)
 
@@ -278,18 +237,6 @@ def backward_option() -> Callable:
                   help="Run backward from the tensor NAME (repeatable, in order; --backward alone: from the root).")
 
 
-def backward_names(values: tuple[str, ...], assignments: tuple[str, ...]) -> tuple[list[str], tuple[str, ...]]:
-    """The --backward names ('' for the root) and the NAME=VALUE arguments: `--backward x=2` is a bare
-    --backward followed by the binding x=2 (click takes the next word as the option's value)."""
-    names: list[str] = []
-    for value in values:
-        if "=" in value:
-            assignments = (*assignments, value)
-            value = ""
-        names.append(value)
-    return names, assignments
-
-
 def grad_tensor_option() -> Callable:
     """--grad-tensor VALUE (also --gradient)."""
     return option("--grad-tensor", "--gradient", "grad_tensor", metavar="VALUE",
@@ -324,19 +271,6 @@ def batch_options(what: str) -> Callable:
     ])
 
 
-def batch_program(program: str | None, file: str | None, batch: str | None) -> str | None:
-    """The program of a --batch run: PROGRAM, '-' or --file as without --batch, or None (each line gives its
-    own); PROGRAM '-' and --batch - cannot both read standard input."""
-    from autodiff.engine.errors import UsageError
-
-    if batch == "-" and (program == "-" or file == "-"):
-        raise UsageError("the program and --batch cannot both read standard input: give the program as an "
-                         "argument or with --file, or in each line as \"program\"")
-    if program is None and file is None:
-        return None
-    return program_text(program, file)
-
-
 def exact_option() -> Callable:
     """--no-exact: the calculus commands' decimals without SymPy's exact forms."""
     return option("--no-exact", is_flag=True, help="Numbers only: skip SymPy's exact forms.")
@@ -345,137 +279,3 @@ def exact_option() -> Callable:
 def symbolic_option() -> Callable:
     """--symbolic: a command's formulas too (SymPy, imported only then)."""
     return option("--symbolic", is_flag=True, help="Also the formulas, and their exact values at the point (SymPy).")
-
-
-def output_format(choice: str | None) -> str:
-    """The chosen format, or pretty on a terminal (or with FORCE_COLOR) and plain when piped."""
-    if choice:
-        return choice
-    import os
-
-    return "pretty" if sys.stdout.isatty() or os.environ.get("FORCE_COLOR") else "plain"
-
-
-# ---------------------------------------------------------------------------- the program
-def read_program(program: str | None, file: str | None, assignments: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
-    """The program text and the NAME=VALUE arguments (with --file, PROGRAM is one of them)."""
-    if file is not None and program is not None:
-        assignments = (program, *assignments)
-        program = None
-    return program_text(program, file), assignments
-
-
-def program_text(program: str | None, file: str | None) -> str:
-    """PROGRAM itself, standard input for '-', or the file's text."""
-    from autodiff.engine.errors import UsageError
-
-    if file == "-":
-        return read_stdin(f"the program on standard input ({spelled('file')} -)")
-    if file is not None:
-        return read_file(file, f"{spelled('file')} {file}")
-    if program is None:
-        raise UsageError("no PROGRAM given: pass it as the first argument, '-' for standard input, or --file PATH")
-    if program == "-":
-        return read_stdin("the program on standard input")
-    if _BINDING_SHAPED.match(program.strip()):  # `echo 'x**3' | autodiff eval x=2`: x=2 took PROGRAM's place
-        raise UsageError(f"{program!r} looks like a binding, but it is where the PROGRAM goes: give the program "
-                         "first (autodiff eval 'x**3' x=2), or '-' to read it from standard input "
-                         "(echo 'x**3' | autodiff eval - x=2)")
-    return program
-
-
-def read_file(path: str, what: str, it: str = "it") -> str:
-    """A program's or script's text from a file (see read_source)."""
-    from autodiff.engine.errors import InputError
-
-    try:
-        with open(path, "rb") as f:
-            return read_source(f, what)
-    except OSError as error:
-        raise InputError(f"{what}: cannot read {it} ({error.strerror or error})") from None
-    except ValueError:  # a NUL character in the path
-        raise InputError(f"{what}: cannot read {it} (the path contains a NUL character)") from None
-
-
-def read_stdin(what: str) -> str:
-    """A program's or script's text from standard input (see read_source)."""
-    stream = getattr(sys.stdin, "buffer", None)
-    if stream is None:  # already text (a test harness's stream)
-        return sys.stdin.read()
-    return read_source(stream, what)
-
-
-def read_source(stream: Any, what: str) -> str:
-    """Text from a binary stream, decoded here as UTF-8 whatever the locale (Python's own decoding of stdin
-    depends on it). No more is read than the parser accepts: a 10 GB file or an endless pipe is refused,
-    not loaded."""
-    from autodiff.engine.errors import InputError, LimitError
-    from autodiff.grammar.syntax import MAX_SOURCE_CHARS
-
-    most = 4 * MAX_SOURCE_CHARS  # UTF-8 takes at most 4 bytes a character
-    data = stream.read(most + 1)
-    if len(data) > most:
-        raise LimitError(f"{what}: the text is over the limit of {MAX_SOURCE_CHARS:,} characters", reason="source")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"{what}: not UTF-8 text (byte {error.start + 1} is 0x{data[error.start]:02x})") from None
-
-
-# ---------------------------------------------------------------------------- bindings
-def split_binding(text: str, option: str) -> tuple[str, str]:
-    """NAME=VALUE as (NAME, VALUE), checked."""
-    from autodiff.engine.errors import UsageError
-
-    name, sep, value = text.partition("=")
-    name = name.strip()
-    if not sep or not name or not value.strip():
-        raise UsageError(f"{option} {text!r}: expected NAME=VALUE, e.g. x=1.5 or 'x=[1, 2]'")
-    if not name.isidentifier() or name.startswith("_"):
-        raise UsageError(f"{option} {text!r}: {name!r} is not a valid name")
-    value = value.strip()
-    if _COMMA_NUMBERS.match(value):
-        raise UsageError(f"{option} {text!r}: a list needs brackets and a decimal needs a point",
-                         hint=f"write '{name}=[{value.replace(',', ', ')}]' for a list, or {name}="
-                              f"{value.replace(',', '.', 1)} for a decimal number")
-    return name, value
-
-
-def binding_value(name: str, text: str, max_elements: int | None) -> Any:
-    """A VALUE: `@PATH` to a .npy/.json/.csv file, or a constant expression of the language."""
-    if text.startswith("@"):
-        from autodiff.cli.inputs import load_array
-
-        return load_array(text[1:], max_elements)
-    from autodiff.app.session import constant
-
-    return constant(text, f"the value of {name}")
-
-
-def binding_texts(assignments: tuple[str, ...], variables: tuple[str, ...],
-                  constants: tuple[str, ...]) -> list[tuple[str, str, str, bool]]:
-    """(name, value text, option, requires_grad) for bare NAME=VALUE, --var and --const, in that order; a
-    name bound twice is a usage error (which value was meant?)."""
-    from autodiff.engine.errors import UsageError
-
-    out = []
-    seen: dict[str, str] = {}
-    for text, option, requires_grad in ([(a, "NAME=VALUE", True) for a in assignments]
-                                        + [(v, "--var", True) for v in variables]
-                                        + [(c, "--const", False) for c in constants]):
-        name, value = split_binding(text, option)
-        label = repr(text) if option == "NAME=VALUE" else f"{option} {text!r}"
-        if name in seen:
-            raise UsageError(f"{name} is bound twice ({seen[name]} and {label}): bind each name once")
-        seen[name] = label
-        out.append((name, value, option, requires_grad))
-    return out
-
-
-def bindings_from(assignments: tuple[str, ...], variables: tuple[str, ...], constants: tuple[str, ...],
-                  max_elements: int) -> list[Any]:
-    """--var, bare NAME=VALUE and --const as evaluated bindings, in the order given (a later one wins)."""
-    from autodiff.app.session import Binding
-
-    return [Binding(name, binding_value(name, value, max_elements), requires_grad)
-            for name, value, _, requires_grad in binding_texts(assignments, variables, constants)]

@@ -9,17 +9,15 @@ from typing import Any
 
 import click
 
+from autodiff.cli.commandline import binding_texts, binding_value, output_format
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
-    binding_texts,
-    binding_value,
     dtype_option,
     engine_options,
     format_option,
     option,
     order_option,
-    output_format,
     program_options,
 )
 from autodiff.cli.reading import read_formula
@@ -216,7 +214,7 @@ def tangent_line(text: str, wrt: str, points: Any, constants: list, option: str)
     from autodiff.app.pointwise import Function
     from autodiff.app.session import constant
     from autodiff.app.tangent import taylor
-    from autodiff.cli.options import split_binding
+    from autodiff.cli.commandline import split_binding
     from autodiff.engine.errors import UsageError
 
     name, value = split_binding(option, "--tangent")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from autodiff.cli.options import read_program
+from autodiff.cli.commandline import read_program
 
 
 def read_math(program: str | None, file: str | None, assignments: tuple[str, ...], options: dict[str, Any], *,

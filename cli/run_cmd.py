@@ -15,13 +15,8 @@ from typing import Any
 
 import click
 
-from autodiff.cli.options import (
-    engine_options,
-    option,
-    read_file,
-    read_stdin,
-    settings,
-)
+from autodiff.cli.commandline import read_file, read_stdin
+from autodiff.cli.options import engine_options, option, settings
 
 EPILOG_RUN = """\b
 Examples:

@@ -9,16 +9,14 @@ from typing import Any
 
 import click
 
+from autodiff.cli.commandline import binding_texts, binding_value, output_format
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
-    binding_texts,
-    binding_value,
     dtype_option,
     engine_options,
     format_option,
     order_option,
-    output_format,
     program_options,
 )
 from autodiff.cli.reading import read_formula

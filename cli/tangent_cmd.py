@@ -45,7 +45,7 @@ def tangent_command(program: str | None, assignments: tuple[str, ...], file: str
     when it finds one."""
     from autodiff.app.pointwise import Function
     from autodiff.app.tangent import taylor
-    from autodiff.cli.options import output_format
+    from autodiff.cli.commandline import output_format
     from autodiff.engine.errors import UsageError
 
     text, assignments = read_formula(program, file, assignments, options, "tangent")
