@@ -1,15 +1,15 @@
 """`autodiff check` (your derivative against autograd) and `autodiff gradcheck` (autograd against finite
-differences). The numerics are autodiff.app.checking's; this module reads options and renders."""
+differences): their options, and gradcheck's body. Check's body is cli/check_run.py (click-free: cli/quick.py
+runs it without click too)."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import click
 
-from autodiff.cli.check_text import check_doc, check_sentence, gradcheck_doc
-from autodiff.cli.commandline import batch_program, binding_texts, output_format, read_program, split_binding
+from autodiff.cli.check_run import check_body, json_float, setup
+from autodiff.cli.check_text import gradcheck_doc
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
@@ -22,8 +22,6 @@ from autodiff.cli.options import (
     program_options,
     tolerance_options,
 )
-
-DEFAULT_SAMPLES = 5  # the bound point and four around it: a formula right at one point only is caught
 
 EPILOG_CHECK = """\b
 Examples:
@@ -41,39 +39,8 @@ Examples:
 """
 
 
-def _variables(assignments: tuple[str, ...], variables: tuple[str, ...], constants: tuple[str, ...],
-               max_elements: int) -> list[Any]:
-    """The bindings as VALUE texts (evaluated by the check, again for every sample), @PATH loaded once;
-    a later binding of a name replaces an earlier one, as with eval."""
-    from autodiff.app.comparison import Variable
-
-    bound: dict[str, Variable] = {}
-    for name, value, _, requires_grad in binding_texts(assignments, variables, constants):
-        bound.pop(name, None)
-        if value.startswith("@"):
-            from autodiff.cli.inputs import load_array
-
-            bound[name] = Variable(name, values=load_array(value[1:], max_elements), requires_grad=requires_grad)
-        else:
-            bound[name] = Variable(name, text=value, requires_grad=requires_grad)
-    return list(bound.values())
 
 
-def _setup(program: str | None, assignments: tuple[str, ...], file: str | None, options: dict[str, Any],
-           reading: list | None = None) -> tuple[str, list[Any], str]:
-    """The program, the variables and the format; with `reading` (check), the program is read in textbook
-    notation too and its Reading is appended there."""
-    if reading is None:
-        text, assignments = read_program(program, file, assignments)
-    else:
-        from autodiff.cli.reading import read_math, refuse_equation
-
-        read, assignments = read_math(program, file, assignments, options, show=False)
-        refuse_equation(read, "check")
-        text = read.program
-        reading.append(read)
-    variables = _variables(assignments, options["variables"], options["constants"], options["config"].max_elements)
-    return text, variables, output_format(options["output_format"])
 
 
 # ---------------------------------------------------------------------------- check
@@ -102,159 +69,21 @@ def check_command(program: str | None, assignments: tuple[str, ...], file: str |
     rtol * |autograd|. --dtype is the precision of autograd's side; yours is always evaluated in float64.
     Exit status 0 when every derivative matches, 1 when one does not.
     """
-    if options["batch"] is not None:
-        from autodiff.cli.batch import run_batch
-
-        text = batch_program(program, file, options["batch"])
-        return run_batch(options, lambda: check_answering(text, assignments, options))
-    report, read_as = _check(program, assignments, file, options)
-    output = output_format(options["output_format"])
-    if output == "json":
-        from autodiff.cli import jsonout
-
-        click.echo(jsonout.dumps(check_json(report, read_as)))
-    else:
-        from autodiff.cli.text import write
-
-        if read_as is not None:
-            click.echo(f"read as: {read_as}")
-        write(check_doc(report), pretty=output == "pretty")
-    return 0 if report.ok else 1
+    return check_body(program, assignments, file, options)
 
 
-def _check(program: str | None, assignments: tuple[str, ...], file: str | None, options: dict[str, Any]
-           ) -> tuple[Any, str | None]:
-    """The check's report, and how the program was read (None: as written)."""
-    import numpy as np
-
-    from autodiff.app.checking import CheckRequest, check_derivatives
-
-    readings: list = []
-    text, variables, _ = _setup(program, assignments, file, options, readings)
-    expectations, unbound = _expectations(text, options["expectations"], variables)
-    with np.errstate(all="ignore"):
-        report = check_derivatives(CheckRequest(
-            program=text, variables=variables, expectations=expectations, dtype=options["dtype"],
-            samples=DEFAULT_SAMPLES if options["samples"] is None else options["samples"], seed=options["config"].seed,
-            rtol=options["rtol"], atol=options["atol"], order=options["order"]))
-    if unbound:
-        from autodiff.app.checking import UNBOUND
-
-        report.notes.append(f"{', '.join(unbound)}: not bound, so every point is random in [-2, 2) (a value "
-                            f"{UNBOUND}); bind {unbound[0]}=VALUE to start from a point of your own")
-    return report, readings[0].read_as
 
 
-def check_answering(program: str | None, assignments: tuple[str, ...], options: dict[str, Any]) -> Any:
-    """`check --batch`: each line's check (its program, bindings and expectations over the command line's),
-    answered with the document `check --format json` prints for it."""
-    from autodiff.app.batch import choice, named_texts, number, whole
-    from autodiff.app.checking import MAX_SAMPLES
-    from autodiff.cli.batch import line_options
-
-    settings = {"expect": named_texts, "samples": whole(1, MAX_SAMPLES), "rtol": number, "atol": number,
-                "order": whole(1, 2), "dtype": choice("float32", "float64"), "seed": whole(0)}
-
-    def answer(line: Any) -> dict[str, Any]:
-        text, mine, bound = line_options(line, program, assignments, options)
-        if "expect" in line.settings:
-            mine["expectations"] = tuple(f"{name}={expr}" for name, expr in line.settings["expect"].items())
-        report, read_as = _check(text, bound, None, mine)
-        return check_json(report, read_as)
-
-    return settings, answer
 
 
-def _expectations(program: str, texts: tuple[str, ...], variables: list[Any]) -> tuple[list[Any], list[str]]:
-    """--expect NAME=EXPR (or EXPR alone when the program has one variable), and the variables named there that
-    nothing binds: they are bound here to random points (check samples anyway), and listed for a note."""
-    from autodiff.app.checking import UNBOUND, free_names
-    from autodiff.app.comparison import Variable
-    from autodiff.engine.errors import UsageError
-
-    split = [_split_expectation(t) for t in texts]
-    bound = [v.name for v in variables if v.requires_grad]
-    free: list[str] = []
-    if any(name is None or name not in {v.name for v in variables} for name, _ in split):
-        free = free_names(program, variables)
-    for name in free:  # check samples anyway: a variable nothing binds gets random points
-        variables.append(Variable(name, text=UNBOUND))
-    out = []
-    for text, (name, expr) in zip(texts, split):
-        if name is None:
-            candidates = [*bound, *free]
-            if len(candidates) != 1:
-                listed = ", ".join(candidates) or "none"
-                raise UsageError(f"--expect {text!r}: which variable is it the derivative for? The program has "
-                                 f"{len(candidates)} ({listed}): write NAME=EXPR, e.g. --expect "
-                                 f"'{(candidates or ['x'])[0]}={expr}'")
-            name = candidates[0]
-        out.append(_expectation(name, expr, text, [v.name for v in variables]))
-    return out, free
 
 
-def _split_expectation(text: str) -> tuple[str | None, str]:
-    """NAME=EXPR as (NAME, EXPR); an EXPR without NAME= (its first = not an assignment's) as (None, EXPR)."""
-    from autodiff.app.notation import name
-
-    left, sep, right = text.partition("=")
-    if sep and left.strip() and not right.startswith("=") and name(left.strip()).isidentifier():
-        split_binding(text, "--expect")  # the checks of a binding (a name, a value)
-        return name(left.strip()), right.strip()
-    if not text.strip():
-        split_binding(text, "--expect")
-    return None, text.strip()
 
 
-def _expectation(name: str, expr: str, text: str, names: list[str]) -> Any:
-    """--expect NAME=EXPR, EXPR in textbook notation too (2x cos(x^2))."""
-    from autodiff.app.checking import Expectation
-    from autodiff.app.notation import read
-
-    return Expectation(name, read(expr, names).program, label=f"--expect {text}")
 
 
-def check_json(report: Any, read_as: str | None = None) -> dict[str, Any]:
-    """The documented JSON document: {"ok", "checks": [{"name", "ok", "max_abs_error", "worst": {...}}]}, with
-    "read_as" first when the program was read from textbook notation."""
-    from autodiff.cli import jsonout
-
-    checks = []
-    for result in report.checks:
-        worst = result.worst
-        checks.append({
-            "name": result.name,
-            "ok": result.ok,
-            "expect": result.text,
-            **({"mistake": result.mistake} if result.mistake else {}),
-            "max_abs_error": _float(result.max_abs_error),
-            "max_rel_error": _float(result.max_rel_error),
-            "worst": {
-                "point": {name: jsonout.values(v) for name, v in worst.point.items()},
-                "expected": jsonout.values(worst.expected),
-                "autograd": jsonout.values(worst.autograd),
-                "index": list(worst.index),
-                "sample": worst.sample,
-                "abs_error": _float(worst.abs_error),
-                "rel_error": _float(worst.rel_error),
-            },
-            "message": check_sentence(result, report.order),
-        })
-    document = {**({"read_as": read_as} if read_as is not None else {}),
-                "ok": report.ok, "checks": checks, "samples": report.samples, "seed": report.seed,
-                "dtype": report.dtype, "rtol": report.rtol, "atol": report.atol, "notes": report.notes,
-                "order": report.order,
-                "points": [{name: jsonout.values(v) for name, v in p.items()} for p in report.points]}
-    return document
 
 
-def _float(value: float) -> float | str:
-    """A number for strict JSON: nan and the infinities as strings, as everywhere in autodiff's JSON."""
-    if math.isnan(value):
-        return "nan"
-    if math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    return value
 
 
 # ---------------------------------------------------------------------------- gradcheck
@@ -279,7 +108,7 @@ def gradcheck_command(program: str | None, assignments: tuple[str, ...], file: s
 
     from autodiff.app.gradcheck import GradcheckRequest, gradcheck
 
-    text, variables, output = _setup(program, assignments, file, options)
+    text, variables, output = setup(program, assignments, file, options)
     with np.errstate(all="ignore"):
         report = gradcheck(GradcheckRequest(
             program=text, variables=variables, eps=options["eps"], atol=options["atol"], rtol=options["rtol"],
@@ -302,10 +131,10 @@ def gradcheck_json(report: Any) -> str:
         "name": leaf.name,
         "ok": leaf.ok,
         "shape": list(leaf.shape),
-        "max_abs_error": _float(leaf.max_abs_error),
-        "max_rel_error": _float(leaf.max_rel_error),
+        "max_abs_error": json_float(leaf.max_abs_error),
+        "max_rel_error": json_float(leaf.max_rel_error),
         "worst": {"index": list(leaf.index), "output": None if leaf.output is None else list(leaf.output),
-                  "autograd": _float(leaf.autograd), "numerical": _float(leaf.numerical)},
+                  "autograd": json_float(leaf.autograd), "numerical": json_float(leaf.numerical)},
     } for leaf in report.leaves]
     document = {"ok": report.ok, "dtype": "float64", "method": report.method, "root_shape": list(report.root_shape),
                 "eps": report.eps, "atol": report.atol, "rtol": report.rtol, "evaluations": report.evaluations,

@@ -211,6 +211,12 @@ def bindings_from(assignments: tuple[str, ...], variables: tuple[str, ...], cons
             for name, value, _, requires_grad in binding_texts(assignments, variables, constants)]
 
 
+def echo(text: str) -> None:
+    """A line on standard output, flushed (what click.echo does with a str)."""
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
 def run_configured(body: Callable[..., Any], dtype: bool | str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """Run a command's body inside its engine configuration: --dtype (or the command's fixed dtype), --seed and
     --max-elements become one frozen `config` (app.config.Config), passed to the body and applied while it runs

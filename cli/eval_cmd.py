@@ -1,4 +1,4 @@
-"""`autodiff eval`: the command and its options; the run itself is cli/eval_run.py (imported when it runs)."""
+"""`autodiff eval`: the command and its options; its body is cli/eval_entry.py (imported when it runs)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ from typing import Any
 
 import click
 
-from autodiff.cli.commandline import backward_names, batch_program, program_text
 from autodiff.cli.options import (
     ProgramCommand,
     backward_option,
@@ -59,20 +58,8 @@ def eval_command(program: str | None, assignments: tuple[str, ...], file: str | 
     PROGRAM is the program text ('-' reads it from standard input); NAME=VALUE arguments after it bind
     variables like --var.
     """
-    if file is not None and program is not None:
-        assignments = (program, *assignments)
-        program = None
-    options["backward"], assignments = backward_names(options["backward"], assignments)
-    if options["batch"] is not None:
-        from autodiff.cli.batch import eval_answering, run_batch
+    from autodiff.cli.eval_entry import eval_body
 
-        text = batch_program(program, file, options["batch"])
-        return run_batch(options, lambda: eval_answering(text, assignments, options))
-    text = program_text(program, file)
-    from autodiff.cli.eval_run import run_eval_command
-
-    run_eval_command(text, assignments, options)
-    return None
-
+    return eval_body(program, assignments, file, options)
 
 COMMANDS = [eval_command]

@@ -1,0 +1,27 @@
+"""`autodiff eval` once its options are read, by click (cli/eval_cmd.py, which declares them) or by cli/quick.py
+(the click-free start): --batch goes to cli/batch.py, one program to cli/eval_run.py (each imported when used)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autodiff.cli.commandline import backward_names, batch_program, program_text
+
+
+def eval_body(program: str | None, assignments: tuple[str, ...], file: str | None,
+              options: dict[str, Any]) -> int | None:
+    """`autodiff eval` once its options are read (by click in cli/eval_cmd.py, or by cli/quick.py)."""
+    if file is not None and program is not None:
+        assignments = (program, *assignments)
+        program = None
+    options["backward"], assignments = backward_names(options["backward"], assignments)
+    if options["batch"] is not None:
+        from autodiff.cli.batch import eval_answering, run_batch
+
+        text = batch_program(program, file, options["batch"])
+        return run_batch(options, lambda: eval_answering(text, assignments, options))
+    text = program_text(program, file)
+    from autodiff.cli.eval_run import run_eval_command
+
+    run_eval_command(text, assignments, options)
+    return None
