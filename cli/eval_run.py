@@ -9,7 +9,6 @@ from typing import Any
 
 import numpy as np
 
-from autodiff.app.graph import graph_of
 from autodiff.app.session import EvalRequest, EvalResult, constant, run_eval
 from autodiff.cli import jsonout
 from autodiff.cli.commandline import bindings_from, output_format, spelled
@@ -105,6 +104,8 @@ def evaluate(request: EvalRequest, options: dict[str, Any]) -> tuple[EvalResult,
     result = run_eval(request)
     graph = None
     if options["trace"] or explainer is not None:
+        from autodiff.app.graph import graph_of  # only here: a module of its own for --trace and --explain
+
         extra = [t for t in result.targets if t is not result.root]
         graph = graph_of(result.root, result.evaluation.names, extra)
     steps = None

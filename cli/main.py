@@ -1,7 +1,8 @@
-"""The `autodiff` command group and its entry point: every failure mapped to its message and exit code.
+"""The entry point of `autodiff`: the command line read (by cli/quick.py, or by click's group in cli/group.py),
+the command run, every failure mapped to its message and exit code.
 
 Start-up matters (a one-shot command should cost little more than importing numpy), so the heavy
-parts (the engine, the grammar, Rich) are imported inside the commands that use them.
+parts (click, the engine, the grammar, Rich) are imported only by the commands that use them.
 """
 
 from __future__ import annotations
@@ -11,102 +12,8 @@ import os
 import signal
 import sys
 
-import click
-
-from autodiff.cli import COMMAND_PROCESS, VERSION, interrupted_while_starting
+from autodiff.cli import COMMAND_PROCESS, interrupted_while_starting
 from autodiff.cli.commandline import remember_command_line
-from autodiff.cli.options import settings
-
-# The commands, in their modules (imported only when the command runs or shows its own help, so `autodiff
-# --help`, --version and completion import none of them), with the help line `autodiff --help` lists
-# (tests/cli/test_main.py checks each against its command).
-COMMANDS: dict[str, tuple[str, str]] = {
-    "check": ("check_cmd", "Check your own derivatives against autograd."),
-    "critical": ("critical_cmd", "Critical and inflection points, classified; absolute extrema."),
-    "diff": ("diff_cmd", "The derivative as a formula, with the rules step by step."),
-    "eval": ("eval_cmd", "Evaluate PROGRAM, run backward, and show the gradients."),
-    "gradcheck": ("check_cmd", "Compare autograd with central finite differences, in float64."),
-    "gradient": ("gradient_cmd", "The gradient, steepest ascent and directional derivative at a point."),
-    "graph": ("graph_cmd", "Show the backward graph: a tree, Graphviz DOT, Mermaid or JSON."),
-    "hessian": ("matrix_cmd", "The Hessian of a scalar root over all its variables."),
-    "jacobian": ("matrix_cmd", "The Jacobian of the root with respect to each variable."),
-    "limit": ("limit_cmd", "The limit as x -> a (or inf), exact and checked by the numbers."),
-    "newton": ("newton_cmd", "Newton's method on f = 0 from x0, step by step."),
-    "ops": ("ops_cmd", "List every function and operator with its backward formulas."),
-    "plot": ("plot_cmd", "Draw a function and its derivatives over a grid."),
-    "repl": ("run_cmd", "An interactive session of the language (script mode), like Python's REPL."),
-    "run": ("run_cmd", "Run a script of the language (FILE, or '-' for standard input), PyTorch-style."),
-    "table": ("table_cmd", "The value and derivatives at every point of a grid."),
-    "tangent": ("tangent_cmd", "The tangent line (plane) or Taylor polynomial at a point."),
-}
-
-
-class Commands(click.Group):
-    """The command group, loading each command's module when the command is used."""
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
-
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        entry = COMMANDS.get(name)
-        if entry is None:
-            return None
-        import importlib
-
-        module = importlib.import_module(f"autodiff.cli.{entry[0]}")
-        return next(command for command in module.COMMANDS if command.name == name)
-
-    def shell_complete(self, ctx: click.Context, incomplete: str) -> list:
-        """Completing a command name: the names and their whole help lines from the table (no command module is
-        imported; the shell shows the help beside each name)."""
-        from click.shell_completion import CompletionItem
-
-        items = [CompletionItem(name, help=COMMANDS[name][1]) for name in sorted(COMMANDS)
-                 if name.startswith(incomplete)]
-        return items + click.Command.shell_complete(self, ctx, incomplete)
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """The listing of `autodiff --help`, from the table (no command module imported)."""
-        rows = [(name, COMMANDS[name][1]) for name in sorted(COMMANDS)]  # whole: write_dl wraps a long one
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
-
-
-EPILOG = """\b
-Examples:
-  autodiff eval '(2*x)**3' x=1.5
-  autodiff eval 'y = x**2; z = x**3' --var 'x=[1.0]' --backward y --backward z
-  autodiff diff 'x**2 * exp(-x)' --steps
-  autodiff check 'sin(x^2)' --expect '2x cos(x^2)'
-  autodiff table 'x**2 * exp(-x)' x=0:4:1 --order 2
-  autodiff critical 'x**3 - 3*x**2 + 1' x=-1:4
-  autodiff run examples/17_gradient_descent.autodiff
-  echo 'x**3' | autodiff diff -
-
-\b
-Exit codes:
-  0    success (check, gradcheck: every derivative is right; newton: converged)
-  1    the computation failed (kinds shape, autograd, value, limit), or the
-       answer is no (a wrong derivative; newton did not converge)
-  2    the command line is wrong (kinds syntax, name, usage, io)
-  130  interrupted (Ctrl-C)
-
-Every error is one line on stderr, "autodiff: KIND error: ..." (with --format json also a JSON document on
-stdout). Colour: NO_COLOR=1 turns it off, FORCE_COLOR=1 on; TERM=dumb and a pipe mean none. Shell
-completion: see the README (eval "$(_AUTODIFF_COMPLETE=bash_source autodiff)").
-"""
-
-
-@click.group(cls=Commands, context_settings=settings(), epilog=EPILOG)
-@click.version_option(VERSION, prog_name="autodiff")
-@click.option("--debug", is_flag=True, hidden=True, help="Show Python tracebacks (for autodiff's developers).")
-@click.pass_context
-def cli(ctx: click.Context, debug: bool) -> None:
-    """Differentiate expressions with PyTorch's autograd semantics, on numpy.
-
-    Run `autodiff COMMAND --help` for the options and examples of each command.
-    """
-    ctx.ensure_object(dict)["debug"] = debug
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -127,29 +34,60 @@ def main(argv: list[str] | None = None) -> None:
 
         sympy_parts.install()
     try:
-        code = cli.main(args=args, prog_name="autodiff", standalone_mode=False)
-        code = code if isinstance(code, int) else 0
-    except click.exceptions.Exit as done:
-        code = done.exit_code
-    except SystemExit as done:
+        code = _run(args)
+    except BaseException as error:  # each kind is answered in _outcome; what is no failure is raised again
+        code = _outcome(error, json_mode, debug)
+    _exit(code, own_process=argv is None and COMMAND_PROCESS)
+
+
+def _run(args: list[str]) -> int:
+    """The command's exit status. A command line of eval or check that cli/quick.py reads is run without click
+    (saving click's import, a tenth of a start-up); every other one goes to click's group."""
+    from autodiff.cli import quick
+
+    command = quick.read(args)
+    if command is not None:
+        try:
+            code = command.run()
+        except (EOFError, KeyboardInterrupt):
+            sys.stderr.write("\n")  # what click does before its Abort: the same output either way
+            raise KeyboardInterrupt from None
+        return code if isinstance(code, int) else 0
+    from autodiff.cli.group import cli
+
+    code = cli.main(args=args, prog_name="autodiff", standalone_mode=False)
+    return code if isinstance(code, int) else 0
+
+
+def _outcome(error: BaseException, json_mode: bool, debug: bool) -> int:
+    """The exit status for a failure, its message written; what is not a failure (SystemExit) is raised again."""
+    click = sys.modules.get("click")  # click's own exceptions only where click was imported
+    if click is not None:
+        if isinstance(error, click.exceptions.Exit):
+            return error.exit_code
+        if isinstance(error, click.ClickException):
+            from autodiff.cli.group import report_click
+
+            return report_click(error, json_mode)
+        if isinstance(error, click.exceptions.Abort):
+            return _interrupted(json_mode)
+    if isinstance(error, SystemExit):
         # click answers a closed pipe (EPIPE) itself, with exit 1 after wrapping the streams: it is the
         # reader that went away (`autodiff ... | head`), which is a quiet exit 0 here
         if type(sys.stdout).__name__ != "_PacifyFlushWrapper":
-            raise
-        code = _closed_pipe() if done.code == 1 else (done.code if isinstance(done.code, int) else 1)
-    except click.ClickException as error:
-        code = _report_click(error, json_mode)
-    except (click.exceptions.Abort, KeyboardInterrupt):
-        code = _interrupted(json_mode)
-    except BrokenPipeError:
-        code = _closed_pipe()
-    except OSError as error:  # our own I/O errors are InputErrors: this one is writing the output
+            raise error
+        return _closed_pipe() if error.code == 1 else (error.code if isinstance(error.code, int) else 1)
+    if isinstance(error, KeyboardInterrupt):
+        return _interrupted(json_mode)
+    if isinstance(error, BrokenPipeError):
+        return _closed_pipe()
+    if isinstance(error, OSError):  # our own I/O errors are InputErrors: this one is writing the output
         from autodiff.cli.errors import write_failed
 
-        code = write_failed(error)
-    except Exception as error:
-        code = _report_unexpected(error, json_mode, debug)
-    _exit(code, own_process=argv is None and COMMAND_PROCESS)
+        return write_failed(error)
+    if isinstance(error, Exception):
+        return _report_unexpected(error, json_mode, debug)
+    raise error
 
 
 def _interrupted(json_mode: bool) -> int:
@@ -182,16 +120,6 @@ def _json_requested(args: list[str]) -> bool:
         if arg == "--format=json":
             return True
     return False
-
-
-def _report_click(error: click.ClickException, json_mode: bool) -> int:
-    from autodiff.cli.errors import report
-    from autodiff.engine.errors import UsageError
-
-    message = error.format_message()
-    if isinstance(error, click.UsageError) and error.ctx is not None:
-        message += f" (see '{error.ctx.command_path} --help')"
-    return report(UsageError(message), json_mode)
 
 
 def _report_unexpected(error: Exception, json_mode: bool, debug: bool) -> int:

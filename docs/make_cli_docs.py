@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from autodiff.cli import VERSION
-from autodiff.cli.main import COMMANDS, cli
+from autodiff.cli.group import COMMANDS, cli
 
 HERE = Path(__file__).resolve().parent
 WIDTH = 100  # the help as a 100-column terminal shows it, whatever the terminal that runs this

@@ -263,7 +263,7 @@ def test_no_function_over_the_limit():
 
 @pytest.mark.parametrize("args", [["--help"], ["--version"], ["eval", "--help"]])
 def test_help_and_version_do_not_import_numpy(args):
-    code = (f"import sys\nfrom autodiff.cli.main import cli\ntry:\n    cli.main({args!r}, standalone_mode=False)\n"
+    code = (f"import sys\nfrom autodiff.cli.group import cli\ntry:\n    cli.main({args!r}, standalone_mode=False)\n"
             "except SystemExit:\n    pass\nprint('numpy' in sys.modules, 'rich' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip().splitlines()[-1] == "False False", done.stdout + done.stderr
@@ -279,7 +279,7 @@ def test_every_option_is_declared_once():
                 continue
             called = ast.unparse(node.func)
             if called == "click.option":
-                assert path.name == "options.py" or path.name == "main.py", f"{path.name}:{node.lineno}: use option()"
+                assert path.name in ("options.py", "group.py"), f"{path.name}:{node.lineno}: use option()"
             if called in ("option", "click.option"):
                 flags = [a.value for a in node.args if isinstance(a, ast.Constant) and str(a.value).startswith("--")]
                 for flag in flags:

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 import pytest
 
-from autodiff.cli.main import COMMANDS, cli
+from autodiff.cli.group import COMMANDS, cli
 
 ROOT = Path(__file__).resolve().parents[2]
 GLOB = set("*?[]()")  # unquoted, zsh takes a word with one of these for a pattern ("no matches found")

@@ -1,5 +1,5 @@
 """The command group: each command's module is loaded when the command is used, and the listing of
-`autodiff --help` (read from main.COMMANDS without loading them) says what each command's own help says."""
+`autodiff --help` (read from group.COMMANDS without loading them) says what each command's own help says."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 import click
 import pytest
 
-from autodiff.cli.main import COMMANDS, cli
+from autodiff.cli.group import COMMANDS, cli
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))

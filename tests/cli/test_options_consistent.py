@@ -7,7 +7,7 @@ from __future__ import annotations
 import click
 import pytest
 
-from autodiff.cli.main import COMMANDS, cli
+from autodiff.cli.group import COMMANDS, cli
 from autodiff.cli.options import CALCULUS_COMMANDS, FORMAT_HELP, PYTORCH_COMMANDS, WRT_HELP
 
 
