@@ -79,7 +79,7 @@ def refuse_draw() -> None:
 
 
 class Generator:
-    """A CPU generator: the mt19937 state (a numpy MT19937 bit generator), the seed it started from and
+    """A CPU generator: the mt19937 state (engine/mersenne.py), the seed it started from and
     the cached second sample of the last scalar Box-Muller pair."""
 
     def __init__(self, seed: int | None = None) -> None:
@@ -100,12 +100,10 @@ class Generator:
 
     def _bit_generator(self) -> Any:
         if self._bits is None:
-            from numpy.random import MT19937  # lazily: importing numpy.random costs start-up time
+            from autodiff.engine.mersenne import MT19937
 
-            bits = MT19937(0)
             # pos 624: the first draw regenerates the state first, as mt19937 with left_ == 1 does
-            bits.state = {"bit_generator": "MT19937", "state": {"key": mt19937_key(self.seed), "pos": MERSENNE_N}}
-            self._bits = bits
+            self._bits = MT19937(mt19937_key(self.seed), MERSENNE_N)
         return self._bits
 
     def snapshot(self) -> tuple:

@@ -372,10 +372,12 @@ def test_an_unseeded_generator_is_seeded_from_the_system():
     assert G.initial_seed() == 123
 
 
-def test_numpy_random_is_imported_on_first_use_only():
+def test_numpy_random_is_imported_for_a_large_draw_only():
+    """engine/mersenne.py draws small tensors' words; numpy's MT19937 the words of a draw above BLOCK_WORDS."""
     program = ("import sys; from autodiff import engine; assert 'numpy.random' not in sys.modules; "
-               "engine.manual_seed(0); engine.tensor(1.0); assert 'numpy.random' not in sys.modules; "
-               "engine.randn(2); assert 'numpy.random' in sys.modules")
+               "engine.manual_seed(0); engine.tensor(1.0); engine.randn(2, 3); engine.rand(100); "
+               "assert 'numpy.random' not in sys.modules; "
+               "engine.randn(10_000); assert 'numpy.random' in sys.modules")
     subprocess.run([sys.executable, "-c", program], check=True)
 
 
