@@ -102,6 +102,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 
 def report_click(error: click.ClickException, json_mode: bool) -> int:
+    """A command line click refused, reported as autodiff's usage error (exit 2), naming the help to read."""
     from autodiff.cli.errors import report
     from autodiff.engine.errors import UsageError
 
