@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from autodiff.cli.check_run import check_body, json_float, setup
+from autodiff.cli.check_run import check_body, setup
 from autodiff.cli.check_text import gradcheck_doc
 from autodiff.cli.options import (
     SETTINGS,
@@ -131,10 +131,10 @@ def gradcheck_json(report: Any) -> str:
         "name": leaf.name,
         "ok": leaf.ok,
         "shape": list(leaf.shape),
-        "max_abs_error": json_float(leaf.max_abs_error),
-        "max_rel_error": json_float(leaf.max_rel_error),
+        "max_abs_error": jsonout.number(leaf.max_abs_error),
+        "max_rel_error": jsonout.number(leaf.max_rel_error),
         "worst": {"index": list(leaf.index), "output": None if leaf.output is None else list(leaf.output),
-                  "autograd": json_float(leaf.autograd), "numerical": json_float(leaf.numerical)},
+                  "autograd": jsonout.number(leaf.autograd), "numerical": jsonout.number(leaf.numerical)},
     } for leaf in report.leaves]
     document = {"ok": report.ok, "dtype": "float64", "method": report.method, "root_shape": list(report.root_shape),
                 "eps": report.eps, "atol": report.atol, "rtol": report.rtol, "evaluations": report.evaluations,

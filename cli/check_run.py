@@ -4,7 +4,6 @@ autodiff.app.checking's; this module reads the program and bindings and renders 
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from autodiff.cli.check_text import check_doc, check_sentence
@@ -176,16 +175,16 @@ def check_json(report: Any, read_as: str | None = None) -> dict[str, Any]:
             "ok": result.ok,
             "expect": result.text,
             **({"mistake": result.mistake} if result.mistake else {}),
-            "max_abs_error": json_float(result.max_abs_error),
-            "max_rel_error": json_float(result.max_rel_error),
+            "max_abs_error": jsonout.number(result.max_abs_error),
+            "max_rel_error": jsonout.number(result.max_rel_error),
             "worst": {
                 "point": {name: jsonout.values(v) for name, v in worst.point.items()},
                 "expected": jsonout.values(worst.expected),
                 "autograd": jsonout.values(worst.autograd),
                 "index": list(worst.index),
                 "sample": worst.sample,
-                "abs_error": json_float(worst.abs_error),
-                "rel_error": json_float(worst.rel_error),
+                "abs_error": jsonout.number(worst.abs_error),
+                "rel_error": jsonout.number(worst.rel_error),
             },
             "message": check_sentence(result, report.order),
         })
@@ -195,12 +194,3 @@ def check_json(report: Any, read_as: str | None = None) -> dict[str, Any]:
                 "order": report.order,
                 "points": [{name: jsonout.values(v) for name, v in p.items()} for p in report.points]}
     return document
-
-
-def json_float(value: float) -> float | str:
-    """A number for strict JSON: nan and the infinities as strings, as everywhere in autodiff's JSON."""
-    if math.isnan(value):
-        return "nan"
-    if math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    return value

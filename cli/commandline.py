@@ -16,6 +16,18 @@ _COMMA_NUMBERS = re.compile(r"^-?[0-9.]+(\s*,\s*-?[0-9.]+)+$")  # x=1,5
 _BINDING_SHAPED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=(-?[0-9.]+([eE]-?[0-9]+)?|\[[^=]*\])$")  # x=2, w=[1, 2]
 
 
+HELP_OPTIONS = ("-h", "--help")
+
+
+def is_program(token: str, options: set[str] | dict[str, object]) -> bool:
+    """Whether a command's first argument is its PROGRAM although it starts with a minus sign (`-x**2 + 3*x`):
+    it is not one of the command's `options` (spellings, the help's included), with or without a value
+    attached (--format=json, -fPATH)."""
+    if not token.startswith("-") or token in ("-", "--"):
+        return False
+    return token.split("=", 1)[0] not in options and not (len(token) > 2 and token[:2] in options)
+
+
 # Errors from the application name a setting by its parameter's name ({order}); cli/errors.py words it as its
 # option (flag_of: --order). A parameter's flag is --its-name, unless listed here (cli/options.py's `option`
 # refuses a declaration this table would word wrong).

@@ -11,9 +11,17 @@ from typing import Any
 
 import click
 
-from autodiff.cli.commandline import SPELLINGS, flag_of, run_configured, spelled, split_binding
+from autodiff.cli.commandline import (
+    HELP_OPTIONS,
+    SPELLINGS,
+    flag_of,
+    is_program,
+    run_configured,
+    spelled,
+    split_binding,
+)
 
-SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+SETTINGS: dict[str, Any] = {"help_option_names": list(HELP_OPTIONS), "max_content_width": 100}
 
 
 def settings() -> dict[str, Any]:
@@ -38,12 +46,10 @@ class ProgramCommand(click.Command):
         return super().parse_args(ctx, args)
 
     def _is_program(self, token: str) -> bool:
-        if not token.startswith("-") or token in ("-", "--"):
-            return False
         options = {opt for param in self.params for opt in (*getattr(param, "opts", ()),
                                                             *getattr(param, "secondary_opts", ()))}
         options.update(self.context_settings.get("help_option_names", ()))
-        return token.split("=", 1)[0] not in options and not (len(token) > 2 and token[:2] in options)
+        return is_program(token, options)
 
 
 # ---------------------------------------------------------------------------- option declarations

@@ -16,10 +16,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from autodiff.cli.commandline import SPELLINGS, run_configured, split_binding
+from autodiff.cli.commandline import HELP_OPTIONS, SPELLINGS, is_program, run_configured, split_binding
 from autodiff.cli.quick_table import DEFAULTS, OPTIONS
 
-HELP_OPTIONS = ("-h", "--help")
 _CLICK_ONLY = frozenset((*HELP_OPTIONS, "--debug", "--version"))
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
@@ -72,7 +71,7 @@ def parameters(command: str, args: list[str]) -> dict[str, Any]:
     """The parameters of `command` (eval or check) for its arguments, as click's ctx.params; Decline when click
     must read them."""
     options = OPTIONS[command]
-    leading = args[0] if args and _is_program(args[0], options) else None
+    leading = args[0] if args and is_program(args[0], {*options, *HELP_OPTIONS}) else None
     rest = args[1:] if leading is not None else list(args)
     given: dict[str, Any] = {}
     positional: list[str] = []
@@ -113,14 +112,6 @@ def parameters(command: str, args: list[str]) -> dict[str, Any]:
         params["assignments"] = ((first,) if first is not None else ()) + params["assignments"]
         params["program"] = leading
     return params
-
-
-def _is_program(token: str, options: dict[str, tuple]) -> bool:
-    """A first argument that starts with a minus sign and is no option is the PROGRAM (cli.options.ProgramCommand)."""
-    if not token.startswith("-") or token in ("-", "--"):
-        return False
-    known = {*options, *HELP_OPTIONS}
-    return token.split("=", 1)[0] not in known and not (len(token) > 2 and token[:2] in known)
 
 
 def _split_option(token: str, options: dict[str, tuple]) -> tuple[str, str | None]:

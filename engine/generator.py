@@ -108,8 +108,7 @@ class Generator:
 
     def snapshot(self) -> tuple:
         """The generator's whole state, for restore (vmap's randomness='same' rewinds it)."""
-        bits = self._bit_generator().state
-        return self.seed, {**bits, "state": dict(bits["state"], key=bits["state"]["key"].copy())}, self.next_normal
+        return self.seed, self._bit_generator().state, self.next_normal  # the state is a copy
 
     def restore(self, saved: tuple) -> None:
         self.seed, bits, self.next_normal = saved
