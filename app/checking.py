@@ -5,7 +5,6 @@ wrong first derivative of a scalar program gets its likely mistake named (app/mi
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -29,70 +28,93 @@ from autodiff.grammar.interpreter import Evaluation, Interpreter
 MAX_SAMPLES = 10_000  # check's points, each a run of the program
 
 
-@dataclass
-class Expectation:
+# The records of a check, written out rather than made by `dataclasses`, whose class creation costs every
+# start-up (README, start-up).
+
+
+class _Fields:
+    """A record: its fields are its slots; repr() shows them."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self.__slots__)})"
+
+
+class Expectation(_Fields):
     """The user's derivative of the root with respect to NAME; `label` names it in messages (a front end may
     give its own words, e.g. its option's)."""
 
-    name: str
-    text: str
-    label: str = ""
+    __slots__ = ("label", "name", "text")
 
-    def __post_init__(self) -> None:
-        self.label = self.label or f"{self.name}={self.text}"
+    def __init__(self, name: str, text: str, label: str = "") -> None:
+        self.name, self.text, self.label = name, text, label or f"{name}={text}"
 
 
-@dataclass
-class CheckRequest:
-    program: str
-    variables: list[Variable]
-    expectations: list[Expectation]
-    dtype: str = "float32"
-    samples: int | None = None  # None: at the bound values
-    seed: int | None = None
-    rtol: float | None = None
-    atol: float | None = None
-    order: int = 1  # 2: the expectations are second derivatives (of the sum of the gradient, per element)
+class CheckRequest(_Fields):
+    """What to check: the program, its variables, the expectations, and where and how closely."""
+
+    __slots__ = ("atol", "dtype", "expectations", "order", "program", "rtol", "samples", "seed", "variables")
+
+    def __init__(self, program: str, variables: list[Variable], expectations: list[Expectation],
+                 dtype: str = "float32", samples: int | None = None, seed: int | None = None,
+                 rtol: float | None = None, atol: float | None = None, order: int = 1) -> None:
+        self.program, self.variables, self.expectations, self.dtype = program, variables, expectations, dtype
+        self.samples = samples  # None: at the bound values
+        self.seed, self.rtol, self.atol = seed, rtol, atol
+        self.order = order  # 2: the expectations are second derivatives (of the sum of the gradient, per element)
 
 
-@dataclass
-class Worst:
+class Worst(_Fields):
     """Where an expectation is furthest from autograd: the point, both values there, the element."""
 
-    point: dict[str, np.ndarray]
-    expected: np.ndarray
-    autograd: np.ndarray
-    index: tuple[int, ...]  # the element of the gradient (empty for a scalar)
-    sample: int  # 1-based; 1 when the check is at the bound point only
-    abs_error: float
-    rel_error: float
+    __slots__ = ("abs_error", "autograd", "expected", "index", "point", "rel_error", "sample")
+
+    def __init__(self, point: dict[str, np.ndarray], expected: np.ndarray, autograd: np.ndarray,
+                 index: tuple[int, ...], sample: int, abs_error: float, rel_error: float) -> None:
+        self.point, self.expected, self.autograd = point, expected, autograd
+        self.index = index  # the element of the gradient (empty for a scalar)
+        self.sample = sample  # 1-based; 1 when the check is at the bound point only
+        self.abs_error, self.rel_error = abs_error, rel_error
 
 
-@dataclass
-class CheckResult:
-    name: str
-    text: str
-    ok: bool
-    max_abs_error: float
-    max_rel_error: float
-    worst: Worst
-    shape: tuple[int, ...]
-    mistake: str | None = None  # the likely mistake, when the derivative is wrong and it is recognisable
+class CheckResult(_Fields):
+    """One expectation's verdict: its largest errors, where they are, and the likely mistake."""
+
+    __slots__ = ("max_abs_error", "max_rel_error", "mistake", "name", "ok", "shape", "text", "worst")
+
+    def __init__(self, name: str, text: str, ok: bool, max_abs_error: float, max_rel_error: float, worst: Worst,
+                 shape: tuple[int, ...], mistake: str | None = None) -> None:
+        self.name, self.text, self.ok = name, text, ok
+        self.max_abs_error, self.max_rel_error, self.worst, self.shape = max_abs_error, max_rel_error, worst, shape
+        self.mistake = mistake  # the likely mistake, when the derivative is wrong and it is recognisable
 
 
-@dataclass
-class CheckReport:
-    ok: bool
-    checks: list[CheckResult]
-    samples: int
-    seed: int | None
-    dtype: str
-    rtol: float
-    atol: float
-    root_shape: tuple[int, ...]
-    notes: list[str] = field(default_factory=list)
-    points: list[dict[str, np.ndarray]] = field(default_factory=list)  # every point checked, in order
-    order: int = 1
+class CheckReport(_Fields):
+    """Every expectation's verdict, with the points checked and the settings used."""
+
+    __slots__ = (
+        "atol",
+        "checks",
+        "dtype",
+        "notes",
+        "ok",
+        "order",
+        "points",
+        "root_shape",
+        "rtol",
+        "samples",
+        "seed",
+    )
+
+    def __init__(self, ok: bool, checks: list[CheckResult], samples: int, seed: int | None, dtype: str, rtol: float,
+                 atol: float, root_shape: tuple[int, ...], notes: list[str] | None = None,
+                 points: list[dict[str, np.ndarray]] | None = None, order: int = 1) -> None:
+        self.ok, self.checks, self.samples, self.seed, self.dtype = ok, checks, samples, seed, dtype
+        self.rtol, self.atol, self.root_shape = rtol, atol, root_shape
+        self.notes = [] if notes is None else notes
+        self.points = [] if points is None else points  # every point checked, in order
+        self.order = order
 
 
 class _Derivative:

@@ -5,7 +5,6 @@ torch.allclose (in float64: a value passes when |value - reference| <= atol + rt
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -54,14 +53,19 @@ def nothing_to_compare(sizes: list[tuple[str, int]]) -> None:
                                 hint="bind a value with at least one element", reason="empty")
 
 
-@dataclass
 class Variable:
-    """A bound name: a VALUE text of the language (evaluated again for every sample) or fixed values."""
+    """A bound name: a VALUE text of the language (evaluated again for every sample) or fixed values. (This
+    module's records are written out: dataclasses' class creation costs every start-up, README, start-up.)"""
 
-    name: str
-    text: str | None = None
-    values: np.ndarray | None = None  # from @PATH: the same at every sample
-    requires_grad: bool = True
+    __slots__ = ("name", "requires_grad", "text", "values")
+
+    def __init__(self, name: str, text: str | None = None, values: np.ndarray | None = None,
+                 requires_grad: bool = True) -> None:
+        self.name, self.text, self.requires_grad = name, text, requires_grad
+        self.values = values  # from @PATH: the same at every sample
+
+    def __repr__(self) -> str:
+        return f"Variable({', '.join(f'{n}={getattr(self, n)!r}' for n in self.__slots__)})"
 
     def draw(self) -> Any:
         if self.values is not None:
@@ -116,15 +120,23 @@ def second(root: Tensor, inputs: list[Tensor], grad_output: np.ndarray | None) -
     return out
 
 
-@dataclass
 class Comparison:
     """An elementwise comparison of values with a reference, by torch.allclose's rule."""
 
-    ok: bool
-    max_abs_error: float
-    max_rel_error: float
-    worst: int  # flat index of the worst element: the largest error out of tolerance, else the largest
-    worst_error: float  # its absolute error
+    __slots__ = ("max_abs_error", "max_rel_error", "ok", "worst", "worst_error")
+
+    def __init__(self, ok: bool, max_abs_error: float, max_rel_error: float, worst: int, worst_error: float) -> None:
+        self.ok, self.max_abs_error, self.max_rel_error = ok, max_abs_error, max_rel_error
+        self.worst = worst  # flat index of the worst element: the largest error out of tolerance, else the largest
+        self.worst_error = worst_error  # its absolute error
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Comparison:
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    def __repr__(self) -> str:
+        return f"Comparison({', '.join(f'{n}={getattr(self, n)!r}' for n in self.__slots__)})"
 
 
 def compare(values: np.ndarray, reference: np.ndarray, rtol: float, atol: float) -> Comparison:

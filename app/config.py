@@ -5,20 +5,43 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
 
 from autodiff import engine
 
 DEFAULT_MAX_ELEMENTS = 50_000_000
 
 
-@dataclass(frozen=True)
 class Config:
-    """The engine's settings for a run."""
+    """The engine's settings for a run. Frozen, compared by its fields; written out rather than made by
+    `dataclasses`, whose class creation costs every start-up (README, start-up)."""
 
-    dtype: str = "float32"
-    seed: int | None = None
-    max_elements: int | None = DEFAULT_MAX_ELEMENTS
+    __slots__ = ("dtype", "max_elements", "seed")
+    dtype: str
+    seed: int | None
+    max_elements: int | None
+
+    def __init__(self, dtype: str = "float32", seed: int | None = None,
+                 max_elements: int | None = DEFAULT_MAX_ELEMENTS) -> None:
+        object.__setattr__(self, "dtype", dtype)
+        object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "max_elements", max_elements)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r} of a Config")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r} of a Config")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Config:
+            return NotImplemented
+        return (self.dtype, self.seed, self.max_elements) == (other.dtype, other.seed, other.max_elements)
+
+    def __hash__(self) -> int:
+        return hash((self.dtype, self.seed, self.max_elements))
+
+    def __repr__(self) -> str:
+        return f"Config(dtype={self.dtype!r}, seed={self.seed!r}, max_elements={self.max_elements!r})"
 
     @contextlib.contextmanager
     def applied(self) -> Iterator[Config]:
@@ -30,4 +53,4 @@ class Config:
 
     def but(self, **changes: object) -> Config:
         """The same settings with some changed (a float64 run of a float32 command, a check's own seed)."""
-        return replace(self, **changes)
+        return Config(**{"dtype": self.dtype, "seed": self.seed, "max_elements": self.max_elements, **changes})

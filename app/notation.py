@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import keyword
 import re
-from dataclasses import dataclass, field
 
 from autodiff.engine import BUILTINS
 from autodiff.engine.errors import AutodiffError
@@ -46,15 +45,25 @@ _BINARY_SPACED = frozenset(("+", "-", "=", "==", "!=", "<", "<=", ">", ">="))
 _ENDS_ARGUMENT = frozenset(("+", "-", "*", "/", "//", "%", "@", "=", "==", "!=", "<", "<=", ">", ">="))
 
 
-@dataclass
 class Reading:
     """How a command read its program: the program in the language, what to show (`read_as`, None when it was
-    taken as written), the two sides of an equation, and names read as variables although built-ins have them."""
+    taken as written), the two sides of an equation, and names read as variables although built-ins have them.
+    (This module's records are written out: dataclasses' class creation costs every start-up, README, start-up.)"""
 
-    program: str
-    read_as: str | None = None
-    equation: tuple[str, str] | None = None
-    variables: list[str] = field(default_factory=list)
+    __slots__ = ("equation", "program", "read_as", "variables")
+
+    def __init__(self, program: str, read_as: str | None = None, equation: tuple[str, str] | None = None,
+                 variables: list[str] | None = None) -> None:
+        self.program, self.read_as, self.equation = program, read_as, equation
+        self.variables = [] if variables is None else variables
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Reading:
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    def __repr__(self) -> str:
+        return f"Reading({', '.join(f'{n}={getattr(self, n)!r}' for n in self.__slots__)})"
 
 
 def name(text: str) -> str:
@@ -195,15 +204,17 @@ def _split_names(tokens: list[tuple[str, str]], declared: set[str]) -> list[tupl
 
 
 # ---------------------------------------------------------------------------- the rewriting
-@dataclass
 class _Frame:
-    kind: str  # "paren", "bar", "arg" (a function's argument without brackets), "root" (one factor)
-    suffix: str = ""  # the power written after it closes: sin^2 x is sin(x)**2
-    start: int = 0  # the output position where its function begins (a bracket goes there for a log's base)
-    base: str | None = None  # log_b x: divided by log(b)
-    log: bool = False  # log(x, b) may follow: a comma makes the rest the base
-    after_comma: bool = False  # inside the base of log(x, b)
-    content: bool = False  # an operand has been written inside
+    __slots__ = ("after_comma", "base", "content", "kind", "log", "start", "suffix")
+
+    def __init__(self, kind: str, suffix: str = "", start: int = 0, base: str | None = None, log: bool = False) -> None:
+        self.kind = kind  # "paren", "bar", "arg" (a function's argument without brackets), "root" (one factor)
+        self.suffix = suffix  # the power written after it closes: sin^2 x is sin(x)**2
+        self.start = start  # the output position where its function begins (a bracket goes there for a log's base)
+        self.base = base  # log_b x: divided by log(b)
+        self.log = log  # log(x, b) may follow: a comma makes the rest the base
+        self.after_comma = False  # inside the base of log(x, b)
+        self.content = False  # an operand has been written inside
 
 
 class _Writer:

@@ -4,7 +4,6 @@ and every scalar result or gradient that differs by more than 1e-3 relative is r
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -16,13 +15,22 @@ PRECISION_CHECK_ELEMENTS = 100_000  # programs up to this size are run again in 
 PRECISION_RTOL = 1e-3
 
 
-@dataclass(frozen=True)
 class LostDigits:
-    """A value float32 got wrong: what it is ("the root", "x.grad"), float32's value and float64's."""
+    """A value float32 got wrong: what it is ("the root", "x.grad"), float32's value and float64's (written
+    out rather than made by `dataclasses`, whose class creation costs every start-up: README, start-up)."""
 
-    what: str
-    float32: float
-    float64: float
+    __slots__ = ("float32", "float64", "what")
+
+    def __init__(self, what: str, float32: float, float64: float) -> None:
+        self.what, self.float32, self.float64 = what, float32, float64
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not LostDigits:
+            return NotImplemented
+        return (self.what, self.float32, self.float64) == (other.what, other.float32, other.float64)
+
+    def __repr__(self) -> str:
+        return f"LostDigits(what={self.what!r}, float32={self.float32!r}, float64={self.float64!r})"
 
 
 def lost_digits(result: EvalResult, rebuild: Callable[[], EvalRequest], config: Config) -> list[LostDigits]:

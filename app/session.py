@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -51,55 +50,121 @@ def as_tensor(value: Any, what: str, fields: tuple[str, ...] = ()) -> Tensor:
                         fields=fields)
 
 
-@dataclass
+# These records are written out rather than made by `dataclasses`, whose class creation costs every start-up
+# (README, start-up). Binding and Pass compare by their fields; a request and a result by identity.
+
+
 class Binding:
     """A name bound before the program runs: a leaf that requires grad (a variable) or not (a constant)."""
 
-    name: str
-    value: Any  # a Tensor, a numpy array, a number or a list
-    requires_grad: bool
+    __slots__ = ("name", "requires_grad", "value")
+
+    def __init__(self, name: str, value: Any, requires_grad: bool) -> None:
+        self.name = name
+        self.value = value  # a Tensor, a numpy array, a number or a list
+        self.requires_grad = requires_grad
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Binding:
+            return NotImplemented
+        return (self.name, self.value, self.requires_grad) == (other.name, other.value, other.requires_grad)
+
+    def __repr__(self) -> str:
+        return f"Binding(name={self.name!r}, value={self.value!r}, requires_grad={self.requires_grad!r})"
 
 
-@dataclass
 class EvalRequest:
-    program: str
-    bindings: list[Binding] = field(default_factory=list)
-    grad_tensor: Any = None
-    retain_graph: bool = False
-    backward: list[str] = field(default_factory=list)  # the tensors backward starts from ("": the root)
-    repeat: int = 1
-    zero_grad: bool = False
-    retain_grad: list[str] = field(default_factory=list)
-    order: int = 1
-    wrt: str | None = None  # the leaf of the derivative (order N: d^N root / d wrt^N); None: the only leaf
-    detect_anomaly: bool = False
-    # Receives every backward step (engine.observe); its start_pass(), if any, is called before
-    # each backward call (the explanation of a pass uses both).
-    observe: Callable[..., None] | None = None
-    parsed: Program | None = None  # the program already parsed (a batch parses it once for every line)
-    # What each backward pass keeps of a gradient for the report (text output keeps only what it prints, so
-    # that 500 repeated passes on a large tensor does not hold 500 copies); None: a full copy, and the copies of
-    # all passes together are bounded by the element limit, checked before the first pass.
-    keep: Callable[[np.ndarray], Any] | None = None
+    """What to run: the program, its bindings and the backward passes, with what each pass keeps."""
+
+    __slots__ = (
+        "backward",
+        "bindings",
+        "detect_anomaly",
+        "grad_tensor",
+        "keep",
+        "observe",
+        "order",
+        "parsed",
+        "program",
+        "repeat",
+        "retain_grad",
+        "retain_graph",
+        "wrt",
+        "zero_grad",
+    )
+
+    def __init__(self, program: str, bindings: list[Binding] | None = None, grad_tensor: Any = None,
+                 retain_graph: bool = False, backward: list[str] | None = None, repeat: int = 1,
+                 zero_grad: bool = False, retain_grad: list[str] | None = None, order: int = 1,
+                 wrt: str | None = None, detect_anomaly: bool = False, observe: Callable[..., None] | None = None,
+                 parsed: Program | None = None, keep: Callable[[np.ndarray], Any] | None = None) -> None:
+        self.program = program
+        self.bindings = [] if bindings is None else bindings
+        self.grad_tensor = grad_tensor
+        self.retain_graph = retain_graph
+        self.backward = [] if backward is None else backward  # the tensors backward starts from ("": the root)
+        self.repeat = repeat
+        self.zero_grad = zero_grad
+        self.retain_grad = [] if retain_grad is None else retain_grad
+        self.order = order
+        self.wrt = wrt  # the leaf of the derivative (order N: d^N root / d wrt^N); None: the only leaf
+        self.detect_anomaly = detect_anomaly
+        # Receives every backward step (engine.observe); its start_pass(), if any, is called before
+        # each backward call (the explanation of a pass uses both).
+        self.observe = observe
+        self.parsed = parsed  # the program already parsed (a batch parses it once for every line)
+        # What each backward pass keeps of a gradient for the report (text output keeps only what it prints, so
+        # that 500 repeated passes on a large tensor does not hold 500 copies); None: a full copy, and the copies
+        # of all passes together are bounded by the element limit, checked before the first pass.
+        self.keep = keep
+
+    def rebound(self, bindings: list[Binding]) -> EvalRequest:
+        """The same request with other bindings and no observer (a batch line run again in another dtype)."""
+        import copy
+
+        request = copy.copy(self)
+        request.bindings, request.observe = bindings, None
+        return request
+
+    def __repr__(self) -> str:
+        return f"EvalRequest(program={self.program!r}, bindings={self.bindings!r})"
 
 
-@dataclass
 class Pass:
     """One backward call: which tensor it started from and every named leaf's .grad after it."""
 
-    root: str | None
-    grads: dict[str, Any]  # np.ndarray | None, or what EvalRequest.keep kept of it
-    order: int | None = None  # which derivative this pass computed (EvalRequest.order)
+    __slots__ = ("grads", "order", "root")
+
+    def __init__(self, root: str | None, grads: dict[str, Any], order: int | None = None) -> None:
+        self.root = root
+        self.grads = grads  # np.ndarray | None, or what EvalRequest.keep kept of it
+        self.order = order  # which derivative this pass computed (EvalRequest.order)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Pass:
+            return NotImplemented
+        return (self.root, self.grads, self.order) == (other.root, other.grads, other.order)
+
+    def __repr__(self) -> str:
+        return f"Pass(root={self.root!r}, grads={self.grads!r}, order={self.order!r})"
 
 
-@dataclass
 class EvalResult:
-    evaluation: Evaluation
-    root: Tensor
-    passes: list[Pass]
-    grads: dict[str, np.ndarray | None]
-    skipped_backward: str | None = None  # why no backward ran (the root needs no grad)
-    targets: list[Tensor] = field(default_factory=list)  # the tensors backward started from
+    """What a run produced: the evaluation, its root, each backward pass and the leaves' final .grad."""
+
+    __slots__ = ("evaluation", "grads", "passes", "root", "skipped_backward", "targets")
+
+    def __init__(self, evaluation: Evaluation, root: Tensor, passes: list[Pass], grads: dict[str, np.ndarray | None],
+                 skipped_backward: str | None = None, targets: list[Tensor] | None = None) -> None:
+        self.evaluation = evaluation
+        self.root = root
+        self.passes = passes
+        self.grads = grads
+        self.skipped_backward = skipped_backward  # why no backward ran (the root needs no grad)
+        self.targets = [] if targets is None else targets  # the tensors backward started from
+
+    def __repr__(self) -> str:
+        return f"EvalResult(root={self.root!r}, passes={self.passes!r}, grads={self.grads!r})"
 
 
 def bind(bindings: list[Binding]) -> dict[str, Tensor]:

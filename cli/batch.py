@@ -133,15 +133,13 @@ def eval_answering(program: str | None, assignments: tuple[str, ...], options: d
 
     def again(request: Any, mine: dict[str, Any]) -> Any:
         """The line's request made again in the dtype now in force, its default bindings evaluated in it."""
-        import dataclasses
-
         from autodiff import engine
 
         dtype = engine.get_default_dtype().name
         if dtype not in defaults:
             defaults[dtype] = commands.eval_request(request.program, assignments, mine).bindings
         own = request.bindings[len(lines.defaults):]
-        return dataclasses.replace(request, bindings=defaults[dtype] + own, observe=None)
+        return request.rebound(defaults[dtype] + own)
 
     def answer(line: Any) -> dict[str, Any]:
         import contextlib

@@ -5,24 +5,39 @@ have no lists, strings or scripts)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True)
 class Policy:
-    """The rules of one way of running programs."""
+    """The rules of one way of running programs (frozen; each policy is made once, so equal means the same).
+    Written out rather than made by `dataclasses`, whose class creation costs every start-up (README, start-up)."""
 
-    name: str
-    keeps_lists: bool = False  # an assigned list stays a list (a script's), else it becomes a tensor
-    prints: bool = False  # print() exists (scripts)
-    python_builtins: bool = True  # range, len, min, abs, ... (with Python's meaning on numbers)
-    modules: tuple[str, ...] = ("torch",)  # modules a program may use without importing them
-    # Syntax it refuses: node class name -> what to call it in the message (an expression or a statement)
-    refused: Mapping[str, str] = field(default_factory=dict)
-    # The error for a refused construct: refuse(what, node) -> an exception to raise (None: a generic one)
-    refuse: Callable[[str, Any], Exception] | None = None
-    unknown_hint: str = "assign {name} = ... first"  # the hint for a name nothing binds
+    __slots__ = ("keeps_lists", "modules", "name", "prints", "python_builtins", "refuse", "refused", "unknown_hint")
+
+    def __init__(self, name: str, *, keeps_lists: bool = False, prints: bool = False, python_builtins: bool = True,
+                 modules: tuple[str, ...] = ("torch",), refused: Mapping[str, str] | None = None,
+                 refuse: Callable[[str, Any], Exception] | None = None,
+                 unknown_hint: str = "assign {name} = ... first") -> None:
+        setter = object.__setattr__
+        setter(self, "name", name)
+        setter(self, "keeps_lists", keeps_lists)  # an assigned list stays a list (a script's), else a tensor
+        setter(self, "prints", prints)  # print() exists (scripts)
+        setter(self, "python_builtins", python_builtins)  # range, len, min, abs, ... (Python's meaning on numbers)
+        setter(self, "modules", modules)  # modules a program may use without importing them
+        # Syntax it refuses: node class name -> what to call it in the message (an expression or a statement)
+        setter(self, "refused", {} if refused is None else refused)
+        # The error for a refused construct: refuse(what, node) -> an exception to raise (None: a generic one)
+        setter(self, "refuse", refuse)
+        setter(self, "unknown_hint", unknown_hint)  # the hint for a name nothing binds
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r} of a Policy")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r} of a Policy")
+
+    def __repr__(self) -> str:
+        return f"Policy({self.name!r})"
 
 
 EVAL = Policy("eval")

@@ -5,7 +5,6 @@ produced (`Evaluation`); and how values print, format and test true, as Python d
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from autodiff import engine
@@ -22,15 +21,22 @@ def second(name: str) -> type | tuple:
     return getattr(engine, name) if engine.lazy.is_loaded() else ()
 
 
-@dataclass
 class Evaluation:
-    """What running a program produced: its names in binding order and the root (last statement)."""
+    """What running a program produced: its names in binding order and the root (last statement). Written out
+    rather than made by `dataclasses`, whose class creation costs every start-up (README, start-up)."""
 
-    program: Program
-    names: dict[str, Any] = field(default_factory=dict)
-    root: Any = None
-    root_name: str | None = None
-    root_statement: SyntaxNode | None = None
+    __slots__ = ("names", "program", "root", "root_name", "root_statement")
+
+    def __init__(self, program: Program, names: dict[str, Any] | None = None, root: Any = None,
+                 root_name: str | None = None, root_statement: SyntaxNode | None = None) -> None:
+        self.program = program
+        self.names = {} if names is None else names
+        self.root = root
+        self.root_name = root_name
+        self.root_statement = root_statement
+
+    def __repr__(self) -> str:
+        return f"Evaluation(names={list(self.names)!r}, root_name={self.root_name!r}, root={self.root!r})"
 
 
 class DType(str):

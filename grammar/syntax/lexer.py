@@ -5,6 +5,7 @@ generated tables (`_generated_parser.py`); the parser driver (`parser.py`) consu
 
 from __future__ import annotations
 
+import functools
 import keyword
 import re
 
@@ -60,7 +61,15 @@ class Token:
 
 # Named groups in the generated order; `lastgroup` names the terminal that matched (the inner groups
 # of a pattern close before its own group, so they never shadow it).
-_SCANNER = re.compile("|".join(f"(?P<{name}>{regex})" for name, regex in _tables.TERMINALS))
+_PATTERN = "|".join(f"(?P<{name}>{regex})" for name, regex in _tables.TERMINALS)
+
+
+@functools.cache
+def _scanner() -> re.Pattern[str]:
+    """The compiled pattern, compiled at the first lexing rather than at import. re's compiler recurses; at an
+    import nested ten modules deep its frames straddle the end of one of CPython's 16 KB frame-stack chunks,
+    and each crossing maps and unmaps a chunk: the compile took 5 ms there instead of 1 (benchmarks/README)."""
+    return re.compile(_PATTERN)
 _IGNORE = frozenset(_tables.IGNORE)
 _KEYWORDS = _tables.KEYWORDS
 _OPENERS = {"LPAR": "(", "LSQB": "[", "LBRACE": "{"}
@@ -93,7 +102,7 @@ def tokens(text: str, brackets: list[Token]):  # -> Iterator[Token]
     statement's indentation is the program's level (so `autodiff eval '  x*2'` is fine); every line ends
     with an _NL, the last one too (an empty one, described as the end of the program).
     """
-    match = _SCANNER.match
+    match = _scanner().match
     scan = _Scan(text, brackets)
     pos, end = 0, len(text)
     while pos < end:

@@ -1,4 +1,7 @@
-"""How the syntax tree's node classes are made (tree.py), without dataclasses' work at import."""
+"""How the syntax tree's node classes are made (tree.py), without dataclasses' work at import: `@dataclass`
+processes each class at import (fields, generated methods, a second class for the slots), 6-8 ms for the
+tree's 45 classes at every start; `syntax_node` only remakes the class with its annotated fields as
+`__slots__` and `__match_args__`, and `dataclasses` is imported only when a tree is misused."""
 
 from __future__ import annotations
 
@@ -16,6 +19,13 @@ def syntax_node(cls: type) -> type:
     namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
     namespace.update(__slots__=fields, __match_args__=fields)
     return type(cls)(cls.__name__, cls.__bases__, namespace)
+
+
+def frozen_error(message: str) -> AttributeError:
+    """dataclasses' FrozenInstanceError (assigning to a field of a tree), imported only when it is raised."""
+    from dataclasses import FrozenInstanceError
+
+    return FrozenInstanceError(message)
 
 
 def moved(node: _N, line: int, column: int) -> _N:

@@ -7,19 +7,17 @@ their fields in order and `line`/`column` by keyword: `BinOp("+", a, b, line=1, 
 Trees can be deep (a 20,000-term sum is a 20,000-deep left spine), so nothing here recurses over them:
 nodes compare by identity (`eq=False`) and `repr()` goes through the iterative `dump()` (compare dumps).
 
-Start-up: `@dataclass` processes each class at import (fields, generated methods, a second class for the
-slots: 6-8 ms for these 45 classes at every start), so `_node` only remakes the class with its annotated
-fields as `__slots__` and `__match_args__` (nodes.py); `Node` supplies one shared `__init__` and the
-frozenness (assignment raises dataclasses.FrozenInstanceError).
+Start-up: the classes are made by nodes.py's `syntax_node`, not by dataclasses (6-8 ms at every start); `Node`
+supplies one `__init__` and the frozenness (assignment raises dataclasses.FrozenInstanceError).
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
-from dataclasses import FrozenInstanceError, dataclass
 from typing import Any
 
-from autodiff.grammar.syntax.nodes import syntax_node
+from autodiff.grammar.syntax.nodes import frozen_error, syntax_node
 
 
 @syntax_node
@@ -44,10 +42,10 @@ class Node:
         setter(self, "column", column)
 
     def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        raise frozen_error(f"cannot assign to field {name!r}")
 
     def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
+        raise frozen_error(f"cannot delete field {name!r}")
 
     def __setstate__(self, state: tuple) -> None:  # for copy.copy of a slotted, frozen object
         for name, value in state[1].items():
@@ -163,19 +161,23 @@ class IfExp(Node):
     orelse: Expr
 
 
-@dataclass(frozen=True, slots=True)
-class Parameters:
+class Parameters(tuple):
     """The parameters of a `def` or a `lambda`, as Python has them: `names` are positional-or-keyword, the last
     `len(defaults)` of them with default values (expressions, computed when the function is defined); `star`
-    is the name of *args ('' for a bare `*`, None without), `kwonly` the keyword-only names after it with
-    their defaults (None: required), `starstar` the name of **kwargs."""
+    is the name of *args ('' for a bare `*`, None without), `kwonly` the keyword-only names after it with their
+    defaults (`kw_defaults`, None: required), `starstar` the name of **kwargs. A tuple of the six, named."""
 
-    names: tuple[str, ...] = ()
-    defaults: tuple[Expr, ...] = ()
-    star: str | None = None
-    kwonly: tuple[str, ...] = ()
-    kw_defaults: tuple[Expr | None, ...] = ()
-    starstar: str | None = None
+    __slots__ = ()
+    FIELDS = ("names", "defaults", "star", "kwonly", "kw_defaults", "starstar")
+
+    def __new__(cls, names: tuple[str, ...] = (), defaults: tuple[Expr, ...] = (), star: str | None = None,
+                kwonly: tuple[str, ...] = (), kw_defaults: tuple = (), starstar: str | None = None) -> Parameters:
+        return tuple.__new__(cls, (names, defaults, star, kwonly, kw_defaults, starstar))
+
+    names, defaults, star, kwonly, kw_defaults, starstar = (property(operator.itemgetter(i)) for i in range(6))
+
+    def __repr__(self) -> str:
+        return f"Parameters({', '.join(f'{n}={v!r}' for n, v in zip(self.FIELDS, self))})"
 
     def text(self) -> str:
         """The parameters as written, without default values: `x, y=..., *args, k=..., **kw`."""
@@ -396,10 +398,6 @@ BLOCKS = (If, For, While, With, FunctionDef, ClassDef, Decorated)  # statements 
 # dump -------------------------------------------------------------------------------------------
 
 
-def _opt(node: Node | None) -> Node | str:
-    return "_" if node is None else node
-
-
 def _call_parts(node: Call) -> list[Node | str]:
     kwargs: list[Node | str] = []
     for name, value in node.kwargs:
@@ -427,7 +425,7 @@ _PARTS: dict[type, Callable[[Any], list]] = {
     Attribute: lambda n: [".", n.value, n.attr],
     Call: _call_parts,
     Subscript: lambda n: ["[]", n.value, *n.index],
-    Slice: lambda n: [":", _opt(n.start), _opt(n.stop), _opt(n.step)],
+    Slice: lambda n: [":", *("_" if p is None else p for p in (n.start, n.stop, n.step))],
     ListExpr: lambda n: ["list", *n.items],
     TupleExpr: lambda n: ["tuple", *n.items],
     Assign: lambda n: ["=", n.name, n.value],
