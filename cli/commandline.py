@@ -10,10 +10,11 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-_COMMA_NUMBERS = re.compile(r"^-?[0-9.]+(\s*,\s*-?[0-9.]+)+$")  # x=1,5
+# Patterns are compiled when first used (re caches them): most commands never need them, and each costs start-up
+_COMMA_NUMBERS = r"^-?[0-9.]+(\s*,\s*-?[0-9.]+)+$"  # x=1,5
 
 
-_BINDING_SHAPED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=(-?[0-9.]+([eE]-?[0-9]+)?|\[[^=]*\])$")  # x=2, w=[1, 2]
+_BINDING_SHAPED = r"^[A-Za-z_][A-Za-z0-9_]*=(-?[0-9.]+([eE]-?[0-9]+)?|\[[^=]*\])$"  # x=2, w=[1, 2]
 
 
 HELP_OPTIONS = ("-h", "--help")
@@ -120,7 +121,8 @@ def program_text(program: str | None, file: str | None) -> str:
         raise UsageError("no PROGRAM given: pass it as the first argument, '-' for standard input, or --file PATH")
     if program == "-":
         return read_stdin("the program on standard input")
-    if _BINDING_SHAPED.match(program.strip()):  # `echo 'x**3' | autodiff eval x=2`: x=2 took PROGRAM's place
+    # `echo 'x**3' | autodiff eval x=2`: x=2 took PROGRAM's place
+    if "=" in program and re.match(_BINDING_SHAPED, program.strip()):
         raise UsageError(f"{program!r} looks like a binding, but it is where the PROGRAM goes: give the program "
                          "first (autodiff eval 'x**3' x=2), or '-' to read it from standard input "
                          "(echo 'x**3' | autodiff eval - x=2)")
@@ -176,7 +178,7 @@ def split_binding(text: str, option: str) -> tuple[str, str]:
     if not name.isidentifier() or name.startswith("_"):
         raise UsageError(f"{option} {text!r}: {name!r} is not a valid name")
     value = value.strip()
-    if _COMMA_NUMBERS.match(value):
+    if "," in value and re.match(_COMMA_NUMBERS, value):
         raise UsageError(f"{option} {text!r}: a list needs brackets and a decimal needs a point",
                          hint=f"write '{name}=[{value.replace(',', ', ')}]' for a list, or {name}="
                               f"{value.replace(',', '.', 1)} for a decimal number")

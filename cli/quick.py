@@ -20,8 +20,8 @@ from autodiff.cli.commandline import HELP_OPTIONS, SPELLINGS, is_program, run_co
 from autodiff.cli.quick_table import DEFAULTS, OPTIONS
 
 _CLICK_ONLY = frozenset((*HELP_OPTIONS, "--debug", "--version"))
-_INTEGER = re.compile(r"[+-]?[0-9]+")
-_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_INTEGER = r"[+-]?[0-9]+"  # compiled when first used (re caches it): most command lines have no number option
+_FLOAT = r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?"
 
 
 class Decline(Exception):
@@ -142,10 +142,10 @@ def _convert(value: str, type_: tuple, spelling: str) -> Any:
             raise Decline
         return value
     if kind == "float":
-        if not _FLOAT.fullmatch(value):
+        if not re.fullmatch(_FLOAT, value):
             raise Decline
         return float(value)
-    if not _INTEGER.fullmatch(value):
+    if not re.fullmatch(_INTEGER, value):
         raise Decline
     number, low, high = int(value), type_[1], type_[2]
     if (low is not None and number < low) or (high is not None and number > high):

@@ -16,9 +16,9 @@ pay for it.
 
 from __future__ import annotations
 
+import _thread
 import itertools
 import os
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -37,7 +37,7 @@ CHEAP = frozenset({np.add, np.subtract, np.multiply, np.divide, np.negative, np.
 CHAIN_BLOCK, BLOCK, CHEAP_BLOCK = 1 << 17, 1 << 16, 1 << 18
 
 _pool: Any = None
-_pool_lock = threading.Lock()
+_pool_lock = _thread.allocate_lock()  # threading.Lock itself, without the threading module's import
 _WORKERS = 0
 
 

@@ -55,6 +55,8 @@ DYNAMIC_ATTRIBUTES = {
         (1, "installs the in-place methods (a fixed table, INPLACE) at import time"),
     ("engine/outputs.py", "MultiNode._context_of", "setattr(ctx, name, output)"):
         (1, "name is one of the op's saved-value names in the op table (Op.outputs), never user text"),
+    ("grammar/syntax/nodes.py", "moved", "getattr(node, name)"):
+        (1, "name is one of the syntax node class's own fields (__match_args__), never user text"),
     ("grammar/syntax/builder.py", "TreeBuilder.__init__", "getattr(self, action)"):
         (1, "the rule actions of the generated parser tables (the grammar's aliases), never user text"),
     ("grammar/interpreter/members.py", "attribute", "getattr(value, attr)"):

@@ -199,8 +199,8 @@ def _reversed(sequence: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------- formatting
-_PERCENT = re.compile(r"%(?:\((?P<key>[^)]*)\))?"
-                      r"(?P<spec>[#0\- +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(?P<conv>[diouxXeEfFgGcrsa%]))")
+_PERCENT = (r"%(?:\((?P<key>[^)]*)\))?"  # compiled at the first use of % on a string (re caches it)
+            r"(?P<spec>[#0\- +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(?P<conv>[diouxXeEfFgGcrsa%]))")
 
 
 def percent_format(text: str, values: Any) -> str:
@@ -208,7 +208,7 @@ def percent_format(text: str, values: Any) -> str:
     mapping = values if isinstance(values, dict) else None
     items = list(values) if isinstance(values, tuple) else [values]
     out, last, used = [], 0, 0
-    for m in _PERCENT.finditer(text):
+    for m in re.finditer(_PERCENT, text):
         out.append(text[last:m.start()])
         last = m.end()
         conv, spec = m.group("conv"), m.group("spec")

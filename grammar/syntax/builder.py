@@ -78,9 +78,9 @@ class _Param:
         self.token, self.name, self.default, self.kind = token, name, default, kind
 
 
-_ESCAPE = re.compile(  # hex digits are counted in escape(), to report a short \x, \u or \U
-    r"\\(?:x([0-9A-Fa-f]{0,2})|u([0-9A-Fa-f]{0,4})|U([0-9A-Fa-f]{0,8})|N(\{[^}\n]*\})?|([0-7]{1,3})|([\s\S]))"
-)
+# Hex digits are counted in escape(), to report a short \x, \u or \U; compiled at the first string with a backslash
+# (re caches it), not at every start-up
+_ESCAPE = r"\\(?:x([0-9A-Fa-f]{0,2})|u([0-9A-Fa-f]{0,4})|U([0-9A-Fa-f]{0,8})|N(\{[^}\n]*\})?|([0-7]{1,3})|([\s\S]))"
 _SIMPLE_ESCAPES = dict(zip("\n\\'\"abfnrtv", ("", "\\", "'", '"', "\a", "\b", "\f", "\n", "\r", "\t", "\v")))
 
 
@@ -118,7 +118,7 @@ def _decode_string(tok: Token) -> str:
         column = len(before) - before.rindex("\n") if "\n" in before else tok.column + len(before)
         raise SyntaxProblem(f"invalid escape '{shortened(m.group())}' in a string", line, column) from None
 
-    return _ESCAPE.sub(escape, body)
+    return re.sub(_ESCAPE, escape, body)
 
 
 class TreeBuilder:
