@@ -2,11 +2,16 @@
 
     python benchmarks/startup.py [--rounds 15] [--autodiff PATH] [--write README.md] [--only NAME ...]
 
-Every round runs every command once, in turn (interleaved, so a burst of load on this noisy machine falls
-on all of them alike); the table reports the median of the rounds, and each ratio is the median of the
-per-round ratios (command time / floor time of the same round). The floor is `python -c "import numpy"`
-on the interpreter of the installed `autodiff` (its shebang); `python -c "import click"` is shown as the
-reference for the commands that compute nothing (`--version`, `--help`, completion).
+Every round runs every command once, in turn, each paired with a run of the floor just before it (odd rounds)
+or just after it (even rounds), so a burst of load on this noisy machine falls on both alike and neither order
+counts; the table reports the median of the rounds, and each ratio is the median of the ratios of the pairs. The floor
+is `python -c "import numpy"` on the interpreter of the installed `autodiff` (its shebang); `python -c
+"import click"` is shown as the reference for the commands that compute nothing (`--version`, `--help`,
+completion).
+
+Why pairs: with one floor run per round, the first command that imports numpy after the click-only ones ran
+0.05-0.12 slower relative to the floor than it does elsewhere in the round, whichever command it was (eval
+--trace: 1.29 there, 1.13-1.18 elsewhere; measured 2026-11-24, benchmarks/README.md).
 
 `--write FILE` replaces the table between the markers `<!-- startup-table -->` and
 `<!-- /startup-table -->` in FILE (the README's one-shot table is regenerated this way).
@@ -62,33 +67,46 @@ def table_of(autodiff: str, python: str, only: list[str]) -> dict[str, tuple[lis
     return table
 
 
-def measure(table: dict[str, tuple[list[str], dict[str, str], float | None]], rounds: int) -> dict[str, list[float]]:
-    """Seconds per round for every command, interleaved (one warm-up round first, not counted)."""
-    times: dict[str, list[float]] = {name: [] for name in table}
+Times = dict[str, list[tuple[float, float]]]  # command -> (its seconds, the seconds of the floor run next to it)
+
+
+def measure(table: dict[str, tuple[list[str], dict[str, str], float | None]], rounds: int) -> Times:
+    """Seconds per round for every command, each paired with a floor run next to it (one warm-up round first,
+    not counted)."""
+    times: Times = {name: [] for name in table}
     base = {**os.environ, "NO_COLOR": "1"}
+
+    def seconds(name: str) -> float:
+        command, env, _ = table[name]
+        start = time.perf_counter()
+        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**base, **env},
+                              check=False)
+        elapsed = time.perf_counter() - start
+        if done.returncode != 0:
+            sys.exit(f"{name}: exit {done.returncode} ({' '.join(command)})")
+        return elapsed
+
     for round_number in range(rounds + 1):
-        for name, (command, env, _) in table.items():
-            start = time.perf_counter()
-            done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**base, **env},
-                                  check=False)
-            elapsed = time.perf_counter() - start
-            if done.returncode != 0:
-                sys.exit(f"{name}: exit {done.returncode} ({' '.join(command)})")
+        for name in table:
+            if name == FLOOR:
+                elapsed = floor = seconds(FLOOR)
+            elif round_number % 2:  # the floor first in odd rounds, second in even ones (ABBA): neither order counts
+                floor, elapsed = seconds(FLOOR), seconds(name)
+            else:
+                elapsed, floor = seconds(name), seconds(FLOOR)
             if round_number:
-                times[name].append(elapsed)
+                times[name].append((elapsed, floor))
     return times
 
 
-def markdown(table: dict[str, tuple[list[str], dict[str, str], float | None]], times: dict[str, list[float]],
-             rounds: int) -> str:
-    floor = times[FLOOR]
+def markdown(table: dict[str, tuple[list[str], dict[str, str], float | None]], times: Times, rounds: int) -> str:
     lines = [f"Measured {datetime.date.today().isoformat()} by `python benchmarks/startup.py` ({os.cpu_count()} CPUs; "
-             f"median of {rounds} interleaved rounds; ratio = the median of per-round ratios to the floor).", "",
-             "| command | median | ratio to the floor | target |", "| --- | ---: | ---: | ---: |"]
+             f"median of {rounds} rounds; ratio = the median of the ratios to a floor run next to each command).",
+             "", "| command | median | ratio to the floor | target |", "| --- | ---: | ---: | ---: |"]
     for name, (_, _, target) in table.items():
-        ratio = statistics.median(t / f for t, f in zip(times[name], floor))
+        ratio = statistics.median(t / f for t, f in times[name])
         mark = "" if target is None else (f"<= {target}" + (" ✓" if ratio <= target else " ✗"))
-        lines.append(f"| {name} | {statistics.median(times[name]) * 1e3:.0f} ms | {ratio:.2f} | {mark} |")
+        lines.append(f"| {name} | {statistics.median(t for t, _ in times[name]) * 1e3:.0f} ms | {ratio:.2f} | {mark} |")
     return "\n".join(lines) + "\n"
 
 
