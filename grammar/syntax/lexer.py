@@ -70,6 +70,8 @@ def _scanner() -> re.Pattern[str]:
     import nested ten modules deep its frames straddle the end of one of CPython's 16 KB frame-stack chunks,
     and each crossing maps and unmaps a chunk: the compile took 5 ms there instead of 1 (benchmarks/README)."""
     return re.compile(_PATTERN)
+
+
 _IGNORE = frozenset(_tables.IGNORE)
 _KEYWORDS = _tables.KEYWORDS
 _OPENERS = {"LPAR": "(", "LSQB": "[", "LBRACE": "{"}

@@ -5,7 +5,7 @@ tree's 45 classes at every start; `syntax_node` only remakes the class with its 
 
 from __future__ import annotations
 
-import inspect  # already imported by click and dataclasses
+import inspect  # already imported by numpy
 from typing import TypeVar
 
 _N = TypeVar("_N")
