@@ -4,7 +4,6 @@ each node received and passed on). eval's graph and its explanation of a pass us
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -15,20 +14,33 @@ from autodiff.engine import AccumulateGrad, Tensor
 
 
 # ---------------------------------------------------------------------------- the graph as records
-@dataclass
+# (written out rather than made by `dataclasses`, whose class creation costs every start-up: README, start-up)
 class GraphNode:
-    id: int
-    name: str
-    next: list[tuple[int, int] | None]
-    variable: str | None = None  # AccumulateGrad: the leaf's name
-    tensor: str | None = None  # the named tensor this node produced, if any
-    node: Any = None  # the engine node itself
+    """One node: its number, its name, its next functions (node number and input number, or None)."""
+
+    __slots__ = ("id", "name", "next", "node", "tensor", "variable")
+
+    def __init__(self, id: int, name: str, next: list[tuple[int, int] | None], variable: str | None = None,
+                 tensor: str | None = None, node: Any = None) -> None:
+        self.id, self.name, self.next = id, name, next
+        self.variable = variable  # AccumulateGrad: the leaf's name
+        self.tensor = tensor  # the named tensor this node produced, if any
+        self.node = node  # the engine node itself
+
+    def __repr__(self) -> str:
+        return f"GraphNode(id={self.id!r}, name={self.name!r}, next={self.next!r}, variable={self.variable!r})"
 
 
-@dataclass
 class Graph:
-    root: int | None
-    nodes: list[GraphNode]
+    """The nodes in depth-first order, and the root's number (None: the root needs no grad)."""
+
+    __slots__ = ("nodes", "root")
+
+    def __init__(self, root: int | None, nodes: list[GraphNode]) -> None:
+        self.root, self.nodes = root, nodes
+
+    def __repr__(self) -> str:
+        return f"Graph(root={self.root!r}, nodes={self.nodes!r})"
 
 
 def graph_of(root: Tensor, names: dict[str, Any], extra: list[Tensor] | None = None) -> Graph:
@@ -72,17 +84,21 @@ def graph_of(root: Tensor, names: dict[str, Any], extra: list[Tensor] | None = N
 
 
 # ---------------------------------------------------------------------------- observed through backward
-@dataclass
 class ObservedGraph:
     """The backward graph of one program run and, after a backward pass, what flowed through it."""
 
-    graph: Graph
-    root: Tensor
-    root_name: str | None
-    backward: bool
-    received: dict[int, np.ndarray] = field(default_factory=dict)  # node id -> the gradient it received
-    passed: dict[int, list[np.ndarray | None]] = field(default_factory=dict)  # node id -> per next entry
-    skipped_backward: str | None = None
+    __slots__ = ("backward", "graph", "passed", "received", "root", "root_name", "skipped_backward")
+
+    def __init__(self, graph: Graph, root: Tensor, root_name: str | None, backward: bool,
+                 received: dict[int, np.ndarray] | None = None,
+                 passed: dict[int, list[np.ndarray | None]] | None = None, skipped_backward: str | None = None) -> None:
+        self.graph, self.root, self.root_name, self.backward = graph, root, root_name, backward
+        self.received = {} if received is None else received  # node id -> the gradient it received
+        self.passed = {} if passed is None else passed  # node id -> per next entry
+        self.skipped_backward = skipped_backward
+
+    def __repr__(self) -> str:
+        return f"ObservedGraph(graph={self.graph!r}, root_name={self.root_name!r}, backward={self.backward!r})"
 
 
 def observed_graph(request: EvalRequest, backward: bool) -> ObservedGraph:

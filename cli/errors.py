@@ -4,7 +4,6 @@ kinds to exit codes."""
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
@@ -122,6 +121,8 @@ def report(error: AutodiffError, json_mode: bool, python_hints: bool = False) ->
     write_stderr("\n".join(lines) + "\n")
     try:
         if json_mode:
+            import json  # only for a failure in JSON mode: eval's text output never imports it
+
             sys.stdout.write(json.dumps(error_document(error)) + "\n")
         sys.stdout.flush()
     except BrokenPipeError:

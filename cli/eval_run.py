@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from autodiff.app.session import EvalRequest, EvalResult, constant, run_eval
-from autodiff.cli import jsonout
 from autodiff.cli.commandline import bindings_from, output_format, spelled
 from autodiff.cli.errors import NO_GRAD_ADVICE
 from autodiff.cli.limit_notes import eval_notes
-from autodiff.cli.text import Doc, tree_lines, write
 from autodiff.engine import Tensor
+
+if TYPE_CHECKING:
+    from autodiff.cli.text import Doc
+
+# JSON (jsonout, with Python's json) and text (cli/text.py) are imported by the output that uses them: a one-shot
+# command imports one of the two.
 
 
 def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[str, Any]) -> None:
@@ -30,6 +34,8 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
         document = json_document(result, graph if options["trace"] else None, steps)
         if warnings:
             document["warnings"] = warnings
+        from autodiff.cli import jsonout
+
         jsonout.write(document, sys.stdout.write)  # piecewise: large arrays are never one string
         sys.stdout.write("\n")
         return
@@ -47,6 +53,8 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
             warnings += eval_notes(program, request, result, options)
         for warning in warnings:
             sys.stderr.write(f"autodiff: warning: {warning}\n")
+        from autodiff.cli.text import write
+
         write(eval_doc(result, request, options, graph if options["trace"] else None, pretty), pretty=pretty)
         if steps is not None:
             from autodiff.cli.explain_text import write_steps
@@ -119,6 +127,8 @@ def evaluate(request: EvalRequest, options: dict[str, Any]) -> tuple[EvalResult,
 def json_document(result: EvalResult, graph: Any, steps: list[Any] | None) -> dict[str, Any]:
     """The eval JSON document (README: JSON output); `graph` (--trace) and `steps` (--explain) when given.
     Large arrays in it are jsonout.Lazy: jsonout.write writes them piecewise, jsonout.dumps at once."""
+    from autodiff.cli import jsonout
+
     document: dict[str, Any] = {
         "root": jsonout.tensor_summary(result.evaluation.root_name, result.root),
         "passes": [{"root": p.root, "grads": {n: jsonout.lazy(g) for n, g in p.grads.items()},
@@ -166,6 +176,8 @@ def _repr(values: Any) -> str:
 
 
 def eval_doc(result: EvalResult, request: EvalRequest, options: dict[str, Any], graph: Any, pretty: bool) -> Doc:
+    from autodiff.cli.text import Doc, tree_lines
+
     doc = Doc()
     root_name = result.evaluation.root_name
     doc.block([(root_name or "root", "name"), (" = ", "")], repr(result.root))

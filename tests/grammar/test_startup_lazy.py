@@ -41,3 +41,30 @@ def test_the_lazy_parts_are_built_when_a_script_uses_them() -> None:
     program = parse("import numpy as np\nimport torch.nn as nn\nprint(len([1, 2]), '{}'.format(3), np.pi > 3)")
     Interpreter(policy=SCRIPT, write=out.append).run(program)
     assert "".join(out) == "2 3 True\n"
+
+
+# What eval's and check's start no longer imports (benchmarks/README.md, "Written-out records, one stack chunk,
+# paired runs"): dataclasses (their records are written-out classes), copy, threading, the SymPy placeholders'
+# modules (installed when SymPy is first imported), and for text output Python's json.
+NOT_IMPORTED = ["dataclasses", "copy", "threading", "json", "autodiff.app.sympy_parts", "autodiff.app.sympy_lazy"]
+BARE_PROBE = """
+import sys
+sys.argv = ["probe"]
+from autodiff.cli.main import main
+try:
+    main(%r)
+except SystemExit:
+    pass
+sys.stdout.write("\\n" + repr(sorted(m for m in %r if m in sys.modules)) + "\\n")
+"""
+
+
+def test_eval_and_check_import_no_dataclasses_nor_json_for_text() -> None:
+    lines = {"eval": ["eval", "(2*x)**3", "x=1.5", "--trace", "--format", "plain"],
+             "check": ["check", "x**2*sin(x)", "x=1.5", "--expect", "x=2*x*sin(x) + x**2*cos(x)", "--format", "plain"]}
+    for name, args in lines.items():
+        done = subprocess.run([sys.executable, "-c", BARE_PROBE % (args, NOT_IMPORTED)], capture_output=True,
+                              text=True, timeout=120, check=True)
+        out = done.stdout.strip().splitlines()
+        assert ("x.grad" if name == "eval" else "your derivative is right") in done.stdout, done.stdout
+        assert out[-1] == "[]", (name, out[-1])
