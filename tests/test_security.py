@@ -51,6 +51,9 @@ DYNAMIC_ATTRIBUTES = {
         (1, "a name written in the engine's code, of a module of the constant tuple DEFERRED (checked first)"),
     ("grammar/interpreter/values.py", "second", "getattr(engine, name)"):
         (1, "name is a constant in the interpreter's code (a type of the engine's second step), never user text"),
+    ("grammar/interpreter/values.py", "script_type", "getattr(loaded, name)"):
+        (1, "module and name are constants in the interpreter's code (a class of its script-only modules), never "
+            "user text"),
     ("engine/api.py", "_install", "setattr(T, name, method)"):
         (1, "installs the in-place methods (a fixed table, INPLACE) at import time"),
     ("engine/outputs.py", "MultiNode._context_of", "setattr(ctx, name, output)"):

@@ -10,11 +10,10 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError
-from autodiff.grammar.interpreter import members, numpy_subset, operators
-from autodiff.grammar.interpreter.numpy_subset import NDArray
+from autodiff.grammar.interpreter import members, operators
 from autodiff.grammar.interpreter.prelude import CONSTANTS
 from autodiff.grammar.interpreter.torchlib import check_device
-from autodiff.grammar.interpreter.values import Function, hashable, kind, second
+from autodiff.grammar.interpreter.values import Function, hashable, kind, script_type, second
 
 
 class EngineBackend:
@@ -43,8 +42,9 @@ class EngineBackend:
         if not isinstance(function, Function):
             hint = "to multiply, write a '*' before the '('" if isinstance(function, (Tensor, int, float)) else None
             raise BadValueError(f"'{kind(function)}' object is not callable", hint=hint, reason="not_callable")
-        if function.builtin is not None and any(isinstance(a, NDArray) for a in args):  # torch.tensor(np_array)
-            args = [a.array if isinstance(a, NDArray) else a for a in args]
+        ndarray = script_type("numpy_subset", "NDArray")  # a script's numpy arrays (imported by the script)
+        if function.builtin is not None and any(isinstance(a, ndarray) for a in args):  # torch.tensor(np_array)
+            args = [a.array if isinstance(a, ndarray) else a for a in args]
         found = signature(function.fn)
         if "device" in kwargs and "device" not in found.parameters:  # device= as PyTorch takes it: the CPU
             check_device(kwargs.pop("device"))
@@ -57,7 +57,9 @@ class EngineBackend:
     @staticmethod
     def index(value: Any, items: list) -> Any:
         index = as_index(items)
-        if isinstance(value, NDArray):
+        if isinstance(value, script_type("numpy_subset", "NDArray")):
+            from autodiff.grammar.interpreter import numpy_subset
+
             return numpy_subset.index(value, index)
         if isinstance(value, Tensor):
             return engine.getitem(value, index)

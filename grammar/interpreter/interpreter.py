@@ -16,7 +16,7 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import BUILTINS
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UnknownNameError
-from autodiff.grammar.interpreter import classes, expressions, sequences, statements
+from autodiff.grammar.interpreter import expressions, sequences, statements
 from autodiff.grammar.interpreter.backend import Backend
 from autodiff.grammar.interpreter.callables import bind, spread
 from autodiff.grammar.interpreter.engine_backend import EngineBackend, as_index
@@ -29,7 +29,16 @@ from autodiff.grammar.interpreter.prelude import (
     python_builtins_table,
     torch_namespace,
 )
-from autodiff.grammar.interpreter.values import Evaluation, Function, Origin, UserFunction, display, shown, truth
+from autodiff.grammar.interpreter.values import (
+    Evaluation,
+    Function,
+    Origin,
+    UserFunction,
+    display,
+    script_type,
+    shown,
+    truth,
+)
 from autodiff.grammar.syntax import tree as S
 
 MAX_STEPS = 1_000_000  # statements a script may run, loop rounds included (the command line can change it)
@@ -185,6 +194,8 @@ class Interpreter:
         if name == "print" and self.policy.prints:
             return Function("print", self._print, "print(*values)")
         if name == "super" and self.policy.python_builtins:
+            from autodiff.grammar.interpreter import classes
+
             return Function("super", lambda *args: classes.make_super(self, *args), "super()")
         value = self.backend.unbound(name)
         if value is None:
@@ -223,7 +234,9 @@ class Interpreter:
         """Call any callable value of the language with these arguments."""
         if isinstance(function, UserFunction):
             return self.call_user(function, tuple(args), kwargs)
-        if isinstance(function, classes.CALLABLE):
+        if isinstance(function, script_type("classes", "CALLABLE")):  # the script's classes (imported by `class`)
+            from autodiff.grammar.interpreter import classes
+
             return classes.call(self, function, args, kwargs)
         return self.backend.call(function, list(args), kwargs)
 

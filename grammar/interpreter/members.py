@@ -9,9 +9,6 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import BUILTINS, TENSOR_METHODS, TENSOR_PROPERTIES, AccumulateGrad, Node, Tensor
 from autodiff.engine.errors import BadValueError, UnknownNameError
-from autodiff.grammar.interpreter import classes, nnmembers, numpy_subset
-from autodiff.grammar.interpreter.numpy_subset import NDArray
-from autodiff.grammar.interpreter.pytypes import string_method
 from autodiff.grammar.interpreter.torchlib import (
     SHAPED_LIKE,
     TENSOR_DEVICE_MEMBERS,
@@ -19,7 +16,10 @@ from autodiff.grammar.interpreter.torchlib import (
     shaped_like,
     tensor_to,
 )
-from autodiff.grammar.interpreter.values import DType, Function, Namespace, kind, second, shown
+from autodiff.grammar.interpreter.values import DType, Function, Namespace, kind, script_type, second, shown
+
+# The script-only modules (classes, nnmembers, numpy_subset, pytypes) are imported where a value needs them:
+# `autodiff eval` imports none of them (values.script_type).
 
 # How each of the Tensor's properties reads in the language (the engine lists them: TENSOR_PROPERTIES).
 _READ_AS = {
@@ -55,9 +55,13 @@ DICT_METHODS = ("items", "keys", "values", "get", "update", "pop", "setdefault",
 
 def attribute(value: Any, attr: str) -> Any:
     """value.attr, from the allow-list of value's kind."""
-    if isinstance(value, classes.OBJECTS):  # the script's classes keep their own names (`self._cache`)
+    if isinstance(value, script_type("classes", "OBJECTS")):  # the script's classes keep their own names
+        from autodiff.grammar.interpreter import classes
+
         return classes.attribute(value, attr)
     if engine.lazy.is_loaded():  # values of the engine's second step (lazy.py): custom Functions, nn, optim
+        from autodiff.grammar.interpreter import nnmembers
+
         if isinstance(value, engine.FunctionCtx):
             return _ctx_member(value, attr)
         if isinstance(value, engine.Module):
@@ -66,7 +70,9 @@ def attribute(value: Any, attr: str) -> Any:
             return nnmembers.optimizer_member(value, attr)
         if isinstance(value, engine.StepLR):
             return nnmembers.scheduler_member(value, attr)
-    if isinstance(value, NDArray) and not attr.startswith("_"):
+    if isinstance(value, script_type("numpy_subset", "NDArray")) and not attr.startswith("_"):
+        from autodiff.grammar.interpreter import numpy_subset
+
         return numpy_subset.attribute(value, attr)
     if attr.startswith("_saved_") and isinstance(value, Node) and not attr.startswith("__"):
         return _saved(value, attr)
@@ -98,6 +104,8 @@ def attribute(value: Any, attr: str) -> Any:
     if isinstance(value, dict):
         return _python_method(value, attr, DICT_METHODS, "dict")
     if isinstance(value, str) and not isinstance(value, DType):
+        from autodiff.grammar.interpreter.pytypes import string_method
+
         method = string_method(value, attr)
         if method is not None:
             return method
@@ -165,6 +173,8 @@ def _tensor_member(value: Tensor, attr: str) -> Any:
     if attr in TENSOR_DEVICE_MEMBERS:
         return cpu_or_cuda(value, attr)
     if attr == "numpy":
+        from autodiff.grammar.interpreter import numpy_subset
+
         return numpy_subset.tensor_numpy(value)
     if attr in SHAPED_LIKE:
         return shaped_like(value, attr)
@@ -236,7 +246,7 @@ def delete_attribute(owner: Any, attr: str) -> None:
     __delattr__); what else a program reaches has no attribute it may delete."""
     if not isinstance(attr, str):
         raise BadValueError("delattr(): attribute name must be string", reason="arguments")
-    if isinstance(owner, classes.Instance):
+    if isinstance(owner, script_type("classes", "Instance")):
         found = owner.attributes.pop(attr, None) is not None
         if isinstance(owner, second("Module")):
             found = owner.remove(attr) or found
@@ -244,6 +254,8 @@ def delete_attribute(owner: Any, attr: str) -> None:
             raise UnknownNameError(f"'{owner.cls.name}' object has no attribute '{shown(attr)}'", reason="attribute")
         return
     if isinstance(owner, second("Module")):
+        from autodiff.grammar.interpreter import nnmembers
+
         nnmembers.delete_module_attribute(owner, attr)
         return
     if isinstance(owner, second("FunctionCtx")) and attr in owner.attributes:
@@ -255,10 +267,14 @@ def delete_attribute(owner: Any, attr: str) -> None:
 def set_attribute(owner: Any, attr: str, value: Any) -> None:
     """x.grad = ..., x.requires_grad = ..., x.data = ...: the attributes a script may set; any attribute of the
     script's own objects (self.w = ...) and of a custom Function's ctx (ctx.constant = ...)."""
-    if isinstance(owner, (classes.Instance, classes.UserClass)):
+    if isinstance(owner, (script_type("classes", "Instance"), script_type("classes", "UserClass"))):
+        from autodiff.grammar.interpreter import classes
+
         classes.set_attribute(owner, attr, value)
         return
     if isinstance(owner, second("Module")):
+        from autodiff.grammar.interpreter import nnmembers
+
         nnmembers.set_module_attribute(owner, attr, value)
         return
     if isinstance(owner, second("FunctionCtx")):

@@ -11,10 +11,7 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError, UnknownNameError
-from autodiff.grammar.interpreter import numpy_subset
-from autodiff.grammar.interpreter.numpy_subset import NDArray
-from autodiff.grammar.interpreter.pytypes import percent_format
-from autodiff.grammar.interpreter.values import Function, kind, truth
+from autodiff.grammar.interpreter.values import Function, kind, script_type, truth
 
 # Integers stay exact only while they are this small; beyond, arithmetic on numbers is in floats.
 MAX_EXACT_INT = 2**63
@@ -60,7 +57,10 @@ def _compare_or_logic(op: str, left: Any, right: Any) -> Any:
 
 def binary(op: str, left: Any, right: Any) -> Any:
     """`left op right` for every binary operator of the language, on the engine's values."""
-    if isinstance(left, NDArray) or isinstance(right, NDArray):
+    ndarray = script_type("numpy_subset", "NDArray")  # a script's numpy arrays (imported by the script)
+    if isinstance(left, ndarray) or isinstance(right, ndarray):
+        from autodiff.grammar.interpreter import numpy_subset
+
         return numpy_subset.operator(op, left, right)
     if op in _COMPARISONS or op in ("&", "|"):
         return _compare_or_logic(op, left, right)
@@ -144,7 +144,9 @@ def unary(op: str, value: Any) -> Any:
     """`op value` for the unary operators of the language (- + ~ not), on the engine's values."""
     if op == "not":
         return not truth(value)
-    if isinstance(value, NDArray):
+    if isinstance(value, script_type("numpy_subset", "NDArray")):
+        from autodiff.grammar.interpreter import numpy_subset
+
         return numpy_subset.plain(-value.array if op == "-" else value.array)
     if isinstance(value, list):
         value = engine.tensor(value)
@@ -198,6 +200,8 @@ def _in_range(value: Any, items: range) -> bool:
 def modulo_or_floor(op: str, left: Any, right: Any) -> Any:
     """`%` and `//` of two numbers, as Python computes them; `text % values` formats, as Python's."""
     if op == "%" and isinstance(left, str):
+        from autodiff.grammar.interpreter.pytypes import percent_format
+
         return percent_format(left, right)
     if not (is_plain_number(left) and is_plain_number(right)):
         fix = "x - floor(x / y) * y" if op == "%" else "floor(x / y)"

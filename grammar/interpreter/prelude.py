@@ -11,11 +11,7 @@ from autodiff import engine
 from autodiff.engine import BUILTINS
 from autodiff.engine.errors import BadValueError, UnknownNameError
 from autodiff.grammar.interpreter import pybuiltins
-from autodiff.grammar.interpreter.classes import AUTOGRAD_FUNCTION
 from autodiff.grammar.interpreter.members import attribute, delete_attribute, missing, set_attribute
-from autodiff.grammar.interpreter.numpy_subset import from_numpy, numpy_module
-from autodiff.grammar.interpreter.pymodules import STANDARD_MODULES
-from autodiff.grammar.interpreter.pytypes import TENSOR_TYPE, legacy_tensor, type_builtins
 from autodiff.grammar.interpreter.torchlib import (
     VMAP,
     autograd_extras,
@@ -63,6 +59,8 @@ def _setattr(value: Any, name: Any, new: Any) -> None:
 def python_builtins_table() -> dict[str, Any]:
     """Python's built-ins of the language (range, len, getattr, int, str, ...), built once, on first use."""
     if "python" not in _BUILT:
+        from autodiff.grammar.interpreter.pytypes import type_builtins  # (the script-only modules: on first use)
+
         plain = {name: Function(name, fn, usage) for name, (fn, usage) in pybuiltins.python_builtins().items()}
         _BUILT["python"] = {
             **plain, **type_builtins(plain, attribute),
@@ -102,6 +100,8 @@ LANGUAGE: dict[str, Function] = {"log": Function("log", _log, "log(input, base=e
 
 
 def _autograd_members() -> dict[str, Any]:
+    from autodiff.grammar.interpreter.classes import AUTOGRAD_FUNCTION
+
     once = Function("once_differentiable", engine.once_differentiable, "once_differentiable(backward)")
     return {
         "Function": AUTOGRAD_FUNCTION,
@@ -136,6 +136,8 @@ def _linalg_members() -> dict[str, Any]:
 
 def _torch_members() -> dict[str, Any]:
     from autodiff.grammar.interpreter.nnspace import nn_namespace, optim_namespace  # scripts' torch.nn
+    from autodiff.grammar.interpreter.numpy_subset import from_numpy
+    from autodiff.grammar.interpreter.pytypes import TENSOR_TYPE, legacy_tensor
 
     members: dict[str, Any] = {name: Function(name, b.fn, b.signature, b) for name, b in BUILTINS.items()}
     functional = Namespace("torch.nn.functional", {name: builtin_function(name) for name in functional_names()})
@@ -180,6 +182,8 @@ def torch_namespace() -> Namespace:
 def numpy_namespace() -> Namespace:
     """numpy's subset (`import numpy as np`), built once, on first use."""
     if "numpy" not in _BUILT:
+        from autodiff.grammar.interpreter.numpy_subset import numpy_module
+
         _BUILT["numpy"] = numpy_module()
     return _BUILT["numpy"]
 
@@ -215,6 +219,8 @@ def module(dotted: str) -> Namespace:
         return numpy_namespace() if dotted == "numpy" else numpy_namespace().members["random"]
     if dotted == "functorch":
         return functorch_module()
+    from autodiff.grammar.interpreter.pymodules import STANDARD_MODULES
+
     return STANDARD_MODULES.get(dotted) or Namespace(dotted, {})
 
 
@@ -235,6 +241,8 @@ def imported_name(module_name: str, name: str) -> Any:
     source = module(module_name)
     if name in source.members:
         return source.members[name]
+    from autodiff.grammar.interpreter.pymodules import STANDARD_MODULES
+
     if not source.members and module_name.split(".")[0] not in ("torch", "numpy", *STANDARD_MODULES):
         return Namespace(f"{module_name}.{name}", {})  # of a module autodiff does not have: fails when used
     inside = f"{module_name}.{name}"

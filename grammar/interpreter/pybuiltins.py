@@ -11,9 +11,15 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError
-from autodiff.grammar.interpreter.numpy_subset import NDArray
-from autodiff.grammar.interpreter.pytypes import iterable_of
-from autodiff.grammar.interpreter.values import display, gathered, range_length, second, truth
+from autodiff.grammar.interpreter.values import display, gathered, range_length, script_type, second, truth
+
+
+def iterable_of(value: Any) -> Any:
+    """What iterating over value gives, as Python's iter() (pytypes.iterable_of, imported at the first loop: the
+    script-only modules are imported where they are used, and `autodiff eval` imports none of them)."""
+    from autodiff.grammar.interpreter import pytypes
+
+    return pytypes.iterable_of(value)
 
 
 def _integer(value: Any, what: str) -> int:
@@ -39,7 +45,8 @@ def _len(value: Any) -> int:
         return range_length(value)
     if isinstance(value, Tensor):
         return len(value)
-    if isinstance(value, (list, tuple, str, range, engine.Size, dict, NDArray, second("ModuleList"))):
+    if isinstance(value, (list, tuple, str, range, engine.Size, dict, script_type("numpy_subset", "NDArray"),
+                          second("ModuleList"))):
         return len(value)
     raise BadValueError(f"object of type '{type(value).__name__}' has no len()", reason="arguments")
 

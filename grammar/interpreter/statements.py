@@ -15,11 +15,7 @@ from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UnknownNameError
 from autodiff.grammar.interpreter import sequences
 from autodiff.grammar.interpreter.callables import define, enclosing
-from autodiff.grammar.interpreter.classes import make_class
-from autodiff.grammar.interpreter.decorators import decorate
 from autodiff.grammar.interpreter.members import delete_attribute, set_attribute
-from autodiff.grammar.interpreter.numpy_subset import NDArray
-from autodiff.grammar.interpreter.numpy_subset import set_item as set_array_item
 from autodiff.grammar.interpreter.pybuiltins import iterable_of
 from autodiff.grammar.interpreter.torchlib import Profile
 from autodiff.grammar.interpreter.values import (
@@ -29,6 +25,7 @@ from autodiff.grammar.interpreter.values import (
     hashable,
     kind,
     range_length,
+    script_type,
     second,
     truth,
 )
@@ -55,7 +52,9 @@ def _index_assign(interp: Any, stmt: S.IndexAssign, result: Evaluation) -> None:
         key, value = interp.index_of(stmt.index), interp.expression(stmt.value)
         interp.guard(lambda: set_item(target, key, value), stmt)
         return
-    if isinstance(target, NDArray):
+    if isinstance(target, script_type("numpy_subset", "NDArray")):
+        from autodiff.grammar.interpreter.numpy_subset import set_item as set_array_item
+
         key, value = interp.index_of(stmt.index), interp.expression(stmt.value)
         interp.guard(lambda: set_array_item(target, key, value), stmt)
         return
@@ -193,7 +192,9 @@ def assign(interp: Any, target: S.Node, value: Any, scope: dict | None = None) -
                 key = interp.index_of(node.index)
                 interp.guard(lambda o=owner, k=key, v=item: set_item(o, k, v), node)
                 continue
-            if isinstance(owner, NDArray):
+            if isinstance(owner, script_type("numpy_subset", "NDArray")):
+                from autodiff.grammar.interpreter.numpy_subset import set_item as set_array_item
+
                 index = interp.index_of(node.index)
                 interp.guard(lambda o=owner, i=index, v=item: set_array_item(o, i, v), node)
                 continue
@@ -382,6 +383,8 @@ def _defined_name(stmt: S.Node) -> str:
 def definition(interp: Any, stmt: S.Node) -> Any:
     """The value a def or a class statement binds (decorators applied, the nearest first)."""
     if isinstance(stmt, S.Decorated):
+        from autodiff.grammar.interpreter.decorators import decorate  # (scripts only: imported by the first one)
+
         decorators = [interp.expression(d) for d in stmt.decorators]  # evaluated first, as Python does
         value = definition(interp, stmt.definition)  # (a Decorated holds a def or a class, never another one)
         for decorator, node in zip(reversed(decorators), reversed(stmt.decorators)):
@@ -400,6 +403,8 @@ def definition(interp: Any, stmt: S.Node) -> Any:
         run_body(interp, stmt.body, members, outside)
     finally:
         interp.scopes.pop()
+    from autodiff.grammar.interpreter.classes import make_class  # (scripts only: imported by the first class)
+
     return interp.guard(lambda: make_class(interp, stmt.name, bases, members), stmt)
 
 

@@ -4,6 +4,7 @@ produced (`Evaluation`); and how values print, format and test true, as Python d
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,14 @@ def second(name: str) -> type | tuple:
     isinstance check, or () while that step is not loaded (no value can be one yet, and checking must not
     load it: `autodiff eval` never does)."""
     return getattr(engine, name) if engine.lazy.is_loaded() else ()
+
+
+def script_type(module: str, name: str) -> type | tuple:
+    """A class of one of the interpreter's script-only modules (classes, numpy_subset) for an isinstance check, or
+    () while that module is not loaded: no value can be one yet, and checking must not load it (`autodiff eval`
+    imports none of them; a script loads each when it first uses what it holds)."""
+    loaded = sys.modules.get(f"autodiff.grammar.interpreter.{module}")
+    return () if loaded is None else getattr(loaded, name)
 
 
 class Evaluation:

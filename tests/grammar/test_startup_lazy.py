@@ -1,13 +1,16 @@
 """Issue 26 (start-up): `autodiff eval` does not load or build what only scripts use. The torch module, numpy's
 subset and Python's built-ins of the language are built on first use; difflib (for misspelt names), string
-(str.format) and nnspace (torch.nn) are imported where they are used."""
+(str.format), nnspace (torch.nn) and the interpreter's script-only modules (classes, decorators, numpy_subset,
+pymodules, pytypes, nnmembers) are imported where they are used."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-LAZY_MODULES = ["difflib", "string", "autodiff.grammar.interpreter.nnspace"]
+LAZY_MODULES = ["difflib", "string", "autodiff.grammar.interpreter.nnspace",
+                *(f"autodiff.grammar.interpreter.{m}" for m in ("classes", "decorators", "numpy_subset", "pymodules",
+                                                                "pytypes", "nnmembers"))]
 
 # argv[0] is not "autodiff": the probe is not the command's own process, so main() ends in SystemExit (the
 # command's own process would leave with os._exit, before the probe's last line)
