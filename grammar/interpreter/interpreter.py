@@ -23,6 +23,7 @@ from autodiff.grammar.interpreter.engine_backend import EngineBackend, as_index
 from autodiff.grammar.interpreter.policy import EVAL, Policy
 from autodiff.grammar.interpreter.prelude import (
     CONSTANTS,
+    PYTHON_BUILTIN_NAMES,
     builtin_function,
     imported,
     imported_name,
@@ -185,7 +186,7 @@ class Interpreter:
         if name in self.modules:
             module = self.modules[name]
             return torch_namespace() if module is None else module
-        if self.policy.python_builtins and name in python_builtins_table():
+        if self.policy.python_builtins and name in PYTHON_BUILTIN_NAMES:
             return python_builtins_table()[name]
         if name in BUILTINS:
             return builtin_function(name)

@@ -56,6 +56,15 @@ def _setattr(value: Any, name: Any, new: Any) -> None:
     set_attribute(value, name, new)
 
 
+# The names python_builtins_table() holds, known without building it: building it imports the script-only modules
+# (pytypes, classes), and a formula's sin(x) only needs to know that `sin` is not one of them
+# (tests/grammar/test_startup_lazy.py checks the two agree).
+PYTHON_BUILTIN_NAMES = frozenset((
+    "range", "len", "enumerate", "zip", "list", "tuple", "min", "max", "round", "abs", "sum", "float", "int", "str",
+    "repr", "bool", "dict", "isinstance", "type", "staticmethod", "classmethod", "object", "sorted", "reversed",
+    "hasattr", "getattr", "setattr", "delattr"))
+
+
 def python_builtins_table() -> dict[str, Any]:
     """Python's built-ins of the language (range, len, getattr, int, str, ...), built once, on first use."""
     if "python" not in _BUILT:

@@ -71,3 +71,19 @@ def test_eval_and_check_import_no_dataclasses_nor_json_for_text() -> None:
         out = done.stdout.strip().splitlines()
         assert ("x.grad" if name == "eval" else "your derivative is right") in done.stdout, done.stdout
         assert out[-1] == "[]", (name, out[-1])
+
+
+def test_the_python_builtin_names_are_the_table_s() -> None:
+    """The interpreter tells a Python built-in's name from a function's (sin) without building the table."""
+    from autodiff.grammar.interpreter.prelude import PYTHON_BUILTIN_NAMES, python_builtins_table
+
+    assert set(python_builtins_table()) == PYTHON_BUILTIN_NAMES
+
+
+def test_a_formula_with_functions_loads_no_script_only_module() -> None:
+    args = ["eval", "x**2*sin(x) + exp(-x)", "x=1.5", "--format", "plain"]
+    modules = [m for m in LAZY_MODULES if m.startswith("autodiff")]
+    done = subprocess.run([sys.executable, "-c", BARE_PROBE % (args, modules)], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert "x.grad" in done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "[]"
