@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from autodiff import engine
+from autodiff.app import Record
 from autodiff.app.comparison import (
     Program,
     Variable,
@@ -28,20 +29,7 @@ from autodiff.grammar.interpreter import Evaluation, Interpreter
 MAX_SAMPLES = 10_000  # check's points, each a run of the program
 
 
-# The records of a check, written out rather than made by `dataclasses`, whose class creation costs every
-# start-up (README, start-up).
-
-
-class _Fields:
-    """A record: its fields are its slots; repr() shows them."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self.__slots__)})"
-
-
-class Expectation(_Fields):
+class Expectation(Record):
     """The user's derivative of the root with respect to NAME; `label` names it in messages (a front end may
     give its own words, e.g. its option's)."""
 
@@ -51,7 +39,7 @@ class Expectation(_Fields):
         self.name, self.text, self.label = name, text, label or f"{name}={text}"
 
 
-class CheckRequest(_Fields):
+class CheckRequest(Record):
     """What to check: the program, its variables, the expectations, and where and how closely."""
 
     __slots__ = ("atol", "dtype", "expectations", "order", "program", "rtol", "samples", "seed", "variables")
@@ -65,7 +53,7 @@ class CheckRequest(_Fields):
         self.order = order  # 2: the expectations are second derivatives (of the sum of the gradient, per element)
 
 
-class Worst(_Fields):
+class Worst(Record):
     """Where an expectation is furthest from autograd: the point, both values there, the element."""
 
     __slots__ = ("abs_error", "autograd", "expected", "index", "point", "rel_error", "sample")
@@ -78,7 +66,7 @@ class Worst(_Fields):
         self.abs_error, self.rel_error = abs_error, rel_error
 
 
-class CheckResult(_Fields):
+class CheckResult(Record):
     """One expectation's verdict: its largest errors, where they are, and the likely mistake."""
 
     __slots__ = ("max_abs_error", "max_rel_error", "mistake", "name", "ok", "shape", "text", "worst")
@@ -90,7 +78,7 @@ class CheckResult(_Fields):
         self.mistake = mistake  # the likely mistake, when the derivative is wrong and it is recognisable
 
 
-class CheckReport(_Fields):
+class CheckReport(Record):
     """Every expectation's verdict, with the points checked and the settings used."""
 
     __slots__ = (

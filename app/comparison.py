@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from autodiff import engine
+from autodiff.app import Record
 from autodiff.app.session import Binding, bind, constant, parsed, root_tensor
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError, UsageError
@@ -53,9 +54,8 @@ def nothing_to_compare(sizes: list[tuple[str, int]]) -> None:
                                 hint="bind a value with at least one element", reason="empty")
 
 
-class Variable:
-    """A bound name: a VALUE text of the language (evaluated again for every sample) or fixed values. (This
-    module's records are written out: dataclasses' class creation costs every start-up, README, start-up.)"""
+class Variable(Record):
+    """A bound name: a VALUE text of the language (evaluated again for every sample) or fixed values."""
 
     __slots__ = ("name", "requires_grad", "text", "values")
 
@@ -63,9 +63,6 @@ class Variable:
                  requires_grad: bool = True) -> None:
         self.name, self.text, self.requires_grad = name, text, requires_grad
         self.values = values  # from @PATH: the same at every sample
-
-    def __repr__(self) -> str:
-        return f"Variable({', '.join(f'{n}={getattr(self, n)!r}' for n in self.__slots__)})"
 
     def draw(self) -> Any:
         if self.values is not None:
@@ -120,7 +117,7 @@ def second(root: Tensor, inputs: list[Tensor], grad_output: np.ndarray | None) -
     return out
 
 
-class Comparison:
+class Comparison(Record):
     """An elementwise comparison of values with a reference, by torch.allclose's rule."""
 
     __slots__ = ("max_abs_error", "max_rel_error", "ok", "worst", "worst_error")
@@ -130,13 +127,7 @@ class Comparison:
         self.worst = worst  # flat index of the worst element: the largest error out of tolerance, else the largest
         self.worst_error = worst_error  # its absolute error
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Comparison:
-            return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
-
-    def __repr__(self) -> str:
-        return f"Comparison({', '.join(f'{n}={getattr(self, n)!r}' for n in self.__slots__)})"
+    __eq__ = Record.same_fields
 
 
 def compare(values: np.ndarray, reference: np.ndarray, rtol: float, atol: float) -> Comparison:

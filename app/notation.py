@@ -14,6 +14,7 @@ from __future__ import annotations
 import keyword
 import re
 
+from autodiff.app import Record
 from autodiff.engine import BUILTINS
 from autodiff.engine.errors import AutodiffError
 from autodiff.grammar.syntax import parse
@@ -45,10 +46,9 @@ _BINARY_SPACED = frozenset(("+", "-", "=", "==", "!=", "<", "<=", ">", ">="))
 _ENDS_ARGUMENT = frozenset(("+", "-", "*", "/", "//", "%", "@", "=", "==", "!=", "<", "<=", ">", ">="))
 
 
-class Reading:
+class Reading(Record):
     """How a command read its program: the program in the language, what to show (`read_as`, None when it was
-    taken as written), the two sides of an equation, and names read as variables although built-ins have them.
-    (This module's records are written out: dataclasses' class creation costs every start-up, README, start-up.)"""
+    taken as written), the two sides of an equation, and names read as variables although built-ins have them."""
 
     __slots__ = ("equation", "program", "read_as", "variables")
 
@@ -57,13 +57,7 @@ class Reading:
         self.program, self.read_as, self.equation = program, read_as, equation
         self.variables = [] if variables is None else variables
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Reading:
-            return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
-
-    def __repr__(self) -> str:
-        return f"Reading({', '.join(f'{n}={getattr(self, n)!r}' for n in self.__slots__)})"
+    __eq__ = Record.same_fields
 
 
 def name(text: str) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from autodiff.app import Record
 from autodiff.app.config import Config
 from autodiff.app.session import EvalRequest, EvalResult, run_eval
 from autodiff.engine import Tensor
@@ -15,22 +16,15 @@ PRECISION_CHECK_ELEMENTS = 100_000  # programs up to this size are run again in 
 PRECISION_RTOL = 1e-3
 
 
-class LostDigits:
-    """A value float32 got wrong: what it is ("the root", "x.grad"), float32's value and float64's (written
-    out rather than made by `dataclasses`, whose class creation costs every start-up: README, start-up)."""
+class LostDigits(Record):
+    """A value float32 got wrong: what it is ("the root", "x.grad"), float32's value and float64's."""
 
     __slots__ = ("float32", "float64", "what")
 
     def __init__(self, what: str, float32: float, float64: float) -> None:
         self.what, self.float32, self.float64 = what, float32, float64
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not LostDigits:
-            return NotImplemented
-        return (self.what, self.float32, self.float64) == (other.what, other.float32, other.float64)
-
-    def __repr__(self) -> str:
-        return f"LostDigits(what={self.what!r}, float32={self.float32!r}, float64={self.float64!r})"
+    __eq__ = Record.same_fields
 
 
 def lost_digits(result: EvalResult, rebuild: Callable[[], EvalRequest], config: Config) -> list[LostDigits]:

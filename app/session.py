@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from autodiff import engine
+from autodiff.app import Record
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UnknownNameError, UsageError
 from autodiff.grammar.interpreter import Evaluation, Interpreter, constant
@@ -50,11 +51,10 @@ def as_tensor(value: Any, what: str, fields: tuple[str, ...] = ()) -> Tensor:
                         fields=fields)
 
 
-# These records are written out rather than made by `dataclasses`, whose class creation costs every start-up
-# (README, start-up). Binding and Pass compare by their fields; a request and a result by identity.
+# Binding and Pass compare by their fields (app.Record); a request and a result by identity, with a short repr.
 
 
-class Binding:
+class Binding(Record):
     """A name bound before the program runs: a leaf that requires grad (a variable) or not (a constant)."""
 
     __slots__ = ("name", "requires_grad", "value")
@@ -64,13 +64,7 @@ class Binding:
         self.value = value  # a Tensor, a numpy array, a number or a list
         self.requires_grad = requires_grad
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Binding:
-            return NotImplemented
-        return (self.name, self.value, self.requires_grad) == (other.name, other.value, other.requires_grad)
-
-    def __repr__(self) -> str:
-        return f"Binding(name={self.name!r}, value={self.value!r}, requires_grad={self.requires_grad!r})"
+    __eq__ = Record.same_fields
 
 
 class EvalRequest:
@@ -130,7 +124,7 @@ class EvalRequest:
         return f"EvalRequest(program={self.program!r}, bindings={self.bindings!r})"
 
 
-class Pass:
+class Pass(Record):
     """One backward call: which tensor it started from and every named leaf's .grad after it."""
 
     __slots__ = ("grads", "order", "root")
@@ -140,13 +134,7 @@ class Pass:
         self.grads = grads  # np.ndarray | None, or what EvalRequest.keep kept of it
         self.order = order  # which derivative this pass computed (EvalRequest.order)
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Pass:
-            return NotImplemented
-        return (self.root, self.grads, self.order) == (other.root, other.grads, other.order)
-
-    def __repr__(self) -> str:
-        return f"Pass(root={self.root!r}, grads={self.grads!r}, order={self.order!r})"
+    __eq__ = Record.same_fields
 
 
 class EvalResult:
