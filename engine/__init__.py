@@ -13,9 +13,10 @@ modules of each kind of operation, each declaring its ops and functions (arithme
 reductions, linalg, shapes, joins, logic, indexing, losses, constructors); the formulas' vocabularies
 (vocabulary.py, tensormath.py); the executor and backward's entry points; the Tensor's API (api.py).
 
-The engine loads in two steps (lazy.py): the modules above at import, the rest (convolutions, decompositions,
-losses, nn, optim, forward-mode AD, torch.func, ...) when one of their names is first asked for, here, in
-BUILTINS, in OPS or as a Tensor method.
+The engine loads in two steps (lazy.py): the modules above at import, but for the array operations (indexing,
+joins, gathers, logic, linalg, tensormath), which load when a program first uses one; the rest (convolutions,
+decompositions, losses, nn, optim, forward-mode AD, torch.func, ...) when one of their names is first asked
+for, here, in BUILTINS, in OPS or as a Tensor method.
 """
 
 from __future__ import annotations
@@ -24,8 +25,6 @@ import numpy as np
 
 from . import api as _api  # installs the Tensor's constructor, operators and methods
 from . import constructors as _constructors
-from . import gathers as _gathers  # gather, scatter, index_select, masked_fill, take_along_dim
-from . import joins as _joins
 from . import lazy
 from .api import INPLACE, OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
 from .autograd import backward, grad
@@ -45,7 +44,6 @@ from .errors import (
 from .executor import execute
 from .formatting import set_printoptions
 from .graph import AccumulateGrad, GraphInput, Node, grad_node, graph_bytes, graph_size
-from .indexing import getitem, setitem
 from .inplace import fresh
 from .modes import (
     GradMode,
@@ -75,7 +73,6 @@ from .settings import (
     settings,
 )
 from .tensor import RemovableHandle, Size, Tensor
-from .tensormath import TensorMath
 from .vocabulary import NumpyMath, Vocabulary
 
 # The names of the modules loaded second (lazy.py), by module: `engine.Module` or `from autodiff.engine import
@@ -94,6 +91,8 @@ _SECOND = {
     "optim": ("OPTIMIZERS", "SCHEDULERS", "Optimizer", "StepLR"),
 }
 _SECOND_NAMES = {name: module for module, names in _SECOND.items() for name in names}
+# The names of the array operations (lazy.OPERATIONS) that are not built-ins, by module
+_OPERATION_NAMES = {"getitem": "indexing", "setitem": "indexing", "TensorMath": "tensormath"}
 
 float32 = np.dtype(np.float32)
 float64 = np.dtype(np.float64)
@@ -220,6 +219,8 @@ def __getattr__(name: str) -> object:
 
             return func
         return lazy.late(_SECOND_NAMES[name], name)
+    if name in _OPERATION_NAMES:
+        return lazy.operation(_OPERATION_NAMES[name], name)
     if not name.startswith("_") and BUILTINS.get(name) is not None:
         return BUILTINS[name].fn
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -233,5 +234,5 @@ def _bind_second() -> None:
     globals().update({name: entry.fn for name, entry in BUILTINS.entries_now()})  # type: ignore[attr-defined]
 
 
-lazy.AFTER_LOADING.append(_bind_second)
-del _api, _constructors, _gathers, _joins
+lazy.AFTER_ALL.append(_bind_second)
+del _api, _constructors

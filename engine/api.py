@@ -15,15 +15,14 @@ from typing import Any
 
 import numpy as np
 
-from . import gathers, lazy, logic  # noqa: F401
+from . import lazy
 from .arithmetic import ADD, DIV, MUL, REFLECTED, SUB, rdiv, rsub
 from .autograd import backward
 from .coerce import array_from
 from .elementwise import clamp
 from .errors import BadValueError
-from .indexing import getitem, setitem
 from .inplace import fill_, fresh, update_
-from .names import METHOD_NAMES
+from .names import METHOD_NAMES, OPERATIONS_METHOD_NAMES
 from .optable import Op
 from .recording import apply
 from .registry import BUILTINS
@@ -111,7 +110,7 @@ INPLACE.update({f"{name}_": _unary_inplace(name) for name in (
 
 
 def _install_operators(T: type) -> None:
-    function = {symbol: BUILTINS[name].fn for symbol, name in OPERATORS.items()}
+    function = {symbol: BUILTINS[name].fn for symbol, name in OPERATORS.items() if symbol != "@"}
     T.__add__ = T.__radd__ = _fast(ADD, function["+"])
     T.__sub__ = _fast(SUB, function["-"])
     T.__rsub__ = REFLECTED["-"].fn
@@ -120,22 +119,51 @@ def _install_operators(T: type) -> None:
     T.__rtruediv__ = REFLECTED["/"].fn
     T.__pow__ = lambda self, other: function["**"](self, other)
     T.__rpow__ = _reflected(function["**"])
-    T.__matmul__ = lambda self, other: function["@"](self, other)
-    T.__rmatmul__ = _reflected(function["@"])
     T.__neg__ = lambda self: BUILTINS[UNARY_OPERATORS["-"]].fn(self)
     T.__pos__ = lambda self: self
     T.__abs__ = lambda self: BUILTINS["abs"].fn(self)
-    T.__lt__ = lambda self, other: logic.lt(self, other)
-    T.__le__ = lambda self, other: logic.le(self, other)
-    T.__gt__ = lambda self, other: logic.gt(self, other)
-    T.__ge__ = lambda self, other: logic.ge(self, other)
-    T.__and__ = T.__rand__ = lambda self, other: logic.logical_and(self, other)
-    T.__or__ = T.__ror__ = lambda self, other: logic.logical_or(self, other)
-    T.__invert__ = lambda self: logic.logical_not(self)
     # == and != keep Python's identity meaning on Tensor objects (tensors are dict keys and list members
     # inside the engine); the language and `eq`/`ne` compare values.
-    T.__getitem__ = getitem
-    T.__setitem__ = setitem
+    _set_operators(T, {name: _loading(name) for name in _ARRAY_OPERATORS})
+
+
+# The operators made of the array operations (lazy.py): until those are loaded, each loads them first.
+_ARRAY_OPERATORS = ("__matmul__", "__rmatmul__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__rand__",
+                    "__or__", "__ror__", "__invert__", "__getitem__", "__setitem__")
+_ARRAY_OPERATOR: dict[str, Callable] = {}  # each one's own function, once the array operations are loaded
+
+
+def _loading(name: str) -> Callable:
+    """The operator `name` before the array operations are loaded: load them (installing the operator), call it."""
+
+    def operator(self: Tensor, *args: Any) -> Any:
+        lazy.load_operations()
+        return _ARRAY_OPERATOR[name](self, *args)
+
+    return operator
+
+
+def _array_operators() -> dict[str, Callable]:
+    """The operators made of the array operations (indexing, logic, linalg's matmul), which are loaded by now."""
+    from . import indexing, logic
+
+    matmul = BUILTINS["matmul"].fn
+    return {
+        "__matmul__": lambda self, other: matmul(self, other), "__rmatmul__": _reflected(matmul),
+        "__lt__": lambda self, other: logic.lt(self, other), "__le__": lambda self, other: logic.le(self, other),
+        "__gt__": lambda self, other: logic.gt(self, other), "__ge__": lambda self, other: logic.ge(self, other),
+        "__and__": lambda self, other: logic.logical_and(self, other),
+        "__rand__": lambda self, other: logic.logical_and(self, other),
+        "__or__": lambda self, other: logic.logical_or(self, other),
+        "__ror__": lambda self, other: logic.logical_or(self, other),
+        "__invert__": lambda self: logic.logical_not(self),
+        "__getitem__": indexing.getitem, "__setitem__": indexing.setitem,
+    }
+
+
+def _set_operators(T: type, operators: dict[str, Callable]) -> None:
+    for name, method in operators.items():
+        setattr(T, name, method)
 
 
 def _install() -> tuple[str, ...]:
@@ -169,9 +197,9 @@ def _install_methods() -> list[str]:
 
 
 def _load_for(self: Tensor, name: str) -> Any:
-    """A Tensor attribute not found: a method of the engine's second step (lazy.py) loads it, else the usual
-    AttributeError."""
-    if name in METHOD_NAMES and lazy.load_all() and name in _INSTALLED:
+    """A Tensor attribute not found: a method of a part of the engine loaded later (lazy.py) loads it, else the
+    usual AttributeError."""
+    if lazy.load_for(name, OPERATIONS_METHOD_NAMES, METHOD_NAMES) and name in _INSTALLED:
         return getattr(self, name)
     raise AttributeError(f"'Tensor' object has no attribute '{name}'")
 
@@ -183,10 +211,13 @@ _FROM_BUILTINS = _install()
 # the Tensor's own methods, and its properties.
 TENSOR_METHODS = lazy.NameSet(_INSTALLED | {
     "backward", "retain_grad", "item", "tolist", "size", "dim", "numel", "detach_", "requires_grad_", "float",
-    "double", "register_hook", *INPLACE}, METHOD_NAMES)
+    "double", "register_hook", *INPLACE}, METHOD_NAMES, OPERATIONS_METHOD_NAMES)
 
 
 def _after_loading() -> None:
+    if not _ARRAY_OPERATOR:  # the array operations are loaded (first, and with the second step)
+        _ARRAY_OPERATOR.update(_array_operators())
+        _set_operators(Tensor, _ARRAY_OPERATOR)
     _install_methods()
     TENSOR_METHODS.update(_INSTALLED)
 

@@ -13,14 +13,19 @@ from .coerce import array_from
 from .errors import AutogradError
 from .executor import execute
 from .graph import accumulator
+from .lazy import operation
 from .modes import GradMode
 from .tensor import Tensor
-from .tensormath import TensorMath
 from .vocabulary import NumpyMath
 
 
+def _tensor_math() -> Any:
+    """The vocabulary on Tensors (tensormath.py), one of the array operations loaded on first use (lazy.py)."""
+    return operation("tensormath", "TensorMath")
+
+
 def _vocabulary(create_graph: bool) -> Any:
-    return TensorMath if create_graph else NumpyMath
+    return _tensor_math() if create_graph else NumpyMath
 
 
 # ---------------------------------------------------------------------------- public entry points
@@ -49,7 +54,7 @@ def _root_grad(t: Tensor, gradient: Any, index: int, create_graph: bool) -> tupl
         )
     if create_graph:
         grad = gradient if isinstance(gradient, Tensor) else Tensor._make(values)
-        return (TensorMath.cast(grad, t._data.dtype) if grad.dtype != t._data.dtype else grad), False
+        return (_tensor_math().cast(grad, t._data.dtype) if grad.dtype != t._data.dtype else grad), False
     if values.dtype != t._data.dtype:
         return values.astype(t._data.dtype), True
     return values, False

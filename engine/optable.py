@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .lazy import Registry
-from .names import OP_NAMES
+from .names import OP_NAMES, OPERATIONS_OP_NAMES
 from .parallel import Kernel, binary, splitting, unary
 
 # The groups of `autodiff ops`, in the order it lists them; an op's `group` is one of them or None.
@@ -188,7 +188,7 @@ def _ufunc_kernel(forward: Any) -> Kernel | None:
     return None
 
 
-OPS: dict[str, Op] = Registry(OP_NAMES)  # the rest of the engine loads on a miss (lazy.py)
+OPS: dict[str, Op] = Registry(OP_NAMES, OPERATIONS_OP_NAMES)  # a miss loads the part declaring it (lazy.py)
 
 
 def declare(op: Op) -> Op:

@@ -21,7 +21,7 @@ from typing import Any
 
 from .coerce import tensor_arg
 from .lazy import Registry
-from .names import BUILTIN_NAMES
+from .names import BUILTIN_NAMES, OPERATIONS_BUILTIN_NAMES
 from .optable import OPS, Op, Record, declare
 from .recording import apply, binary
 
@@ -61,7 +61,7 @@ class Builtin(Record):
                   composite=composite, plan=plan, functional=functional, alias_of=alias_of, parameters=tuple(names))
 
 
-BUILTINS: dict[str, Builtin] = Registry(BUILTIN_NAMES)  # the rest of the engine loads on a miss (lazy.py)
+BUILTINS: dict[str, Builtin] = Registry(BUILTIN_NAMES, OPERATIONS_BUILTIN_NAMES)  # a miss loads its part (lazy.py)
 
 
 def _register(entry: Builtin) -> Builtin:

@@ -34,7 +34,7 @@ FORBIDDEN_OS = {"system", "popen", "spawnl", "spawnle", "spawnlp", "spawnlpe", "
 # (file, attribute): where a dangerous attribute is used on purpose, with why it is safe
 ALLOWED_ATTRIBUTES = {
     ("cli/group.py", "import_module"),  # a command's module, from cli.group.COMMANDS' fixed names (never user text)
-    ("engine/lazy.py", "import_module"),  # the engine's own modules, from the constant tuple lazy.DEFERRED
+    ("engine/lazy.py", "import_module"),  # the engine's own modules, from the constant tuples lazy.DEFERRED, OPERATIONS
 }
 ALLOWED_MODULES = {
     ("engine/allocator.py", "ctypes"): "calls glibc's mallopt with constant arguments (opt-in malloc caching)",
@@ -49,6 +49,10 @@ DYNAMIC_ATTRIBUTES = {
         (1, "only when name is one of the method names installed from the BUILTINS table (_INSTALLED)"),
     ("engine/lazy.py", "late", "getattr(importlib.import_module(f'{__package__}.{module}'), name)"):
         (1, "a name written in the engine's code, of a module of the constant tuple DEFERRED (checked first)"),
+    ("engine/lazy.py", "operation", "getattr(importlib.import_module(f'{__package__}.{module}'), name)"):
+        (1, "a name written in the engine's code, of a module of the constant tuple OPERATIONS (checked first)"),
+    ("engine/api.py", "_set_operators", "setattr(T, name, method)"):
+        (1, "installs the Tensor's operators of the array operations (a fixed table, _ARRAY_OPERATORS)"),
     ("grammar/interpreter/values.py", "second", "getattr(engine, name)"):
         (1, "name is a constant in the interpreter's code (a type of the engine's second step), never user text"),
     ("grammar/interpreter/values.py", "script_type", "getattr(loaded, name)"):

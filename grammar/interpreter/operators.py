@@ -25,7 +25,8 @@ def is_number(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
-_COMPARISONS = {"<": engine.lt, "<=": engine.le, ">": engine.gt, ">=": engine.ge, "==": engine.eq, "!=": engine.ne}
+# The built-in each comparison calls (looked up when used: the engine loads its comparisons on first use)
+_COMPARISONS = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 _PYTHON_COMPARE = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
                    ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
 
@@ -51,7 +52,7 @@ def _compare_or_logic(op: str, left: Any, right: Any) -> Any:
             raise BadValueError(f"unsupported operand types for {op}: {kind(left)} and {kind(right)}",
                                 reason="operands")
     if op in _COMPARISONS:
-        return _COMPARISONS[op](left, right)
+        return engine.BUILTINS[_COMPARISONS[op]].fn(left, right)
     return engine.logical_and(left, right) if op == "&" else engine.logical_or(left, right)
 
 

@@ -108,3 +108,54 @@ def test_the_index_of_names_is_the_whole_engines():
 ])
 def test_a_name_the_engine_never_has_loads_nothing(code, expected):
     assert fresh(code + "\nfrom autodiff.engine import lazy\nprint(lazy.is_loaded())") == [expected, "False"]
+
+
+# The first step's array operations (lazy.OPERATIONS) load at the first use of one of their names or operators,
+# without the second step; everything else about them is as if they had been loaded at import.
+OPERATIONS_PROBE = """
+import sys
+from autodiff import engine
+from autodiff.engine import lazy
+x = engine.tensor([[1.0, -2.0], [3.0, 4.0]], requires_grad=True)
+before = lazy.operations_loaded()
+{code}
+print(before, lazy.operations_loaded(), lazy.is_loaded())
+"""
+
+
+@pytest.mark.parametrize(("code", "expected"), [
+    ("print(x[0])", "tensor([ 1., -2.], grad_fn=<SelectBackward0>)"),
+    ("y = x.detach().clone()\ny[0, 1] = 5.0\nprint(y)", "tensor([[1., 5.],\n        [3., 4.]])"),
+    ("print(x @ x)", "tensor([[ -5., -10.],\n        [ 15.,  10.]], grad_fn=<MmBackward0>)"),
+    ("print([[1.0, 0.0], [0.0, 1.0]] @ x)", "tensor([[ 1., -2.],\n        [ 3.,  4.]], grad_fn=<MmBackward0>)"),
+    ("print(x > 0)", "tensor([[ True, False],\n        [ True,  True]])"),
+    ("print(~(x > 0) | (x < 0) & (x <= 1) & (x >= -2))", "tensor([[False,  True],\n        [False, False]])"),
+    ("print(engine.cat([x, x]).shape)", "torch.Size([4, 2])"),
+    ("print(x.gather(1, [[0], [1]]).grad_fn.name())", "GatherBackward0"),
+    ("print(engine.BUILTINS['where'].name, 'stack' in engine.OPS)", "where True"),
+    ("print(engine.getitem(x, 1), engine.TensorMath.__name__)",
+     "tensor([3., 4.], grad_fn=<SelectBackward0>) TensorMath"),
+    ("(g,) = engine.grad((x ** 3).sum(), [x], create_graph=True)\nprint(g.grad_fn.name())", "MulBackward0"),
+])
+def test_the_array_operations_load_on_first_use_without_the_second_step(code, expected):
+    out = fresh(OPERATIONS_PROBE.format(code=code))
+    assert out == [*expected.split("\n"), "False True False"]
+
+
+def test_a_formula_of_scalars_loads_no_array_operation():
+    out = fresh(OPERATIONS_PROBE.format(code="y = engine.tensor(1.5, requires_grad=True)\n((2 * y) ** 3).backward()\n"
+                                             "print(y.grad, -y, abs(y), 'sum' in engine.BUILTINS, x.sum())"))
+    assert out == ["tensor(54.) tensor(-1.5000, grad_fn=<NegBackward0>) tensor(1.5000, grad_fn=<AbsBackward0>) "
+                   "True tensor(6., grad_fn=<SumBackward0>)", "False False False"]
+
+
+def test_the_second_step_loads_the_array_operations_first():
+    out = fresh(OPERATIONS_PROBE.format(code="print(engine.softplus(engine.tensor(0.0)), x[1, 1])"))
+    assert out == ["tensor(0.6931) tensor(4., grad_fn=<SelectBackward0>)", "False True True"]
+
+
+def test_a_name_of_no_array_operation_is_refused():
+    from autodiff.engine import lazy
+
+    with pytest.raises(ValueError, match="not a module of the engine's array operations"):
+        lazy.operation("os", "system")

@@ -1,16 +1,18 @@
 """Issue 26 (start-up): `autodiff eval` does not load or build what only scripts use. The torch module, numpy's
 subset and Python's built-ins of the language are built on first use; difflib (for misspelt names), string
 (str.format), nnspace (torch.nn) and the interpreter's script-only modules (classes, decorators, numpy_subset,
-pymodules, pytypes, nnmembers) are imported where they are used."""
+pymodules, pytypes, nnmembers) are imported where they are used, and so are the engine's array operations
+(indexing, joins, gathers, logic, linalg, tensormath: engine/lazy.py)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
+ARRAY_OPERATIONS = [f"autodiff.engine.{m}" for m in ("gathers", "indexing", "joins", "logic", "linalg", "tensormath")]
 LAZY_MODULES = ["difflib", "string", "autodiff.grammar.interpreter.nnspace",
                 *(f"autodiff.grammar.interpreter.{m}" for m in ("classes", "decorators", "numpy_subset", "pymodules",
-                                                                "pytypes", "nnmembers"))]
+                                                                "pytypes", "nnmembers")), *ARRAY_OPERATIONS]
 
 # argv[0] is not "autodiff": the probe is not the command's own process, so main() ends in SystemExit (the
 # command's own process would leave with os._exit, before the probe's last line)
@@ -49,7 +51,8 @@ def test_the_lazy_parts_are_built_when_a_script_uses_them() -> None:
 # What eval's and check's start no longer imports (benchmarks/README.md, "Written-out records, one stack chunk,
 # paired runs"): dataclasses (their records are written-out classes), copy, threading, the SymPy placeholders'
 # modules (installed when SymPy is first imported), and for text output Python's json.
-NOT_IMPORTED = ["dataclasses", "copy", "threading", "json", "autodiff.app.sympy_parts", "autodiff.app.sympy_lazy"]
+NOT_IMPORTED = ["dataclasses", "copy", "threading", "json", "autodiff.app.sympy_parts", "autodiff.app.sympy_lazy",
+                *ARRAY_OPERATIONS]
 BARE_PROBE = """
 import sys
 sys.argv = ["probe"]
