@@ -11,7 +11,6 @@ import numpy as np
 
 from autodiff.app.session import EvalRequest, EvalResult, constant, run_eval
 from autodiff.cli.commandline import bindings_from, output_format, spelled
-from autodiff.cli.errors import NO_GRAD_ADVICE
 from autodiff.cli.limit_notes import eval_notes
 from autodiff.engine import Tensor
 
@@ -182,6 +181,8 @@ def eval_doc(result: EvalResult, request: EvalRequest, options: dict[str, Any], 
     root_name = result.evaluation.root_name
     doc.block([(root_name or "root", "name"), (" = ", "")], repr(result.root))
     if result.skipped_backward:
+        from autodiff.cli.errors import NO_GRAD_ADVICE  # (the messages of failures: not imported by a success)
+
         doc.blank()
         doc.line(("no backward pass: ", "muted"), (f"{result.skipped_backward}: {NO_GRAD_ADVICE}", "hint"))
     gradient = f"gradient={options['grad_tensor']}" if options.get("grad_tensor") else ""

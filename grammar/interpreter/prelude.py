@@ -10,7 +10,6 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import BUILTINS
 from autodiff.engine.errors import BadValueError, UnknownNameError
-from autodiff.grammar.interpreter import pybuiltins
 from autodiff.grammar.interpreter.members import attribute, delete_attribute, missing, set_attribute
 from autodiff.grammar.interpreter.torchlib import (
     VMAP,
@@ -68,6 +67,7 @@ PYTHON_BUILTIN_NAMES = frozenset((
 def python_builtins_table() -> dict[str, Any]:
     """Python's built-ins of the language (range, len, getattr, int, str, ...), built once, on first use."""
     if "python" not in _BUILT:
+        from autodiff.grammar.interpreter import pybuiltins
         from autodiff.grammar.interpreter.pytypes import type_builtins  # (the script-only modules: on first use)
 
         plain = {name: Function(name, fn, usage) for name, (fn, usage) in pybuiltins.python_builtins().items()}

@@ -16,7 +16,6 @@ from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, Unk
 from autodiff.grammar.interpreter import sequences
 from autodiff.grammar.interpreter.callables import define, enclosing
 from autodiff.grammar.interpreter.members import delete_attribute, set_attribute
-from autodiff.grammar.interpreter.pybuiltins import iterable_of
 from autodiff.grammar.interpreter.torchlib import Profile
 from autodiff.grammar.interpreter.values import (
     ClassBody,
@@ -250,10 +249,17 @@ def augmented(interp: Any, stmt: S.AugAssign) -> Any:
     return result
 
 
+def _iterable_of(value: Any) -> Any:
+    """pybuiltins.iterable_of, imported when a loop or a comprehension first runs (a formula has none)."""
+    from autodiff.grammar.interpreter.pybuiltins import iterable_of
+
+    return iterable_of(value)
+
+
 def comprehension(interp: Any, node: S.ListComp | S.DictComp) -> list | dict:
     """`[element for target in iterable if ...]` (or `{key: value for ...}`): its names live in a scope of
     their own, as in Python 3."""
-    items = interp.guard(lambda: iterable_of(interp.expression(node.iterable)), node.iterable)
+    items = interp.guard(lambda: _iterable_of(interp.expression(node.iterable)), node.iterable)
     if len(interp.scopes) >= MAX_CALL_DEPTH:
         raise LimitError(f"comprehensions and calls are nested more than {MAX_CALL_DEPTH} deep",
                          reason="call_depth").at(node.line, node.column)
@@ -354,7 +360,7 @@ def _start(interp: Any, stmt: S.Node, frames: list[_Frame], result: Evaluation) 
     if isinstance(stmt, S.If):
         frames.append(_Frame(stmt.body if truth(interp.condition(stmt.test)) else stmt.orelse))
     elif isinstance(stmt, S.For):
-        items = interp.guard(lambda: iterable_of(interp.expression(stmt.iter)), stmt.iter)
+        items = interp.guard(lambda: _iterable_of(interp.expression(stmt.iter)), stmt.iter)
         frame = _Frame(stmt.body, stmt, iter(items))
         frames.append(frame)
         if not _next_item(interp, frame):

@@ -8,10 +8,22 @@ mistake is a ParseError with line, column and a caret excerpt (diagnostics.py). 
 
 from __future__ import annotations
 
-from autodiff.grammar.syntax.diagnostics import source_excerpt
+from typing import Any
+
 from autodiff.grammar.syntax.lexer import MAX_BRACKET_DEPTH, MAX_INT_DIGITS, MAX_PARSE_DEPTH, MAX_SOURCE_CHARS
 from autodiff.grammar.syntax.parser import parse
 from autodiff.grammar.syntax.tree import Program
+
+
+def __getattr__(name: str) -> Any:
+    """source_excerpt, from diagnostics.py: imported when first asked for (a program that parses imports none
+    of the messages of mistakes)."""
+    if name == "source_excerpt":
+        from autodiff.grammar.syntax.diagnostics import source_excerpt
+
+        return source_excerpt
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["MAX_BRACKET_DEPTH", "MAX_INT_DIGITS", "MAX_PARSE_DEPTH", "MAX_SOURCE_CHARS", "Program", "parse",
            "source_excerpt"]

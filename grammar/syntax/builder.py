@@ -8,10 +8,8 @@ import re
 from collections.abc import Callable
 
 from autodiff.grammar.syntax import tables
-from autodiff.grammar.syntax.fstrings import join_strings
 from autodiff.grammar.syntax.lexer import MAX_INT_DIGITS, SyntaxProblem, Token, shortened
 from autodiff.grammar.syntax.nodes import moved
-from autodiff.grammar.syntax.targets import DESCRIBE_TARGET, check_target
 from autodiff.grammar.syntax.tree import (
     Assert,
     Assign,
@@ -88,6 +86,14 @@ def _at(node: Node | Token) -> dict[str, int]:
     return {"line": node.line, "column": node.column}
 
 
+def _check_target(target: Node, op: str) -> None:
+    """targets.py's check of an assignment's (or a for loop's, a del's) target, imported when first needed (a
+    formula has none)."""
+    from autodiff.grammar.syntax.targets import check_target
+
+    check_target(target, op)
+
+
 def _decode_string(tok: Token) -> str:
     """The value of a string literal: Python's escapes, decoded without eval."""
     raw = tok.value
@@ -161,14 +167,16 @@ class TreeBuilder:
             if isinstance(target, Subscript) and isinstance(target.value, Name):
                 return IndexAssign(target.value.id, target.index, value, **_at(target))
         for target in targets:
-            check_target(target, "=")
+            _check_target(target, "=")
         return AssignTo(tuple(targets), value, **_at(targets[0]))
 
     def aug_assign(self, c: list) -> AugAssign:
         target, op, value = c
         if isinstance(target, (TupleExpr, ListExpr)):
+            from autodiff.grammar.syntax.targets import DESCRIBE_TARGET
+
             raise SyntaxProblem(f"'{op.value}' needs one target, not {DESCRIBE_TARGET[type(target)]}", **_at(target))
-        check_target(target, op.value)
+        _check_target(target, op.value)
         return AugAssign(target, op.value[:-1], value, **_at(target))
 
     def pass_stmt(self, c: list) -> Pass:
@@ -184,7 +192,7 @@ class TreeBuilder:
         return Return(c[1] if len(c) > 1 else None, **_at(c[0]))
 
     def del_stmt(self, c: list) -> Delete:
-        check_target(c[1], "del")
+        _check_target(c[1], "del")
         return Delete(c[1].items if isinstance(c[1], TupleExpr) else (c[1],), **_at(c[0]))
 
     def assert_stmt(self, c: list) -> Assert:
@@ -213,7 +221,7 @@ class TreeBuilder:
 
     def for_stmt(self, c: list) -> For:
         keyword, target, _, iterable, body = c
-        check_target(target, "for")
+        _check_target(target, "for")
         return For(target, iterable, body, **_at(keyword))
 
     def while_stmt(self, c: list) -> While:
@@ -325,7 +333,7 @@ class TreeBuilder:
 
     def comp_for(self, c: list) -> tuple:
         target = c[1]
-        check_target(target, "for")
+        _check_target(target, "for")
         return (target, c[3], tuple(c[5::2]))
 
     def list_comp(self, c: list) -> ListComp:
@@ -455,6 +463,8 @@ class TreeBuilder:
     def string(self, c: list) -> String | FString:
         if all(tok.type == "STRING" for tok in c):
             return String("".join(_decode_string(tok) for tok in c), **_at(c[0]))
+        from autodiff.grammar.syntax.fstrings import join_strings  # (f-strings: scripts only)
+
         return join_strings(c, _decode_string, SyntaxProblem, self.parse)
 
     def constant(self, c: list) -> Constant:

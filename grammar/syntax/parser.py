@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from autodiff.engine.errors import LimitError, ParseError
 from autodiff.grammar.syntax.builder import TreeBuilder
-from autodiff.grammar.syntax.diagnostics import source_excerpt, syntax_problem
 from autodiff.grammar.syntax.lexer import (
     MAX_BRACKET_DEPTH,
     MAX_INT_DIGITS,
@@ -39,7 +38,7 @@ from autodiff.grammar.syntax.tree import (
     With,
 )
 
-__all__ = ["MAX_BRACKET_DEPTH", "MAX_INT_DIGITS", "MAX_PARSE_DEPTH", "MAX_SOURCE_CHARS", "parse", "source_excerpt"]
+__all__ = ["MAX_BRACKET_DEPTH", "MAX_INT_DIGITS", "MAX_PARSE_DEPTH", "MAX_SOURCE_CHARS", "parse"]
 
 # (state under, state on top, lookahead) -> state after its chain of unit reductions (e.g. a number
 # followed by '+' climbs atom, primary, power, factor, term): one lookup instead of five steps.
@@ -61,6 +60,8 @@ def _run(tokens, builder: TreeBuilder, brackets: list[Token]) -> list:
         while True:
             action = actions[states[-1]].get(kind)
             if action is None:
+                from autodiff.grammar.syntax.diagnostics import syntax_problem  # (a mistake's message)
+
                 raise syntax_problem(tok, prev, states, brackets, opener)
             if action >= 0:  # shift
                 states.append(action)
@@ -122,6 +123,8 @@ def parse(source: str) -> Program:
     try:
         statements = _run(tokens(text, brackets), _BUILDER, brackets)
     except SyntaxProblem as problem:
+        from autodiff.grammar.syntax.diagnostics import source_excerpt  # (a mistake's message)
+
         excerpt = source_excerpt(text, problem.line, problem.column)
         if problem.limit:
             raise LimitError(problem.message, line=problem.line, column=problem.column, excerpt=excerpt) from None
@@ -149,6 +152,8 @@ def _check_blocks(statements: list, text: str) -> None:
             elif isinstance(stmt, Return) and not in_function:
                 problem = "'return' outside function (a function is def NAME(PARAMETERS): followed by its body)"
             if problem is not None:
+                from autodiff.grammar.syntax.diagnostics import source_excerpt
+
                 excerpt = source_excerpt(text, stmt.line, stmt.column)
                 raise ParseError(f"{problem}\n{excerpt}", line=stmt.line, column=stmt.column, summary=problem,
                                  excerpt=excerpt)
