@@ -234,5 +234,14 @@ def _bind_second() -> None:
     globals().update({name: entry.fn for name, entry in BUILTINS.entries_now()})  # type: ignore[attr-defined]
 
 
+def _bind_operations() -> None:
+    """Once the array operations are loaded: their names and built-ins as attributes (x[i] in a script's loop
+    calls engine.getitem without going through __getattr__)."""
+    for name, module in _OPERATION_NAMES.items():
+        globals()[name] = lazy.operation(module, name)
+    globals().update({name: entry.fn for name, entry in BUILTINS.entries_now()})  # type: ignore[attr-defined]
+
+
+lazy.AFTER_LOADING.append(_bind_operations)
 lazy.AFTER_ALL.append(_bind_second)
 del _api, _constructors
