@@ -7,11 +7,12 @@ import contextlib
 from collections.abc import Iterator
 
 from autodiff import engine
+from autodiff.app import Record
 
 DEFAULT_MAX_ELEMENTS = 50_000_000
 
 
-class Config:
+class Config(Record):
     """The engine's settings for a run. Frozen, compared by its fields; written out rather than made by
     `dataclasses`, whose class creation costs every start-up (README, start-up)."""
 
@@ -32,10 +33,7 @@ class Config:
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"cannot delete field {name!r} of a Config")
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Config:
-            return NotImplemented
-        return (self.dtype, self.seed, self.max_elements) == (other.dtype, other.seed, other.max_elements)
+    __eq__ = Record.same_fields
 
     def __hash__(self) -> int:
         return hash((self.dtype, self.seed, self.max_elements))

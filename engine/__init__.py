@@ -227,11 +227,11 @@ def __getattr__(name: str) -> object:
 
 
 def _bind_second() -> None:
-    """Once the second step is loaded: its names and built-ins as attributes (importing a submodule binds its
-    name here, and engine.gradcheck, engine.einsum are functions, not the modules of the same name)."""
+    """Once the second step is loaded: its names as attributes (importing a submodule binds its name here, and
+    engine.gradcheck is a function, not the module of that name); its built-ins are bound by _bind_operations,
+    which load_all runs first (engine.einsum)."""
     for name, module in _SECOND_NAMES.items():
         globals()[name] = lazy.late(module, name)
-    globals().update({name: entry.fn for name, entry in BUILTINS.entries_now()})  # type: ignore[attr-defined]
 
 
 def _bind_operations() -> None:

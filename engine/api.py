@@ -148,14 +148,18 @@ def _array_operators() -> dict[str, Callable]:
     from . import indexing, logic
 
     matmul = BUILTINS["matmul"].fn
+
+    def both(self: Tensor, other: Any) -> Tensor:
+        return logic.logical_and(self, other)
+
+    def either(self: Tensor, other: Any) -> Tensor:
+        return logic.logical_or(self, other)
+
     return {
         "__matmul__": lambda self, other: matmul(self, other), "__rmatmul__": _reflected(matmul),
         "__lt__": lambda self, other: logic.lt(self, other), "__le__": lambda self, other: logic.le(self, other),
         "__gt__": lambda self, other: logic.gt(self, other), "__ge__": lambda self, other: logic.ge(self, other),
-        "__and__": lambda self, other: logic.logical_and(self, other),
-        "__rand__": lambda self, other: logic.logical_and(self, other),
-        "__or__": lambda self, other: logic.logical_or(self, other),
-        "__ror__": lambda self, other: logic.logical_or(self, other),
+        "__and__": both, "__rand__": both, "__or__": either, "__ror__": either,
         "__invert__": lambda self: logic.logical_not(self),
         "__getitem__": indexing.getitem, "__setitem__": indexing.setitem,
     }

@@ -70,17 +70,18 @@ def load_for(name: object, operations: frozenset[str], known: frozenset[str]) ->
 
 def operation(module: str, name: str) -> Any:
     """A name of the array operations, loading them first (the first step's own code may need one)."""
-    if module not in OPERATIONS:
-        raise ValueError(f"{module} is not a module of the engine's array operations")
-    load_operations()
-    return getattr(importlib.import_module(f"{__package__}.{module}"), name)
+    return _name_in(module, name, OPERATIONS, "the engine's array operations")
 
 
 def late(module: str, name: str) -> Any:
     """A name of a module loaded second, imported when first used (a formula of the first step may need one);
     the array operations load first, so the built-ins are always registered in the same order."""
-    if module not in DEFERRED:
-        raise ValueError(f"{module} is not a module of the engine's second step")
+    return _name_in(module, name, DEFERRED, "the engine's second step")
+
+
+def _name_in(module: str, name: str, part: tuple[str, ...], what: str) -> Any:
+    if module not in part:
+        raise ValueError(f"{module} is not a module of {what}")
     load_operations()
     return getattr(importlib.import_module(f"{__package__}.{module}"), name)
 

@@ -47,10 +47,9 @@ DYNAMIC_ATTRIBUTES = {
         (1, "installs the BUILTINS table's functions as Tensor methods (at import, and when the rest loads)"),
     ("engine/api.py", "_load_for", "getattr(self, name)"):
         (1, "only when name is one of the method names installed from the BUILTINS table (_INSTALLED)"),
-    ("engine/lazy.py", "late", "getattr(importlib.import_module(f'{__package__}.{module}'), name)"):
-        (1, "a name written in the engine's code, of a module of the constant tuple DEFERRED (checked first)"),
-    ("engine/lazy.py", "operation", "getattr(importlib.import_module(f'{__package__}.{module}'), name)"):
-        (1, "a name written in the engine's code, of a module of the constant tuple OPERATIONS (checked first)"),
+    ("engine/lazy.py", "_name_in", "getattr(importlib.import_module(f'{__package__}.{module}'), name)"):
+        (1, "a name written in the engine's code (late, operation), of a module of the constant tuple DEFERRED "
+            "or OPERATIONS (checked first)"),
     ("engine/api.py", "_set_operators", "setattr(T, name, method)"):
         (1, "installs the Tensor's operators of the array operations (a fixed table, _ARRAY_OPERATORS)"),
     ("grammar/interpreter/values.py", "second", "getattr(engine, name)"):

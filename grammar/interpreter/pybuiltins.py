@@ -11,15 +11,10 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError
+from autodiff.grammar.interpreter.pytypes import iterable_of
 from autodiff.grammar.interpreter.values import display, gathered, range_length, script_type, second, truth
 
-
-def iterable_of(value: Any) -> Any:
-    """What iterating over value gives, as Python's iter() (pytypes.iterable_of, imported at the first loop: the
-    script-only modules are imported where they are used, and `autodiff eval` imports none of them)."""
-    from autodiff.grammar.interpreter import pytypes
-
-    return pytypes.iterable_of(value)
+# (Imported only where pytypes is too, with the table of Python's built-ins: `autodiff eval` imports neither.)
 
 
 def _integer(value: Any, what: str) -> int:

@@ -250,8 +250,8 @@ def augmented(interp: Any, stmt: S.AugAssign) -> Any:
 
 
 def _iterable_of(value: Any) -> Any:
-    """pybuiltins.iterable_of, imported when a loop or a comprehension first runs (a formula has none)."""
-    from autodiff.grammar.interpreter.pybuiltins import iterable_of
+    """pytypes.iterable_of, imported when a loop or a comprehension first runs (a formula has none)."""
+    from autodiff.grammar.interpreter.pytypes import iterable_of
 
     return iterable_of(value)
 
