@@ -139,7 +139,7 @@ class _Derivative:
             what = "nothing" if value is None else f"a {type(value).__name__}"
             raise BadValueError(f"{self.what}: the derivative gives {what}, not a number or tensor",
                                 reason="expectation")
-        return np.asarray(value.data, dtype=np.float64)
+        return np.asarray(value.numpy(force=True), dtype=np.float64)
 
 
 def check_derivatives(request: CheckRequest) -> CheckReport:
@@ -160,7 +160,7 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
         program = Program(request.program)
         for sample in range(1, samples + 1):
             root, leaves, _ = program.run(sampling.bindings(sample))
-            if sample > 1 and sampling.fixed and root.data.size == 1 and not np.isfinite(root.data).all():
+            if sample > 1 and sampling.fixed and root.numpy(force=True).size == 1 and not np.isfinite(root.numpy(force=True)).all():
                 continue  # a point drawn around a fixed value outside the function's domain (log(x) at x < 0)
             point = sampling.seen(root, leaves)
             _compare_at(root, leaves, point, sample, derivatives, states, request.order, (rtol, atol))
@@ -232,7 +232,7 @@ class _Sampling:
         for v in self.variables.values():
             value = v.draw()
             if sample > 1 and v.requires_grad:
-                drawn = np.asarray(as_tensor(value, f"the value of {v.name}").data, dtype=np.float64)
+                drawn = np.asarray(as_tensor(value, f"the value of {v.name}").numpy(force=True), dtype=np.float64)
                 if v.name in self.fixed or (sample == 2 and np.array_equal(drawn, self.first[v.name],
                                                                            equal_nan=True)):
                     # A fixed VALUE (x=1.2) would check the same point N times: sample around it instead,
@@ -246,7 +246,7 @@ class _Sampling:
     def seen(self, root: Tensor, leaves: dict[str, Tensor]) -> dict[str, np.ndarray]:
         """Record a point that was checked; its values."""
         self.root_shape = tuple(root.shape)
-        point = {name: np.array(t.data, copy=True) for name, t in leaves.items()}
+        point = {name: np.array(t.numpy(force=True), copy=True) for name, t in leaves.items()}
         self.points.append(point)
         self.first = self.first or {name: values.astype(np.float64) for name, values in point.items()}
         return point
@@ -256,7 +256,7 @@ def _compare_at(root: Tensor, leaves: dict[str, Tensor], point: dict[str, np.nda
                 derivatives: list[_Derivative], states: list[dict[str, Any]], order: int,
                 tolerance: tuple[float, float]) -> None:
     """Each expectation against autograd's derivative at one point."""
-    ones = None if root.data.size == 1 else np.ones(root.shape)
+    ones = None if root.numpy(force=True).size == 1 else np.ones(root.shape)
     targets = [leaves[d.name] for d in derivatives]
     nothing_to_compare([(d.name, t.numel()) for d, t in zip(derivatives, targets)] + [("the result", root.numel())])
     grads = gradients(root, targets, ones) if order == 1 else second(root, targets, ones)
@@ -288,7 +288,7 @@ def _around(value: np.ndarray, sample: int, shape: tuple[int, ...]) -> np.ndarra
     so 1/abs(x) for d/dx log(abs(x)) is caught with any seed), then value + randn()."""
     if 2 <= sample <= 1 + len(_SPREAD) and np.any(value != 0):
         return value * _SPREAD[sample - 2]
-    return value + engine.randn(*shape, dtype="float64").data
+    return value + engine.randn(*shape, dtype="float64").numpy(force=True)
 
 
 def _check_target(name: str, variables: dict[str, Variable]) -> None:

@@ -94,7 +94,7 @@ def gradients(root: Tensor, inputs: list[Tensor], grad_output: np.ndarray | None
         return [np.zeros(t.shape, dtype=t.dtype) for t in inputs]
     gradient = None if grad_output is None else engine.tensor(grad_output, dtype=root.dtype)
     grads = engine.grad(root, inputs, grad_outputs=gradient, retain_graph=retain_graph, allow_unused=True)
-    return [np.zeros(t.shape, dtype=t.dtype) if g is None else np.array(g.data, copy=True)
+    return [np.zeros(t.shape, dtype=t.dtype) if g is None else np.array(g.numpy(force=True), copy=True)
             for t, g in zip(inputs, grads)]
 
 
@@ -113,7 +113,7 @@ def second(root: Tensor, inputs: list[Tensor], grad_output: np.ndarray | None) -
             out.append(np.zeros(t.shape, dtype=t.dtype))
             continue
         (second,) = engine.grad(first.sum(), [t], retain_graph=True, allow_unused=True)
-        out.append(np.zeros(t.shape, dtype=t.dtype) if second is None else np.array(second.data, copy=True))
+        out.append(np.zeros(t.shape, dtype=t.dtype) if second is None else np.array(second.numpy(force=True), copy=True))
     return out
 
 

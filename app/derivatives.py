@@ -27,7 +27,7 @@ class Matrices:
 
 
 def _largest(variables: dict[str, Tensor]) -> float:
-    sizes = [float(np.nanmax(np.abs(t.data), initial=0.0)) for t in variables.values() if t.data.size]
+    sizes = [float(np.nanmax(np.abs(t.numpy(force=True)), initial=0.0)) for t in variables.values() if t.numpy(force=True).size]
     return max(sizes, default=0.0)
 
 
@@ -66,14 +66,14 @@ def _rows(count: int, what: str, elements: int) -> None:
 
 def _gradients(output: Tensor, inputs: list[Tensor], create_graph: bool = False) -> list[np.ndarray | Tensor]:
     if not output.requires_grad:
-        return [engine.zeros_like(t) if create_graph else np.zeros(t.data.shape, dtype=t.data.dtype) for t in inputs]
+        return [engine.zeros_like(t) if create_graph else np.zeros(t.numpy(force=True).shape, dtype=t.numpy(force=True).dtype) for t in inputs]
     grads = engine.grad(output, inputs, retain_graph=True, create_graph=create_graph, allow_unused=True)
     out = []
     for g, t in zip(grads, inputs):
         if g is None:
-            out.append(engine.zeros_like(t) if create_graph else np.zeros(t.data.shape, dtype=t.data.dtype))
+            out.append(engine.zeros_like(t) if create_graph else np.zeros(t.numpy(force=True).shape, dtype=t.numpy(force=True).dtype))
         else:
-            out.append(g if create_graph else np.array(g.data, copy=True))
+            out.append(g if create_graph else np.array(g.numpy(force=True), copy=True))
     return out
 
 
@@ -82,9 +82,9 @@ def jacobian(request: EvalRequest, wrt: list[str]) -> Matrices:
     root, root_name, variables = _variables(request, wrt)
     shape = tuple(root.shape)
     size = int(np.prod(shape, dtype=np.int64))
-    _rows(size, "Jacobian", size * sum(t.data.size for t in variables.values()))
+    _rows(size, "Jacobian", size * sum(t.numpy(force=True).size for t in variables.values()))
     inputs = list(variables.values())
-    blocks = {name: np.zeros(shape + tuple(t.shape), dtype=t.data.dtype) for name, t in variables.items()}
+    blocks = {name: np.zeros(shape + tuple(t.shape), dtype=t.numpy(force=True).dtype) for name, t in variables.items()}
     flat = root.reshape(-1) if root.ndim else root
     with engine.enable_grad():
         for i in range(size):
@@ -98,24 +98,24 @@ def jacobian(request: EvalRequest, wrt: list[str]) -> Matrices:
 def hessian(request: EvalRequest, wrt: list[str]) -> Matrices:
     """For a scalar root, every block d2 root / (d a d b) with shape a.shape + b.shape."""
     root, root_name, variables = _variables(request, wrt)
-    if root.data.size != 1:
+    if root.numpy(force=True).size != 1:
         raise UsageError(f"the Hessian needs a scalar root; this one has shape {tuple(root.shape)} (reduce it, "
                          "e.g. with .sum(), or use autodiff jacobian)")
     inputs = list(variables.values())
-    count = sum(t.data.size for t in inputs)
+    count = sum(t.numpy(force=True).size for t in inputs)
     _rows(count, "Hessian", count * count)
     blocks: dict[str, dict[str, np.ndarray]] = {
-        a: {b: np.zeros(tuple(ta.shape) + tuple(tb.shape), dtype=ta.data.dtype) for b, tb in variables.items()}
+        a: {b: np.zeros(tuple(ta.shape) + tuple(tb.shape), dtype=ta.numpy(force=True).dtype) for b, tb in variables.items()}
         for a, ta in variables.items()}
     with engine.enable_grad():
         scalar = root.reshape(()) if root.ndim else root
         firsts = _gradients(scalar, inputs, create_graph=True)
         for (a, ta), first in zip(variables.items(), firsts):
             flat = first.reshape(-1) if first.ndim else first
-            for i in range(ta.data.size):
+            for i in range(ta.numpy(force=True).size):
                 element = flat[i] if first.ndim else flat
                 for (b, tb), g in zip(variables.items(), _gradients(element, inputs)):
-                    block = blocks[a][b].reshape((ta.data.size, *tuple(tb.shape)))
+                    block = blocks[a][b].reshape((ta.numpy(force=True).size, *tuple(tb.shape)))
                     block[i] = g
     return Matrices(root_name, tuple(root.shape), {n: tuple(t.shape) for n, t in variables.items()}, blocks,
                     _largest(variables))

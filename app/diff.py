@@ -169,7 +169,7 @@ def _same_in_the_language(text: str, reference: str, names: list[str]) -> bool:
                 for source in (text, reference):
                     interpreter = Interpreter()
                     interpreter.names.update(values)
-                    results.append(float(np.asarray(engine.tensor(interpreter.run(parse(source)).root).data)))
+                    results.append(float(np.asarray(engine.tensor(interpreter.run(parse(source)).root).numpy(force=True))))
                 a, b = results
                 if not (np.isclose(a, b, rtol=1e-9, atol=1e-12) or (np.isnan(a) and np.isnan(b))):
                     return False
@@ -287,7 +287,7 @@ def mixed_autograd(program: str, sequence: list[str], point: dict[str, float]) -
             (value,) = engine.grad(value, [leaves[name]], create_graph=True, allow_unused=True)
             if value is None:
                 return 0.0
-        return float(np.asarray(value.data))
+        return float(np.asarray(value.numpy(force=True)))
 
 
 __all__ = ["MAX_ORDER", "AtPoint", "Derivative", "DiffResult", "HessianFormulas", "Stage", "at_point", "autograd_at",

@@ -99,11 +99,11 @@ class Explainer:
     def __call__(self, node: Any, grad_in: Any, grads_out: Any) -> None:
         saved = None if isinstance(node, AccumulateGrad) else node.saved_values()
         before = node.variable.grad if isinstance(node, AccumulateGrad) else None
-        self._count(grad_in, *grads_out, *(saved or {}).values(), None if before is None else before.data)
+        self._count(grad_in, *grads_out, *(saved or {}).values(), None if before is None else before.numpy(force=True))
         copied_out = [None if g is None else np.array(g, copy=True) for g in grads_out]
         context: dict[str, Any] = {}
         if isinstance(node, AccumulateGrad):
-            context["before"] = None if before is None else np.array(before.data, copy=True)
+            context["before"] = None if before is None else np.array(before.numpy(force=True), copy=True)
         elif saved is not None:
             context = {k: (np.array(v, copy=True) if isinstance(v, np.ndarray) else v) for k, v in saved.items()}
         self.raw.append((self.pass_number, node, np.array(grad_in, copy=True), copied_out, context))

@@ -81,7 +81,7 @@ def gradcheck(request: GradcheckRequest) -> GradcheckReport:
     with engine.settings(default_dtype="float64"), np.errstate(all="ignore"):
         run = _Runs(request)
         root, leaves = run()
-        root_shape, outputs = tuple(root.shape), int(root.data.size)
+        root_shape, outputs = tuple(root.shape), int(root.numpy(force=True).size)
         nothing_to_compare([(v.name, run.arrays[v.name].size) for v in variables] + [("the result", outputs)])
         method, directions = _directions(root_shape, outputs)
         analytical = _analytical(root, [leaves[v.name] for v in variables], variables, directions, run.arrays)
@@ -126,7 +126,7 @@ class _Runs:
         self.program = Program(request.program)
         self.variables = request.variables
         # Bind once to get each leaf's float64 values (a VALUE may be a number, a list or a tensor).
-        self.arrays = {name: np.array(t.data, dtype=np.float64, order="C") for name, t in
+        self.arrays = {name: np.array(t.numpy(force=True), dtype=np.float64, order="C") for name, t in
                        bind([Binding(v.name, values[v.name], v.requires_grad) for v in request.variables]).items()}
         self.evaluations = 0
         perturbed = [v for v in request.variables if v.requires_grad]
@@ -187,7 +187,7 @@ def _output(root: Tensor, shape: tuple[int, ...]) -> np.ndarray:
     if tuple(root.shape) != shape:
         raise BadValueError(f"the program's result changed shape from {shape} to {tuple(root.shape)} when a "
                             "variable was perturbed; gradcheck needs a fixed shape", reason="gradcheck")
-    return np.asarray(root.data, dtype=np.float64).reshape(-1)
+    return np.asarray(root.numpy(force=True), dtype=np.float64).reshape(-1)
 
 
 def _leaf_check(name: str, shape: tuple[int, ...], analytical: np.ndarray, numerical: np.ndarray, method: str,

@@ -28,7 +28,7 @@ FLOAT32_HUGE = 1e30
 def to_float32(value: object) -> object:
     """A binding's value rounded to float32 (kept as float64 numbers)."""
     if isinstance(value, Tensor):
-        value = value.data
+        value = value.numpy(force=True)
     if isinstance(value, (int, float, list, tuple, np.ndarray)) and not isinstance(value, bool):
         with np.errstate(all="ignore"):  # past float32's range: inf, as PyTorch's cast
             return np.asarray(value, dtype=np.float64).astype(np.float32).astype(np.float64)
@@ -91,7 +91,7 @@ def rounding_noise(program: str, wrt: str, points: np.ndarray, constants: list[B
                           grad_tensor=np.ones(points.shape), observe=observe)
     try:
         with np.errstate(all="ignore"):
-            values = np.asarray(_in_dtype("float64", lambda: run_eval(request).root.data), dtype=np.float64)
+            values = np.asarray(_in_dtype("float64", lambda: run_eval(request).root.numpy(force=True)), dtype=np.float64)
     except Exception:  # advice, as above
         return np.zeros(points.shape, dtype=bool)
     if values.shape != points.shape:
@@ -107,8 +107,8 @@ def eval_noise(request: EvalRequest, float32_root: np.ndarray | None = None) -> 
     again = EvalRequest(request.program, bindings, parsed=request.parsed)
     try:
         with np.errstate(all="ignore"):
-            high = _in_dtype("float64", lambda: run_eval(again).root.data)
-            low = float32_root if float32_root is not None else _in_dtype("float32", lambda: run_eval(again).root.data)
+            high = _in_dtype("float64", lambda: run_eval(again).root.numpy(force=True))
+            low = float32_root if float32_root is not None else _in_dtype("float32", lambda: run_eval(again).root.numpy(force=True))
     except Exception:
         return None
     if np.asarray(high).size != 1 or np.asarray(low).size != 1:

@@ -79,7 +79,7 @@ class Function:
                 grads = _grads(t, leaves[first:], create_graph=sum(alpha) + 1 < order)
                 for j, g in zip(range(first, n), grads):
                     beta = tuple(a + (1 if k == j else 0) for k, a in enumerate(alpha))
-                    out[beta] = 0.0 if g is None else float(np.asarray(g.data).reshape(-1)[0])
+                    out[beta] = 0.0 if g is None else float(np.asarray(g.numpy(force=True)).reshape(-1)[0])
                     queue.append((beta, g, j))
         return out
 
@@ -173,10 +173,10 @@ def jump(fn: Function, point: dict[str, float], name: str, order: int, h: float 
 
 
 def _scalar(root: Tensor, variables: list[str]) -> float:
-    if root.data.size != 1:
+    if root.numpy(force=True).size != 1:
         raise UsageError(f"this question needs a scalar function of {', '.join(variables) or 'its variables'}: the "
                          f"program's result has shape {tuple(root.shape)} (reduce it, e.g. with .sum())")
-    return float(np.asarray(root.data, dtype=np.float64).reshape(-1)[0])
+    return float(np.asarray(root.numpy(force=True), dtype=np.float64).reshape(-1)[0])
 
 
 def _grads(t: Tensor | None, leaves: list[Tensor], create_graph: bool, ones: bool = False) -> list[Tensor | None]:
@@ -191,14 +191,14 @@ def _grads(t: Tensor | None, leaves: list[Tensor], create_graph: bool, ones: boo
 def _data(t: Tensor | None, shape: tuple[int, ...]) -> np.ndarray:
     if t is None:
         return np.zeros(shape)
-    return np.broadcast_to(np.asarray(t.data, dtype=np.float64), shape).copy()
+    return np.broadcast_to(np.asarray(t.numpy(force=True), dtype=np.float64), shape).copy()
 
 
 def _one_variable(fn: Function, points: np.ndarray, order: int) -> list[np.ndarray]:
     xs = points[:, 0]
     root, (leaf,) = fn.run({fn.variables[0]: xs})
     shape = xs.shape
-    if tuple(root.shape) != shape and not (root.data.size == 1 and not root.requires_grad):  # a constant
+    if tuple(root.shape) != shape and not (root.numpy(force=True).size == 1 and not root.requires_grad):  # a constant
         raise ValueError("not elementwise")
     out = [_data(root, shape)]
     current: Tensor | None = root
@@ -212,7 +212,7 @@ def _one_variable(fn: Function, points: np.ndarray, order: int) -> list[np.ndarr
 def _gradient_hessian(fn: Function, points: np.ndarray) -> list[np.ndarray]:
     m, n = points.shape
     root, leaves = fn.run({name: points[:, j] for j, name in enumerate(fn.variables)})
-    if tuple(root.shape) != (m,) and not (root.data.size == 1 and not root.requires_grad):  # a constant
+    if tuple(root.shape) != (m,) and not (root.numpy(force=True).size == 1 and not root.requires_grad):  # a constant
         raise ValueError("not elementwise")
     hessian = np.zeros((m, n, n))
     gradient = np.zeros((m, n))

@@ -34,14 +34,14 @@ def lost_digits(result: EvalResult, rebuild: Callable[[], EvalRequest], config: 
     if config.dtype != "float32":
         return []
     tensors = [t for t in result.evaluation.names.values() if isinstance(t, Tensor)]
-    if sum(t.data.size for t in tensors) > PRECISION_CHECK_ELEMENTS:
+    if sum(t.numpy(force=True).size for t in tensors) > PRECISION_CHECK_ELEMENTS:
         return []
     try:
         with config.but(dtype="float64").applied():
             again = run_eval(rebuild())
     except Exception:  # the check is a courtesy: a failure of its own run never fails the command
         return []
-    pairs = [("the root", result.root.data, again.root.data)]
+    pairs = [("the root", result.root.numpy(force=True), again.root.numpy(force=True))]
     pairs += [(f"{name}.grad", result.grads.get(name), again.grads.get(name)) for name in result.grads]
     found = []
     for what, low, high in pairs:

@@ -42,7 +42,7 @@ def forget_parsed() -> None:
 def as_tensor(value: Any, what: str, fields: tuple[str, ...] = ()) -> Tensor:
     """A value as a fresh tensor of the default dtype (numbers and lists are floats)."""
     if isinstance(value, Tensor):
-        return engine.tensor(value.data, dtype=engine.get_default_dtype())
+        return engine.tensor(value.numpy(force=True), dtype=engine.get_default_dtype())
     if isinstance(value, np.ndarray):
         return engine.tensor(value, dtype=engine.get_default_dtype())
     if isinstance(value, (int, float, list, tuple)) and not isinstance(value, bool):
@@ -187,7 +187,7 @@ def leaves(evaluation: Evaluation) -> dict[str, Tensor]:
 
 def grads_of(tensors: dict[str, Tensor]) -> dict[str, np.ndarray | None]:
     """A copy of each tensor's .grad values (None where it has none)."""
-    return {name: None if t.grad is None else np.array(t.grad.data, copy=True) for name, t in tensors.items()}
+    return {name: None if t.grad is None else np.array(t.grad.numpy(force=True), copy=True) for name, t in tensors.items()}
 
 
 def root_tensor(evaluation: Evaluation) -> Tensor:
@@ -264,7 +264,7 @@ def _kept(tensors: dict[str, Tensor], keep: Callable[[np.ndarray], Any] | None) 
     """What a pass keeps of each tensor's .grad: a copy (grads_of), or keep() of it."""
     if keep is None:
         return grads_of(tensors)
-    return {name: None if t.grad is None else keep(t.grad.data) for name, t in tensors.items()}
+    return {name: None if t.grad is None else keep(t.grad.numpy(force=True)) for name, t in tensors.items()}
 
 
 def _check_kept(tensors: dict[str, Tensor], passes: int) -> None:
@@ -342,7 +342,7 @@ def _higher_order(request: EvalRequest, evaluation: Evaluation, root: Tensor, gr
             derivative = None
         if derivative is None:  # no longer depends on x: every further derivative is zero
             derivative = engine.zeros_like(x)
-        passes.append(Pass(evaluation.root_name, {name: np.array(derivative.data, copy=True)}, order))
+        passes.append(Pass(evaluation.root_name, {name: np.array(derivative.numpy(force=True), copy=True)}, order))
         current, grad_output = derivative.sum(), None
         previous, size = size, engine.graph_size(current, budget)
         if order < request.order and size * max(1.0, size / max(previous, 1)) > budget:

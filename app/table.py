@@ -60,7 +60,7 @@ def _run(program: str, wrt: str, x: np.ndarray, constants: list[Binding], order:
     gradient = None if x.ndim == 0 else np.ones(x.shape)
     request = EvalRequest(program, [Binding(wrt, x, True), *constants], grad_tensor=gradient, order=order)
     result = run_eval(request)
-    root = np.asarray(result.root.data, dtype=np.float64)
+    root = np.asarray(result.root.numpy(force=True), dtype=np.float64)
     if result.skipped_backward or not result.passes:
         zeros = np.zeros(root.shape)
         return root, [zeros for _ in range(order)]

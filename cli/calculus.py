@@ -29,8 +29,8 @@ def scalar(value: Any, what: str) -> float:
     from autodiff.engine import Tensor
     from autodiff.engine.errors import UsageError
 
-    if isinstance(value, Tensor) and value.data.size == 1:
-        value = float(value.data.reshape(-1)[0])
+    if isinstance(value, Tensor) and value.numpy(force=True).size == 1:
+        value = float(value.numpy(force=True).reshape(-1)[0])
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise UsageError(f"{what} must be a number (calculus questions are about scalar variables)")
     return float(value)

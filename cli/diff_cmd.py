@@ -208,10 +208,10 @@ def _point(assignments: tuple[str, ...], variables: tuple[str, ...], constants: 
     for name, value, _, _ in binding_texts(assignments, variables, constants):
         number = constant(value, f"the value of {name}")
         if isinstance(number, Tensor):
-            if number.data.size != 1:
+            if number.numpy(force=True).size != 1:
                 raise UsageError(f"diff derives scalar programs: {name} must be a number, got shape "
                                  f"{tuple(number.shape)}")
-            number = float(number.data.reshape(-1)[0])
+            number = float(number.numpy(force=True).reshape(-1)[0])
         if not isinstance(number, (int, float)) or isinstance(number, bool):
             raise UsageError(f"the value of {name} must be a number")
         point[name] = float(number)

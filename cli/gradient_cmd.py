@@ -75,7 +75,7 @@ def _direction(text: str) -> list[float]:
     import numpy as np
 
     try:
-        data = np.asarray(value.data if isinstance(value, Tensor) else value, dtype=np.float64)
+        data = np.asarray(value.numpy(force=True) if isinstance(value, Tensor) else value, dtype=np.float64)
     except (TypeError, ValueError):
         data = None
     if data is None or data.ndim != 1:

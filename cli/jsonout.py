@@ -111,7 +111,7 @@ def number(value: float | None) -> Any:
 def tensor_summary(name: str | None, t: Tensor) -> dict[str, Any]:
     return {
         "name": name,
-        "value": lazy(t.data),
+        "value": lazy(t.numpy(force=True)),
         "shape": list(t.shape),
         "dtype": t.dtype.name,
         "requires_grad": t.requires_grad,

@@ -26,7 +26,7 @@ def eval_notes(program: str, request: Any, result: Any, options: dict[str, Any])
 
     notes = []
     for binding in request.bindings:
-        value = binding.value.data if isinstance(binding.value, Tensor) else binding.value
+        value = binding.value.numpy(force=True) if isinstance(binding.value, Tensor) else binding.value
         try:
             array = np.asarray(value, dtype=np.float64)
         except (TypeError, ValueError):
@@ -41,12 +41,12 @@ def eval_notes(program: str, request: Any, result: Any, options: dict[str, Any])
                              f"autodiff limit {_quoted(program)} {binding.name}={kind}")
     texts = [program, *[str(v) for v in options.get("variables", ())], *[str(c) for c in options.get("constants", ())]]
     tensors = [t for t in result.evaluation.names.values() if isinstance(t, Tensor)]
-    if notes or _random(texts) or sum(t.data.size for t in tensors) > NOISE_CHECK_ELEMENTS:
+    if notes or _random(texts) or sum(t.numpy(force=True).size for t in tensors) > NOISE_CHECK_ELEMENTS:
         return notes
     from autodiff.app.noise import eval_noise
 
     config = options.get("config")
-    found = eval_noise(request, result.root.data if config is not None and config.dtype == "float32" else None)
+    found = eval_noise(request, result.root.numpy(force=True) if config is not None and config.dtype == "float32" else None)
     if found is not None:
         notes.append(f"the root may be rounding noise: the same program in float32 keeps none of its digits here (it "
                      f"gives {found[1]:.6g}), so float64 has lost at least 7 of its 16 to cancellation (the program "

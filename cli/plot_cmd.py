@@ -271,8 +271,8 @@ def _number(value: Any, name: str) -> float:
     from autodiff.engine import Tensor
     from autodiff.engine.errors import UsageError
 
-    if isinstance(value, Tensor) and value.data.size == 1:
-        value = float(value.data.reshape(-1)[0])
+    if isinstance(value, Tensor) and value.numpy(force=True).size == 1:
+        value = float(value.numpy(force=True).reshape(-1)[0])
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise UsageError(f"the range of {name}: START, STOP and STEP must be numbers")
     return float(value)

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import lazy
+from . import lazy, protocols
 from .arithmetic import ADD, DIV, MUL, REFLECTED, SUB, rdiv, rsub
 from .autograd import backward
 from .coerce import array_from
@@ -80,10 +80,15 @@ def _distributions() -> Any:
     return distributions
 
 
+def _scaled(other: Any, alpha: Any) -> Any:
+    """`other * alpha` of add(x, other, alpha=...) (other itself for the usual alpha of 1)."""
+    return other if alpha == 1 else other * alpha
+
+
 # In-place updates (x += y is x.add_(y)): the result is written into the tensor's memory.
 INPLACE: dict[str, Callable[..., Tensor]] = {
-    "add_": lambda self, other: update_(self, lambda t: t + other, "add_"),
-    "sub_": lambda self, other: update_(self, lambda t: t - other, "sub_"),
+    "add_": lambda self, other, *, alpha=1: update_(self, lambda t: t + _scaled(other, alpha), "add_"),
+    "sub_": lambda self, other, *, alpha=1: update_(self, lambda t: t - _scaled(other, alpha), "sub_"),
     "mul_": lambda self, other: update_(self, lambda t: t * other, "mul_"),
     "div_": lambda self, other: update_(self, lambda t: t / other, "div_"),
     "pow_": lambda self, exponent: update_(self, lambda t: t**exponent, "pow_"),
@@ -122,13 +127,15 @@ def _install_operators(T: type) -> None:
     T.__neg__ = lambda self: BUILTINS[UNARY_OPERATORS["-"]].fn(self)
     T.__pos__ = lambda self: self
     T.__abs__ = lambda self: BUILTINS["abs"].fn(self)
-    # == and != keep Python's identity meaning on Tensor objects (tensors are dict keys and list members
-    # inside the engine); the language and `eq`/`ne` compare values.
+    # x += y writes into x (x.add_(y)), as in PyTorch; without these Python would rebind x to x + y
+    T.__iadd__, T.__isub__ = INPLACE["add_"], INPLACE["sub_"]
+    T.__imul__, T.__itruediv__, T.__ipow__ = INPLACE["mul_"], INPLACE["div_"], INPLACE["pow_"]
     _set_operators(T, {name: _loading(name) for name in _ARRAY_OPERATORS})
 
 
 # The operators made of the array operations (lazy.py): until those are loaded, each loads them first.
-_ARRAY_OPERATORS = ("__matmul__", "__rmatmul__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__rand__",
+_ARRAY_OPERATORS = ("__matmul__", "__rmatmul__", "__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__",
+                    "__and__", "__rand__",
                     "__or__", "__ror__", "__invert__", "__getitem__", "__setitem__")
 _ARRAY_OPERATOR: dict[str, Callable] = {}  # each one's own function, once the array operations are loaded
 
@@ -159,10 +166,23 @@ def _array_operators() -> dict[str, Callable]:
         "__matmul__": lambda self, other: matmul(self, other), "__rmatmul__": _reflected(matmul),
         "__lt__": lambda self, other: logic.lt(self, other), "__le__": lambda self, other: logic.le(self, other),
         "__gt__": lambda self, other: logic.gt(self, other), "__ge__": lambda self, other: logic.ge(self, other),
+        "__eq__": _compared(logic.eq), "__ne__": _compared(logic.ne),
         "__and__": both, "__rand__": both, "__or__": either, "__ror__": either,
         "__invert__": lambda self: logic.logical_not(self),
         "__getitem__": indexing.getitem, "__setitem__": indexing.setitem,
     }
+
+
+def _compared(compare: Callable[[Tensor, Any], Tensor]) -> Callable[[Tensor, Any], Any]:
+    """x == y and x != y: elementwise, as PyTorch's, for a tensor or a number; NotImplemented for anything else
+    (so `x == None` is False and `x in [None, x]` works, as in Python)."""
+
+    def operator(self: Tensor, other: Any) -> Any:
+        if isinstance(other, (Tensor, int, float, bool, np.number, np.ndarray)):
+            return compare(self, other)
+        return NotImplemented
+
+    return operator
 
 
 def _set_operators(T: type, operators: dict[str, Callable]) -> None:
@@ -178,6 +198,13 @@ def _install() -> tuple[str, ...]:
     T.T = property(lambda self: permute(self, tuple(reversed(range(self.ndim)))))
     T.mT = property(lambda self: transpose(self, -2, -1))
     T.backward = _backward
+    T.grad_fn = property(lambda self: fresh(self)._grad_fn, doc="The node that made this tensor (None for a leaf).")
+    T.is_leaf = property(lambda self: fresh(self)._grad_fn is None,
+                         doc="True for tensors not produced by a recorded operation (PyTorch's definition).")
+    for name, method in protocols.METHODS.items():
+        setattr(T, name, method)
+    for name, prop in protocols.PROPERTIES.items():
+        setattr(T, name, prop)
     for name, method in INPLACE.items():
         setattr(T, name, method)
     shown = T.__repr__

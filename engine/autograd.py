@@ -72,7 +72,7 @@ def _roots(tensors: Sequence[Tensor], gradients: Sequence[Any], create_graph: bo
                 reason="no_grad",
             )
         grad, owned = _root_grad(t, g, i, create_graph)
-        roots.append((t.grad_fn if t.grad_fn is not None else accumulator(t), grad, owned))
+        roots.append((t._grad_fn if t._grad_fn is not None else accumulator(t), grad, owned))
     return roots
 
 
@@ -103,7 +103,7 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
             grad, owned = captured.get(_target_node(t)) or (None, False)
             if grad is None:
                 continue
-            if t.grad_fn is None:
+            if t._grad_fn is None:
                 accumulator(t).accumulate(grad, owned, F)
             else:
                 t._grad = _as_tensor(grad, owned, create_graph) if t._grad is None else t._grad + _as_tensor(
@@ -113,7 +113,7 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
 def _target_node(t: Tensor) -> Any:
     if not isinstance(t, Tensor) or not t._requires_grad:
         raise AutogradError("One of the differentiated Tensors does not require grad", reason="input_no_grad")
-    return t.grad_fn if t.grad_fn is not None else accumulator(t)
+    return t._grad_fn if t._grad_fn is not None else accumulator(t)
 
 
 def _as_tensor(grad: Any, owned: bool, create_graph: bool) -> Tensor:

@@ -221,7 +221,7 @@ def apply_function(label: str, forward: Callable[..., Any], backward: Callable[.
     outputs = [_fresh_output(o, args) for o in outputs]
     next_nodes, meta = [], []
     for a, need in zip(args, needs):
-        next_nodes.append((a.grad_fn if a.grad_fn is not None else accumulator(a)) if need else None)
+        next_nodes.append((a._grad_fn if a._grad_fn is not None else accumulator(a)) if need else None)
         meta += (tuple(a.shape), a.dtype) if need else (None, None)
     shapes = tuple((tuple(o.shape), o.dtype) if isinstance(o, Tensor) else None for o in outputs)
     node = CustomNode(label, backward, ctx, tuple(next_nodes), tuple(meta), shapes)
@@ -229,7 +229,7 @@ def apply_function(label: str, forward: Callable[..., Any], backward: Callable[.
     excluded = {id(t) for t in ctx.non_differentiable}
     for i, o in enumerate(outputs):
         if isinstance(o, Tensor) and id(o) not in excluded and o.dtype.kind == "f":
-            o.grad_fn = node if i == 0 else RelayNode(node, i)
+            o._grad_fn = node if i == 0 else RelayNode(node, i)
             o._requires_grad = True
     if dual:  # after the node: what jvp computes from the outputs is recorded, as in PyTorch
         _forward_tangents(ctx, jvp, args, outputs)
@@ -253,7 +253,7 @@ def _forward_tangents(ctx: FunctionCtx, jvp: Callable[..., Any] | None, args: tu
 
 def _fresh_output(output: Any, args: tuple) -> Any:
     """An output that is one of the inputs (returned as it is) becomes a new tensor on the same memory."""
-    if isinstance(output, Tensor) and (any(output is a for a in args) or output.grad_fn is not None):
+    if isinstance(output, Tensor) and (any(output is a for a in args) or output._grad_fn is not None):
         alias = Tensor._make(output._data)
         alias._version = output._counter()
         return alias
@@ -294,7 +294,7 @@ def once_differentiable(backward: Callable[..., Any]) -> Callable[..., Any]:
         inputs = [g for g in grads if isinstance(g, Tensor) and g.requires_grad]
         if not inputs:
             return result
-        nodes = tuple(g.grad_fn if g.grad_fn is not None else accumulator(g) for g in inputs)
+        nodes = tuple(g._grad_fn if g._grad_fn is not None else accumulator(g) for g in inputs)
         several = isinstance(result, tuple)
         outs = []
         for r in (result if several else (result,)):

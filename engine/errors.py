@@ -1,6 +1,9 @@
 """The project's error types: one base class, one `kind` per situation a user can cause.
 
-The kinds are the README's: the CLI maps each kind to its exit code in one place.
+The kinds are the README's: the CLI maps each kind to its exit code in one place. Each error is also the
+Python exception PyTorch raises in its situation (`python_exception`: RuntimeError for most, TypeError for an
+argument of the wrong type, IndexError for an index out of range), so a script's `except RuntimeError:` catches
+it as it would catch PyTorch's, and `autodiff run` prints it under that name.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ class AutodiffError(Exception):
     """
 
     kind = "value"
+    python_exception: type[Exception] = Exception  # the built-in exception PyTorch raises here
 
     def __init__(
         self,
@@ -77,28 +81,51 @@ class ParseError(AutodiffError):
     kind = "syntax"
 
 
-class UnknownNameError(AutodiffError):
+class UnknownNameError(AutodiffError, AttributeError):
     kind = "name"
+    python_exception = AttributeError
 
 
 class UsageError(AutodiffError):
     kind = "usage"
 
 
-class ShapeError(AutodiffError):
+class ShapeError(AutodiffError, RuntimeError):
     kind = "shape"
+    python_exception = RuntimeError
 
 
-class AutogradError(AutodiffError):
+class AutogradError(AutodiffError, RuntimeError):
     kind = "autograd"
+    python_exception = RuntimeError
 
 
-class BadValueError(AutodiffError):
+class BadValueError(AutodiffError, RuntimeError):
     kind = "value"
+    python_exception = RuntimeError
 
 
-class LimitError(AutodiffError):
+class WrongTypeError(BadValueError, TypeError):
+    """A value of the wrong type where PyTorch raises TypeError (len() of a 0-d tensor, iterating over one)."""
+
+    python_exception = TypeError
+
+
+class NotScalarError(BadValueError, ValueError):
+    """A tensor of several elements where one number is needed (float(t), int(t)): ValueError, as PyTorch."""
+
+    python_exception = ValueError
+
+
+class OutOfRangeError(BadValueError, IndexError):
+    """An index out of range, where PyTorch raises IndexError (so a script's `for` over __getitem__ stops)."""
+
+    python_exception = IndexError
+
+
+class LimitError(AutodiffError, RuntimeError):
     kind = "limit"
+    python_exception = RuntimeError
 
 
 class InputError(AutodiffError):

@@ -115,7 +115,7 @@ def _before_node(node: Node, grad: Any, owned: bool, F: Any) -> tuple[Any, bool]
     if node._retained:
         for ref in node._retained:
             tensor = ref()
-            if tensor is not None and tensor.grad_fn is node:
+            if tensor is not None and tensor._grad_fn is node:
                 tensor._grad = F.retained(tensor._grad, grad)
     return grad, owned
 

@@ -154,13 +154,13 @@ def _set_tangents(op: Op, result: Any, found: Any) -> None:
     if op.outputs or op.several:
         for r, tangent in zip(result, found):
             set_tangent(r, tangent)
-        node = result[0].grad_fn
+        node = result[0]._grad_fn
         if node is not None and any(name in op.outputs for name, _ in node._plan):
             node._result_tangent = tuple(r._tangent for r in result)  # the saved outputs' tangents: create_graph
         return
     set_tangent(result, found)
-    if result.grad_fn is not None and any(name == "result" for name, _ in result.grad_fn._plan):
-        result.grad_fn._result_tangent = result._tangent  # the node saves the result's values: and its tangent
+    if result._grad_fn is not None and any(name == "result" for name, _ in result._grad_fn._plan):
+        result._grad_fn._result_tangent = result._tangent  # the node saves the result's values: and its tangent
 
 
 def _rule(op: Op, values: list, tangents: list, params: dict, out: np.ndarray) -> Any:

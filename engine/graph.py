@@ -278,12 +278,12 @@ def accumulator(t: Tensor) -> AccumulateGrad:
 
 def grad_node(t: Tensor) -> Any:
     """Where backward enters t: its grad_fn, or for a leaf that requires grad its AccumulateGrad node."""
-    return t.grad_fn if t.grad_fn is not None else accumulator(t)
+    return t._grad_fn if t._grad_fn is not None else accumulator(t)
 
 
 def graph_size(t: Tensor, most: int | None = None) -> int:
     """The number of nodes in t's backward graph (counting stops past `most`)."""
-    start = t.grad_fn
+    start = t._grad_fn
     seen: set[int] = set()
     stack = [start] if start is not None else []
     while stack and (most is None or len(seen) <= most):
@@ -297,7 +297,7 @@ def graph_size(t: Tensor, most: int | None = None) -> int:
 def graph_bytes(t: Tensor) -> int:
     """The bytes of the arrays t's backward graph keeps saved (each array counted once): what the graph
     holds in memory beyond its nodes."""
-    start = t.grad_fn
+    start = t._grad_fn
     seen: set[int] = set()
     arrays: set[int] = set()
     total = 0
@@ -322,7 +322,7 @@ def graph_bytes(t: Tensor) -> int:
 def edge_node(x: Any) -> Any:
     """The node an operation on x points to: x's grad_fn, its AccumulateGrad, or None (needs no grad)."""
     if isinstance(x, Tensor) and x._requires_grad:
-        return x.grad_fn if x.grad_fn is not None else accumulator(x)
+        return x._grad_fn if x._grad_fn is not None else accumulator(x)
     return None
 
 

@@ -146,7 +146,7 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
     recorded = STATE.grad_enabled and (x._requires_grad or (isinstance(src, Tensor) and src._requires_grad))
     if recorded:
         # x is a non-leaf here (a leaf that requires grad was refused above), so x.grad_fn is its history.
-        base_node = x.grad_fn if x._requires_grad else None
+        base_node = x._grad_fn if x._requires_grad else None
         outside = np.ones(x._data.shape, dtype=bool)
         outside[where] = False
         meta = (x._data.shape, x._data.dtype) + (
@@ -168,7 +168,7 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
     if x._view_stamp is not None:
         x._view_stamp = x._version.value
     if recorded:
-        x.grad_fn = node
+        x._grad_fn = node
         x._requires_grad = True
 
 
@@ -231,7 +231,7 @@ def _setitem_advanced(x: Tensor, items: list, value: Any) -> None:
     if x._view_stamp is not None:
         x._view_stamp = x._version.value
     if node is not None:
-        x.grad_fn = node
+        x._grad_fn = node
         x._requires_grad = True
 
 
@@ -240,7 +240,7 @@ def _index_put_node(x: Tensor, where: tuple, src: Any) -> Node:
     outside[where] = False
     meta = (x._data.shape, x._data.dtype) + (
         (src._data.shape, src._data.dtype) if isinstance(src, Tensor) else (None, None))
-    nexts = (x.grad_fn if x._requires_grad else None, edge_node(src))
+    nexts = (x._grad_fn if x._requires_grad else None, edge_node(src))
     params = {"outside": outside, "where": where}
     plan = INDEX_PUT.saved_for[tuple(n is not None for n in nexts)]
     saved = tuple(v for name, _ in plan for v in (params[name], None, 0))

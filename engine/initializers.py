@@ -90,7 +90,7 @@ def eye_(tensor: Tensor) -> Tensor:
     with no_grad():
         tensor.zero_()
         rows, cols = tensor.shape
-        tensor.data[np.arange(min(rows, cols)), np.arange(min(rows, cols))] = 1
+        tensor._data[np.arange(min(rows, cols)), np.arange(min(rows, cols))] = 1
     return tensor
 
 

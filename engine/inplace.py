@@ -106,7 +106,7 @@ def refresh_view(t: Tensor) -> None:
     base = base_of(t)
     if base is not None:
         if base._requires_grad and STATE.grad_enabled:
-            t.grad_fn = _as_strided_node(t, base)
+            t._grad_fn = _as_strided_node(t, base)
             t._requires_grad = True
         elif base._requires_grad:
             t._requires_grad = True
@@ -124,7 +124,7 @@ def fresh(t: Tensor) -> Tensor:
 def _check_leaf(t: Tensor, base: Tensor | None) -> None:
     if not STATE.grad_enabled:
         return
-    if base is not None and base.grad_fn is None and base._requires_grad:
+    if base is not None and base._grad_fn is None and base._requires_grad:
         raise AutogradError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation.",
             hint="write into a copy (clone()) or inside no_grad()", reason="leaf_inplace")
@@ -151,7 +151,7 @@ def fill_(t: Tensor, value: float, op_name: str) -> Tensor:
         if t._view_stamp is not None:
             t._view_stamp = t._counter().value
         if node is not None:
-            t.grad_fn = node
+            t._grad_fn = node
         return t
     recorded = STATE.grad_enabled and base._requires_grad
     node = None
@@ -170,7 +170,7 @@ def fill_(t: Tensor, value: float, op_name: str) -> Tensor:
         write_tangent(t, Ellipsis, value)
     t._bump_version()
     if node is not None:
-        base.grad_fn = node
+        base._grad_fn = node
     refresh_view(t)
     return t
 
@@ -206,7 +206,7 @@ def write_view(t: Tensor, where: tuple, src: object, src_data: object) -> None:
         write_tangent(t, where, src)
     t._bump_version()
     if node is not None:
-        base.grad_fn = node
+        base._grad_fn = node
         base._requires_grad = True
     refresh_view(t)
 
@@ -256,7 +256,7 @@ def update_(t: Tensor, compute: Callable[[Tensor], Tensor], name: str) -> Tensor
     recording = STATE.grad_enabled
     # The operation sees t's current value and history; a copy, when recording, so that what its node saves
     # is not the memory about to be written (PyTorch saves the original self the same way).
-    before = Tensor._make(t._data.copy() if recording else t._data, t.grad_fn)
+    before = Tensor._make(t._data.copy() if recording else t._data, t._grad_fn)
     before._requires_grad = t._requires_grad
     if STATE.forward_level:
         set_tangent(before, tangent_of(t))
@@ -275,7 +275,7 @@ def update_(t: Tensor, compute: Callable[[Tensor], Tensor], name: str) -> Tensor
     t._bump_version()
     if t._view_stamp is not None:
         t._view_stamp = t._counter().value
-    if recording and result.grad_fn is not None:
-        t.grad_fn = result.grad_fn
+    if recording and result._grad_fn is not None:
+        t._grad_fn = result._grad_fn
         t._requires_grad = True
     return t

@@ -213,6 +213,6 @@ def dropout(input: Any, p: Any = 0.5, training: bool = True, inplace: bool = Fal
     if chance == 1:
         return mul(x, leaf(np.zeros((), x._data.dtype), False))
     noise = bernoulli(leaf(np.empty(x._data.shape, x._data.dtype), False), 1 - chance)
-    noise.data[...] = noise.data / np.asarray(1 - chance, noise.data.dtype)
+    noise._data[...] = noise._data / np.asarray(1 - chance, noise._data.dtype)
     return mul(x, noise)
 

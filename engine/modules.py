@@ -271,7 +271,7 @@ class Module:
                         raise BadValueError(f"size mismatch for {key}: copying a param with shape {source.shape} "
                                             f"from checkpoint, the shape in current model is {target.shape}.",
                                             reason="state_dict")
-                    target.data[...] = source.data
+                    target._data[...] = source._data
                     target._bump_version()
         return "<All keys matched successfully>" if not (missing or unexpected) else (missing, unexpected)
 
@@ -284,7 +284,7 @@ def zero_grad_of(p: Tensor, set_to_none: bool) -> None:
     if set_to_none:
         p.grad = None
         return
-    if grad.grad_fn is not None:
+    if grad._grad_fn is not None:
         grad.detach_()
     else:
         grad.requires_grad_(False)

@@ -60,7 +60,7 @@ def lerp(a: np.ndarray, b: np.ndarray, weight: float) -> np.ndarray:
 
 def _write(t: Tensor, values: np.ndarray) -> None:
     """values into t's memory (in place, as PyTorch's optimizers update), its version moved on."""
-    t.data[...] = values
+    t._data[...] = values
     t._bump_version()
 
 
@@ -137,7 +137,7 @@ class Optimizer:
             for group in self.param_groups:
                 for p in group["params"]:
                     if p.grad is not None:
-                        grad = p.grad.data
+                        grad = p.grad._data
                         self.update(p, -grad if group["maximize"] else grad, group, self.state.setdefault(p, {}))
         return loss
 
@@ -164,14 +164,14 @@ class Optimizer:
 
 
 def _zeros(p: Tensor) -> Tensor:
-    return Tensor._make(np.zeros_like(p.data))
+    return Tensor._make(np.zeros_like(p._data))
 
 
 def _step_of(state: dict[str, Any]) -> float:
     """state['step'] += 1 (a float32 tensor, as PyTorch keeps it); its value as a Python number."""
     step = state["step"]
-    _write(step, step.data + np.float32(1))
-    return float(step.data)
+    _write(step, step._data + np.float32(1))
+    return float(step._data)
 
 
 class SGD(Optimizer):
@@ -186,16 +186,16 @@ class SGD(Optimizer):
 
     def update(self, p: Tensor, grad: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
         if group["weight_decay"] != 0:
-            grad = add(grad, p.data, group["weight_decay"])
+            grad = add(grad, p._data, group["weight_decay"])
         momentum = group["momentum"]
         if momentum != 0:
             buf = state.get("momentum_buffer")
             if buf is None:
                 buf = state["momentum_buffer"] = Tensor._make(np.array(grad, copy=True))
             else:
-                _write(buf, add(buf.data * _scalar(momentum, buf.dtype), grad, 1 - group["dampening"]))
-            grad = add(grad, buf.data, momentum) if group["nesterov"] else buf.data
-        _write(p, add(p.data, grad, -group["lr"]))
+                _write(buf, add(buf._data * _scalar(momentum, buf.dtype), grad, 1 - group["dampening"]))
+            grad = add(grad, buf._data, momentum) if group["nesterov"] else buf._data
+        _write(p, add(p._data, grad, -group["lr"]))
 
 
 class Adam(Optimizer):
@@ -221,12 +221,12 @@ class Adam(Optimizer):
         lr, (beta1, beta2), decay = group["lr"], group["betas"], group["weight_decay"]
         if decay != 0:
             if group["decoupled_weight_decay"]:
-                _write(p, p.data * _scalar(1 - lr * decay, p.dtype))
+                _write(p, p._data * _scalar(1 - lr * decay, p.dtype))
             else:
-                grad = add(grad, p.data, decay)
+                grad = add(grad, p._data, decay)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        _write(exp_avg, lerp(exp_avg.data, grad, 1 - beta1))
-        _write(exp_avg_sq, addcmul(exp_avg_sq.data * _scalar(beta2, p.dtype), grad, grad, 1 - beta2))
+        _write(exp_avg, lerp(exp_avg._data, grad, 1 - beta1))
+        _write(exp_avg_sq, addcmul(exp_avg_sq._data * _scalar(beta2, p.dtype), grad, grad, 1 - beta2))
         bias_correction1 = 1 - beta1**step
         bias_correction2 = 1 - beta2**step
         step_size = lr / bias_correction1
@@ -234,9 +234,9 @@ class Adam(Optimizer):
         second = exp_avg_sq
         if group["amsgrad"]:
             second = state["max_exp_avg_sq"]
-            _write(second, np.maximum(second.data, exp_avg_sq.data))
-        denom = np.sqrt(second.data) / _scalar(bias_correction2_sqrt, p.dtype) + _scalar(group["eps"], p.dtype)
-        _write(p, addcdiv(p.data, exp_avg.data, denom, -step_size))
+            _write(second, np.maximum(second._data, exp_avg_sq._data))
+        denom = np.sqrt(second._data) / _scalar(bias_correction2_sqrt, p.dtype) + _scalar(group["eps"], p.dtype)
+        _write(p, addcdiv(p._data, exp_avg._data, denom, -step_size))
 
 
 class AdamW(Adam):
@@ -257,22 +257,22 @@ class RMSprop(Optimizer):
                 state["grad_avg"] = _zeros(p)
         _step_of(state)
         if group["weight_decay"] != 0:
-            grad = add(grad, p.data, group["weight_decay"])
+            grad = add(grad, p._data, group["weight_decay"])
         alpha, square_avg = group["alpha"], state["square_avg"]
-        _write(square_avg, addcmul(square_avg.data * _scalar(alpha, p.dtype), grad, grad, 1 - alpha))
+        _write(square_avg, addcmul(square_avg._data * _scalar(alpha, p.dtype), grad, grad, 1 - alpha))
         if group["centered"]:
             grad_avg = state["grad_avg"]
-            _write(grad_avg, lerp(grad_avg.data, grad, 1 - alpha))
-            avg = np.sqrt(addcmul(square_avg.data, grad_avg.data, grad_avg.data, -1))
+            _write(grad_avg, lerp(grad_avg._data, grad, 1 - alpha))
+            avg = np.sqrt(addcmul(square_avg._data, grad_avg._data, grad_avg._data, -1))
         else:
-            avg = np.sqrt(square_avg.data)
+            avg = np.sqrt(square_avg._data)
         avg = avg + _scalar(group["eps"], p.dtype)
         if group["momentum"] > 0:
             buf = state["momentum_buffer"]
-            _write(buf, addcdiv(buf.data * _scalar(group["momentum"], p.dtype), grad, avg, 1))
-            _write(p, add(p.data, buf.data, -group["lr"]))
+            _write(buf, addcdiv(buf._data * _scalar(group["momentum"], p.dtype), grad, avg, 1))
+            _write(p, add(p._data, buf._data, -group["lr"]))
         else:
-            _write(p, addcdiv(p.data, grad, avg, -group["lr"]))
+            _write(p, addcdiv(p._data, grad, avg, -group["lr"]))
 
 
 class Adagrad(Optimizer):
@@ -283,15 +283,15 @@ class Adagrad(Optimizer):
     def update(self, p: Tensor, grad: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
         if not state:
             state.update(step=Tensor._make(np.zeros((), np.float32)),
-                         sum=Tensor._make(np.full_like(p.data, group["initial_accumulator_value"])))
+                         sum=Tensor._make(np.full_like(p._data, group["initial_accumulator_value"])))
         step = _step_of(state)
         if group["weight_decay"] != 0:
-            grad = add(grad, p.data, group["weight_decay"])
+            grad = add(grad, p._data, group["weight_decay"])
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         total = state["sum"]
-        _write(total, addcmul(total.data, grad, grad, 1))
-        std = np.sqrt(total.data) + _scalar(group["eps"], p.dtype)
-        _write(p, addcdiv(p.data, grad, std, -clr))
+        _write(total, addcmul(total._data, grad, grad, 1))
+        std = np.sqrt(total._data) + _scalar(group["eps"], p.dtype)
+        _write(p, addcdiv(p._data, grad, std, -clr))
 
 
 # ---------------------------------------------------------------------------- learning-rate schedulers

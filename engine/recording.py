@@ -128,7 +128,7 @@ def _edges(inputs: Sequence[Any], needs: tuple) -> tuple[tuple, tuple]:
     meta: list = []
     for x, flag in zip(inputs, needs):
         if flag:
-            fn = x.grad_fn
+            fn = x._grad_fn
             nexts.append(fn if fn is not None else accumulator(x))
             data = x._data
             meta += (data.shape, data.dtype)

@@ -63,7 +63,7 @@ def _writable(t: Tensor) -> bool:
     """t can be written in place without an error: writable memory, not a leaf that requires grad or a view of one."""
     base = base_of(t)
     for own in (t, base):
-        if own is not None and own._requires_grad and own.grad_fn is None:
+        if own is not None and own._requires_grad and own._grad_fn is None:
             return False
     return t._data.flags.writeable and (base is None or base._data.flags.writeable)
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from .errors import AutogradError, BadValueError, ShapeError
+from .errors import AutogradError, BadValueError, NotScalarError, ShapeError, WrongTypeError
 from .formatting import format_tensor
 from .settings import STATE, check_dim, check_lists
 
@@ -65,8 +65,8 @@ class Tensor:
     """An n-dimensional float array that records the operations applied to it, as torch.Tensor does."""
 
     # (_tangent, forward AD's (level, tangent), is only set on dual tensors and their results: forward.py)
-    __slots__ = ("__weakref__", "_accumulator", "_base", "_data", "_grad", "_hooks", "_requires_grad",
-                 "_retains_grad", "_tangent", "_version", "_view_stamp", "grad_fn")
+    __slots__ = ("__weakref__", "_accumulator", "_base", "_data", "_grad", "_grad_fn", "_hooks", "_requires_grad",
+                 "_retains_grad", "_tangent", "_version", "_view_stamp")
     __array_ufunc__ = None  # numpy defers to our operators: np.float32(2) * t calls t.__rmul__
 
     @classmethod
@@ -78,7 +78,7 @@ class Tensor:
 
     def _init(self, data: np.ndarray, grad_fn: Any = None) -> None:
         self._data = data
-        self.grad_fn = grad_fn
+        self._grad_fn = grad_fn
         self._requires_grad = grad_fn is not None
         self._grad = None
         self._version = None  # a Version, made when first needed (saved, viewed or written)
@@ -90,9 +90,13 @@ class Tensor:
 
     # ----------------------------------------------------------------- data and metadata
     @property
-    def data(self) -> np.ndarray:
-        """The numpy array holding the values (shared, not copied)."""
-        return self._data
+    def data(self) -> Tensor:
+        """PyTorch's `.data`: the same memory outside the graph (`numpy()` gives the numpy array itself)."""
+        return self.data_alias()
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self.set_data(value)
 
     @property
     def shape(self) -> Size:
@@ -119,12 +123,8 @@ class Tensor:
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
-            raise BadValueError("len() of a 0-d tensor")
+            raise WrongTypeError("len() of a 0-d tensor", reason="arguments")
         return self._data.shape[0]
-
-    def __iter__(self) -> Iterator[Tensor]:
-        for i in range(len(self)):
-            yield self[i]
 
     def item(self) -> float | bool | int:
         """The value of a one-element tensor as a Python number: a float, or a bool (int) for a bool (integer)
@@ -141,17 +141,32 @@ class Tensor:
         check_lists(self._data.shape)
         return self._data.tolist()
 
-    def numpy(self) -> np.ndarray:
-        if self._requires_grad:
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The numpy array holding the values (shared, not copied); force=True also for a tensor that requires
+        grad (PyTorch's numpy(force=True))."""
+        if self._requires_grad and not force:
             raise AutogradError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
             )
         return self._data
 
-    def __float__(self) -> float:
+    def _scalar(self) -> float | bool | int:
+        """The value of a one-element tensor, for float(), int() and an index (ValueError otherwise, as PyTorch)."""
+        if self._data.size != 1:
+            raise NotScalarError("only one element tensors can be converted to Python scalars",
+                                 hint="reduce it first, e.g. .sum(), or pick one element", reason="arguments")
         return self.item()
 
+    def __float__(self) -> float:
+        return float(self._scalar())
+
     def __int__(self) -> int:
+        return int(self._scalar())
+
+    def __index__(self) -> int:
+        if self._data.size != 1 or self._data.dtype.kind not in "iu":
+            raise WrongTypeError("only integer tensors of a single element can be converted to an index",
+                                 reason="arguments")
         return int(self.item())
 
     def __bool__(self) -> bool:
@@ -160,11 +175,24 @@ class Tensor:
                                 hint="reduce it first: .all(), .any() or .item()", reason="ambiguous_bool")
         return bool(self._data.reshape(()))
 
+    def __format__(self, spec: str) -> str:
+        """f"{loss:.4f}": a 0-d tensor formats as its number, as PyTorch's; any other tensor only as str()."""
+        if self._data.ndim == 0:
+            return format(self.item(), spec)
+        if spec:
+            raise WrongTypeError("unsupported format string passed to Tensor.__format__", reason="arguments")
+        return str(self)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        """np.asarray(t): the values (refused for a tensor that requires grad, as PyTorch's numpy())."""
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype, copy=False)
+
     def __hash__(self) -> int:
         return id(self)
 
     def __repr__(self) -> str:
-        name = self.grad_fn.name() if self.grad_fn is not None else None
+        name = self._grad_fn.name() if self._grad_fn is not None else None
         held = getattr(self, "_tangent", None)
         tangent = None
         if held is not None and held[0] == STATE.forward_level:
@@ -184,19 +212,15 @@ class Tensor:
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Mark a leaf as requiring grad (in place), as torch's requires_grad_()."""
-        if self.grad_fn is not None and not requires_grad:
+        if self._grad_fn is not None and not requires_grad:
             raise AutogradError(
                 "you can only change requires_grad flags of leaf variables. If you want to use a "
                 "computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach()."
             )
-        self._requires_grad = bool(requires_grad) or self.grad_fn is not None
+        self._requires_grad = bool(requires_grad) or self._grad_fn is not None
         return self
 
-    @property
-    def is_leaf(self) -> bool:
-        """True for tensors not produced by a recorded operation (PyTorch's definition)."""
-        return self.grad_fn is None
 
     @property
     def grad(self) -> Tensor | None:
@@ -220,9 +244,9 @@ class Tensor:
         """Keep .grad on this non-leaf tensor after backward (leaves always keep it)."""
         if not self._requires_grad:
             raise AutogradError("can't retain_grad on Tensor that has requires_grad=False")
-        if self.grad_fn is not None and not self._retains_grad:
+        if self._grad_fn is not None and not self._retains_grad:
             self._retains_grad = True
-            self.grad_fn._retain(self)
+            self._grad_fn._retain(self)
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
         """Call hook(grad) when this tensor's gradient is computed; a returned tensor replaces grad."""
@@ -232,10 +256,10 @@ class Tensor:
             raise BadValueError(f"register_hook expects a function, not {type(hook).__name__}",
                                 hint="pass a function of the gradient: y.register_hook(lambda g: g * 2)",
                                 reason="hook")
-        if self.grad_fn is not None:
-            if self.grad_fn._pre_hooks is None:
-                self.grad_fn._pre_hooks = []
-            hooks = self.grad_fn._pre_hooks
+        if self._grad_fn is not None:
+            if self._grad_fn._pre_hooks is None:
+                self._grad_fn._pre_hooks = []
+            hooks = self._grad_fn._pre_hooks
         else:
             if self._hooks is None:
                 self._hooks = []
@@ -255,14 +279,14 @@ class Tensor:
         return Tensor._make(self._data)
 
     def detach_(self) -> Tensor:
-        if self.grad_fn is not None and self._retains_grad:
+        if self._grad_fn is not None and self._retains_grad:
             self._retains_grad = False
-        self.grad_fn = None
+        self._grad_fn = None
         self._requires_grad = False
         return self
 
     def _check_inplace(self) -> None:
-        if self.grad_fn is None and self._requires_grad and STATE.grad_enabled:
+        if self._grad_fn is None and self._requires_grad and STATE.grad_enabled:
             raise AutogradError(
                 "a leaf Variable that requires grad is being used in an in-place operation.",
                 hint="wrap the update in no_grad(), or write into a copy",

@@ -203,7 +203,7 @@ class TensorMath:
         """The product of the other elements, recorded: result / x away from zeros; with a zero, PyTorch's
         prod_safe_zeros_backward (exclusive running products from both ends), which stays differentiable."""
         kept = kept_shape(tuple(x.shape), dims)
-        if not (x.data == 0).any():
+        if not (x._data == 0).any():
             return reshape(result, kept) / x
         order = (*(d for d in range(x.ndim) if d not in dims), *dims)
         moved = permute(x, order)
@@ -232,7 +232,7 @@ class TensorMath:
         stays differentiable: the gradient at k is sum over j >= k of grad[j] * prod(self[i], i <= j, i != k)."""
         if x.ndim == 0 or x.shape[dim] <= 1:
             return g
-        if not (x.data == 0).any():
+        if not (x._data == 0).any():
             return TensorMath.reverse_cumsum(g * result, dim) / x
         n = x.shape[dim]
 

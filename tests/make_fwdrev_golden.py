@@ -67,7 +67,7 @@ def _numeric_grads(E, cases, c) -> list:
                      if rg else E.tensor(x, dtype=getattr(E, dt))
                      for x, dt, rg in zip(inputs, c.dtypes, c.requires_grad)]
             tangent = E.unpack_dual(c.fn(E, *duals)).tangent
-            return float((tangent.data * cases.output_gradient(c.id, tuple(tangent.shape))).sum())
+            return float((tangent.numpy(force=True) * cases.output_gradient(c.id, tuple(tangent.shape))).sum())
     found = []
     for i, (x, rg) in enumerate(zip(c.inputs, c.requires_grad)):
         if not rg:

@@ -25,7 +25,7 @@ class Lib:
         return getattr(self.mod, name) if self.is_torch else name
 
     def array(self, t: Any) -> np.ndarray:
-        return t.detach().numpy().copy() if self.is_torch else np.array(t.data, copy=True)
+        return t.detach().numpy().copy() if self.is_torch else np.array(t.numpy(force=True), copy=True)
 
     def tensor(self, values: Any, dtype: str) -> Any:
         return self.mod.tensor(values, dtype=self.dt(dtype))

@@ -133,13 +133,13 @@ def _run(L: Any, program: list[tuple], inputs: list[np.ndarray], passes: int, cr
             else:
                 values.append(getattr(values[step[2]], step[1])())
         root = values[-1].sum()
-        out["value"] = np.asarray(root.detach().numpy() if L is torch else root.data, dtype=np.float64).tolist()
+        out["value"] = np.asarray(root.detach().numpy() if L is torch else root.numpy(force=True), dtype=np.float64).tolist()
         out["graph"] = cases.canonical_graph(root.grad_fn, leaves) if root.grad_fn is not None else []
         grads = []
         for i in range(passes):
             root.backward(retain_graph=i < passes - 1 or None, create_graph=create_graph)
             grads.append([None if t.grad is None else np.array(t.grad.detach().numpy() if L is torch
-                                                               else t.grad.data, dtype=np.float64)
+                                                               else t.grad.numpy(force=True), dtype=np.float64)
                           for t in leaves])
         out["grads"] = grads
         if create_graph:  # the graphs the backward pass built (PyTorch's double-backward node names)

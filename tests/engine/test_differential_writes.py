@@ -42,7 +42,7 @@ VIEWS = {
     "[1:]": lambda v: v[1:], "[0]": lambda v: v[0], "[:, 1:2]": lambda v: v[:, 1:2], "[:, 0]": lambda v: v[:, 0],
     ".view(-1)": lambda v: v.view(-1), ".t()": lambda v: v.t(), "[...]": lambda v: v[...], "[:]": lambda v: v[:],
     ".detach()": lambda v: v.detach(),
-    ".data": lambda v: v.data if isinstance(v, torch.Tensor) else v.data_alias(),  # (the engine's .data: numpy's)
+    ".data": lambda v: v.numpy(force=True) if isinstance(v, torch.Tensor) else v.data_alias(),  # (the engine's .data: numpy's)
     "[None]": lambda v: v[None],
     ".unsqueeze(0)": lambda v: v.unsqueeze(0), ".reshape(-1)": lambda v: v.reshape(-1),
     ".transpose(0, 1)": lambda v: v.transpose(0, 1),
@@ -108,13 +108,13 @@ def _run(L: Any, program: dict, inputs: list[np.ndarray]) -> dict:
         picked = {"base": base, "view": last, "first": views[1], "both": None}[program["root"]]
         root = (base.sum() * 2 + last).sum() if picked is None else picked.sum()
         root = root + (base * base).sum()
-        out["value"] = float(root.detach().numpy() if L is torch else root.data)
+        out["value"] = float(root.detach().numpy() if L is torch else root.numpy(force=True))
         out["graph"] = cases.canonical_graph(root.grad_fn, [x, w]) if root.grad_fn is not None else []
         grads = []
         for i in range(program["passes"]):
             root.backward(retain_graph=i < program["passes"] - 1 or None)
             grads.append([None if t.grad is None else np.array(t.grad.detach().numpy() if L is torch
-                                                               else t.grad.data) for t in (x, w)])
+                                                               else t.grad.numpy(force=True)) for t in (x, w)])
         out["grads"] = grads
     except Exception as error:
         out["error"] = _kind(error)

@@ -77,5 +77,5 @@ def test_formula_text_computes_what_the_formula_computes(name, index, data):
         value = E.tensor(evaluator.expression(statement.value))
     finally:
         E.set_default_dtype(previous)
-    got = np.broadcast_to(np.asarray(value.data, dtype=np.float64), (3,))
+    got = np.broadcast_to(np.asarray(value.numpy(force=True), dtype=np.float64), (3,))
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)

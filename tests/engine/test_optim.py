@@ -38,7 +38,7 @@ def _run(name: str, options: dict, dtype: type, steps: int, shape: tuple[int, ..
         theirs.grad, ours.grad = torch.from_numpy(grad.copy()), engine.tensor(grad.copy())
         their_opt.step()
         our_opt.step()
-        yield theirs.detach().numpy(), ours.data
+        yield theirs.detach().numpy(), ours.numpy(force=True)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

@@ -28,7 +28,7 @@ def float32_default():
 
 
 def values(t) -> np.ndarray:
-    return np.asarray(t.data)
+    return np.asarray(t.numpy(force=True))
 
 
 # ---------------------------------------------------------------------------- 000: gradients accumulate

@@ -97,9 +97,9 @@ def test_gradcheck(c):
                 moved[k].reshape(-1)[i] += step
                 inputs = [E.tensor(a, dtype="float64") for a in moved]
                 with E.no_grad():
-                    values.append(float((c.fn(E, *inputs).data * v).sum()))
+                    values.append(float((c.fn(E, *inputs).numpy(force=True) * v).sum()))
             numeric[i] = (values[0] - values[1]) / (2 * eps)
-        np.testing.assert_allclose(xs[k].grad.data.reshape(-1), numeric, rtol=1e-5, atol=1e-6,
+        np.testing.assert_allclose(xs[k].grad.numpy(force=True).reshape(-1), numeric, rtol=1e-5, atol=1e-6,
                                    err_msg=f"input {k}")
 
 

@@ -86,7 +86,7 @@ def test_index_write_records_copy_slices_as_pytorch():
     names = [n.name() if n else None for n, _ in y.grad_fn.next_functions]
     assert names == ["CopySlices", "PowBackward0"]
     y.backward(E.ones(3, 1))
-    x = evaluation.names["x"].grad.data
+    x = evaluation.names["x"].grad.numpy(force=True)
     assert x[0, 0] == pytest.approx(2 * 0.3725, rel=1e-6)
     assert x[1, 0] == pytest.approx(3 * 0.4378**2 + 4 * 0.4378**3, rel=1e-6)
 
@@ -230,12 +230,12 @@ def test_every_differentiable_builtin_through_the_grammar_matches_the_engine_api
         root = run(source, x=x).root
         reference = E.tensor(data, requires_grad=True)
         expected = _ENGINE_CALLS[name](reference)
-        np.testing.assert_allclose(root.data, expected.data, rtol=1e-6, err_msg=name)
+        np.testing.assert_allclose(root.numpy(force=True), expected.numpy(force=True), rtol=1e-6, err_msg=name)
         assert (root.grad_fn.name() if root.grad_fn else None) == \
             (expected.grad_fn.name() if expected.grad_fn else None), name
         root.sum().backward()
         expected.sum().backward()
-        np.testing.assert_allclose(x.grad.data, reference.grad.data, rtol=1e-6, err_msg=name)
+        np.testing.assert_allclose(x.grad.numpy(force=True), reference.grad.numpy(force=True), rtol=1e-6, err_msg=name)
 
 
 _ENGINE_CALLS = {
@@ -422,14 +422,14 @@ def test_random_programs_agree_with_pytorch(program, a_values, b_values):
     if isinstance(theirs, (int, float)):
         theirs = torch.tensor(float(theirs), dtype=torch.float64)
     theirs = theirs * 1.0
-    np.testing.assert_allclose(ours.data, theirs.detach().numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(ours.numpy(force=True), theirs.detach().numpy(), rtol=1e-10, atol=1e-12)
     if theirs.requires_grad:
         assert ours.requires_grad
         theirs.sum().backward()
         ours.sum().backward()
         for mine, reference in ((a, ta), (b, tb)):
             expected = reference.grad.numpy() if reference.grad is not None else None
-            got = mine.grad.data if mine.grad is not None else None
+            got = mine.grad.numpy(force=True) if mine.grad is not None else None
             if expected is None:
                 assert got is None or not np.any(got)
             else:
