@@ -160,7 +160,7 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
         program = Program(request.program)
         for sample in range(1, samples + 1):
             root, leaves, _ = program.run(sampling.bindings(sample))
-            if sample > 1 and sampling.fixed and root.numpy(force=True).size == 1 and not np.isfinite(root.numpy(force=True)).all():
+            if sample > 1 and sampling.fixed and root.numel() == 1 and not np.isfinite(root.numpy(force=True)).all():
                 continue  # a point drawn around a fixed value outside the function's domain (log(x) at x < 0)
             point = sampling.seen(root, leaves)
             _compare_at(root, leaves, point, sample, derivatives, states, request.order, (rtol, atol))

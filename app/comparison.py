@@ -113,7 +113,7 @@ def second(root: Tensor, inputs: list[Tensor], grad_output: np.ndarray | None) -
             out.append(np.zeros(t.shape, dtype=t.dtype))
             continue
         (second,) = engine.grad(first.sum(), [t], retain_graph=True, allow_unused=True)
-        out.append(np.zeros(t.shape, dtype=t.dtype) if second is None else np.array(second.numpy(force=True), copy=True))
+        out.append(np.zeros(t.shape, dtype=t.dtype) if second is None else second.numpy(force=True).copy())
     return out
 
 

@@ -27,7 +27,7 @@ class Matrices:
 
 
 def _largest(variables: dict[str, Tensor]) -> float:
-    sizes = [float(np.nanmax(np.abs(t.numpy(force=True)), initial=0.0)) for t in variables.values() if t.numpy(force=True).size]
+    sizes = [float(np.nanmax(np.abs(t.numpy(force=True)), initial=0.0)) for t in variables.values() if t.numel()]
     return max(sizes, default=0.0)
 
 
@@ -66,12 +66,12 @@ def _rows(count: int, what: str, elements: int) -> None:
 
 def _gradients(output: Tensor, inputs: list[Tensor], create_graph: bool = False) -> list[np.ndarray | Tensor]:
     if not output.requires_grad:
-        return [engine.zeros_like(t) if create_graph else np.zeros(t.numpy(force=True).shape, dtype=t.numpy(force=True).dtype) for t in inputs]
+        return [engine.zeros_like(t) if create_graph else np.zeros(t.shape, dtype=t.dtype) for t in inputs]
     grads = engine.grad(output, inputs, retain_graph=True, create_graph=create_graph, allow_unused=True)
     out = []
     for g, t in zip(grads, inputs):
         if g is None:
-            out.append(engine.zeros_like(t) if create_graph else np.zeros(t.numpy(force=True).shape, dtype=t.numpy(force=True).dtype))
+            out.append(engine.zeros_like(t) if create_graph else np.zeros(t.shape, dtype=t.dtype))
         else:
             out.append(g if create_graph else np.array(g.numpy(force=True), copy=True))
     return out
@@ -105,7 +105,7 @@ def hessian(request: EvalRequest, wrt: list[str]) -> Matrices:
     count = sum(t.numpy(force=True).size for t in inputs)
     _rows(count, "Hessian", count * count)
     blocks: dict[str, dict[str, np.ndarray]] = {
-        a: {b: np.zeros(tuple(ta.shape) + tuple(tb.shape), dtype=ta.numpy(force=True).dtype) for b, tb in variables.items()}
+        a: {b: np.zeros(tuple(ta.shape) + tuple(tb.shape), dtype=ta.dtype) for b, tb in variables.items()}
         for a, ta in variables.items()}
     with engine.enable_grad():
         scalar = root.reshape(()) if root.ndim else root

@@ -91,7 +91,8 @@ def rounding_noise(program: str, wrt: str, points: np.ndarray, constants: list[B
                           grad_tensor=np.ones(points.shape), observe=observe)
     try:
         with np.errstate(all="ignore"):
-            values = np.asarray(_in_dtype("float64", lambda: run_eval(request).root.numpy(force=True)), dtype=np.float64)
+            root = _in_dtype("float64", lambda: run_eval(request).root.numpy(force=True))
+            values = np.asarray(root, dtype=np.float64)
     except Exception:  # advice, as above
         return np.zeros(points.shape, dtype=bool)
     if values.shape != points.shape:
@@ -108,7 +109,8 @@ def eval_noise(request: EvalRequest, float32_root: np.ndarray | None = None) -> 
     try:
         with np.errstate(all="ignore"):
             high = _in_dtype("float64", lambda: run_eval(again).root.numpy(force=True))
-            low = float32_root if float32_root is not None else _in_dtype("float32", lambda: run_eval(again).root.numpy(force=True))
+            low = float32_root if float32_root is not None else \
+                _in_dtype("float32", lambda: run_eval(again).root.numpy(force=True))
     except Exception:
         return None
     if np.asarray(high).size != 1 or np.asarray(low).size != 1:

@@ -187,7 +187,7 @@ def leaves(evaluation: Evaluation) -> dict[str, Tensor]:
 
 def grads_of(tensors: dict[str, Tensor]) -> dict[str, np.ndarray | None]:
     """A copy of each tensor's .grad values (None where it has none)."""
-    return {name: None if t.grad is None else np.array(t.grad.numpy(force=True), copy=True) for name, t in tensors.items()}
+    return {name: None if t.grad is None else t.grad.numpy(force=True).copy() for name, t in tensors.items()}
 
 
 def root_tensor(evaluation: Evaluation) -> Tensor:

@@ -46,7 +46,8 @@ def eval_notes(program: str, request: Any, result: Any, options: dict[str, Any])
     from autodiff.app.noise import eval_noise
 
     config = options.get("config")
-    found = eval_noise(request, result.root.numpy(force=True) if config is not None and config.dtype == "float32" else None)
+    float32 = config is not None and config.dtype == "float32"
+    found = eval_noise(request, result.root.numpy(force=True) if float32 else None)
     if found is not None:
         notes.append(f"the root may be rounding noise: the same program in float32 keeps none of its digits here (it "
                      f"gives {found[1]:.6g}), so float64 has lost at least 7 of its 16 to cancellation (the program "

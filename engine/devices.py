@@ -13,7 +13,7 @@ NO_CUDA = ("CUDA is not available: autodiff runs everything on the CPU (its tens
 DEVICE_TYPES = ("cpu", "cuda", "mps", "xpu", "meta")
 
 
-class device:  # noqa: N801 - PyTorch's name, as scripts write it (torch.device)
+class device:  # PyTorch's name, as scripts write it (torch.device)
     """torch.device("cpu"), torch.device("cuda", 0): printed and compared as PyTorch's."""
 
     __slots__ = ("index", "type")

@@ -133,7 +133,7 @@ def _run(L: Any, program: list[tuple], inputs: list[np.ndarray], passes: int, cr
             else:
                 values.append(getattr(values[step[2]], step[1])())
         root = values[-1].sum()
-        out["value"] = np.asarray(root.detach().numpy() if L is torch else root.numpy(force=True), dtype=np.float64).tolist()
+        out["value"] = np.asarray(root.detach().numpy(), dtype=np.float64).tolist()
         out["graph"] = cases.canonical_graph(root.grad_fn, leaves) if root.grad_fn is not None else []
         grads = []
         for i in range(passes):

@@ -42,7 +42,7 @@ VIEWS = {
     "[1:]": lambda v: v[1:], "[0]": lambda v: v[0], "[:, 1:2]": lambda v: v[:, 1:2], "[:, 0]": lambda v: v[:, 0],
     ".view(-1)": lambda v: v.view(-1), ".t()": lambda v: v.t(), "[...]": lambda v: v[...], "[:]": lambda v: v[:],
     ".detach()": lambda v: v.detach(),
-    ".data": lambda v: v.numpy(force=True) if isinstance(v, torch.Tensor) else v.data_alias(),  # (the engine's .data: numpy's)
+    ".data": lambda v: v.data,
     "[None]": lambda v: v[None],
     ".unsqueeze(0)": lambda v: v.unsqueeze(0), ".reshape(-1)": lambda v: v.reshape(-1),
     ".transpose(0, 1)": lambda v: v.transpose(0, 1),

@@ -26,7 +26,7 @@ def _written(lib, fwad, transposed: bool):
     (tangent * weights).sum().backward()
     name = type(tangent.grad_fn).__name__ if lib is not E else tangent.grad_fn.name()
     return (tangent.detach().numpy() if lib is not E else tangent.numpy(force=True), name,
-            [g.grad.numpy(force=True) if lib is not E else g.grad.numpy(force=True) for g in (x0, tx, v0, tv)])
+            [g.grad.numpy(force=True) for g in (x0, tx, v0, tv)])
 
 
 # y[0]'s tangent tv * x[1]; y[1]'s 2 tx[1] (tx transposed: its column 1), 0 where filled; the gradients of

@@ -77,7 +77,8 @@ def test_random_sums_against_pytorch():
 def test_linspace_is_pytorchs_to_the_last_bit():
     from autodiff import engine
 
-    values = engine.linspace(-3.141592653589793, 3.141592653589793, 2000).numpy(force=True)  # float32: PyTorch 2.13's values
+    # float32: PyTorch 2.13's values
+    values = engine.linspace(-3.141592653589793, 3.141592653589793, 2000).numpy(force=True)
     assert [float(v).hex() for v in values[[66, 84, 141, 1500]]] == [
         "-0x1.7792060000000p+1", "-0x1.70541e0000000p+1", "-0x1.5965620000000p+1", "0x1.92ba340000000p+0"]
     values = engine.linspace(0, 1, 100, dtype="float64").numpy(force=True)
