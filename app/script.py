@@ -1,138 +1,218 @@
-"""A script of the language, run as `autodiff run` and the REPL run it: the interpreter in script mode, with
-`print` writing through the caller's `write`, numpy's warnings off (log(0) is -inf, as in PyTorch), errors
-placed in the source with a caret excerpt; and how the REPL reads an entry (Entry: does it need more lines?).
+# trust: runs the user's own Python file (autodiff run/repl), not a sandbox
+"""`autodiff run` and `autodiff repl`: the user's own Python, run by CPython as `python FILE ARGS` runs it, with
+`torch` (and functorch) answered by autodiff's engine (autodiff.engine.facade). This is not a sandbox: the script
+has the user's rights, as under `python`. Everything that reads programs from the command line, standard input or
+JSON lines (eval, check, diff, ...) goes through the grammar instead and never runs Python.
+
+What this module adds to Python's own behaviour: the facade installed for the run, the engine's settings of the
+command line (dtype, seed, element limit) and, on request, a watch of the script's backward passes (--trace,
+--explain) with the file and line that recorded each node; an uncaught exception printed as Python prints it,
+with the script's frames only and the engine's errors under the names PyTorch gives them (RuntimeError, ...).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import functools
+import linecache
+import os
+import sys
+import traceback
+import types
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
-import numpy as np
+from autodiff import engine
+from autodiff.engine import AutodiffError
+from autodiff.engine.facade import installed
 
-from autodiff.engine.errors import AutodiffError, LimitError
-from autodiff.grammar.interpreter import SCRIPT, Evaluation, Interpreter, echo
-from autodiff.grammar.syntax import parse, source_excerpt
-
-MAX_STEPS = 1_000_000  # statements a script may run (loop rounds included), unless the caller says otherwise
-
-
-def with_excerpt(error: AutodiffError, source: str) -> AutodiffError:
-    """The error, with the source line and a caret under its column when it has a location (a syntax
-    error carries its own)."""
-    if error.line is not None and not error.details.get("excerpt") and "\n" not in error.message:
-        error.details["excerpt"] = source_excerpt(source, error.line, error.column or 1)
-    return error
+# autodiff's own folders on a script's stack: the engine (with the facade) and this layer
+_OURS = tuple(str(Path(module_file).resolve().parent) + os.sep for module_file in (engine.__file__, __file__))
 
 
-class ScriptSession:
-    """One environment of names for a script, or for a REPL session's entries."""
-
-    def __init__(self, write: Callable[[str], Any], max_steps: int = MAX_STEPS, echoes: bool = False) -> None:
-        self.max_steps = max_steps
-        self.interpreter = Interpreter(policy=SCRIPT, write=write, max_steps=max_steps)
-        if echoes:  # every bare expression's value, in blocks too, as Python's REPL shows it
-            def show(value: Any) -> None:
-                try:
-                    shown = echo(value)
-                except RecursionError:  # repr of a list nested 100,000 deep
-                    raise LimitError("the value is nested too deeply to show", reason="nesting") from None
-                if shown is not None:
-                    write(shown + "\n")
-
-            self.interpreter.on_expression = show
-
-    def run(self, source: str) -> None:
-        """Run a whole script; the first error stops it (raised, with its excerpt)."""
-        try:
-            program = parse(source)
-            with np.errstate(all="ignore"):
-                self.interpreter.run(program)
-        except AutodiffError as error:
-            raise with_excerpt(error, source) from None
-
-    def run_entry(self, text: str) -> None:
-        """Run a REPL entry's statements in order, each entry with the whole step budget; an error is raised
-        (with its excerpt) and the session's names stay as they were at the error."""
-        try:
-            program = parse(text)
-            evaluation = Evaluation(program)
-            self.interpreter.steps = 0
-            self.interpreter.max_steps = self.max_steps
-            with np.errstate(all="ignore"):
-                for statement in program.statements:
-                    self.interpreter.statement(statement, evaluation)
-        except AutodiffError as error:
-            raise with_excerpt(error, text) from None
+@functools.lru_cache(maxsize=4096)
+def _is_ours(filename: str) -> bool:
+    """A frame of autodiff's own code (the engine, the facade, this module)."""
+    return not filename.startswith("<") and str(Path(filename).resolve()).startswith(_OURS)
 
 
-def needs_more(text: str) -> bool:
-    """Whether an entry of these lines continues on another line (see Entry)."""
-    entry = Entry()
-    more = False
-    for line in text.split("\n"):
-        more = entry.feed(line)
-    return more
+# ---------------------------------------------------------------------------- where a node was recorded
+class Origin:
+    """The line of the user's code that recorded a node: 'script.py:12: y = x.sqrt()'."""
+
+    __slots__ = ("filename", "line", "text")
+
+    def __init__(self, filename: str, line: int) -> None:
+        self.filename, self.line = filename, line
+        self.text = linecache.getline(filename, line).strip()
+
+    def __str__(self) -> str:
+        where = f"{os.path.basename(self.filename)}:{self.line}"
+        return f"{where}: {self.text}" if self.text else where
 
 
-class Entry:
-    """The REPL's reading of an entry, a line at a time (each line is scanned once: a 20,000-line paste
-    costs 20,000 line scans, not 20,000 rescans of everything so far).
+def locate() -> Origin | None:
+    """The innermost frame of the user's code on the stack (the engine's own frames skipped)."""
+    frame = sys._getframe(1)
+    while frame is not None and _is_ours(frame.f_code.co_filename):
+        frame = frame.f_back
+    return None if frame is None else Origin(frame.f_code.co_filename, frame.f_lineno)
 
-    An entry continues while a bracket or a triple-quoted string is open, after a line that ends with a
-    backslash, and, once a line opened a block (it ends with ':'), until an empty line, as in Python's REPL.
-    Strings and comments are skipped, so `'('` opens nothing.
-    """
 
-    def __init__(self) -> None:
-        self.depth = 0
-        self.quote: str | None = None  # the triple quote still open
-        self.block = False
+# ---------------------------------------------------------------------------- an uncaught exception
+def _exception_name(error: BaseException) -> tuple[str, str]:
+    """(module, qualified name) Python's traceback prints for the error: PyTorch's for the engine's errors."""
+    shown = error.python_exception if isinstance(error, AutodiffError) else type(error)
+    return shown.__module__, shown.__qualname__
 
-    def feed(self, line: str) -> bool:
-        """Take the next line; True when the entry needs more lines."""
-        if self.block and not line.strip() and self.depth == 0 and self.quote is None:
-            return False
-        last = self._scan(line)
-        if self.depth == 0 and self.quote is None and last == ":":
-            self.block = True
-        if self.quote is not None or self.depth > 0 or line.endswith("\\"):
-            return True
-        return self.block
 
-    def _scan(self, line: str) -> str:
-        """Track brackets and strings through the line; its last significant character outside them."""
-        i, n, last = 0, len(line), ""
-        if self.quote is not None:
-            end = line.find(self.quote)
-            while end > 0 and line[end - 1] == "\\":
-                end = line.find(self.quote, end + 1)
-            if end < 0:
-                return ""
-            i = end + 3
-            self.quote = None
-        while i < n:
-            ch = line[i]
-            if ch == "#":
-                break
-            if ch in "'\"":
-                quote = line[i:i + 3] if line[i:i + 3] in ("'''", '"""') else ch
-                i += len(quote)
-                while i < n and not line.startswith(quote, i):
-                    i += 2 if line[i] == "\\" else 1
-                if i >= n:
-                    if len(quote) == 3:
-                        self.quote = quote  # a triple-quoted string is still open
-                    return ""
-                i += len(quote)
-                last = "'"
-                continue
-            if ch in "([":
-                self.depth += 1
-            elif ch in ")]" and self.depth > 0:
-                self.depth -= 1
-            if not ch.isspace():
-                last = ch
-            i += 1
-        return last
+def python_traceback(error: BaseException) -> str:
+    """The error as Python prints an uncaught exception, with autodiff's own frames left out."""
+    report = traceback.TracebackException.from_exception(error)
+    pending, seen = [(report, error)], set()
+    while pending:  # the chain of causes and contexts, iteratively
+        current, value = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        current.stack = traceback.StackSummary.from_list(
+            [frame for frame in current.stack if not _is_ours(frame.filename)])
+        module, name = _exception_name(value)
+        if hasattr(current, "exc_type_qualname"):  # Python 3.13
+            current.exc_type_qualname, current.exc_type_module = name, module
+        else:
+            current.exc_type = types.new_class(name, (), exec_body=lambda ns: ns.update(__module__=module))
+        for attr in ("__cause__", "__context__"):
+            linked, linked_value = getattr(current, attr), getattr(value, attr)
+            if linked is not None and linked_value is not None:
+                pending.append((linked, linked_value))
+    return "".join(report.format())
 
+
+def exit_status(error: SystemExit) -> tuple[int, str | None]:
+    """What `python` does with sys.exit(code): (status, text to print on stderr)."""
+    code = error.code
+    if code is None:
+        return 0, None
+    if isinstance(code, int) and not isinstance(code, bool):
+        return code, None
+    return 1, str(code)
+
+
+# ---------------------------------------------------------------------------- running a file
+@contextlib.contextmanager
+def as_main(filename: str, argv: list[str]) -> Iterator[types.ModuleType]:
+    """A fresh `__main__` module for the script, sys.argv and sys.path[0] as `python FILE ARGS` sets them; all three
+    as they were afterwards."""
+    main = types.ModuleType("__main__")
+    main.__file__ = filename
+    main.__builtins__ = __builtins__
+    main.__spec__ = None
+    saved = sys.modules.get("__main__"), sys.argv, list(sys.path)
+    sys.modules["__main__"] = main
+    sys.argv = [filename, *argv]
+    folder = "" if filename == "<stdin>" else os.path.dirname(os.path.abspath(filename))
+    sys.path.insert(0, folder)
+    try:
+        yield main
+    finally:
+        if saved[0] is not None:
+            sys.modules["__main__"] = saved[0]
+        sys.argv = saved[1]
+        sys.path[:] = saved[2]
+
+
+def run_source(source: bytes | str, filename: str, argv: list[str], watch: Any = None) -> int:
+    """Run a script's source as its `__main__`; the exit status `python` would give (an uncaught exception is
+    printed on stderr, as Python prints it)."""
+    if filename.startswith("<"):  # standard input: its lines for tracebacks and --trace, as a file's would be
+        text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
+        linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
+    try:
+        code = compile(source, filename, "exec", dont_inherit=True)
+        with installed(), as_main(filename, argv) as main, watching(watch):
+            exec(code, main.__dict__)
+    except SystemExit as done:
+        status, text = exit_status(done)
+        if text is not None:
+            _flush_then(text + "\n")
+        return status
+    except KeyboardInterrupt as stop:
+        _flush_then(python_traceback(stop))
+        return 130
+    except BaseException as error:  # the script's own exception: Python's report, exit 1
+        _flush_then(python_traceback(error))
+        return 1
+    return 0
+
+
+def _flush_then(text: str) -> None:
+    sys.stdout.flush()
+    sys.stderr.write(text)
+    sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def watching(watch: Any) -> Iterator[None]:
+    """The watch of the script's backward passes and recorded nodes, when one was asked for."""
+    if watch is None:
+        yield
+        return
+    with engine.record_origins(locate), engine.watch_passes(watch.on_pass), engine.observe(watch.on_node), \
+            watch.settings():
+        yield
+
+
+# ---------------------------------------------------------------------------- the interactive console
+def history_file() -> Path:
+    """Where the console keeps its history between sessions: $XDG_STATE_HOME/autodiff/history
+    (~/.local/state/autodiff/history by default)."""
+    state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(state) / "autodiff" / "history"
+
+
+def console(banner: str, on_exit: Callable[[], None] | None = None) -> int:
+    """Python's interactive console with `torch` from the facade: line editing, history kept in history_file(),
+    Tab completion, blocks, Ctrl-C (cancels the input) and Ctrl-D (ends the session) as in Python's."""
+    import code
+
+    namespace: dict[str, Any] = {"__name__": "__main__", "__doc__": None, "__builtins__": __builtins__}
+
+    class Console(code.InteractiveConsole):
+        def showtraceback(self) -> None:
+            _, error, _ = sys.exc_info()
+            _flush_then(python_traceback(error))
+
+        def showsyntaxerror(self, filename: str | None = None, **kwargs: Any) -> None:
+            _, error, _ = sys.exc_info()
+            _flush_then(python_traceback(error))
+
+    with installed(), _line_editing(namespace):
+        Console(namespace, filename="<stdin>").interact(banner=banner, exitmsg="")
+    return 0
+
+
+@contextlib.contextmanager
+def _line_editing(namespace: dict[str, Any]) -> Iterator[None]:
+    """readline's editing, Tab completion over the session's names, and the history file (read at the start,
+    written at the end)."""
+    try:
+        import readline
+        import rlcompleter
+    except ImportError:  # not on every platform: the console works without it
+        yield
+        return
+    path = history_file()
+    readline.set_completer(rlcompleter.Completer(namespace).complete)
+    readline.parse_and_bind("tab: complete")
+    readline.clear_history()
+    with contextlib.suppress(OSError):
+        readline.read_history_file(path)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            readline.set_history_length(10_000)
+            readline.write_history_file(path)

@@ -150,6 +150,25 @@ def read_stdin(what: str) -> str:
     return read_source(stream, what)
 
 
+def read_file_bytes(path: str, what: str) -> bytes:
+    """A script's bytes, as Python reads a file it runs (its encoding is the script's: PEP 263)."""
+    from autodiff.engine.errors import InputError
+
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as error:
+        raise InputError(f"{what}: cannot read {path} ({error.strerror or error})") from None
+    except ValueError:  # a NUL character in the path
+        raise InputError(f"{what}: cannot read it (the path contains a NUL character)") from None
+
+
+def read_stdin_bytes(what: str) -> bytes:
+    """A script's bytes from standard input."""
+    stream = getattr(sys.stdin, "buffer", None)
+    return sys.stdin.read().encode("utf-8") if stream is None else stream.read()
+
+
 def read_source(stream: Any, what: str) -> str:
     """Text from a binary stream, decoded here as UTF-8 whatever the locale (Python's own decoding of stdin
     depends on it). No more is read than the parser accepts: a 10 GB file or an endless pipe is refused,

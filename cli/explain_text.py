@@ -68,12 +68,22 @@ def write_steps(steps: list[Step], result: Any, options: dict[str, Any], pretty:
         if step.pass_number != current:
             current = step.pass_number
             doc.line(("  ", ""), (_pass_title(step, result, options), "title"))
-        where = f"  (node {step.node_id})" if step.node_id is not None else ""
-        doc.line((f"  [{step.index + 1}] ", ""), (_node_label(step), "node"), (where, "muted"))
-        doc.line(("      received ", "muted"), (_received(step, steps, starting), ""))
-        for line in _outcomes(step):
-            doc.line(("      ", ""), (line, ""))
+        _step_lines(doc, step, steps, starting)
     sys.stdout.write(doc.plain())
+
+
+def _step_lines(doc: Doc, step: Step, steps: list[Step], starting: str) -> None:
+    where = f"  (node {step.node_id})" if step.node_id is not None else ""
+    doc.line((f"  [{step.index + 1}] ", ""), (_node_label(step), "node"), (where, "muted"))
+    doc.line(("      received ", "muted"), (_received(step, steps, starting), ""))
+    for line in _outcomes(step):
+        doc.line(("      ", ""), (line, ""))
+
+
+def step_lines(doc: Doc, steps: list[Step]) -> None:
+    """The steps of one backward pass, as plain lines (a script's pass under `autodiff run --explain`)."""
+    for step in steps:
+        _step_lines(doc, step, steps, "the starting gradient")
 
 
 def _write_table(steps: list[Step], result: Any, options: dict[str, Any], starting: str) -> None:

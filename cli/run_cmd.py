@@ -1,26 +1,24 @@
-"""`autodiff run FILE|-` and `autodiff repl`: the language as PyTorch-style scripts, and interactively.
-
-Both evaluate in the Evaluator's "script" mode: `import torch` / `import torch as T`, `print(...)` with
-PyTorch's reprs, `out.backward(...)`, `x.grad.zero_()`, `e.grad_fn.next_functions[0][0].variable`, ...
-A script's bare expression statement prints nothing (it is a script, not a notebook); the REPL shows a
-bare expression's value as Python's REPL does. Start-up stays cheap: the engine and the grammar are
-imported inside the commands.
-"""
+"""`autodiff run FILE|- [ARGS...]` and `autodiff repl`: the user's own Python, run by CPython with `torch` answered
+by autodiff's engine (app/script.py). --trace and --explain report each backward pass of the script on stderr, as
+it ends, with the line of the script that recorded each node."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from typing import Any
 
 import click
 
-from autodiff.cli.commandline import read_file, read_stdin
 from autodiff.cli.options import engine_options, option, settings
+
+TRUST = ("They run Python with your rights, as `python` does: a script can do anything you can. They are not a "
+         "sandbox: run only code you trust. (Every other command reads its program with autodiff's own grammar and "
+         "never runs Python.)")
 
 EPILOG_RUN = """\b
 Examples:
-  autodiff run examples/05_backward_chain.autodiff
+  autodiff run examples/05_backward_chain.py
+  autodiff run --trace train.py --epochs 3      (options after FILE are the script's: sys.argv)
   printf 'import torch\\nx = torch.ones(2, requires_grad=True)\\nx.sum().backward()\\nprint(x.grad)\\n' | autodiff run -
 """
 
@@ -35,192 +33,106 @@ Example session:
 """
 
 
-MAX_STEPS_OPTION = option(
-    "--max-steps", type=click.IntRange(min=1), default=1_000_000, show_default=True,
-    help="Stop a script after this many statements (loop rounds included): an endless loop ends in a limit error.")
+def trace_options(fn: Any) -> Any:
+    """--trace, --explain and --detect-anomaly for a script's backward passes."""
+    for decorator in reversed((
+        option("--trace", is_flag=True, help="After each backward pass, show its graph of grad_fn nodes on stderr, "
+               "each with the script's line that recorded it."),
+        option("--explain", is_flag=True, help="Show each backward pass step by step on stderr: the gradient each "
+               "node received, its rule, what it passed on."),
+        option("--detect-anomaly", is_flag=True, help="Stop at the first backward node that returns nan, naming it "
+               "and the script's line that recorded it (torch.autograd.set_detect_anomaly(True))."),
+    )):
+        fn = decorator(fn)
+    return fn
 
 
 # ---------------------------------------------------------------------------- autodiff run
-@click.command("run", epilog=EPILOG_RUN, context_settings=settings())
+@click.command("run", epilog=EPILOG_RUN, context_settings={**settings(), "ignore_unknown_options": True,
+                                                           "allow_interspersed_args": False})
 @click.argument("file", metavar="FILE|-")
+@click.argument("args", nargs=-1, type=click.UNPROCESSED, metavar="[ARGS]...")
 @engine_options()
-@MAX_STEPS_OPTION
-def run_command(file: str, dtype: str, config: Any, max_steps: int) -> int:
-    """Run a script of the language (FILE, or '-' for standard input), PyTorch-style.
+@trace_options
+def run_command(file: str, args: tuple[str, ...], dtype: str, config: Any, trace: bool, explain: bool,
+                detect_anomaly: bool) -> int:
+    """Run a Python script (FILE, or '-' for standard input) as `python FILE ARGS` would, with `import torch`
+    answered by autodiff's engine.
 
-    The script may `import torch` (or `import torch as T`), print tensors in PyTorch's repr and call
-    backward, zero_, retain_grad, ... as a PyTorch script does. A bare expression statement prints
-    nothing. The first error stops the script: its kind, line and column go to stderr and the exit code
-    is the kind's (1: shape, autograd, value, limit; 2: syntax, name, usage, io).
+    The script prints what the same script prints under PyTorch: tensors in PyTorch's repr, gradients, graphs
+    of grad_fn nodes. torch, torch.nn, torch.nn.functional, torch.optim, torch.autograd, torch.func,
+    torch.linalg, torch.utils.data and functorch are autodiff's; every other module (numpy, math, random,
+    matplotlib, ...) is the real one. An uncaught exception prints as Python prints it, with the script's
+    frames, and the exit code is 1.
     """
-    return run_script(_read_script(file), write_output, max_steps)
+    from autodiff.cli.commandline import read_stdin_bytes, read_file_bytes
+
+    source = read_stdin_bytes("the script on standard input") if file == "-" else read_file_bytes(file, "the script")
+    return _run(source, "<stdin>" if file == "-" else file, list(args), trace, explain, detect_anomaly)
 
 
-def write_output(text: str) -> None:
-    """Write what a script prints. A character the output's encoding cannot take (a lone surrogate from a
-    '\\ud800' escape) is written as its escape, as Python does on stderr, instead of failing."""
-    try:
-        sys.stdout.write(text)
-    except UnicodeEncodeError:
-        encoding = sys.stdout.encoding or "utf-8"
-        sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding))
+run_command.help = f"{run_command.help}\n\n{TRUST}"
 
 
-def _read_script(file: str) -> str:
-    if file == "-":
-        return read_stdin("the script on standard input")
-    return read_file(file, file, "the script")
+def _run(source: bytes, filename: str, argv: list[str], trace: bool, explain: bool, detect_anomaly: bool) -> int:
+    from autodiff.app.script import run_source
+
+    watch = None
+    if trace or explain:
+        from autodiff.app.passes import PassWatch
+
+        watch = PassWatch(explain, lambda report: _report_pass(report, trace, explain))
+    if detect_anomaly:
+        from autodiff import engine
+        from autodiff.app.script import locate
+
+        with engine.detect_anomaly(), engine.record_origins(locate):
+            return run_source(source, filename, argv, watch)
+    return run_source(source, filename, argv, watch)
 
 
-def run_script(source: str, write: Callable[[str], Any], max_steps: int = 1_000_000) -> int:
-    """Run a whole script, printing through `write`; the exit code (0, or the first error's)."""
-    from autodiff.app.script import ScriptSession
-    from autodiff.cli.errors import report
-    from autodiff.engine.errors import AutodiffError
+def _report_pass(report: Any, trace: bool, explain: bool) -> None:
+    """One backward pass of the script, on stderr (what the script printed so far comes first)."""
+    from autodiff.cli import text
 
-    try:
-        ScriptSession(write, max_steps).run(source)
-    except AutodiffError as error:
-        sys.stdout.flush()  # what the script printed comes before the error
-        return report(error, json_mode=False, python_hints=True)
-    return 0
+    sys.stdout.flush()
+    where = f" at {report.where}" if report.where is not None else ""
+    doc = text.Doc()
+    doc.line((f"backward {report.number}: {', '.join(report.roots)}{where}", "title"))
+    if trace:
+        labels = {node_id: [("  ", ""), (f"({origin})", "muted")] for node_id, origin in report.origins.items()}
+        text.tree_lines(doc, report.graph, pretty=False, labels=labels)
+    if explain and report.steps is not None:
+        from autodiff.cli.explain_text import step_lines
+
+        step_lines(doc, report.steps)
+    sys.stderr.write(doc.plain())
+    sys.stderr.flush()
 
 
 # ---------------------------------------------------------------------------- autodiff repl
 @click.command("repl", epilog=EPILOG_REPL, context_settings=settings())
 @engine_options()
-@MAX_STEPS_OPTION
-def repl_command(dtype: str, config: Any, max_steps: int) -> int:
-    """An interactive session of the language (script mode), like Python's REPL.
+def repl_command(dtype: str, config: Any) -> int:
+    """Python's interactive console with `import torch` answered by autodiff's engine.
 
-    A bare expression shows its value's repr. Input continues on a '...' line while a bracket or a
-    triple-quoted string is open, or after a line that ends with a backslash. Errors print their message
-    and the session goes on. Ctrl-C cancels the current input; Ctrl-D (or exit) ends the session.
+    Line editing, Tab completion and a history kept between sessions (in $XDG_STATE_HOME/autodiff/history,
+    ~/.local/state/autodiff/history by default), blocks, Ctrl-C (cancels the input) and Ctrl-D (ends the
+    session) work as in Python's console. Standard input that is not a terminal runs as a script would
+    (`autodiff run -`).
     """
-    interactive = sys.stdin.isatty()
-    if interactive:
-        import contextlib
+    if not sys.stdin.isatty():
+        from autodiff.cli.commandline import read_stdin_bytes
 
-        with contextlib.suppress(ImportError):  # not on every platform; input() works without it
-            import readline  # noqa: F401 - line editing and history for input()
-    return Repl(interactive, max_steps).loop()
+        return _run(read_stdin_bytes("the session on standard input"), "<stdin>", [], False, False, False)
+    from autodiff import cli
+    from autodiff.app.script import console
+
+    banner = (f"autodiff {cli.VERSION} (Python {sys.version.split()[0]}): `import torch` is autodiff's engine.\n"
+              f"This is Python with your rights, not a sandbox. Ctrl-D ends the session.")
+    return console(banner)
 
 
-MAX_LINE_BYTES = 1_000_000  # a REPL line; the parser takes no larger program (grammar.syntax.MAX_SOURCE_CHARS)
-
-
-class Repl:
-    """Read an entry (one or more lines), run it, show its values; one environment for the session."""
-
-    PROMPT, CONTINUE = ">>> ", "... "
-
-    def __init__(self, interactive: bool, max_steps: int = 1_000_000) -> None:
-        from autodiff.app.script import ScriptSession
-
-        self.interactive = interactive
-        self.session = ScriptSession(self._write, max_steps, echoes=True)
-
-    @staticmethod
-    def _write(text: str) -> None:
-        write_output(text)
-        sys.stdout.flush()
-
-    def loop(self) -> int:
-        if self.interactive:
-            from importlib.metadata import version
-
-            self._write(f"autodiff {version('autodiff-cli')}: the autodiff language, PyTorch-style "
-                        "(import torch, print, backward, ...).\nCtrl-D or exit ends the session; Ctrl-C "
-                        "cancels the input.\n")
-        while True:
-            try:
-                entry = self.read_entry()
-            except KeyboardInterrupt:
-                self._write("\nKeyboardInterrupt\n")
-                continue
-            if entry is None or entry.strip() in ("exit", "exit()", "quit", "quit()"):
-                if entry is None and self.interactive:
-                    self._write("\n")
-                return 0
-            try:
-                self.run_entry(entry)
-            except KeyboardInterrupt:
-                self._write("KeyboardInterrupt\n")
-
-    def read_entry(self) -> str | None:
-        """The next entry's text, None at the end of the input (Ctrl-D)."""
-        lines: list[str] = []
-        from autodiff.app.script import Entry
-
-        entry = Entry()
-        while True:
-            line = self._read_line(self.CONTINUE if lines else self.PROMPT)
-            if line is None:
-                return None
-            if not lines and not line.strip():
-                continue  # an empty line at the prompt: prompt again
-            lines.append(line)
-            if not entry.feed(line):
-                return "\n".join(lines)
-
-    def _read_line(self, prompt: str) -> str | None:
-        if self.interactive:
-            try:
-                return input(prompt)
-            except EOFError:
-                return None
-            except UnicodeDecodeError:
-                return self._not_utf8()
-        stream = getattr(sys.stdin, "buffer", None)  # bytes: decoded here, whatever the locale
-        limit = MAX_LINE_BYTES
-        line = stream.readline(limit + 1) if stream is not None else sys.stdin.readline(limit + 1)
-        if len(line) > limit and not line.endswith(b"\n" if isinstance(line, bytes) else "\n"):
-            return self._too_long(stream or sys.stdin)
-        if isinstance(line, bytes):
-            try:
-                line = line.decode("utf-8")
-            except UnicodeDecodeError:
-                return self._not_utf8()
-        return line.rstrip("\n") if line else None
-
-    def _too_long(self, stream: Any) -> str:
-        """A line over the limit: skip the rest of it without holding it, say so, and go on."""
-        while True:
-            chunk = stream.readline(1 << 20)
-            if not chunk or chunk.endswith(b"\n" if isinstance(chunk, bytes) else "\n"):
-                break
-        sys.stdout.flush()
-        sys.stderr.write(f"autodiff: limit error: the input line is longer than {MAX_LINE_BYTES:,} bytes, the "
-                         "program size limit\n")
-        sys.stderr.flush()
-        return ""
-
-    def _not_utf8(self) -> str:
-        """An input line that is not UTF-8: say so, and go on with the session (as after any error)."""
-        sys.stdout.flush()
-        sys.stderr.write("autodiff: io error: the input line is not UTF-8 text\n")
-        sys.stderr.flush()
-        return ""
-
-    def run_entry(self, text: str) -> None:
-        """Run the entry's statements in order, showing each bare expression's value (None shows nothing); an
-        error is shown and the session goes on."""
-        from autodiff.cli.errors import error_line, excerpt
-        from autodiff.engine.errors import AutodiffError, LimitError
-
-        try:
-            self.session.run_entry(text)
-        except (AutodiffError, MemoryError, RecursionError) as error:
-            if not isinstance(error, AutodiffError):  # the session goes on after these too
-                error = LimitError("not enough memory" if isinstance(error, MemoryError) else
-                                   "the value is nested too deeply", reason="memory")
-            lines = [error_line(error, python_hints=True)]
-            detail = excerpt(error)
-            if detail:
-                lines.append(detail)
-            sys.stdout.flush()
-            sys.stderr.write("\n".join(lines) + "\n")
-            sys.stderr.flush()
-
+repl_command.help = f"{repl_command.help}\n\n{TRUST}"
 
 COMMANDS: list[click.Command] = [run_command, repl_command]

@@ -54,7 +54,9 @@ from .modes import (
     is_grad_enabled,
     no_grad,
     observe,
+    record_origins,
     set_grad_enabled,
+    watch_passes,
 )
 from .optable import FUNCTION, OPS, Grad, Op
 from .optable import GROUPS as OP_GROUPS
@@ -196,6 +198,7 @@ __all__ = [
     "manual_seed",
     "no_grad",
     "observe",
+    "record_origins",
     "once_differentiable",
     "parameter",
     "set_default_dtype",
@@ -207,6 +210,7 @@ __all__ = [
     "unpack_dual",
     "vhp",
     "vjp",
+    "watch_passes",
 ]
 
 

@@ -15,6 +15,7 @@ from .executor import execute
 from .graph import accumulator
 from .lazy import operation
 from .modes import GradMode
+from .settings import STATE
 from .tensor import Tensor
 from .vocabulary import NumpyMath
 
@@ -90,11 +91,16 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
     if len(gradients) != len(tensors):
         raise AutogradError(f"got {len(gradients)} gradients for {len(tensors)} tensors")
     keep_graph = create_graph if retain_graph is None else bool(retain_graph)
+    watcher = STATE.pass_watcher
+    if watcher is not None:
+        watcher(tensors, True)
     with GradMode(create_graph), np.errstate(all="ignore"):
         roots = _roots(tensors, gradients, create_graph)
         F = _vocabulary(create_graph)
         if inputs is None:
             execute(roots, F, keep_graph)
+            if watcher is not None:
+                watcher(tensors, False)
             return
         targets = _as_list(inputs)
         capture = {_target_node(t): None for t in targets}
@@ -108,6 +114,8 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
             else:
                 t._grad = _as_tensor(grad, owned, create_graph) if t._grad is None else t._grad + _as_tensor(
                     grad, False, create_graph)
+    if watcher is not None:
+        watcher(tensors, False)
 
 
 def _target_node(t: Tensor) -> Any:
@@ -129,10 +137,15 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     gradients = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outputs)
     inputs_list = _as_list(inputs)
     keep_graph = create_graph if retain_graph is None else bool(retain_graph)
+    watcher = STATE.pass_watcher
+    if watcher is not None:
+        watcher(outputs, True)
     with GradMode(create_graph), np.errstate(all="ignore"):
         roots = _roots(outputs, gradients, create_graph)
         nodes = [_target_node(t) for t in inputs_list]
         captured = execute(roots, _vocabulary(create_graph), keep_graph, dict.fromkeys(nodes))
+    if watcher is not None:
+        watcher(outputs, False)
     results: list[Tensor | None] = []
     for node in nodes:
         grad_value, owned = captured.get(node) or (None, False)

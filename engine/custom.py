@@ -30,8 +30,7 @@ _CUSTOM = Op("custom_function", "CustomFunctionBackward", (), None, ())
 class FunctionCtx:
     """The `ctx` of a custom Function: what forward saves for backward, and facts about the call."""
 
-    __slots__ = ("attributes", "dirty", "materialize_grads", "needs_input_grad", "node", "non_differentiable",
-                 "to_save")
+    # (no __slots__: a Function's forward stores what it likes on ctx, ctx.constant = 2, as in PyTorch)
 
     def __init__(self, needs_input_grad: tuple[bool, ...]) -> None:
         self.needs_input_grad = needs_input_grad
@@ -39,7 +38,6 @@ class FunctionCtx:
         self.non_differentiable: list[Tensor] = []
         self.dirty: list[Tensor] = []
         self.materialize_grads = True
-        self.attributes: dict[str, Any] = {}  # what a script stores on ctx (ctx.constant = 2)
         self.node: CustomNode | None = None
 
     def save_for_backward(self, *tensors: Any) -> None:

@@ -54,7 +54,8 @@ class Node:
         self._seq = next(_sequence)
         self._pre_hooks: list | None = None
         self._retained: list | None = None
-        self._context = STATE.forward_context if STATE.anomaly else None
+        locate = STATE.locate
+        self._context = locate() if locate is not None else STATE.forward_context if STATE.anomaly else None
 
     @classmethod
     def of_values(cls, op: Op, next_nodes: tuple, values: tuple, params: dict | None, result: Any) -> Node:
@@ -124,6 +125,15 @@ class Node:
         if self._params and name in self._params:
             return self._params[name]
         return None
+
+    def __getattr__(self, name: str) -> Any:
+        """`grad_fn._saved_self`, `_saved_exponent`, ...: saved(NAME) (called only when Python's lookup fails)."""
+        if name.startswith("_saved_"):
+            try:
+                return self.saved(name[len("_saved_"):])
+            except KeyError:
+                pass
+        raise AttributeError(f"'{self.name()}' object has no attribute '{name}'")
 
     def _retain(self, tensor: Tensor) -> None:
         if self._retained is None:

@@ -92,3 +92,27 @@ def observe(callback: Callable[[Any, Any, Any], None] | None) -> Iterator[None]:
         yield
     finally:
         STATE.observer = previous
+
+
+@contextlib.contextmanager
+def watch_passes(watcher: Callable[[list, bool], None] | None) -> Iterator[None]:
+    """Watch the backward passes run inside the block: `watcher(outputs, True)` before each one runs (outputs: the
+    tensors it starts from) and `watcher(outputs, False)` after it ran."""
+    previous = STATE.pass_watcher
+    STATE.pass_watcher = watcher
+    try:
+        yield
+    finally:
+        STATE.pass_watcher = previous
+
+
+@contextlib.contextmanager
+def record_origins(locate: Callable[[], Any] | None) -> Iterator[None]:
+    """Inside the block, every recorded node keeps `locate()` as its context (node.metadata["context"]): where it
+    was made, for anomaly reports and graphs."""
+    previous = STATE.locate
+    STATE.locate = locate
+    try:
+        yield
+    finally:
+        STATE.locate = previous

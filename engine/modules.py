@@ -17,9 +17,11 @@ from typing import Any
 import numpy as np
 
 from .coerce import tensor_arg
-from .errors import BadValueError, UnknownNameError
+from .devices import check_device, is_device
+from .errors import BadValueError, UnknownNameError, WrongTypeError
 from .modes import no_grad
 from .settings import STATE
+from .shapes import to
 from .tensor import Tensor
 
 
@@ -52,10 +54,8 @@ class Module:
 
 
     def __init__(self) -> None:
-        self.registered_parameters: dict[str, Parameter | None] = {}
-        self.registered_buffers: dict[str, Tensor | None] = {}
-        self.registered_modules: dict[str, Module | None] = {}
-        self.training = True
+        # set at once, past __setattr__: a module is ready for registrations when it has its three registries
+        self.__dict__.update(registered_parameters={}, registered_buffers={}, registered_modules={}, training=True)
 
     # ------------------------------------------------------------------ what it is
     def type_name(self) -> str:
@@ -84,14 +84,14 @@ class Module:
         """Register param (a Parameter or None) under name."""
         _check_name(name, "parameter")
         if param is not None and not isinstance(param, Parameter):
-            raise BadValueError(f"cannot assign '{_kind(param)}' object to parameter '{name}' (torch.nn.Parameter or "
+            raise WrongTypeError(f"cannot assign '{_kind(param)}' object to parameter '{name}' (torch.nn.Parameter or "
                                 "None required)", reason="parameter")
         self.registered_parameters[name] = param
 
     def register_buffer(self, name: str, tensor: Any, persistent: bool = True) -> None:
         _check_name(name, "buffer")
         if tensor is not None and not isinstance(tensor, Tensor):
-            raise BadValueError(f"cannot assign '{_kind(tensor)}' object to buffer '{name}' (torch Tensor or None "
+            raise WrongTypeError(f"cannot assign '{_kind(tensor)}' object to buffer '{name}' (torch Tensor or None "
                                 "required)", reason="buffer")
         self.registered_buffers[name] = tensor
 
@@ -119,22 +119,52 @@ class Module:
         for table, what in ((self.registered_parameters, "torch.nn.Parameter"), (self.registered_modules, "Module")):
             if name in table:
                 if value is not None:
-                    raise BadValueError(f"cannot assign '{_kind(value)}' as parameter '{name}' ({what} or None "
+                    raise WrongTypeError(f"cannot assign '{_kind(value)}' as parameter '{name}' ({what} or None "
                                         "expected)", reason="parameter")
                 table[name] = None
                 return True
         if name in self.registered_buffers:
             if value is not None and not isinstance(value, Tensor):
-                raise BadValueError(f"cannot assign '{_kind(value)}' as buffer '{name}' (torch.Tensor or None "
+                raise WrongTypeError(f"cannot assign '{_kind(value)}' as buffer '{name}' (torch.Tensor or None "
                                     "expected)", reason="buffer")
             self.registered_buffers[name] = value
             return True
         return False
 
     def keep_tensor(self, name: str, value: Tensor) -> None:
-        """A plain tensor attribute of a layer autodiff provides (`setattr(linear, "weight", dual)` after
-        `delattr`), which its forward reads as it reads the registered ones (`member`)."""
-        self.__dict__.setdefault("plain_tensors", {})[name] = value
+        """A plain tensor attribute (`setattr(linear, "weight", dual)` after `delattr`), which a layer's forward
+        reads as it reads the registered ones (`member`)."""
+        object.__setattr__(self, name, value)
+
+    # ------------------------------------------------------------------ Python's attributes, as nn.Module's
+    def __setattr__(self, name: str, value: Any) -> None:
+        """`self.name = value`: a Parameter or a module is registered under name, a tensor over a registered
+        buffer replaces it, anything else is a plain attribute (PyTorch's nn.Module.__setattr__)."""
+        ready = "registered_parameters" in self.__dict__
+        if isinstance(value, Parameter) or is_module(value):
+            if not ready:
+                what = "parameters" if isinstance(value, Parameter) else "module"
+                raise AttributeError(f"cannot assign {what} before Module.__init__() call")
+            self.__dict__.pop(name, None)
+        if ready and self.assign(name, value):
+            return
+        object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        """A registered parameter, buffer or submodule (called only when Python's own lookup fails)."""
+        if "registered_parameters" in self.__dict__:
+            found, value = self.lookup(name)
+            if found:
+                return value
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        if not self.remove(name):
+            object.__delattr__(self, name)
+
+    def __dir__(self) -> list[str]:
+        registered = [*self.registered_parameters, *self.registered_buffers, *self.registered_modules]
+        return sorted({*super().__dir__(), *registered})
 
     def _forget(self, name: str) -> None:
         for table in (self.registered_parameters, self.registered_buffers, self.registered_modules):
@@ -155,7 +185,7 @@ class Module:
         found, value = self.lookup(name)
         if found:
             return value
-        return self.__dict__.get("plain_tensors", {}).get(name)
+        return self.__dict__.get(name)
 
     def lookup(self, name: str) -> tuple[bool, Any]:
         """(found, value) of a registered parameter, buffer or submodule."""
@@ -166,9 +196,6 @@ class Module:
         if name in self.registered_modules:
             module = self.registered_modules[name]
             return True, module
-        plain = self.__dict__.get("plain_tensors", {})
-        if name in plain:
-            return True, plain[name]
         return False, None
 
     # ------------------------------------------------------------------ walks
@@ -274,6 +301,49 @@ class Module:
                     target._data[...] = source._data
                     target._bump_version()
         return "<All keys matched successfully>" if not (missing or unexpected) else (missing, unexpected)
+
+    # ------------------------------------------------------------------ conversions (everything is on the CPU)
+    def apply(self, fn: Any) -> Any:
+        """fn(module) for every module inside this one, children first (PyTorch's order); returns self."""
+        return apply_to_modules(self, fn)
+
+    def to(self, *args: Any, dtype: Any = None, device: Any = None, non_blocking: bool = False) -> Any:
+        """module.to(device), .to(dtype), .to(tensor): every parameter and buffer converted in place."""
+        for arg in args:
+            if is_device(arg):
+                check_device(arg)
+            elif isinstance(arg, Tensor):
+                dtype = arg.dtype
+            else:
+                dtype = arg
+        check_device(device)
+        return self if dtype is None else cast_module(self, lambda t: to(t, dtype))
+
+    def cpu(self) -> Any:
+        return self
+
+    def cuda(self, device: Any = None) -> Any:
+        check_device("cuda")
+        return self
+
+    def float(self) -> Any:
+        return self.to(np.float32)
+
+    def double(self) -> Any:
+        return self.to(np.float64)
+
+    def type(self, dst_type: Any) -> Any:
+        return self.to(dst_type)
+
+    def get_submodule(self, target: str) -> Any:
+        """The module at a dotted path ("encoder.0"), as PyTorch's get_submodule."""
+        module = self
+        for part in target.split(".") if target else ():
+            found, child = module.lookup(part)
+            if not found or not is_module(child):
+                raise AttributeError(f"{module.type_name()} has no attribute `{part}`")
+            module = child
+        return module
 
 
 def zero_grad_of(p: Tensor, set_to_none: bool) -> None:

@@ -1,0 +1,143 @@
+"""`torch` as `autodiff run` and `autodiff repl` give it to a script: PyTorch's namespace over autodiff's engine.
+
+The package mirrors PyTorch's layout (torch, torch.nn, torch.nn.functional, torch.optim, torch.autograd, torch.func,
+torch.linalg, torch.utils.data, ...); every name maps onto the engine, which does the work. `installed()` puts the
+modules in `sys.modules` under PyTorch's names for the run of a script and takes them away after it: importing
+autodiff never makes a `torch` (nor replaces a real one), and numpy, math, random or matplotlib stay the real ones.
+"""
+
+from __future__ import annotations
+
+import contextlib as _contextlib
+import math as _math
+import sys as _sys
+from collections.abc import Iterator as _Iterator
+from typing import Any as _Any
+
+import numpy as _np
+
+from autodiff import engine as _engine
+
+_engine.lazy.load_all()
+
+from autodiff.engine import (  # noqa: E402 - after the engine's parts are loaded
+    Size,
+    Tensor,
+    get_default_dtype,
+    is_anomaly_enabled,
+    is_grad_enabled,
+    set_default_dtype,
+    set_grad_enabled,
+    set_printoptions,
+)
+from autodiff.engine.devices import device  # noqa: E402
+from autodiff.engine.generator import Generator, initial_seed  # noqa: E402
+
+from . import _builtins_table  # noqa: E402
+
+__version__ = "2.13.0+autodiff"  # the PyTorch release whose behaviour autodiff reproduces
+pi, e, inf, nan = _math.pi, _math.e, _math.inf, _math.nan
+
+# every built-in of the engine that PyTorch has as torch.NAME (constructors take device= and pin_memory=)
+globals().update(_builtins_table.torch_functions())
+
+from ._grad_modes import enable_grad, inference_mode, no_grad  # noqa: E402
+from ._tensors import (  # noqa: E402
+    DoubleTensor,
+    FloatTensor,
+    as_tensor,
+    from_numpy,
+    is_floating_point,
+    is_tensor,
+    numel,
+)
+
+
+def manual_seed(seed: _Any) -> Generator:
+    """Seed PyTorch's default generator: the random numbers that follow are PyTorch's for that seed."""
+    return _engine.manual_seed(seed) or _engine.generator.default_generator()
+
+
+def seed() -> int:
+    """A new seed for the default generator, as torch.seed() draws one (from the system's entropy)."""
+    import random
+
+    chosen = random.SystemRandom().getrandbits(63)
+    manual_seed(chosen)
+    return chosen
+
+
+def set_num_threads(count: int) -> None:
+    """Accepted (autodiff computes with numpy on the CPU; its thread count is numpy's own)."""
+
+
+def get_num_threads() -> int:
+    return 1
+
+
+def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
+    """Accepted: autodiff's algorithms are deterministic."""
+
+
+def compile(model: _Any = None, **options: _Any) -> _Any:  # noqa: A001 - PyTorch's name
+    """torch.compile: the model (or function) itself, run as it is (there is no compiler here)."""
+    if model is None:
+        return lambda fn: fn
+    return model
+
+
+def get_default_device() -> device:
+    return device("cpu")
+
+
+def set_default_device(where: _Any) -> None:
+    _engine.devices.check_device(where)
+
+
+float32 = float = _np.dtype(_np.float32)  # noqa: A001 - PyTorch's names for its dtypes
+float64 = double = _np.dtype(_np.float64)
+
+from . import (  # noqa: E402 - the submodules, which read the names above
+    autograd,
+    backends,
+    cuda,
+    func,
+    linalg,
+    nn,
+    optim,
+    random,
+    testing,
+    utils,
+)
+from .func import vmap  # noqa: E402
+
+del annotations
+
+# ------------------------------------------------------------------------------------------------ installing
+# PyTorch's module name -> the facade's module, for sys.modules
+MODULES = {
+    "torch": __name__,
+    **{f"torch.{name}": f"{__name__}.{name}" for name in (
+        "autograd", "autograd.functional", "autograd.forward_ad", "autograd.graph", "autograd.function",
+        "autograd.profiler", "nn", "nn.functional", "nn.init", "nn.parameter", "nn.modules", "nn.utils", "optim",
+        "optim.lr_scheduler", "func", "linalg", "cuda", "backends", "backends.mps", "random", "testing", "utils",
+        "utils.data")},
+    "functorch": f"{__name__}.func",
+}
+
+
+@_contextlib.contextmanager
+def installed() -> _Iterator[None]:
+    """PyTorch's module names answered by the facade inside the block; sys.modules as it was after it."""
+    saved = {name: _sys.modules.get(name) for name in MODULES}
+    for torch_name, own in MODULES.items():
+        _sys.modules[torch_name] = _sys.modules[own]
+    try:
+        yield
+    finally:
+        for name, module in saved.items():
+            if module is None:
+                _sys.modules.pop(name, None)
+            else:
+                _sys.modules[name] = module
+

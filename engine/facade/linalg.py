@@ -1,0 +1,23 @@
+"""torch.linalg: norms, det, inv, solve, slogdet, pinv, eigh, eigvalsh, svd, svdvals (the engine's)."""
+
+from autodiff.engine import (
+    BUILTINS,
+    linalg_norm,
+    linalg_pinv,
+    linalg_slogdet,
+    linalg_svd,
+)
+
+norm = linalg_norm
+slogdet = linalg_slogdet
+pinv = linalg_pinv
+svd = linalg_svd
+inv = BUILTINS["inverse"].fn
+vector_norm = BUILTINS["vector_norm"].fn
+det = BUILTINS["det"].fn
+solve = BUILTINS["solve"].fn
+eigh = BUILTINS["eigh"].fn
+eigvalsh = BUILTINS["eigvalsh"].fn
+svdvals = BUILTINS["svdvals"].fn
+
+__all__ = ["det", "eigh", "eigvalsh", "inv", "norm", "pinv", "slogdet", "solve", "svd", "svdvals", "vector_norm"]

@@ -1,0 +1,12 @@
+"""torch.nn: Module (the base class of a script's models), Parameter, the layers, activations and losses of the
+engine, and the submodules functional, init, parameter, modules and utils."""
+
+from __future__ import annotations
+
+from autodiff.engine import NN_MODULES, Module, Parameter
+
+from . import functional, init, modules, parameter, utils
+
+globals().update(NN_MODULES)
+
+__all__ = ["Module", "Parameter", "functional", "init", "modules", "parameter", "utils", *sorted(NN_MODULES)]

@@ -1,0 +1,5 @@
+"""torch.nn.parameter: Parameter."""
+
+from autodiff.engine import Parameter
+
+__all__ = ["Parameter"]

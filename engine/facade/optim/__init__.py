@@ -1,0 +1,9 @@
+"""torch.optim: the engine's optimizers (PyTorch's update rules, step for step), Optimizer, lr_scheduler."""
+
+from autodiff.engine import OPTIMIZERS, Optimizer
+
+from . import lr_scheduler
+
+globals().update(OPTIMIZERS)
+
+__all__ = ["Optimizer", "lr_scheduler", *sorted(OPTIMIZERS)]

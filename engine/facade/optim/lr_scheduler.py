@@ -1,0 +1,7 @@
+"""torch.optim.lr_scheduler: the engine's schedulers."""
+
+from autodiff.engine import SCHEDULERS
+
+globals().update(SCHEDULERS)
+
+__all__ = sorted(SCHEDULERS)

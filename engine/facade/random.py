@@ -1,0 +1,24 @@
+"""torch.random: the default generator's seed and state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autodiff.engine.generator import Generator, default_generator, initial_seed
+
+
+def manual_seed(seed: Any) -> Generator:
+    """Seed the default generator, as torch.manual_seed."""
+    from autodiff import engine
+
+    engine.manual_seed(seed)
+    return default_generator()
+
+
+def seed() -> int:
+    from .. import facade
+
+    return facade.seed()
+
+
+__all__ = ["initial_seed", "manual_seed", "seed"]

@@ -1,0 +1,5 @@
+"""torch.utils: data loading (torch.utils.data)."""
+
+from . import data
+
+__all__ = ["data"]
