@@ -26,22 +26,25 @@ from .tensor import Tensor
 
 
 class Parameter(Tensor):
-    """torch.nn.Parameter: a leaf tensor that requires grad (by default) and prints as PyTorch prints one."""
+    """torch.nn.Parameter(data, requires_grad=True): a leaf on data's memory (its version counter shared) that a
+    module registers when it is assigned to one of its attributes; printed as PyTorch prints one."""
 
     __slots__ = ()
+
+    def __init__(self, data: Any = None, requires_grad: bool = True) -> None:
+        source = Tensor._make(np.empty((0,), STATE.default_dtype)) if data is None else tensor_arg(data, "data")
+        self._init(source._data)
+        self._version = source._counter()
+        if requires_grad:
+            self.requires_grad_(True)
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + Tensor.__repr__(self)
 
 
 def parameter(data: Any = None, requires_grad: bool = True) -> Parameter:
-    """nn.Parameter(data, requires_grad=True): a new leaf on data's memory (its version counter shared)."""
-    source = Tensor._make(np.empty((0,), STATE.default_dtype)) if data is None else tensor_arg(data, "data")
-    p = Parameter._make(source._data)
-    p._version = source._counter()
-    if requires_grad:
-        p.requires_grad_(True)
-    return p
+    """nn.Parameter(data, requires_grad=True)."""
+    return Parameter(data, requires_grad)
 
 
 def is_module(value: Any) -> bool:

@@ -4,6 +4,7 @@ one node named `MyFunctionBackward` whose backward is the class's."""
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from autodiff.engine import FunctionCtx, apply_function, once_differentiable
@@ -44,6 +45,10 @@ class Function:
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run forward without recording, then record one node for its outputs (`{cls.__name__}Backward`)."""
         setup = None if cls.setup_context is Function.setup_context else cls.setup_context
+        if setup is not None:  # setup_context sees every input of forward, its defaults filled in (as PyTorch)
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, {}
         backward = cls.backward if cls.backward is not Function.backward else cls.vjp
         jvp = None if cls.jvp is Function.jvp else cls.jvp
         return apply_function(f"{cls.__name__}Backward", cls.forward, backward, args, kwargs, setup, jvp)
