@@ -6,16 +6,23 @@ its next Python instruction (CPython's PyThreadState_SetAsyncExc, called with th
 so the memory it was filling is given back before the command goes on, and the process does not linger
 after its answer. A thread that cannot be started (the process is at its memory cap) counts as a failure
 of the work, not a crash.
+
+The `seconds` are the worker's own CPU time where the platform has per-thread CPU clocks (Linux, macOS), so a
+derivation gets the same answer on a busy machine as on an idle one (a wall-clock box turned 3 s of work into
+a time-out under load); a wall-clock bound of WALL_FACTOR times as long still stops work that waits.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 STOP_SECONDS = 0.25  # how long a stopped worker is waited for as it unwinds (it gives back the memory it filled)
+WALL_FACTOR = 4.0  # the wall-clock bound, in units of the CPU-time budget
 
 
 class Abandoned(BaseException):
@@ -37,9 +44,11 @@ def timed(work: Callable[[], Any], seconds: float) -> Outcome:
     box: list[Outcome] = []
     lock = threading.Lock()
     state = {"stopped": False}
+    clock: list[int] = []
 
     def run() -> None:
         try:
+            _own_clock(clock)
             try:
                 outcome = Outcome(True, work())
             except Abandoned:
@@ -59,7 +68,7 @@ def timed(work: Callable[[], Any], seconds: float) -> Outcome:
     except RuntimeError as error:  # "can't start new thread": no memory left for its stack
         return Outcome(False, error=MemoryError(str(error)))
     try:
-        worker.join(seconds)
+        _wait(worker, clock, seconds)
     except BaseException:  # Ctrl-C, or this thread is itself a worker being stopped: stop this one too
         _stop(worker, lock, state, box)
         raise
@@ -77,6 +86,38 @@ def _stop(worker: threading.Thread, lock: Any, state: dict, box: list) -> bool:
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(Abandoned))
     worker.join(STOP_SECONDS)
     return False
+
+
+def _own_clock(clock: list[int]) -> None:
+    """Record the calling thread's CPU-time clock (asked by the thread itself: another thread's id may have
+    expired by the time it is asked about)."""
+    if hasattr(time, "pthread_getcpuclockid"):
+        with contextlib.suppress(OSError):
+            clock.append(time.pthread_getcpuclockid(threading.get_ident()))
+
+
+def _cpu_seconds(clock: list[int]) -> float:
+    """The worker's CPU time so far (0 before it has recorded its clock or where there is none)."""
+    if not clock:
+        return 0.0
+    try:
+        return time.clock_gettime(clock[0])
+    except OSError:  # the thread has ended
+        return 0.0
+
+
+def _wait(worker: threading.Thread, clock: list[int], seconds: float) -> None:
+    """Return when the worker has ended, used `seconds` of CPU time, or run WALL_FACTOR * seconds on the clock
+    (without a CPU clock: `seconds` on the clock)."""
+    has_clock = hasattr(time, "pthread_getcpuclockid")
+    start = time.monotonic()
+    deadline = start + (seconds * WALL_FACTOR if has_clock else seconds)
+    while worker.is_alive():
+        left = seconds - (_cpu_seconds(clock) if has_clock else time.monotonic() - start)
+        wall = deadline - time.monotonic()
+        if left <= 0 or wall <= 0:
+            return
+        worker.join(min(left, wall))
 
 
 def _checkpoint() -> None:

@@ -10,7 +10,6 @@ import json
 import math
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -85,13 +84,7 @@ def test_large_tensor_is_summarised_quickly():
         "        [9.9900e+05, 9.9900e+05, 9.9900e+05,  ..., 1.0000e+06, 1.0000e+06,\n"
         "         1.0000e+06]])"
     )
-    assert format_tensor(data) == expected
-    best = math.inf
-    for _ in range(3):  # best of three, so a busy machine does not make the test flaky
-        start = time.perf_counter()
-        format_tensor(data)
-        best = min(best, time.perf_counter() - start)
-    assert best < 0.1
+    assert format_tensor(data) == expected  # how fast: benchmarks/limits.py
 
 
 def test_module_does_not_import_torch():

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tolerance import assert_close as close
 
 from autodiff import engine as E
 from autodiff.engine import BUILTINS, OPS, Tensor
@@ -29,7 +30,6 @@ NON_FINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 # choice that relu, clamp, max, ... use in their formulas).
 INTERNAL_OPS = {"select_backward"}
 
-TOLERANCE = {"float64": {"rtol": 1e-10, "atol": 1e-12}, "float32": {"rtol": 1e-5, "atol": 1e-6}}
 
 
 def decode(value, dtype: str) -> np.ndarray:
@@ -43,7 +43,7 @@ def decode(value, dtype: str) -> np.ndarray:
 
 def assert_close(actual: np.ndarray, expected: np.ndarray, dtype: str, what: str) -> None:
     assert actual.shape == expected.shape, f"{what}: shape {actual.shape} != {expected.shape}"
-    np.testing.assert_allclose(actual, expected, equal_nan=True, err_msg=what, **TOLERANCE[dtype])
+    close(actual, expected, dtype, what)
 
 
 @pytest.fixture(autouse=True)

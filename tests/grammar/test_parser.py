@@ -6,7 +6,6 @@ import ast
 import copy
 import dataclasses
 import sys
-import time
 import warnings
 from pathlib import Path
 
@@ -597,10 +596,8 @@ def test_big_programs_parse_without_recursion(default_recursion_limit) -> None:
     ],
 )
 def test_limits(source: str, message: str, line: int, column: int) -> None:
-    start = time.perf_counter()
-    with pytest.raises(LimitError) as caught:
+    with pytest.raises(LimitError) as caught:  # how soon: benchmarks/limits.py
         parse(source)
-    assert time.perf_counter() - start < 1.0
     e = caught.value
     assert (e.kind, e.message, e.line, e.column) == ("limit", message, line, column)
 
