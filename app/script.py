@@ -61,12 +61,6 @@ def locate() -> Origin | None:
 
 
 # ---------------------------------------------------------------------------- an uncaught exception
-def _exception_name(error: BaseException) -> tuple[str, str]:
-    """(module, qualified name) Python's traceback prints for the error: PyTorch's for the engine's errors."""
-    shown = error.python_exception if isinstance(error, AutodiffError) else type(error)
-    return shown.__module__, shown.__qualname__
-
-
 def python_traceback(error: BaseException) -> str:
     """The error as Python prints an uncaught exception, with autodiff's own frames left out."""
     report = traceback.TracebackException.from_exception(error)
@@ -78,11 +72,12 @@ def python_traceback(error: BaseException) -> str:
         seen.add(id(current))
         current.stack = traceback.StackSummary.from_list(
             [frame for frame in current.stack if not _is_ours(frame.filename)])
-        module, name = _exception_name(value)
-        if hasattr(current, "exc_type_qualname"):  # Python 3.13
-            current.exc_type_qualname, current.exc_type_module = name, module
-        else:
-            current.exc_type = types.new_class(name, (), exec_body=lambda ns: ns.update(__module__=module))
+        if isinstance(value, AutodiffError):  # named as PyTorch names it (RuntimeError, TypeError, ...)
+            shown = value.python_exception
+            if hasattr(current, "exc_type_qualname"):  # Python 3.13
+                current.exc_type_qualname, current.exc_type_module = shown.__qualname__, shown.__module__
+            else:
+                current.exc_type = shown
         for attr in ("__cause__", "__context__"):
             linked, linked_value = getattr(current, attr), getattr(value, attr)
             if linked is not None and linked_value is not None:

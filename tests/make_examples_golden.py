@@ -24,7 +24,7 @@ import warnings
 from pathlib import Path
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-SUFFIX = ".autodiff"
+SUFFIX = ".py"
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 
 # (exception type, words of PyTorch's message) -> the documented kind (README: errors).
