@@ -65,7 +65,7 @@ def run_command(file: str, args: tuple[str, ...], dtype: str, config: Any, trace
     matplotlib, ...) is the real one. An uncaught exception prints as Python prints it, with the script's
     frames, and the exit code is 1.
     """
-    from autodiff.cli.commandline import read_stdin_bytes, read_file_bytes
+    from autodiff.cli.commandline import read_file_bytes, read_stdin_bytes
 
     source = read_stdin_bytes("the script on standard input") if file == "-" else read_file_bytes(file, "the script")
     return _run(source, "<stdin>" if file == "-" else file, list(args), trace, explain, detect_anomaly)

@@ -1,7 +1,8 @@
 # The headers and the numpy of "Learning PyTorch with Examples": devices as the CPU, math, numpy arrays made,
 # computed and turned into tensors (np.random is numpy's own generator), and back with .numpy().
-import numpy as np
 import math
+
+import numpy as np
 import torch
 
 dtype = torch.float

@@ -1,7 +1,9 @@
 # "Warm-up: numpy" of "Learning PyTorch with Examples": a third order polynomial fitted to sin(x) with numpy
 # alone, gradients written by hand; np.random.seed(0) so the start is numpy's own.
-import numpy as np
 import math
+
+import numpy as np
+
 np.random.seed(0)
 x = np.linspace(-math.pi, math.pi, 2000)
 y = np.sin(x)

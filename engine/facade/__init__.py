@@ -20,7 +20,7 @@ from autodiff import engine as _engine
 
 _engine.lazy.load_all()
 
-from autodiff.engine import (  # noqa: E402 - after the engine's parts are loaded
+from autodiff.engine import (  # (after the engine's parts are loaded)
     Size,
     Tensor,
     get_default_dtype,
@@ -30,10 +30,10 @@ from autodiff.engine import (  # noqa: E402 - after the engine's parts are loade
     set_grad_enabled,
     set_printoptions,
 )
-from autodiff.engine.devices import device  # noqa: E402
-from autodiff.engine.generator import Generator, initial_seed  # noqa: E402
+from autodiff.engine.devices import device
+from autodiff.engine.generator import Generator, initial_seed
 
-from . import _builtins_table  # noqa: E402
+from . import _builtins_table
 
 __version__ = "2.13.0+autodiff"  # the PyTorch release whose behaviour autodiff reproduces
 pi, e, inf, nan = _math.pi, _math.e, _math.inf, _math.nan
@@ -41,8 +41,8 @@ pi, e, inf, nan = _math.pi, _math.e, _math.inf, _math.nan
 # every built-in of the engine that PyTorch has as torch.NAME (constructors take device= and pin_memory=)
 globals().update(_builtins_table.torch_functions())
 
-from ._grad_modes import enable_grad, inference_mode, no_grad  # noqa: E402
-from ._tensors import (  # noqa: E402
+from ._grad_modes import enable_grad, inference_mode, no_grad
+from ._tensors import (
     DoubleTensor,
     FloatTensor,
     as_tensor,
@@ -60,9 +60,9 @@ def manual_seed(seed: _Any) -> Generator:
 
 def seed() -> int:
     """A new seed for the default generator, as torch.seed() draws one (from the system's entropy)."""
-    import random
+    import secrets
 
-    chosen = random.SystemRandom().getrandbits(63)
+    chosen = secrets.randbits(63)
     manual_seed(chosen)
     return chosen
 
@@ -79,7 +79,7 @@ def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None
     """Accepted: autodiff's algorithms are deterministic."""
 
 
-def compile(model: _Any = None, **options: _Any) -> _Any:  # noqa: A001 - PyTorch's name
+def compile(model: _Any = None, **options: _Any) -> _Any:
     """torch.compile: the model (or function) itself, run as it is (there is no compiler here)."""
     if model is None:
         return lambda fn: fn
@@ -94,10 +94,10 @@ def set_default_device(where: _Any) -> None:
     _engine.devices.check_device(where)
 
 
-float32 = float = _np.dtype(_np.float32)  # noqa: A001 - PyTorch's names for its dtypes
+float32 = float = _np.dtype(_np.float32)
 float64 = double = _np.dtype(_np.float64)
 
-from . import (  # noqa: E402 - the submodules, which read the names above
+from . import (  # the submodules, which read the names above
     autograd,
     backends,
     cuda,
@@ -109,7 +109,7 @@ from . import (  # noqa: E402 - the submodules, which read the names above
     testing,
     utils,
 )
-from .func import vmap  # noqa: E402
+from .func import vmap
 
 del annotations
 

@@ -20,17 +20,17 @@ class _Switch(GradMode):
         super().__init__(self.enabled_inside)
 
 
-class no_grad(_Switch):  # noqa: N801 - PyTorch's names
+class no_grad(_Switch):
     """Operations inside are not recorded."""
 
 
-class enable_grad(_Switch):  # noqa: N801
+class enable_grad(_Switch):
     """Operations inside are recorded (inside a no_grad block too)."""
 
     enabled_inside = True
 
 
-class inference_mode(GradMode):  # noqa: N801
+class inference_mode(GradMode):
     """inference_mode(mode=True): as no_grad when mode is True (autodiff has no inference tensors)."""
 
     def __new__(cls, mode: Any = True) -> Any:

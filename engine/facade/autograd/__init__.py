@@ -14,15 +14,14 @@ from . import forward_ad, function, functional, graph, profiler
 from .function import Function
 
 
-
-def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Tensor:  # noqa: N802
+def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Tensor:
     """torch.autograd.Variable(t, requires_grad=...): deprecated; a new leaf on the same memory, as PyTorch's."""
     if not isinstance(data, Tensor):
         raise WrongTypeError(f"Variable data has to be a tensor, but got {type(data).__name__}", reason="arguments")
     return data.detach().requires_grad_(bool(requires_grad))
 
 
-class set_detect_anomaly:  # noqa: N801 - PyTorch's name
+class set_detect_anomaly:
     """Anomaly detection on or off from now on (and, as a context manager, back as it was after the block)."""
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
@@ -36,7 +35,7 @@ class set_detect_anomaly:  # noqa: N801 - PyTorch's name
         STATE.anomaly = self.previous
 
 
-class detect_anomaly(set_detect_anomaly):  # noqa: N801
+class detect_anomaly(set_detect_anomaly):
     """Inside the block (or a decorated function), backward stops at the first node whose gradient has a nan,
     naming the node and where it was made."""
 

@@ -11,14 +11,14 @@ NO_SAVED_HOOKS = ("hooks on saved tensors are not part of autodiff: tensor.regis
                   "and grad_fn._saved_self and ctx.saved_tensors show what a node saved")
 
 
-class saved_tensors_hooks:  # noqa: N801 - PyTorch's name
+class saved_tensors_hooks:
     """Refused with a clear message: autodiff keeps saved tensors as they are."""
 
     def __init__(self, pack_hook: Any, unpack_hook: Any) -> None:
         raise BadValueError(NO_SAVED_HOOKS, reason="saved_tensors_hooks")
 
 
-class save_on_cpu(saved_tensors_hooks):  # noqa: N801
+class save_on_cpu(saved_tensors_hooks):
     def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
         return None  # everything is on the CPU already
 

@@ -10,7 +10,7 @@ NO_TIMINGS = ("the profiler's timings are not available in autodiff (it runs the
               "torch.autograd.profiler.profile()` and records nothing)")
 
 
-class profile:  # noqa: N801 - PyTorch's name
+class profile:
     """Runs the block; its measurements (key_averages(), table(), ...) are refused with a clear message."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -52,7 +52,7 @@ def random_split(dataset: Any, lengths: Sequence[float], generator: Any = None) 
     """Subsets of the given lengths (or fractions) over a random permutation of the dataset's indices."""
     total = len(dataset)
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
-        counts = [int(math.floor(total * fraction)) for fraction in lengths]
+        counts = [math.floor(total * fraction) for fraction in lengths]
         for i in range(total - sum(counts)):
             counts[i % len(counts)] += 1
     else:
