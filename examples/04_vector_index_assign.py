@@ -2,7 +2,6 @@
 # y is a vector written element by element; backward with a gradient of ones.
 # The tutorial drew x with torch.rand((2, 1), requires_grad = True); the numbers it printed are fixed here.
 import torch
-
 x = torch.tensor([[0.3725], [0.4378]], requires_grad = True); print(x)
 
 y = torch.zeros(3, 1)

@@ -2,6 +2,7 @@
 # The tutorial drew x with T.randn(1, 1, requires_grad=True); the number it printed is fixed here.
 import torch as T
 import torch.autograd
+import numpy as np
 
 '''
 Define a scalar variable, set requires_grad to be true to add it to backward path for computing gradients

@@ -17,5 +17,5 @@ out.backward()  #without setting retain_graph to be true, it is alright for firs
 print('x gradient', x.grad)
 
 x.grad.data.zero_()
-out.backward() #Now we get complaint saying that no graph is available for tracing back.
+out.backward() #Now we get complaint saying that no graph is available for tracing back. 
 print('x gradient', x.grad)

@@ -2,7 +2,6 @@
 # the torchviz pictures (make_dot), replaced by printing what they showed; notebook display lines print.
 import torch
 
-
 class Square(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x):

@@ -1,7 +1,7 @@
 # torch.autograd.functional as its docstrings show it: jacobian, hessian, vjp, jvp, hvp and vhp, with
 # tuples of inputs, create_graph and strict; and the functions of the script, lambdas and built-ins as `func`.
 import torch
-from torch.autograd.functional import hessian, hvp, jacobian, jvp, vhp, vjp
+from torch.autograd.functional import jacobian, hessian, vjp, jvp, hvp, vhp
 
 
 def exp_reducer(x):

@@ -1,8 +1,7 @@
 # The headers and the numpy of "Learning PyTorch with Examples": devices as the CPU, math, numpy arrays made,
 # computed and turned into tensors (np.random is numpy's own generator), and back with .numpy().
-import math
-
 import numpy as np
+import math
 import torch
 
 dtype = torch.float

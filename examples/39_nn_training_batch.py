@@ -12,7 +12,7 @@ DIM_OUT = 10
 class TinyModel(torch.nn.Module):
 
     def __init__(self):
-        super().__init__()
+        super(TinyModel, self).__init__()
 
         self.layer1 = torch.nn.Linear(1000, 100)
         self.relu = torch.nn.ReLU()

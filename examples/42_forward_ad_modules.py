@@ -2,8 +2,8 @@
 # parameters are replaced by dual tensors (delattr, then setattr), and a Function with a jvp staticmethod,
 # checked by gradcheck in forward mode.
 import torch
-import torch.autograd.forward_ad as fwAD
 import torch.nn as nn
+import torch.autograd.forward_ad as fwAD
 
 torch.manual_seed(0)
 model = nn.Linear(5, 5)
@@ -24,7 +24,7 @@ print(jvp.shape)
 print(jvp.requires_grad, jvp.grad_fn.name())  # the parameters require grad: the tangent records a graph
 print(jvp[0].detach())
 print(list(dict(model.named_parameters())))
-print(model.in_features, getattr(model, "missing", "no such attribute"))
+print(getattr(model, "in_features"), getattr(model, "missing", "no such attribute"))
 
 
 class Fn(torch.autograd.Function):

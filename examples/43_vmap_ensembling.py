@@ -5,13 +5,12 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from torch.func import functional_call, grad, stack_module_state, vmap
-
 torch.manual_seed(0)
 
 
 class SimpleMLP(nn.Module):
     def __init__(self):
-        super().__init__()
+        super(SimpleMLP, self).__init__()
         self.fc1 = nn.Linear(6, 5)
         self.fc2 = nn.Linear(5, 3)
 

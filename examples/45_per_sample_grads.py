@@ -3,12 +3,11 @@
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-
 torch.manual_seed(0)
 
 class SimpleCNN(nn.Module):
     def __init__(self):
-        super().__init__()
+        super(SimpleCNN, self).__init__()
         self.conv1 = nn.Conv2d(1, 32, 3, 1)
         self.conv2 = nn.Conv2d(32, 64, 3, 1)
         self.fc1 = nn.Linear(9216, 128)
@@ -65,7 +64,7 @@ per_sample_grads = compute_sample_grads(data, targets)
 
 print(per_sample_grads[0].shape)
 
-from torch.func import functional_call, grad, vmap
+from torch.func import functional_call, vmap, grad
 
 params = {k: v.detach() for k, v in model.named_parameters()}
 buffers = {k: v.detach() for k, v in model.named_buffers()}

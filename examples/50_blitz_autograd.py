@@ -1,7 +1,6 @@
 # "Autograd: Automatic Differentiation" (PyTorch's 60 Minute Blitz), its code as written; seeded with
 # torch.manual_seed(0), so the random tensors are PyTorch's own.
 import torch
-
 torch.manual_seed(0)
 
 x = torch.ones(2, 2, requires_grad=True)

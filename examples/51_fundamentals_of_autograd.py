@@ -4,10 +4,11 @@
 # display lines (a bare jacobian(...) or vjp(...)) print.
 # %matplotlib inline
 
-import math
-
 import torch
 
+import matplotlib.pyplot as plt
+import matplotlib.ticker as ticker
+import math
 torch.manual_seed(0)
 
 a = torch.linspace(0., 2. * math.pi, steps=25, requires_grad=True)
@@ -43,18 +44,18 @@ DIM_OUT = 10
 class TinyModel(torch.nn.Module):
 
     def __init__(self):
-        super().__init__()
-
+        super(TinyModel, self).__init__()
+        
         self.layer1 = torch.nn.Linear(1000, 100)
         self.relu = torch.nn.ReLU()
         self.layer2 = torch.nn.Linear(100, 10)
-
+    
     def forward(self, x):
         x = self.layer1(x)
         x = self.relu(x)
         x = self.layer2(x)
         return x
-
+    
 some_input = torch.randn(BATCH_SIZE, DIM_IN, requires_grad=False)
 ideal_output = torch.randn(BATCH_SIZE, DIM_OUT, requires_grad=False)
 
@@ -79,7 +80,7 @@ for i in range(0, 5):
     prediction = model(some_input)
     loss = (ideal_output - prediction).pow(2).sum()
     loss.backward()
-
+    
 print(model.layer2.weight.grad[0][0:10])
 
 optimizer.zero_grad()
@@ -132,7 +133,7 @@ run_on_gpu = False
 if torch.cuda.is_available():
     device = torch.device('cuda')
     run_on_gpu = True
-
+    
 x = torch.randn(2, 3, requires_grad=True)
 y = torch.rand(2, 3, requires_grad=True)
 z = torch.ones(2, 3, requires_grad=True)
@@ -140,7 +141,7 @@ z = torch.ones(2, 3, requires_grad=True)
 with torch.autograd.profiler.profile(use_cuda=run_on_gpu) as prf:
     for _ in range(1000):
         z = (z / x) * y
-
+        
 x = torch.randn(3, requires_grad=True)
 
 y = x * 2

@@ -1,9 +1,7 @@
 # "Warm-up: numpy" of "Learning PyTorch with Examples": a third order polynomial fitted to sin(x) with numpy
 # alone, gradients written by hand; np.random.seed(0) so the start is numpy's own.
-import math
-
 import numpy as np
-
+import math
 np.random.seed(0)
 x = np.linspace(-math.pi, math.pi, 2000)
 y = np.sin(x)

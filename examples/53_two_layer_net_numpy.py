@@ -1,7 +1,6 @@
 # The older "Warm-up: numpy" of "Learning PyTorch with Examples": a two-layer ReLU network in numpy,
 # backward by hand (grad_h[h < 0] = 0 writes by mask); np.random.seed(0).
 import numpy as np
-
 np.random.seed(0)
 N, D_in, H, D_out = 64, 1000, 100, 10
 x = np.random.randn(N, D_in)
@@ -14,7 +13,7 @@ for t in range(500):
   h = x.dot(w1)
   h_relu = np.maximum(h, 0)
   y_pred = h_relu.dot(w2)
-
+  
   loss = np.square(y_pred - y).sum()
   print(t, loss)
   grad_y_pred = 2.0 * (y_pred - y)

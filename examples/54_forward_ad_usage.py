@@ -3,7 +3,6 @@
 # seeded; the tutorial prints nothing, so each section prints a row of its Jacobian-vector product.
 import torch
 import torch.autograd.forward_ad as fwAD
-
 torch.manual_seed(0)
 
 primal = torch.randn(10, 10)
@@ -41,7 +40,6 @@ with fwAD.dual_level():
 print(jvp[0])
 
 from torch.func import functional_call
-
 model = nn.Linear(5, 5)
 
 dual_params = {}
@@ -101,7 +99,6 @@ tangent = torch.randn(10, 10)
 y = torch.randn(10, 10)
 
 import functools
-
 new_fn = functools.partial(fn, y=y)
 primal_out, tangent_out = ft.jvp(new_fn, (primal,), (tangent,))
 print(tangent_out[0])

@@ -2,8 +2,8 @@
 # gradcheck, and the Linear module (torch.empty, register_parameter, uniform_, extra_repr); seeded.
 import torch
 import torch.nn as nn
-from torch.autograd import Function, gradcheck
-
+from torch.autograd import Function
+from torch.autograd import gradcheck
 torch.manual_seed(0)
 
 # Inherit from Function
@@ -73,7 +73,7 @@ print(test)
 
 class Linear(nn.Module):
     def __init__(self, input_features, output_features, bias=True):
-        super().__init__()
+        super(Linear, self).__init__()
         self.input_features = input_features
         self.output_features = output_features
         self.weight = nn.Parameter(torch.empty(output_features, input_features))
@@ -96,7 +96,9 @@ class Linear(nn.Module):
     def extra_repr(self):
         # (Optional)Set the extra information about this module. You can test
         # it by printing an object of this class.
-        return f'input_features={self.input_features}, output_features={self.output_features}, bias={self.bias is not None}'
+        return 'input_features={}, output_features={}, bias={}'.format(
+            self.input_features, self.output_features, self.bias is not None
+        )
 
 m = Linear(3, 2)
 print(m)

@@ -5,7 +5,6 @@ import torch
 import torch.autograd.forward_ad as fwAD
 from torch.autograd import Function
 from torch.autograd.function import once_differentiable
-
 torch.manual_seed(0)
 
 # torch.autograd.Function

@@ -1,7 +1,6 @@
 # "Autograd mechanics" (PyTorch's notes): requires_grad through operations, the multithreaded example's train_fn
 # (called directly: a script runs one statement at a time), inference_mode and saved tensors; seeded.
 import torch
-
 torch.manual_seed(0)
 x = torch.randn(5, 5)  # requires_grad=False by default
 y = torch.randn(5, 5)  # requires_grad=False by default
