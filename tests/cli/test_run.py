@@ -113,7 +113,8 @@ def test_python_constructs_tutorials_use(cli, tmp_path):
         "    torch.ones(2) @ torch.ones(3)\n"
         "except RuntimeError as error:\n"
         "    print('caught', isinstance(error, RuntimeError))\n"
-        "print(Config().lr, '%.4f' % torch.tensor(1 / 3), next(gen()), len(pairs), set([1, 1]), type(torch.ones(1)).__name__)\n"
+        "print(Config().lr, '%.4f' % torch.tensor(1 / 3), next(gen()), len(pairs), set([1, 1]),\n"
+        "      type(torch.ones(1)).__name__)\n"
         "random.seed(0); print(isinstance(forward(torch.ones(1)), torch.Tensor))\n"
     )))
     assert (out.code, out.stderr) == (0, "")
