@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import lazy, protocols
+from . import dtypes, lazy, protocols
 from .arithmetic import ADD, DIV, MUL, REFLECTED, SUB, rdiv, rsub
 from .autograd import backward
 from .coerce import array_from
@@ -114,6 +114,32 @@ INPLACE.update({f"{name}_": _unary_inplace(name) for name in (
     "square", "erf", "erfc", "exp2")})
 
 
+# x.long(), x.float(), ...: the tensor in another dtype (itself when it has it already), as PyTorch's
+CONVERSIONS = {"float": dtypes.float32, "double": dtypes.float64, "half": dtypes.float16, "long": dtypes.int64,
+               "int": dtypes.int32, "short": dtypes.int16, "char": dtypes.int8, "byte": dtypes.uint8,
+               "bool": dtypes.bool_}
+_LEGACY_TYPES = {f"torch.{name}Tensor": dtype for dtype, name in dtypes.TYPE_NAMES.items()}
+
+
+def _conversion(dtype: dtypes.DType) -> Callable[[Tensor], Tensor]:
+    def convert(self: Tensor) -> Tensor:
+        return to(self, dtype)
+
+    convert.__name__ = convert.__qualname__ = next(n for n, d in CONVERSIONS.items() if d is dtype)
+    convert.__doc__ = f"The tensor as {dtype} (itself when it is one already)."
+    return convert
+
+
+def _type(self: Tensor, dtype: Any = None) -> Any:
+    """x.type(): the tensor type's name ('torch.FloatTensor'); x.type(dtype): the tensor in that dtype (a dtype,
+    its name, or a legacy type name such as 'torch.LongTensor')."""
+    if dtype is None:
+        return f"torch.{dtypes.TYPE_NAMES[self.dtype]}Tensor"
+    if isinstance(dtype, str) and dtype in _LEGACY_TYPES:
+        dtype = _LEGACY_TYPES[dtype]
+    return to(self, dtype)
+
+
 def _install_operators(T: type) -> None:
     function = {symbol: BUILTINS[name].fn for symbol, name in OPERATORS.items() if symbol != "@"}
     T.__add__ = T.__radd__ = _fast(ADD, function["+"])
@@ -209,8 +235,10 @@ def _install() -> tuple[str, ...]:
         setattr(T, name, method)
     shown = T.__repr__
     T.__repr__ = lambda self: shown(fresh(self))  # a view's grad_fn as PyTorch shows it after a write
-    T.float = lambda self: to(self, "float32")
-    T.double = lambda self: to(self, "float64")
+    for name, dtype in CONVERSIONS.items():
+        setattr(T, name, _conversion(dtype))
+    T.type = _type
+    T.type_as = lambda self, other: to(self, other)
     T.__getattr__ = _load_for
     return _install_methods()
 
@@ -241,8 +269,9 @@ _FROM_BUILTINS = _install()
 # What a program may read and call on a tensor (the language's allow-list): the built-ins that are methods,
 # the Tensor's own methods, and its properties.
 TENSOR_METHODS = lazy.NameSet(_INSTALLED | {
-    "backward", "retain_grad", "item", "tolist", "size", "dim", "numel", "detach_", "requires_grad_", "float",
-    "double", "register_hook", *INPLACE}, METHOD_NAMES, OPERATIONS_METHOD_NAMES)
+    "backward", "retain_grad", "item", "tolist", "size", "dim", "numel", "detach_", "requires_grad_", *CONVERSIONS,
+    "type", "type_as", "element_size", "is_floating_point", "register_hook", *INPLACE},
+    METHOD_NAMES, OPERATIONS_METHOD_NAMES)
 
 
 def _after_loading() -> None:

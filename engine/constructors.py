@@ -10,10 +10,10 @@ import numpy as np
 from . import coerce, generator
 from .arrays import memory_order
 from .coerce import array_from, number, size_argument, tensor_arg
-from .errors import BadValueError, LimitError
+from .errors import AutogradError, BadValueError, LimitError
 from .registry import builtin
 from .settings import as_dtype, check_elements
-from .tensor import Tensor
+from .tensor import FLOATING_ONLY, Tensor
 
 
 def leaf(array: np.ndarray, requires_grad: bool) -> Tensor:
@@ -29,7 +29,7 @@ def leaf(array: np.ndarray, requires_grad: bool) -> Tensor:
 def tensor(data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     if dtype is None and _booleans(data):  # Python's True and False make a bool tensor, as in PyTorch (a mask)
         if requires_grad:
-            raise BadValueError("Only Tensors of floating point dtype can require gradients", reason="dtype")
+            raise AutogradError(FLOATING_ONLY, reason="dtype")
         return leaf(array_from(data, np.dtype(np.bool_)), False)
     return leaf(array_from(data, as_dtype(dtype) if dtype is not None else None), requires_grad)
 

@@ -28,12 +28,12 @@ import numpy as np
 from . import generator
 from .coerce import sizes, tensor_arg
 from .constructors import leaf
-from .errors import BadValueError, LimitError, ShapeError
+from .errors import AutogradError, BadValueError, LimitError, ShapeError
 from .floatmath import libm
 from .inplace import overwrite_
 from .registry import builtin
 from .settings import as_dtype, check_elements
-from .tensor import Tensor
+from .tensor import FLOATING_ONLY, Tensor
 
 INT64 = np.dtype(np.int64)
 INT64_RANGE = (-(2**63), 2**63 - 1)
@@ -68,7 +68,7 @@ def _integer_dtype(dtype: Any) -> np.dtype:
 
 def _result(values: np.ndarray, dtype: np.dtype, requires_grad: bool) -> Tensor:
     if requires_grad and dtype == INT64:
-        raise BadValueError("only tensors of floating point dtype can require gradients",
+        raise AutogradError(FLOATING_ONLY,
                             hint="pass dtype=float32 (or float64), or drop requires_grad")
     return leaf(values.astype(dtype, copy=False), bool(requires_grad))
 

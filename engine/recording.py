@@ -77,7 +77,8 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
         out = np.asarray(out)
     if op.elementwise and out.ndim > 1:
         out = elementwise_layout(out, arrays or values)
-    recorded = recording and STATE.grad_enabled
+    # an integer or bool result is not differentiable: it has no history, as in PyTorch
+    recorded = recording and STATE.grad_enabled and out.dtype.kind == "f"
     result = _record(op, inputs, tuple(needs), params, out) if recorded else Tensor._make(out)
     if STATE.forward_level:  # inside forward AD's dual_level: the result's tangent (forward.py)
         STATE.tangent_rule(op, inputs, arrays or values, params, result)

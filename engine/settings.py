@@ -14,11 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from .dtypes import BY_NUMPY, NAMES, DType
 from .errors import BadValueError, LimitError
 
 FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
-DTYPE_NAMES = {"float32": FLOAT_DTYPES[0], "float64": FLOAT_DTYPES[1], "float": FLOAT_DTYPES[0],
-               "double": FLOAT_DTYPES[1], "torch.float32": FLOAT_DTYPES[0], "torch.float64": FLOAT_DTYPES[1]}
 MAX_DIMS = 64  # numpy's (and PyTorch's) limit on a tensor's dimensions
 
 
@@ -49,20 +48,36 @@ STATE = State()
 
 
 def as_dtype(dtype: Any) -> np.dtype:
-    """Resolve a dtype given as a name ("float32", "float64") or numpy dtype; None means the default."""
+    """Resolve a dtype given as a DType (torch.int64), a name ("float32", "long", "torch.int64") or a numpy
+    dtype, to its numpy dtype; None means the default float dtype."""
     if dtype is None:
         return STATE.default_dtype
+    if isinstance(dtype, DType):
+        return dtype.numpy
     if isinstance(dtype, str):
-        resolved = DTYPE_NAMES.get(dtype)
+        resolved = NAMES.get(dtype)
         if resolved is None:
-            raise BadValueError(f"unsupported dtype {dtype!r}: use 'float32' or 'float64'")
-        return resolved
+            raise BadValueError(f"unsupported dtype {dtype!r}: use one of {', '.join(sorted(_SHOWN))}",
+                                reason="dtype")
+        return resolved.numpy
     try:
-        resolved = np.dtype(dtype)
+        found = np.dtype(dtype)
     except TypeError:
-        raise BadValueError(f"unsupported dtype {dtype!r}: use 'float32' or 'float64'") from None
+        found = None
+    if found is None or found not in BY_NUMPY:
+        raise BadValueError(f"unsupported dtype {dtype!r}: use one of {', '.join(sorted(_SHOWN))}", reason="dtype")
+    return found
+
+
+_SHOWN = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")
+
+
+def as_float_dtype(dtype: Any) -> np.dtype:
+    """Resolve a default dtype: float32 or float64 only (as torch.set_default_dtype)."""
+    resolved = as_dtype(dtype)
     if resolved not in FLOAT_DTYPES:
-        raise BadValueError(f"unsupported dtype {resolved}: autodiff tensors are float32 or float64")
+        raise BadValueError(f"unsupported default dtype {BY_NUMPY[resolved]}: the default dtype is float32 or "
+                            "float64", reason="dtype")
     return resolved
 
 
@@ -135,7 +150,7 @@ def settings(*, default_dtype: Any = _UNSET, max_elements: Any = _UNSET) -> Iter
     `max_elements` elements (None: no limit); both are restored after it, and a forward-AD level left open inside
     is closed. Omitted ones stay as they are."""
     previous, level = (STATE.default_dtype, STATE.max_elements), STATE.forward_level
-    dtype = STATE.default_dtype if default_dtype is _UNSET else as_dtype(default_dtype)
+    dtype = STATE.default_dtype if default_dtype is _UNSET else as_float_dtype(default_dtype)
     limit = STATE.max_elements if max_elements is _UNSET else _checked_limit(max_elements)
     STATE.default_dtype, STATE.max_elements = dtype, limit
     try:
@@ -147,7 +162,7 @@ def settings(*, default_dtype: Any = _UNSET, max_elements: Any = _UNSET) -> Iter
 
 def set_default_dtype(dtype: Any) -> None:
     """The dtype of new tensors made from numbers and lists ('float32' or 'float64'), for the whole process."""
-    STATE.default_dtype = as_dtype(dtype)
+    STATE.default_dtype = as_float_dtype(dtype)
 
 
 def get_default_dtype() -> np.dtype:

@@ -48,7 +48,7 @@ UNSAFE_VIEW = _declare("unsafe_view", "UnsafeViewBackward0", lambda x, *, shape:
                        "grad.reshape(self.shape)", "new shape of a fresh copy (reshape of non-contiguous data)")
 TO = _declare("to", "ToCopyBackward0", lambda x, *, dtype: x.astype(dtype, order=memory_order(x)),
               lambda F, g, s: F.cast(g, s.input_dtype), "grad converted back to self's dtype",
-              "convert to another dtype")
+              "convert to another dtype", noisy=True)
 CLONE = _declare("clone", "CloneBackward0",
                  lambda x, *, contiguous=False: np.array(x, copy=True, order="C" if contiguous else memory_order(x)),
                  lambda F, g, s: g, "grad", "a copy")
@@ -247,12 +247,15 @@ def expand(input: Any, *sizes: Any) -> Tensor:
 
 # ---------------------------------------------------------------------------- copies
 @builtin("to(input, dtype)", ("to",))
-def to(input: Any, dtype: Any) -> Tensor:
-    """The tensor converted to dtype ('float32' or 'float64'); itself when it already has it."""
+def to(input: Any, dtype: Any = None, *, copy: bool = False) -> Tensor:
+    """The tensor converted to dtype (a dtype, its name, or a tensor whose dtype to take); itself when it already
+    has it, unless copy=True. A floating tensor made integer is rounded towards zero, as PyTorch's."""
     x = tensor_arg(input)
-    target = as_dtype(dtype)
+    if dtype is None:
+        return clone(x) if copy else x
+    target = dtype._data.dtype if isinstance(dtype, Tensor) else as_dtype(dtype)
     if x._data.dtype == target:
-        return x
+        return clone(x) if copy else x
     return apply(TO, (x,), {"dtype": target})
 
 

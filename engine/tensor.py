@@ -7,9 +7,12 @@ from typing import Any
 
 import numpy as np
 
+from .dtypes import BY_NUMPY, DType
 from .errors import AutogradError, BadValueError, NotScalarError, ShapeError, WrongTypeError
 from .formatting import format_tensor
 from .settings import STATE, check_dim, check_lists
+
+FLOATING_ONLY = "Only Tensors of floating point and complex dtype can require gradients"
 
 
 class Size(tuple):
@@ -118,8 +121,16 @@ class Tensor:
         return int(self._data.size)
 
     @property
-    def dtype(self) -> np.dtype:
-        return self._data.dtype
+    def dtype(self) -> DType:
+        """PyTorch's dtype object (torch.float32, torch.int64, torch.bool, ...); it equals the numpy dtype."""
+        return BY_NUMPY[self._data.dtype]
+
+    def element_size(self) -> int:
+        """Bytes per element (4 for float32, 8 for int64, 1 for bool)."""
+        return self._data.itemsize
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
@@ -218,6 +229,9 @@ class Tensor:
                 "computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach()."
             )
+        if requires_grad and self._data.dtype.kind != "f":
+            raise AutogradError(FLOATING_ONLY, hint="convert it first, e.g. x.float(), or make it with dtype=float32",
+                                reason="dtype")
         self._requires_grad = bool(requires_grad) or self._grad_fn is not None
         return self
 
