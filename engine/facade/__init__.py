@@ -14,8 +14,6 @@ import sys as _sys
 from collections.abc import Iterator as _Iterator
 from typing import Any as _Any
 
-import numpy as _np
-
 from autodiff import engine as _engine
 
 _engine.lazy.load_all()
@@ -94,8 +92,9 @@ def set_default_device(where: _Any) -> None:
     _engine.devices.check_device(where)
 
 
-float32 = float = _np.dtype(_np.float32)
-float64 = double = _np.dtype(_np.float64)
+# PyTorch's dtypes, by every name it gives them (torch.float is torch.float32, torch.long is torch.int64)
+globals().update(_engine.dtypes.ALIASES)
+dtype = _engine.dtypes.DType
 
 from . import (  # the submodules, which read the names above
     autograd,
