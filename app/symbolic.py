@@ -37,14 +37,10 @@ FORMULA = Policy(
     refused={"ListExpr": f"a list {_NOT_SCALAR}", "TupleExpr": f"a tuple {_NOT_SCALAR}",
              "String": f"a string {_NOT_SCALAR}", "Subscript": f"indexing {_NOT_SCALAR}",
              "Constant": f"True, False or None {_NOT_SCALAR}", "BoolOp": f"and/or/not {_NOT_SCALAR}",
-             "IfExp": f"a conditional expression (A if C else B) {_NOT_SCALAR}", "Lambda": f"a lambda {_NOT_SCALAR}",
-             "FString": f"an f-string {_NOT_SCALAR}", "ListComp": f"a comprehension {_NOT_SCALAR}",
-             "Slice": f"a slice {_NOT_SCALAR}", "IndexAssign": "index writes make a tensor-valued program",
-             "Starred": f"unpacking with * {_NOT_SCALAR}", "DictExpr": f"a dict {_NOT_SCALAR}",
-             "DictComp": f"a dict comprehension {_NOT_SCALAR}", "ClassDef": f"a class {_NOT_SCALAR}",
-             "Decorated": f"a decorated function or class {_NOT_SCALAR}",
-             **{kind: f"a script statement {_NOT_SCALAR}" for kind in (
-                 "AssignTo", "AugAssign", "Assert", "If", "For", "While", "With", "FunctionDef", "Pass", "Delete")}},
+             "IfExp": f"a conditional expression (A if C else B) {_NOT_SCALAR}",
+             "ListComp": f"a comprehension {_NOT_SCALAR}", "Slice": f"a slice {_NOT_SCALAR}",
+             "IndexAssign": "index writes make a tensor-valued program",
+             **{kind: f"a statement {_NOT_SCALAR}" for kind in ("AssignTo", "AugAssign")}},
 )
 CONSTANTS = {"pi": sympy.pi, "e": sympy.E, "inf": sympy.oo, "nan": sympy.nan}
 

@@ -30,6 +30,7 @@ class Parameter(Tensor):
     module registers when it is assigned to one of its attributes; printed as PyTorch prints one."""
 
     __slots__ = ()
+    __module__ = "torch.nn.parameter"
 
     def __init__(self, data: Any = None, requires_grad: bool = True) -> None:
         source = Tensor._make(np.empty((0,), STATE.default_dtype)) if data is None else tensor_arg(data, "data")

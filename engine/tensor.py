@@ -71,6 +71,7 @@ class Tensor:
     __slots__ = ("__weakref__", "_accumulator", "_base", "_data", "_grad", "_grad_fn", "_hooks", "_requires_grad",
                  "_retains_grad", "_tangent", "_version", "_view_stamp")
     __array_ufunc__ = None  # numpy defers to our operators: np.float32(2) * t calls t.__rmul__
+    __module__ = "torch"  # its name as PyTorch's: type(t) is <class 'torch.Tensor'>
 
     @classmethod
     def _make(cls, data: np.ndarray, grad_fn: Any = None) -> Tensor:

@@ -97,6 +97,7 @@ globals().update(_engine.dtypes.ALIASES)
 dtype = _engine.dtypes.DType
 
 from . import (  # the submodules, which read the names above
+    accelerator,
     autograd,
     backends,
     cuda,
@@ -112,12 +113,24 @@ from .func import vmap
 
 del annotations
 
+# What scripts reach for that autodiff does not have, with what to do instead
+_MISSING = {name: "complex tensors are not available in autodiff (its tensors are real); keep the real and "
+            "imaginary parts as two real tensors" for name in ("cfloat", "cdouble", "complex64", "complex128",
+                                                                  "complex32", "view_as_complex", "polar", "complex")}
+
+
+def __getattr__(name: str) -> _Any:
+    """An attribute torch has and autodiff does not: AttributeError, saying so (and what to do, where known)."""
+    hint = _MISSING.get(name)
+    message = f"module 'torch' has no attribute '{name}'"
+    raise AttributeError(f"{message}: {hint}" if hint else f"{message} (autodiff does not provide it)")
+
 # ------------------------------------------------------------------------------------------------ installing
 # PyTorch's module name -> the facade's module, for sys.modules
 MODULES = {
     "torch": __name__,
     **{f"torch.{name}": f"{__name__}.{name}" for name in (
-        "autograd", "autograd.functional", "autograd.forward_ad", "autograd.graph", "autograd.function",
+        "accelerator", "autograd", "autograd.functional", "autograd.forward_ad", "autograd.graph", "autograd.function",
         "autograd.profiler", "nn", "nn.functional", "nn.init", "nn.parameter", "nn.modules", "nn.utils", "optim",
         "optim.lr_scheduler", "func", "linalg", "cuda", "backends", "backends.mps", "random", "testing", "utils",
         "utils.data")},
@@ -130,7 +143,10 @@ def installed() -> _Iterator[None]:
     """PyTorch's module names answered by the facade inside the block; sys.modules as it was after it."""
     saved = {name: _sys.modules.get(name) for name in MODULES}
     for torch_name, own in MODULES.items():
-        _sys.modules[torch_name] = _sys.modules[own]
+        module = _sys.modules[own]
+        if torch_name != "functorch":  # named as a script sees it (an ImportError says 'torch.nn', not ours)
+            module.__name__ = torch_name
+        _sys.modules[torch_name] = module
     try:
         yield
     finally:

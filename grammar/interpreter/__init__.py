@@ -3,7 +3,7 @@ program runs (the engine's backend) or the same operations are recorded on symbo
 
 - `Interpreter(backend, policy)` runs programs (interpreter.py), with the rules of expressions.py and
   statements.py; `Backend` (backend.py) is what a backend provides, `EngineBackend` the engine's.
-- `EVAL` and `SCRIPT` (policy.py) are what `autodiff eval` and `autodiff run` each allow.
+- `EVAL` (policy.py) is what `autodiff eval` allows; a backend may bring a policy of its own.
 - The prelude (prelude.py, pybuiltins.py): the built-ins, the torch module, constants, Python's built-ins.
 - The values (values.py) and what `.` reaches (members.py).
 """
@@ -17,9 +17,9 @@ from autodiff.grammar.interpreter.backend import Backend
 from autodiff.grammar.interpreter.engine_backend import EngineBackend, arguments_error, signature
 from autodiff.grammar.interpreter.interpreter import MAX_STEPS, Interpreter
 from autodiff.grammar.interpreter.members import NODE_METHODS, TENSOR_ATTRIBUTES, TENSOR_METHODS
-from autodiff.grammar.interpreter.policy import EVAL, SCRIPT, Policy
+from autodiff.grammar.interpreter.policy import EVAL, Policy
 from autodiff.grammar.interpreter.prelude import CONSTANTS, functional_names
-from autodiff.grammar.interpreter.values import Evaluation, Function, Namespace, echo
+from autodiff.grammar.interpreter.values import Evaluation, Function, Namespace
 from autodiff.grammar.syntax import parse
 from autodiff.grammar.syntax.tree import ExprStmt, Program
 
@@ -57,6 +57,6 @@ def is_empty(program: Program) -> bool:
     return not program.statements
 
 
-__all__ = ["CONSTANTS", "EVAL", "FUNCTIONAL", "MAX_STEPS", "NODE_METHODS", "SCRIPT", "TENSOR_ATTRIBUTES",
-           "TENSOR_METHODS", "Backend", "EngineBackend", "Evaluation", "Function", "Interpreter", "Namespace",
-           "Policy", "arguments_error", "constant", "echo", "is_empty", "signature"]
+__all__ = ["CONSTANTS", "EVAL", "FUNCTIONAL", "MAX_STEPS", "NODE_METHODS", "TENSOR_ATTRIBUTES", "TENSOR_METHODS",
+           "Backend", "EngineBackend", "Evaluation", "Function", "Interpreter", "Namespace", "Policy",
+           "arguments_error", "constant", "is_empty", "signature"]

@@ -12,8 +12,7 @@ from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError
 from autodiff.grammar.interpreter import members, operators
 from autodiff.grammar.interpreter.prelude import CONSTANTS
-from autodiff.grammar.interpreter.torchlib import check_device
-from autodiff.grammar.interpreter.values import Function, hashable, kind, script_type, second
+from autodiff.grammar.interpreter.values import Function, kind
 
 
 class EngineBackend:
@@ -37,19 +36,11 @@ class EngineBackend:
 
     @staticmethod
     def call(function: Any, args: list, kwargs: dict) -> Any:
-        if isinstance(function, second("Module")):  # a layer of torch.nn: its forward
-            function = Function(function.type_name(), function.forward, f"{function.type_name()}.forward(input)")
         if not isinstance(function, Function):
             hint = "to multiply, write a '*' before the '('" if isinstance(function, (Tensor, int, float)) else None
             raise BadValueError(f"'{kind(function)}' object is not callable", hint=hint, reason="not_callable")
-        ndarray = script_type("numpy_subset", "NDArray")  # a script's numpy arrays (imported by the script)
-        if function.builtin is not None and any(isinstance(a, ndarray) for a in args):  # torch.tensor(np_array)
-            args = [a.array if isinstance(a, ndarray) else a for a in args]
-        found = signature(function.fn)
-        if "device" in kwargs and "device" not in found.parameters:  # device= as PyTorch takes it: the CPU
-            check_device(kwargs.pop("device"))
         try:
-            bound = found.bind(*args, **kwargs)
+            bound = signature(function.fn).bind(*args, **kwargs)
         except TypeError as error:
             raise arguments_error(function.name, error, function.signature) from None
         return function.fn(*bound.args, **bound.kwargs)
@@ -57,18 +48,8 @@ class EngineBackend:
     @staticmethod
     def index(value: Any, items: list) -> Any:
         index = as_index(items)
-        if isinstance(value, script_type("numpy_subset", "NDArray")):
-            from autodiff.grammar.interpreter import numpy_subset
-
-            return numpy_subset.index(value, index)
         if isinstance(value, Tensor):
             return engine.getitem(value, index)
-        if isinstance(value, second("ModuleList")):  # nn.Sequential / nn.ModuleList: a module, or a slice of them
-            return value[index]
-        if isinstance(value, dict):  # optimizer.param_groups[0]["lr"], state_dict()["weight"]
-            if hashable(index) not in value:
-                raise BadValueError(f"KeyError: {index!r}", reason="key")
-            return value[index]
         if isinstance(value, list) and isinstance(index, (int, slice)) and not isinstance(index, bool) \
                 and any(not isinstance(v, (int, float, list)) for v in value):
             return _list_item(value, index)  # a list of tensors, modules, ...: Python's list indexing

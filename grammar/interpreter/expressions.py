@@ -10,8 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError
-from autodiff.grammar.interpreter.callables import Spread, define
-from autodiff.grammar.interpreter.values import UserFunction, display, fstring, hashable, truth
+from autodiff.grammar.interpreter.values import truth
 from autodiff.grammar.syntax import tree as S
 
 
@@ -19,26 +18,12 @@ def _number(interp: Any, node: S.Number) -> Any:
     return interp.backend.number(node.value, node.text)
 
 
-def _lambda(interp: Any, node: S.Lambda) -> UserFunction:
-    return define(interp, "<lambda>", node.params, node.body)
-
-
-def _dict(node: S.DictExpr, args: list[Any]) -> dict:
-    count = len(node.keys)
-    out: dict = {}
-    for key, value in zip(args[:count], args[count:]):
-        out[hashable(key)] = value
-    return out
-
-
 LEAVES: dict[type, Callable[[Any, Any], Any]] = {
     S.Number: _number,
     S.Name: lambda interp, node: interp.lookup(node),
     S.String: lambda interp, node: node.value,
     S.Constant: lambda interp, node: node.value,
-    S.Lambda: _lambda,
     S.ListComp: lambda interp, node: interp.comprehension(node),
-    S.DictComp: lambda interp, node: interp.comprehension(node),
     S.NoneIndex: lambda interp, node: None,
     S.EllipsisIndex: lambda interp, node: Ellipsis,
 }
@@ -52,7 +37,7 @@ def slice_of(node: S.Slice, args: list[Any]) -> slice:
     step = next(parts) if node.step is not None else None
     for part in (start, stop, step):
         if part is not None and (isinstance(part, bool) or not isinstance(part, int)):
-            raise BadValueError(f"slice indices must be integers, got {display(part)}", reason="index")
+            raise BadValueError(f"slice indices must be integers, got {part!r}", reason="index")
     return slice(start, stop, step)
 
 
@@ -65,9 +50,6 @@ COMBINE: dict[type, Callable[[Any, Any, list], Any]] = {
     S.ListExpr: lambda interp, node, args: list(args),
     S.TupleExpr: lambda interp, node, args: tuple(args),
     S.Slice: lambda interp, node, args: slice_of(node, args),
-    S.FString: lambda interp, node, args: fstring(node, args),
-    S.Starred: lambda interp, node, args: Spread(args[0]),
-    S.DictExpr: lambda interp, node, args: _dict(node, args),
 }
 
 
@@ -86,12 +68,6 @@ def children(node: S.Node) -> tuple:
         return (node.value, *node.index)
     if kind is S.ListExpr or kind is S.TupleExpr:
         return node.items
-    if kind is S.FString:
-        return node.fields
-    if kind is S.Starred:
-        return (node.value,)
-    if kind is S.DictExpr:
-        return (*node.keys, *node.values)
     if kind is S.Slice:
         return tuple(part for part in (node.start, node.stop, node.step) if part is not None)
     return ()

@@ -11,7 +11,7 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError, UnknownNameError
-from autodiff.grammar.interpreter.values import Function, kind, script_type, truth
+from autodiff.grammar.interpreter.values import Function, kind, truth
 
 # Integers stay exact only while they are this small; beyond, arithmetic on numbers is in floats.
 MAX_EXACT_INT = 2**63
@@ -58,11 +58,6 @@ def _compare_or_logic(op: str, left: Any, right: Any) -> Any:
 
 def binary(op: str, left: Any, right: Any) -> Any:
     """`left op right` for every binary operator of the language, on the engine's values."""
-    ndarray = script_type("numpy_subset", "NDArray")  # a script's numpy arrays (imported by the script)
-    if isinstance(left, ndarray) or isinstance(right, ndarray):
-        from autodiff.grammar.interpreter import numpy_subset
-
-        return numpy_subset.operator(op, left, right)
     if op in _COMPARISONS or op in ("&", "|"):
         return _compare_or_logic(op, left, right)
     if op in ("is", "is not", "in", "not in"):
@@ -145,10 +140,6 @@ def unary(op: str, value: Any) -> Any:
     """`op value` for the unary operators of the language (- + ~ not), on the engine's values."""
     if op == "not":
         return not truth(value)
-    if isinstance(value, script_type("numpy_subset", "NDArray")):
-        from autodiff.grammar.interpreter import numpy_subset
-
-        return numpy_subset.plain(-value.array if op == "-" else value.array)
     if isinstance(value, list):
         value = engine.tensor(value)
     if op == "~":

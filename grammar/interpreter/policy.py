@@ -1,6 +1,5 @@
-"""What each way of running a program allows, as data: `autodiff eval` (EVAL) and `autodiff run` (SCRIPT)
-differ in a few rules, and a backend such as `autodiff diff`'s brings a policy of its own (its formulas
-have no lists, strings or scripts)."""
+"""What each way of running a program allows, as data: `autodiff eval`'s (EVAL), and a backend such as
+`autodiff diff`'s brings a policy of its own (its formulas have no lists or strings)."""
 
 from __future__ import annotations
 
@@ -12,16 +11,14 @@ class Policy:
     """The rules of one way of running programs (frozen; each policy is made once, so equal means the same).
     Written out rather than made by `dataclasses`, whose class creation costs every start-up (README, start-up)."""
 
-    __slots__ = ("keeps_lists", "modules", "name", "prints", "python_builtins", "refuse", "refused", "unknown_hint")
+    __slots__ = ("modules", "name", "python_builtins", "refuse", "refused", "unknown_hint")
 
-    def __init__(self, name: str, *, keeps_lists: bool = False, prints: bool = False, python_builtins: bool = True,
+    def __init__(self, name: str, *, python_builtins: bool = True,
                  modules: tuple[str, ...] = ("torch",), refused: Mapping[str, str] | None = None,
                  refuse: Callable[[str, Any], Exception] | None = None,
                  unknown_hint: str = "assign {name} = ... first") -> None:
         setter = object.__setattr__
         setter(self, "name", name)
-        setter(self, "keeps_lists", keeps_lists)  # an assigned list stays a list (a script's), else a tensor
-        setter(self, "prints", prints)  # print() exists (scripts)
         setter(self, "python_builtins", python_builtins)  # range, len, min, abs, ... (Python's meaning on numbers)
         setter(self, "modules", modules)  # modules a program may use without importing them
         # Syntax it refuses: node class name -> what to call it in the message (an expression or a statement)
@@ -41,4 +38,3 @@ class Policy:
 
 
 EVAL = Policy("eval")
-SCRIPT = Policy("script", keeps_lists=True, prints=True, unknown_hint="assign {name} = ... before this line")

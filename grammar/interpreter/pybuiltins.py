@@ -1,6 +1,6 @@
-"""The Python built-ins tutorial scripts use (range, len, enumerate, zip, list, tuple, min, max, round, abs,
-sum, float, int, str, repr, bool), as Python computes them on Python values; min, max, abs, round and sum
-keep the tensor built-ins' meaning for tensors. Each is bounded: list() of a huge range is a limit error."""
+"""The Python built-ins of the language (range, len, enumerate, zip, list, tuple, min, max, round, abs, sum,
+float, int), as Python computes them on Python values; min, max, abs, round and sum keep the tensor built-ins'
+meaning for tensors. Each is bounded: list() of a huge range is a limit error."""
 
 from __future__ import annotations
 
@@ -11,10 +11,20 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError
-from autodiff.grammar.interpreter.pytypes import iterable_of
-from autodiff.grammar.interpreter.values import display, gathered, range_length, script_type, second, truth
+from autodiff.grammar.interpreter.values import gathered, kind, range_length
 
-# (Imported only where pytypes is too, with the table of Python's built-ins: `autodiff eval` imports neither.)
+ITERABLES = (range, list, tuple, str, enumerate, zip)
+
+
+def iterable_of(value: Any) -> Any:
+    """What a comprehension and the built-ins may iterate: ranges, lists, tuples, strings, tensors (along dim 0)."""
+    if isinstance(value, ITERABLES):  # engine.Size is a tuple
+        return value
+    if isinstance(value, Tensor):
+        if value.ndim == 0:
+            raise BadValueError("iteration over a 0-d tensor", reason="iterate")
+        return value
+    raise BadValueError(f"'{kind(value)}' object is not iterable", reason="iterate")
 
 
 def _integer(value: Any, what: str) -> int:
@@ -40,8 +50,7 @@ def _len(value: Any) -> int:
         return range_length(value)
     if isinstance(value, Tensor):
         return len(value)
-    if isinstance(value, (list, tuple, str, range, engine.Size, dict, script_type("numpy_subset", "NDArray"),
-                          second("ModuleList"))):
+    if isinstance(value, (list, tuple, str, range, engine.Size)):
         return len(value)
     raise BadValueError(f"object of type '{type(value).__name__}' has no len()", reason="arguments")
 
@@ -150,16 +159,8 @@ def _int(value: Any = 0) -> int:
     return int(number)
 
 
-def _str(value: Any = "") -> str:
-    return display(value)
-
-
-def _bool(value: Any = False) -> bool:
-    return truth(value)
-
-
 def python_builtins() -> dict[str, tuple[Any, str]]:
-    """The Python built-ins of scripts: name -> (function, usage). min, max, abs, round and sum keep the
+    """The Python built-ins of the language: name -> (function, usage). min, max, abs, round and sum keep the
     tensor built-ins' meaning for tensors."""
     return {
         "range": (_range, "range(stop) or range(start, stop[, step])"),
@@ -175,7 +176,4 @@ def python_builtins() -> dict[str, tuple[Any, str]]:
         "sum": (_sum, "sum(iterable, start=0) or sum(input, dim=None)"),
         "float": (_float, "float(value)"),
         "int": (_int, "int(value)"),
-        "str": (_str, "str(value)"),
-        "repr": (repr, "repr(value)"),
-        "bool": (_bool, "bool(value)"),
     }

@@ -1,33 +1,16 @@
-"""The values a program works with besides the engine's tensors: dtypes as the language shows them, modules
-(`torch`, `torch.nn.functional`), functions (built-ins, bound methods, the script's own), and what a run
-produced (`Evaluation`); and how values print, format and test true, as Python does."""
+"""The values a program works with besides the engine's tensors: modules (`torch`, `torch.nn.functional`),
+functions (built-ins and bound methods), what a run produced (`Evaluation`), where a node was recorded
+(`Origin`); and how values are named in messages and tested true, as Python does."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import Any
 
-from autodiff import engine
 from autodiff.engine import AccumulateGrad, Node, Tensor
-from autodiff.engine.errors import BadValueError, LimitError
-from autodiff.grammar.syntax.tree import FString, Program
+from autodiff.engine.errors import LimitError
 from autodiff.grammar.syntax.tree import Node as SyntaxNode
-
-
-def second(name: str) -> type | tuple:
-    """A type of the engine's second step (custom Functions, nn, optim, forward AD: engine/lazy.py) for an
-    isinstance check, or () while that step is not loaded (no value can be one yet, and checking must not
-    load it: `autodiff eval` never does)."""
-    return getattr(engine, name) if engine.lazy.is_loaded() else ()
-
-
-def script_type(module: str, name: str) -> type | tuple:
-    """A class of one of the interpreter's script-only modules (classes, numpy_subset) for an isinstance check, or
-    () while that module is not loaded: no value can be one yet, and checking must not load it (`autodiff eval`
-    imports none of them; a script loads each when it first uses what it holds)."""
-    loaded = sys.modules.get(f"autodiff.grammar.interpreter.{module}")
-    return () if loaded is None else getattr(loaded, name)
+from autodiff.grammar.syntax.tree import Program
 
 
 class Evaluation:
@@ -48,19 +31,8 @@ class Evaluation:
         return f"Evaluation(names={list(self.names)!r}, root_name={self.root_name!r}, root={self.root!r})"
 
 
-class DType(str):
-    """A dtype as the language shows it (torch.float32); as a string it is the engine's name for it."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return f"torch.{str.__str__(self)}"
-
-    __str__ = __repr__
-
-
 class Namespace:
-    """`torch`, `torch.autograd` or an unsupported module (`np`): a fixed table of names."""
+    """`torch` or `torch.nn.functional`: a fixed table of names."""
 
     __slots__ = ("members", "name")
 
@@ -72,7 +44,7 @@ class Namespace:
 
 
 class Function:
-    """A callable of the language (a built-in, a method bound to its object, or a script helper)."""
+    """A callable of the language (a built-in, or a method bound to its object)."""
 
     __slots__ = ("builtin", "fn", "name", "signature")
 
@@ -83,34 +55,8 @@ class Function:
     def __repr__(self) -> str:
         return f"<function {self.name}>"
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # when the engine calls it (jacobian(torch.sin, x))
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # when the engine calls it
         return self.fn(*args, **kwargs)
-
-
-class UserFunction:
-    """A function of the script: `def f(x): ...` or `lambda grad: ...`. Calling it is the interpreter's work
-    (`call_user`): its parameters and names, then those of the functions it was defined in (`closure`: their
-    scopes, innermost first, read when it runs, as Python's closures), then the script's. `params` is the
-    syntax tree's Parameters; `defaults` and `kw_defaults` the values of its default expressions, computed when
-    the function was defined (as Python does)."""
-
-    __slots__ = ("body", "closure", "defaults", "interpreter", "kw_defaults", "name", "params")
-
-    def __init__(self, name: str, params: Any, body: Any, interpreter: Any, defaults: tuple = (),
-                 kw_defaults: tuple = (), closure: tuple[dict[str, Any], ...] = ()) -> None:
-        self.name, self.params, self.body, self.interpreter = name, params, body, interpreter
-        self.defaults, self.kw_defaults, self.closure = defaults, kw_defaults, closure
-
-    def __repr__(self) -> str:
-        return f"<function {self.name}>"
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.interpreter.call_user(self, args, kwargs)
-
-
-class ClassBody(dict):
-    """The names a class body assigns (its members): a scope the functions defined in it do not read (as in
-    Python, a method reads the module's names, not the class body's)."""
 
 
 class Origin:
@@ -140,7 +86,7 @@ def range_length(items: range) -> int:
 
 def gathered(items: Any, what: str) -> list:
     """The items of an iterable (already checked to be one) as a list, at most MAX_LIST of them: a huge
-    range or an endless itertools.count is a limit error, not a hang or a machine's memory."""
+    range is a limit error, not a hang or a machine's memory."""
     if isinstance(items, range) and range_length(items) > MAX_LIST:
         raise LimitError(f"{what} of {range_length(items):,} items; the limit is {MAX_LIST:,}", reason="elements")
     out = []
@@ -160,6 +106,10 @@ def kind(value: Any) -> str:
         return value.name()
     if value is None:
         return "NoneType"
+    if isinstance(value, Namespace):
+        return "module"
+    if isinstance(value, Function):
+        return "function"
     return type(value).__name__
 
 
@@ -175,66 +125,3 @@ def truth(value: Any) -> bool:
     if value is None or isinstance(value, (bool, int, float, str, list, tuple, range)):
         return bool(value)
     return True
-
-
-def hashable(key: Any) -> Any:
-    """A dictionary key: numbers, strings, None, booleans, tuples of those and tensors (by identity, as in
-    PyTorch); a list is refused as Python refuses it."""
-    if isinstance(key, (list, dict)):
-        raise BadValueError(f"unhashable type: '{type(key).__name__}'", reason="unhashable")
-    if isinstance(key, tuple):
-        for item in key:
-            hashable(item)
-    return key
-
-
-# Kinds of values whose print() differs from their repr (torch.device prints as `cpu`), registered by their modules
-PRINTED_AS_STR: list[type] = []
-
-
-def display(value: Any) -> str:
-    """How print shows a value, as Python's print would: PyTorch's repr for tensors and nodes, str for
-    strings, repr for the rest (a list prints as a list, [1, 2], as it does in Python)."""
-    if isinstance(value, str) and not isinstance(value, DType):
-        return value
-    if PRINTED_AS_STR and isinstance(value, tuple(PRINTED_AS_STR)):
-        return str(value)
-    return repr(value)
-
-
-def echo(value: Any) -> str | None:
-    """How the REPL shows a bare expression's value, as Python's REPL does: its repr, nothing for None."""
-    return None if value is None else repr(value)
-
-
-def format_field(value: Any, conversion: str, spec: str) -> str:
-    """One f-string field, as Python formats it (a 0-d tensor formats as its number, as PyTorch's
-    Tensor.__format__ does; any other tensor takes no format spec)."""
-    if conversion:
-        value = repr(value) if conversion == "r" else ascii(value) if conversion == "a" else display(value)
-    if isinstance(value, Tensor):
-        if value.ndim == 0:
-            value = value.item() if value.dtype.kind == "f" else value.tolist()
-        elif spec:
-            raise BadValueError(f"unsupported format string passed to Tensor.__format__ ({spec!r} needs one number: "
-                                "use .item() or index the tensor)", reason="format")
-        else:
-            return repr(value)
-    if isinstance(value, (bool, int, float, str)) or value is None:
-        try:
-            return format(value, spec)
-        except ValueError as error:
-            raise BadValueError(f"{error}", reason="format") from None
-    if spec:
-        raise BadValueError(f"unsupported format string passed to {type(value).__name__}.__format__",
-                            reason="format")
-    return display(value)
-
-
-def fstring(node: FString, values: list[Any]) -> str:
-    """The text of an f-string, its fields' values given in order."""
-    out = [node.pieces[0]]
-    for value, conversion, spec, piece in zip(values, node.conversions, node.specs, node.pieces[1:]):
-        out.append(format_field(value, conversion, spec))
-        out.append(piece)
-    return "".join(out)

@@ -5,58 +5,37 @@ decoded without eval; the targets of assignments checked."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from autodiff.grammar.syntax import tables
 from autodiff.grammar.syntax.lexer import MAX_INT_DIGITS, SyntaxProblem, Token, shortened
 from autodiff.grammar.syntax.nodes import moved
 from autodiff.grammar.syntax.tree import (
-    Assert,
     Assign,
     AssignTo,
     Attribute,
     AugAssign,
     BinOp,
     BoolOp,
-    Break,
     Call,
-    ClassDef,
     Constant,
-    Continue,
-    Decorated,
-    Delete,
-    DictComp,
-    DictExpr,
     EllipsisIndex,
     Expr,
     ExprStmt,
-    For,
-    FString,
-    FunctionDef,
-    If,
     IfExp,
     Import,
     ImportFrom,
     IndexAssign,
-    Lambda,
     ListComp,
     ListExpr,
     Name,
     Node,
     NoneIndex,
     Number,
-    Parameters,
-    Pass,
-    Program,
-    Return,
     Slice,
-    Starred,
     String,
     Subscript,
     TupleExpr,
     UnaryOp,
-    While,
-    With,
 )
 
 
@@ -65,15 +44,6 @@ class _Keyword:
 
     def __init__(self, name: Token, value: Expr) -> None:
         self.name, self.value = name, value
-
-
-class _Param:
-    """One parameter while `params` is built: its name, default and kind ('' plain, '*' or '**')."""
-
-    __slots__ = ("default", "kind", "name", "token")
-
-    def __init__(self, token: Token, name: str, default: Expr | None = None, kind: str = "") -> None:
-        self.token, self.name, self.default, self.kind = token, name, default, kind
 
 
 # Hex digits are counted in escape(), to report a short \x, \u or \U; compiled at the first string with a backslash
@@ -130,8 +100,7 @@ def _decode_string(tok: Token) -> str:
 class TreeBuilder:
     """One method per rule action of the grammar (the `-> alias` names); each gets the kept children."""
 
-    def __init__(self, parse: Callable[[str], Program]) -> None:
-        self.parse = parse  # for the fields of f-strings
+    def __init__(self) -> None:
         # rules[i] = (nonterminal, build, number of symbols, keep) with keep None when every child is
         # kept, else (None if the first child's list is reused else 0, (index, splice?)...).
         self.rules = []
@@ -179,129 +148,6 @@ class TreeBuilder:
         _check_target(target, op.value)
         return AugAssign(target, op.value[:-1], value, **_at(target))
 
-    def pass_stmt(self, c: list) -> Pass:
-        return Pass(**_at(c[0]))
-
-    def break_stmt(self, c: list) -> Break:
-        return Break(**_at(c[0]))
-
-    def continue_stmt(self, c: list) -> Continue:
-        return Continue(**_at(c[0]))
-
-    def return_stmt(self, c: list) -> Return:
-        return Return(c[1] if len(c) > 1 else None, **_at(c[0]))
-
-    def del_stmt(self, c: list) -> Delete:
-        _check_target(c[1], "del")
-        return Delete(c[1].items if isinstance(c[1], TupleExpr) else (c[1],), **_at(c[0]))
-
-    def assert_stmt(self, c: list) -> Assert:
-        return Assert(c[1], c[2] if len(c) > 2 else None, **_at(c[0]))
-
-    # blocks
-
-    def suite(self, c: list) -> tuple:
-        return tuple(c)
-
-    def if_stmt(self, c: list) -> If:
-        keyword, test, body, *clauses = c
-        orelse: tuple = ()
-        for clause in reversed(clauses):  # elif chains become nested Ifs, built from the last one
-            if clause[0] == "else":
-                orelse = clause[1]
-            else:
-                orelse = (If(clause[1], clause[2], orelse, line=clause[0].line, column=clause[0].column),)
-        return If(test, body, orelse, **_at(keyword))
-
-    def elif_clause(self, c: list) -> tuple:
-        return (c[0], c[1], c[2])
-
-    def else_clause(self, c: list) -> tuple:
-        return ("else", c[1])
-
-    def for_stmt(self, c: list) -> For:
-        keyword, target, _, iterable, body = c
-        _check_target(target, "for")
-        return For(target, iterable, body, **_at(keyword))
-
-    def while_stmt(self, c: list) -> While:
-        return While(c[1], c[2], **_at(c[0]))
-
-    def with_stmt(self, c: list) -> With:
-        alias = c[3].value if len(c) > 3 else None
-        return With(c[1], alias, c[-1], **_at(c[0]))
-
-    def params(self, c: list) -> Parameters:
-        items = [_Param(item, item.value) if isinstance(item, Token) else item
-                 for item in c if not (isinstance(item, Token) and item.type == "COMMA")]
-        names, defaults, kwonly, kw_defaults = [], [], [], []
-        star = starstar = None
-        seen: set[str] = set()
-        for item in items:
-            if item.name in seen:
-                raise SyntaxProblem(f"duplicate parameter '{item.name}'", **_at(item.token))
-            if item.name:
-                seen.add(item.name)
-            if starstar is not None:
-                raise SyntaxProblem("no parameter may follow **" + starstar, **_at(item.token))
-            if item.kind == "*":
-                if star is not None:
-                    raise SyntaxProblem("* may appear only once among the parameters", **_at(item.token))
-                star = item.name
-            elif item.kind == "**":
-                starstar = item.name
-            elif star is not None:
-                kwonly.append(item.name)
-                kw_defaults.append(item.default)
-            elif item.default is not None:
-                names.append(item.name)
-                defaults.append(item.default)
-            elif defaults:
-                raise SyntaxProblem("parameter without a default follows parameter with a default", **_at(item.token))
-            else:
-                names.append(item.name)
-        if star == "" and not kwonly:
-            raise SyntaxProblem("named arguments must follow bare *", **_at(items[-1].token))
-        return Parameters(tuple(names), tuple(defaults), star, tuple(kwonly), tuple(kw_defaults), starstar)
-
-    lambda_params = params
-
-    def default_param(self, c: list) -> _Param:
-        return _Param(c[0], c[0].value, c[1])
-
-    def star_param(self, c: list) -> _Param:
-        return _Param(c[0], c[1].value if len(c) > 1 else "", kind="*")
-
-    def starstar_param(self, c: list) -> _Param:
-        return _Param(c[0], c[1].value, kind="**")
-
-    def funcdef(self, c: list) -> FunctionDef:
-        keyword, name = c[0], c[1]
-        params = c[2] if len(c) > 3 else Parameters()
-        body = [stmt for stmt in c[-1] if not (isinstance(stmt, ExprStmt) and isinstance(stmt.value, String))]
-        if len(body) == 1 and isinstance(body[0], Return) and body[0].value is not None:
-            return FunctionDef(name.value, params, body[0].value, **_at(keyword))  # def f(x): return EXPR
-        return FunctionDef(name.value, params, tuple(c[-1]), **_at(keyword))
-
-    def classdef(self, c: list) -> ClassDef:
-        keyword, name = c[0], c[1]
-        bases: tuple = ()
-        if len(c) > 3:
-            args, kwargs = c[2]
-            if kwargs:
-                raise SyntaxProblem("a class takes no keyword arguments here (metaclass=...): write class "
-                                    f"{name.value}(Base):", **_at(kwargs[0][1]))
-            bases = args
-        body = tuple(stmt for stmt in c[-1] if not (isinstance(stmt, ExprStmt) and isinstance(stmt.value, String)))
-        return ClassDef(name.value, bases, body, **_at(keyword))
-
-    def decorated(self, c: list) -> Decorated:
-        *decorators, definition = c
-        return Decorated(tuple(decorators), definition, **_at(decorators[0]))
-
-    def decorator(self, c: list) -> Expr:
-        return c[1]
-
     def from_import(self, c: list) -> ImportFrom:
         names = next(item for item in c[3:] if isinstance(item, tuple))
         return ImportFrom(c[1], names, **_at(c[0]))
@@ -311,23 +157,6 @@ class TreeBuilder:
 
     def import_name(self, c: list) -> tuple[str, str | None]:
         return (c[0].value, c[2].value if len(c) > 2 else None)
-
-    def dict(self, c: list) -> DictExpr:
-        items = [item for item in c[1:-1] if isinstance(item, tuple)]
-        return DictExpr(tuple(k for k, _ in items), tuple(v for _, v in items), **_at(c[0]))
-
-    def dict_item(self, c: list) -> tuple:
-        return (c[0], c[2])
-
-    def dict_comp(self, c: list) -> DictComp:
-        (key, value), (target, iterable, conditions) = c[1], c[2]
-        return DictComp(key, value, target, iterable, conditions, **_at(c[0]))
-
-    def star_arg(self, c: list) -> Starred:
-        return Starred(c[1], **_at(c[0]))
-
-    def starstar_arg(self, c: list) -> _Keyword:
-        return _Keyword(Token("NAME", "**", c[0].pos, c[0].line, c[0].column), c[1])
 
     # expressions (Python's)
 
@@ -347,10 +176,6 @@ class TreeBuilder:
 
     def if_exp(self, c: list) -> IfExp:
         return IfExp(c[2], c[0], c[4], **_at(c[0]))
-
-    def lambda_exp(self, c: list) -> Lambda:
-        params = c[1] if len(c) > 2 else Parameters()
-        return Lambda(params, c[-1], **_at(c[0]))
 
     def bool_op(self, c: list) -> BoolOp:
         return BoolOp(c[1].value, c[0], c[2], **_at(c[0]))
@@ -402,13 +227,10 @@ class TreeBuilder:
         kwargs: dict[str, Expr] = {}
         for item in c:
             if isinstance(item, _Keyword):
-                if item.name.value == "**":
-                    kwargs[f"**{len(kwargs)}"] = item.value
-                    continue
                 if item.name.value in kwargs:
                     raise SyntaxProblem(f"keyword argument '{item.name.value}' repeated", **_at(item.name))
                 kwargs[item.name.value] = item.value
-            elif kwargs and not isinstance(item, Starred):
+            elif kwargs:
                 raise SyntaxProblem("positional argument follows keyword argument", **_at(item))
             else:
                 args.append(item)
@@ -460,12 +282,8 @@ class TreeBuilder:
             )
         return Number(int(text), text, True, line=tok.line, column=tok.column)
 
-    def string(self, c: list) -> String | FString:
-        if all(tok.type == "STRING" for tok in c):
-            return String("".join(_decode_string(tok) for tok in c), **_at(c[0]))
-        from autodiff.grammar.syntax.fstrings import join_strings  # (f-strings: scripts only)
-
-        return join_strings(c, _decode_string, SyntaxProblem, self.parse)
+    def string(self, c: list) -> String:
+        return String("".join(_decode_string(tok) for tok in c), **_at(c[0]))
 
     def constant(self, c: list) -> Constant:
         return Constant({"True": True, "False": False, "None": None}[c[0].value], **_at(c[0]))

@@ -1,5 +1,5 @@
 """What a syntax error says: the token in words, what the parser expected instead, the likely cause (an
-unclosed bracket, a missing operator, a missing indented block), and the caret excerpt of the source."""
+unclosed bracket, a missing operator), and the caret excerpt of the source."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ _SHOWN_TERMINALS = dict(
     RPAR="')'", RSQB="']'", COMMA="','", COLON="':'", EQUAL="'='", DOT="'.'", AS="'as'", IN="'in'", ELSE="'else'",
     NAME="a name"
 )
-_STATEMENT_START = frozenset(("_NL", "SEMICOLON", "_INDENT", "_DEDENT"))
+_STATEMENT_START = frozenset(("_NL", "SEMICOLON"))
 
 
 
@@ -26,10 +26,6 @@ def describe(tok: Token) -> str:
         return "end of program"
     if tok.type == "_NL":
         return "end of line" if tok.value else "end of program"
-    if tok.type == "_INDENT":
-        return "indent"
-    if tok.type == "_DEDENT":
-        return "unindent"
     if tok.type in ("NAME", "NUMBER"):
         return f"{tok.type.lower()} '{tok.value}'"
     if tok.type == "STRING":
@@ -50,18 +46,10 @@ def _expected(states: list[int]) -> list[str]:
     return words
 
 
-def syntax_problem(tok: Token, prev: Token | None, states: list[int], brackets: list[Token],
-                    opener: Token | None = None) -> SyntaxProblem:
-    if ACTIONS[states[-1]].get("_INDENT") is not None and opener is not None:  # as Python says it
-        return SyntaxProblem(f"expected an indented block after '{opener.value}' on line {opener.line}", opener.line,
-                             opener.column)
+def syntax_problem(tok: Token, prev: Token | None, states: list[int], brackets: list[Token]) -> SyntaxProblem:
     if tok.type == "FOR" and prev is not None and prev.type not in _STATEMENT_START:
         return SyntaxProblem("unexpected 'for': a comprehension is written [EXPRESSION for NAME in ITERABLE], a "
                              "generator (EXPRESSION for NAME in ITERABLE) in its own parentheses", tok.line, tok.column)
-    after_decorator = {kind for kind in ACTIONS[states[-1]] if is_terminal(kind)} <= {"AT", "DEF", "CLASS"}
-    if after_decorator and tok.type not in ("AT", "DEF", "CLASS"):
-        return SyntaxProblem(f"a decorator (@...) must be followed by a def or a class statement, not {describe(tok)}",
-                             tok.line, tok.column)
     problem = _problem_here(tok, prev, states)
     if brackets and brackets[-1].line < problem.line:  # most likely the bracket was never closed
         opener = brackets[-1]
@@ -71,13 +59,10 @@ def syntax_problem(tok: Token, prev: Token | None, states: list[int], brackets: 
 
 def _problem_here(tok: Token, prev: Token | None, states: list[int]) -> SyntaxProblem:
     what = describe(tok)
-    if tok.type == "_INDENT":
-        return SyntaxProblem("unexpected indent: this line is indented more than the one before it, which does not "
-                             "end with ':'", tok.line, tok.column)
     if prev is None or prev.type in _STATEMENT_START:
         return SyntaxProblem(f"unexpected {what} at the start of a statement", tok.line, tok.column)
     line, column = tok.line, tok.column
-    if tok.type in ("_NL", "$END", "_DEDENT"):  # point just after the last token, where something is missing
+    if tok.type in ("_NL", "$END"):  # point just after the last token, where something is missing
         line, column = prev.line, prev.column + len(prev.value)
         if "\n" in prev.value:
             line += prev.value.count("\n")

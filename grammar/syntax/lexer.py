@@ -1,6 +1,7 @@
 """The lexer of the language: source text to tokens, with the checks that give a precise message for what
-is not part of the language (Python keywords, operators autodiff does not have, look-alike characters,
-invisible characters), and the limits on a program's size and nesting. The token patterns come from the
+is not part of the language (Python's blocks and statements, which point at `autodiff run`; operators
+autodiff does not have, look-alike characters, invisible characters), and the limits on a program's size and
+nesting. The token patterns come from the
 generated tables (`_generated_parser.py`); the parser driver (`parser.py`) consumes the tokens."""
 
 from __future__ import annotations
@@ -17,32 +18,41 @@ MAX_PARSE_DEPTH = 5_000  # parser stack: bounds nesting without brackets too (- 
 MAX_INT_DIGITS = 4_000  # below Python's int() limit of 4,300 digits
 
 _NOT_PYTHON = "is not part of the language (autodiff evaluates expressions, not Python)"
-# Python keywords that are not ours, with what to write instead: reserved so they get a clear message.
-_UNSUPPORTED = {
-    "try": "try/except is not part of autodiff scripts: the first error stops a script, with its line",
-    "except": "try/except is not part of autodiff scripts: the first error stops a script, with its line",
-    "finally": "try/finally is not part of autodiff scripts: the first error stops a script, with its line",
-    "raise": "raise is not part of autodiff scripts: use assert CONDITION, 'message' to stop with a message",
-    "global": "global is not part of autodiff scripts: a function only reads the script's names",
-    "nonlocal": "nonlocal is not part of autodiff scripts: a function only reads the script's names",
-    "yield": "generators (yield) are not part of autodiff scripts: use a for loop",
-    "async": "async code is not part of autodiff scripts",
-    "await": "async code is not part of autodiff scripts",
+# Python's statements and blocks: a program that uses one is Python, for `autodiff run` (what each one is)
+_PYTHON = {
+    "def": "a function definition", "class": "a class", "while": "a while loop", "with": "a with block",
+    "try": "try/except", "except": "try/except", "finally": "try/finally", "elif": "an if statement",
+    "lambda": "a lambda", "return": "a return statement", "yield": "a generator", "break": "a loop",
+    "continue": "a loop", "pass": "a block", "raise": "a raise statement", "global": "a global statement",
+    "nonlocal": "a nonlocal statement", "del": "a del statement", "assert": "an assert statement",
+    "async": "async code", "await": "async code",
 }
+# Keywords of the language that start a block of Python when they start a statement
+_PYTHON_AT_START = {"for": "a for loop", "if": "an if statement", "else": "an if statement"}
+RUN_POINTER = ("Python's blocks and statements are not part of autodiff's language, which reads expressions and "
+               "assignments: put the program in a file and run it with `autodiff run FILE` (Python, with autodiff's "
+               "torch)")
 _RESERVED = frozenset(keyword.kwlist) - set(_tables.KEYWORDS)
 # Python operators that start with a character the lexer does not know, longest first.
-_FOREIGN_OPERATORS = "<<= >>= << >> &= |= ^= ^ !".split()  # noqa: SIM905
+_FOREIGN_OPERATORS = "<<= >>= << >> &= |= ^= ^ ! { }".split()  # noqa: SIM905
 # Unicode look-alikes of the language's characters, for "did you mean" hints (NFKC finds the rest).
 _LOOKALIKES = dict(zip("−–—×·∗‘’“”÷", "---***''\"\"/"))
-_STRING_PREFIXES = frozenset(("r", "u", "b", "br", "rb", "fr", "rf"))
+_STRING_PREFIXES = frozenset(("r", "u", "b", "br", "rb"))
+_FSTRING_PREFIXES = frozenset(("f", "fr", "rf"))
+
+
+def python_problem(word: str, what: str, line: int, column: int) -> SyntaxProblem:
+    """A construct of Python that is not the language: a usage error pointing at `autodiff run`."""
+    return SyntaxProblem(f"'{word}' starts {what}: {RUN_POINTER}", line, column, python=True)
 
 
 class SyntaxProblem(Exception):
     """A mistake found somewhere inside; parse() turns it into the public error with an excerpt."""
 
-    def __init__(self, message: str, line: int, column: int, limit: bool = False) -> None:
+    def __init__(self, message: str, line: int, column: int, limit: bool = False, python: bool = False) -> None:
         super().__init__(message)
         self.message, self.line, self.column, self.limit = message, line, column, limit
+        self.python = python  # Python that belongs in a file for `autodiff run` (a usage error)
 
 
 class Token:
@@ -93,29 +103,26 @@ _CLOSERS = {"RPAR": "LPAR", "RSQB": "LSQB", "RBRACE": "LBRACE"}
 _CLOSING = {"LPAR": ")", "LSQB": "]", "LBRACE": "}"}
 _ASSIGN_LIKE = frozenset({"PLUS", "MINUS", "STAR", "SLASH", "AT", "POW", "EQUAL", "COLON"})
 _ADJACENT_SECOND = frozenset({"STRING"})  # see _check_adjacent
-_WORDS = frozenset({"NAME", "NUMBER", "IMPORT", "AS", "TRUE", "FALSE", "NONE", "FROM", "CLASS"})
+_WORDS = frozenset({"NAME", "NUMBER", "IMPORT", "AS", "TRUE", "FALSE", "NONE", "FROM"})
+_STATEMENT_START = frozenset({"_NL", "SEMICOLON"})
 
 
 class _Scan:
     """The lexer's state between tokens."""
 
-    __slots__ = ("after_colon", "brackets", "levels", "line", "line_start", "pending", "prev", "text")
+    __slots__ = ("brackets", "line", "line_start", "prev", "text")
 
     def __init__(self, text: str, brackets: list[Token]) -> None:
         self.text, self.brackets = text, brackets
         self.line, self.line_start = 1, 0
         self.prev: Token | None = None  # the previous significant token
-        self.levels: list[int] = []  # indentation widths of the open blocks; levels[0] is the program's
-        self.pending: str | None = None  # the indentation of the line after the last newline, not yet handled
-        self.after_colon = False  # whether the last line ended with ':' (a block follows)
 
 
 def tokens(text: str, brackets: list[Token]):  # -> Iterator[Token]
-    """Lex `text`, drop newlines inside brackets and refuse what is not the language, token by token;
-    indentation becomes _INDENT and _DEDENT tokens (blocks of scripts), as Python's tokenizer does.
+    """Lex `text`, drop newlines inside brackets and blank lines, and refuse what is not the language, token by
+    token. Indentation is free (a shell user may indent a program's lines as they like).
 
-    `brackets` is the caller's: it holds the brackets open so far, for error messages. The first
-    statement's indentation is the program's level (so `autodiff eval '  x*2'` is fine); every line ends
+    `brackets` is the caller's: it holds the brackets open so far, for error messages. Every line ends
     with an _NL, the last one too (an empty one, described as the end of the program).
     """
     match = _scanner(FORMULA_CHARACTERS.issuperset(text)).match
@@ -133,14 +140,11 @@ def tokens(text: str, brackets: list[Token]):  # -> Iterator[Token]
             scan.line_start = start + value.rindex("\n") + 1
         if tok is None:
             continue
-        handled = _newline(scan, tok) if kind == "_NL" else _token(scan, tok, pos)
-        if handled is not None:  # a newline dropped (False), or the program's first line end (True)
-            if handled:
-                scan.prev = tok
-                yield tok
-            continue
-        if kind != "_NL":
-            yield from _level(scan, tok, start)
+        if kind == "_NL":
+            if scan.brackets or scan.prev is None or scan.prev.type == "_NL":
+                continue  # implicit line joining inside brackets; a blank line
+        else:
+            _token(scan, tok, pos)
         prev = scan.prev
         if (
             prev is not None
@@ -153,20 +157,6 @@ def tokens(text: str, brackets: list[Token]):  # -> Iterator[Token]
     yield from _end(scan, end)
 
 
-def _newline(scan: _Scan, tok: Token) -> bool | None:
-    """An _NL token: False to drop it, True to yield it as it is, None to handle it as any token."""
-    if scan.brackets:
-        return False  # implicit line joining inside () and []
-    value = tok.value
-    if "\n" in value:
-        scan.pending = value[value.rindex("\n") + 1 :]
-    prev = scan.prev
-    if prev is not None and prev.type == "_NL":
-        return False  # a blank continued line
-    scan.after_colon = prev is not None and prev.type == "COLON"
-    return True if prev is None else None
-
-
 def _token(scan: _Scan, tok: Token, pos: int) -> None:
     """Refuse what is not the language; keywords take their own type; brackets are counted."""
     kind, value, brackets = tok.type, tok.value, scan.brackets
@@ -175,8 +165,13 @@ def _token(scan: _Scan, tok: Token, pos: int) -> None:
         raise SyntaxProblem(f"'{both}' {_NOT_PYTHON}", tok.line, tok.column)
     if kind == "NAME":
         tok.type = _KEYWORDS.get(value, "NAME")
+        starts = scan.prev is None or scan.prev.type in _STATEMENT_START
         if value in _RESERVED:
-            raise SyntaxProblem(_UNSUPPORTED.get(value, f"'{value}' {_NOT_PYTHON}"), tok.line, tok.column)
+            raise python_problem(value, _PYTHON.get(value, "Python code"), tok.line, tok.column)
+        if starts and value in _PYTHON_AT_START:
+            raise python_problem(value, _PYTHON_AT_START[value], tok.line, tok.column)
+    elif kind == "AT" and (scan.prev is None or scan.prev.type in _STATEMENT_START):
+        raise python_problem("@", "a decorator", tok.line, tok.column)
     elif kind in _OPENERS:
         if len(brackets) >= MAX_BRACKET_DEPTH:
             raise SyntaxProblem(f"brackets are nested more than {MAX_BRACKET_DEPTH} deep", tok.line, tok.column,
@@ -192,18 +187,8 @@ def _token(scan: _Scan, tok: Token, pos: int) -> None:
                                 f"{opener.column} needs a '{closer}' first", tok.line, tok.column)
 
 
-def _level(scan: _Scan, tok: Token, start: int):  # -> Iterator[Token]
-    """The indentation tokens before the first token of a line."""
-    if not scan.levels:  # the first statement: its indentation is the program's level
-        scan.levels.append(_width(scan.pending if scan.pending is not None else scan.text[scan.line_start:start]))
-        scan.pending = None
-    elif scan.pending is not None and (scan.prev is None or scan.prev.type == "_NL"):
-        yield from _indentation(_width(scan.pending), scan.levels, tok, scan.after_colon)
-        scan.pending = None
-
-
 def _end(scan: _Scan, end: int):  # -> Iterator[Token]
-    """The last line's end, the blocks still open, and $END."""
+    """The last line's end and $END."""
     if scan.brackets:
         opener = scan.brackets[-1]
         raise SyntaxProblem(f"unclosed '{opener.value}' opened at line {opener.line}, column {opener.column}",
@@ -211,36 +196,7 @@ def _end(scan: _Scan, end: int):  # -> Iterator[Token]
     column = end - scan.line_start + 1
     if scan.prev is not None and scan.prev.type != "_NL":
         yield Token("_NL", "", end, scan.line, column)  # the last line's end (described as the end of the program)
-    for _ in scan.levels[1:]:
-        yield Token("_DEDENT", "", end, scan.line, column)
     yield Token("$END", "", end, scan.line, column)
-
-
-def _width(indentation: str) -> int:
-    """The width of a line's indentation, tabs to the next multiple of 8 (as Python counts them)."""
-    return len(indentation.expandtabs(8)) if "\t" in indentation else len(indentation)
-
-
-def _indentation(width: int, levels: list[int], tok: Token, after_colon: bool):  # -> Iterator[Token]
-    """_INDENT or _DEDENT tokens for a line whose indentation is `width`, before its first token.
-
-    Inside a block, indentation is Python's. Outside every block it is free (the language was written on
-    one line, and a shell user may indent a program's lines as they like): there, a line indented more
-    than the one before, which does not end with ':', continues at the same level, and a line indented
-    less sets the program's level anew.
-    """
-    if width > levels[-1]:
-        if after_colon or len(levels) > 1:
-            levels.append(width)
-            yield Token("_INDENT", "", tok.pos, tok.line, tok.column)
-        return
-    while width < levels[-1] and len(levels) > 1:
-        levels.pop()
-        if width > levels[-1]:
-            raise SyntaxProblem("unindent does not match any outer indentation level", tok.line, tok.column)
-        yield Token("_DEDENT", "", tok.pos, tok.line, tok.column)
-    if width < levels[-1]:
-        levels[-1] = width
 
 
 def _check_adjacent(text: str, prev: Token, tok: Token) -> None:
@@ -261,6 +217,8 @@ def _check_adjacent(text: str, prev: Token, tok: Token) -> None:
             hint = (": complex numbers are not part of the language (tensors are float32 or float64); keep the real "
                     "and imaginary parts as two real numbers or tensors")
         raise SyntaxProblem(f"invalid number '{shortened(both)}'{hint}", prev.line, prev.column)
+    if tok.type == "STRING" and prev.type == "NAME" and prev.value.lower() in _FSTRING_PREFIXES:
+        raise python_problem(prev.value + tok.value[:1], "an f-string", prev.line, prev.column)
     if tok.type == "STRING" and prev.type == "NAME" and prev.value.lower() in _STRING_PREFIXES:
         raise SyntaxProblem(f"string prefix '{prev.value}' {_NOT_PYTHON}: write a plain string", prev.line, prev.column)
 

@@ -12,7 +12,7 @@ Every mistake raises `ParseError` (line, column and a caret excerpt) or `LimitEr
 
 from __future__ import annotations
 
-from autodiff.engine.errors import LimitError, ParseError
+from autodiff.engine.errors import LimitError, ParseError, UsageError
 from autodiff.grammar.syntax.builder import TreeBuilder
 from autodiff.grammar.syntax.lexer import (
     MAX_BRACKET_DEPTH,
@@ -24,26 +24,13 @@ from autodiff.grammar.syntax.lexer import (
     tokens,
 )
 from autodiff.grammar.syntax.states import ACTIONS, END_STATE, START_STATE, unit_reductions
-from autodiff.grammar.syntax.tree import (
-    Break,
-    ClassDef,
-    Continue,
-    Decorated,
-    For,
-    FunctionDef,
-    If,
-    Program,
-    Return,
-    While,
-    With,
-)
+from autodiff.grammar.syntax.tree import Program
 
 __all__ = ["MAX_BRACKET_DEPTH", "MAX_INT_DIGITS", "MAX_PARSE_DEPTH", "MAX_SOURCE_CHARS", "parse"]
 
 # (state under, state on top, lookahead) -> state after its chain of unit reductions (e.g. a number
 # followed by '+' climbs atom, primary, power, factor, term): one lookup instead of five steps.
 _UNIT_CACHE: dict[tuple[int, int, str], int] = {}
-_BLOCK_KEYWORDS = frozenset(("IF", "ELIF", "ELSE", "FOR", "WHILE", "WITH", "DEF", "CLASS"))
 
 
 def _run(tokens, builder: TreeBuilder, brackets: list[Token]) -> list:
@@ -52,17 +39,14 @@ def _run(tokens, builder: TreeBuilder, brackets: list[Token]) -> list:
     states: list[int] = [START_STATE]
     values: list = []
     prev: Token | None = None
-    opener: Token | None = None  # the keyword of the last block statement begun, for "expected an indented block"
     for tok in tokens:
         kind = tok.type
-        if kind in _BLOCK_KEYWORDS:
-            opener = tok
         while True:
             action = actions[states[-1]].get(kind)
             if action is None:
                 from autodiff.grammar.syntax.diagnostics import syntax_problem  # (a mistake's message)
 
-                raise syntax_problem(tok, prev, states, brackets, opener)
+                raise syntax_problem(tok, prev, states, brackets)
             if action >= 0:  # shift
                 states.append(action)
                 values.append(tok)
@@ -128,6 +112,9 @@ def parse(source: str) -> Program:
         excerpt = source_excerpt(text, problem.line, problem.column)
         if problem.limit:
             raise LimitError(problem.message, line=problem.line, column=problem.column, excerpt=excerpt) from None
+        if problem.python:  # Python's blocks, lambdas, f-strings: a program for `autodiff run`
+            raise UsageError(problem.message, line=problem.line, column=problem.column, excerpt=excerpt,
+                             reason="python_block") from None
         raise ParseError(
             f"{problem.message}\n{excerpt}",
             line=problem.line,
@@ -135,41 +122,7 @@ def parse(source: str) -> Program:
             summary=problem.message,
             excerpt=excerpt,
         ) from None
-    _check_blocks(statements, text)
     return Program(tuple(statements), text, line=1, column=1)
 
 
-def _check_blocks(statements: list, text: str) -> None:
-    """break and continue belong in a loop (not across a function's body), return in a function: as Python
-    says at compile time, before anything runs."""
-    stack: list[tuple[tuple, bool, bool]] = [(tuple(statements), False, False)]
-    while stack:
-        body, in_loop, in_function = stack.pop()
-        for stmt in body:
-            problem = None
-            if isinstance(stmt, (Break, Continue)) and not in_loop:
-                problem = f"'{type(stmt).__name__.lower()}' outside loop"
-            elif isinstance(stmt, Return) and not in_function:
-                problem = "'return' outside function (a function is def NAME(PARAMETERS): followed by its body)"
-            if problem is not None:
-                from autodiff.grammar.syntax.diagnostics import source_excerpt
-
-                excerpt = source_excerpt(text, stmt.line, stmt.column)
-                raise ParseError(f"{problem}\n{excerpt}", line=stmt.line, column=stmt.column, summary=problem,
-                                 excerpt=excerpt)
-            if isinstance(stmt, (For, While)):
-                stack.append((stmt.body, True, in_function))
-            elif isinstance(stmt, If):
-                stack.append((stmt.body, in_loop, in_function))
-                stack.append((stmt.orelse, in_loop, in_function))
-            elif isinstance(stmt, With):
-                stack.append((stmt.body, in_loop, in_function))
-            elif isinstance(stmt, FunctionDef) and isinstance(stmt.body, tuple):
-                stack.append((stmt.body, False, True))
-            elif isinstance(stmt, ClassDef):
-                stack.append((stmt.body, False, False))
-            elif isinstance(stmt, Decorated):
-                stack.append(((stmt.definition,), in_loop, in_function))
-
-
-_BUILDER = TreeBuilder(parse)
+_BUILDER = TreeBuilder()

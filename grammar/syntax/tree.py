@@ -13,7 +13,6 @@ supplies one `__init__` and the frozenness (assignment raises dataclasses.Frozen
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -161,78 +160,6 @@ class IfExp(Node):
     orelse: Expr
 
 
-class Parameters(tuple):
-    """The parameters of a `def` or a `lambda`, as Python has them: `names` are positional-or-keyword, the last
-    `len(defaults)` of them with default values (expressions, computed when the function is defined); `star`
-    is the name of *args ('' for a bare `*`, None without), `kwonly` the keyword-only names after it with their
-    defaults (`kw_defaults`, None: required), `starstar` the name of **kwargs. A tuple of the six, named."""
-
-    __slots__ = ()
-    FIELDS = ("names", "defaults", "star", "kwonly", "kw_defaults", "starstar")
-
-    def __new__(cls, names: tuple[str, ...] = (), defaults: tuple[Expr, ...] = (), star: str | None = None,
-                kwonly: tuple[str, ...] = (), kw_defaults: tuple = (), starstar: str | None = None) -> Parameters:
-        return tuple.__new__(cls, (names, defaults, star, kwonly, kw_defaults, starstar))
-
-    names, defaults, star, kwonly, kw_defaults, starstar = (property(operator.itemgetter(i)) for i in range(6))
-
-    def __repr__(self) -> str:
-        return f"Parameters({', '.join(f'{n}={v!r}' for n, v in zip(self.FIELDS, self))})"
-
-    def text(self) -> str:
-        """The parameters as written, without default values: `x, y=..., *args, k=..., **kw`."""
-        first = len(self.names) - len(self.defaults)
-        parts = [name if i < first else f"{name}=..." for i, name in enumerate(self.names)]
-        if self.star is not None:
-            parts.append(f"*{self.star}")
-        parts += [name if default is None else f"{name}=..." for name, default in zip(self.kwonly, self.kw_defaults)]
-        if self.starstar is not None:
-            parts.append(f"**{self.starstar}")
-        return ", ".join(parts)
-
-
-@syntax_node
-class Lambda(Node):
-    """`lambda a, b: expression`: a function of one expression (hooks); it reads the script's names."""
-
-    params: Parameters
-    body: Expr
-
-
-@syntax_node
-class Starred(Node):
-    """`*value` among a call's arguments: its items become positional arguments (`f(*args)`). `**value` is a
-    keyword argument named '**' (Call.kwargs), whose dictionary's items become keyword arguments."""
-
-    value: Expr
-
-
-@syntax_node
-class DictExpr(Node):  # {key: value, ...}
-    keys: tuple[Expr, ...]
-    values: tuple[Expr, ...]
-
-
-@syntax_node
-class DictComp(Node):  # {key: value for target in iterable if condition ...}
-    key: Expr
-    value: Expr
-    target: Expr
-    iterable: Expr
-    conditions: tuple[Expr, ...]
-
-
-@syntax_node
-class FString(Node):
-    """f"text {value!r:spec} text": `pieces` has one more item than `fields`; each field has its
-    conversion ('' or 'r', 's', 'a') and its format spec (text, no nested fields)."""
-
-    pieces: tuple[str, ...]
-    fields: tuple[Expr, ...]
-    conversions: tuple[str, ...]
-    specs: tuple[str, ...]
-
-
 @syntax_node
 class ListComp(Node):
     """`[element for target in iterable if condition ...]` (a generator `(... for ...)` is built as this too)."""
@@ -295,104 +222,15 @@ class AugAssign(Node):
 
 
 @syntax_node
-class Pass(Node):
-    """`pass`."""
-
-
-@syntax_node
-class Break(Node):
-    """`break`."""
-
-
-@syntax_node
-class Continue(Node):
-    """`continue`."""
-
-
-@syntax_node
-class Return(Node):
-    """`return value` (value None: `return` alone), inside a function's body."""
-
-    value: Expr | None
-
-
-@syntax_node
-class Delete(Node):
-    targets: tuple[Expr, ...]  # del a, b.attr, c[k]
-
-
-@syntax_node
-class Assert(Node):
-    test: Expr
-    message: Expr | None
-
-
-@syntax_node
-class If(Node):
-    test: Expr
-    body: tuple[Stmt, ...]
-    orelse: tuple[Stmt, ...]  # an `elif` is an If alone in its parent's orelse
-
-
-@syntax_node
-class For(Node):
-    target: Expr  # a Name, or a TupleExpr of names
-    iter: Expr
-    body: tuple[Stmt, ...]
-
-
-@syntax_node
-class While(Node):
-    test: Expr
-    body: tuple[Stmt, ...]
-
-
-@syntax_node
-class With(Node):
-    context: Expr
-    alias: str | None
-    body: tuple[Stmt, ...]
-
-
-@syntax_node
-class FunctionDef(Node):
-    """`def name(params): ...`: body is the return expression of a one-line function (`return EXPR` alone),
-    else the tuple of its statements (run with locals of their own, until a `return`)."""
-
-    name: str
-    params: Parameters
-    body: Expr | tuple
-
-
-@syntax_node
-class ClassDef(Node):
-    """`class Name(base, ...): body`: the body's assignments and definitions become the class's attributes."""
-
-    name: str
-    bases: tuple[Expr, ...]
-    body: tuple
-
-
-@syntax_node
-class Decorated(Node):
-    """`@decorator` lines before a def or a class: the definition, then each decorator from the nearest one."""
-
-    decorators: tuple[Expr, ...]
-    definition: FunctionDef | ClassDef
-
-
-@syntax_node
 class Program(Node):
     statements: tuple[Stmt, ...]
     source: str  # the program text with \r\n and \r turned into \n; positions refer to it
 
 
 Expr = (Number | String | Constant | Name | Attribute | Call | Subscript | BinOp | UnaryOp | ListExpr | TupleExpr
-        | BoolOp | IfExp | Lambda | FString | ListComp | Starred | DictExpr | DictComp)
+        | BoolOp | IfExp | ListComp)
 IndexItem = Expr | Slice | NoneIndex | EllipsisIndex
-Stmt = (Assign | IndexAssign | ExprStmt | Import | AssignTo | AugAssign | Pass | Break | Continue | Return | Assert
-        | Delete | If | For | While | With | FunctionDef | ImportFrom | ClassDef | Decorated)
-BLOCKS = (If, For, While, With, FunctionDef, ClassDef, Decorated)  # statements with bodies (scripts only)
+Stmt = Assign | IndexAssign | ExprStmt | Import | AssignTo | AugAssign | ImportFrom
 
 
 # dump -------------------------------------------------------------------------------------------
@@ -403,13 +241,6 @@ def _call_parts(node: Call) -> list[Node | str]:
     for name, value in node.kwargs:
         kwargs += ["(=", name, value, ")"]
     return ["call", node.func, *node.args, *kwargs]
-
-
-def _fstring_parts(node: FString) -> list[Node | str]:
-    parts: list[Node | str] = ["fstring", repr(node.pieces[0])]
-    for field, conversion, spec, piece in zip(node.fields, node.conversions, node.specs, node.pieces[1:]):
-        parts += [field, f"!{conversion}" if conversion else "", f":{spec!r}" if spec else "", repr(piece)]
-    return [p for p in parts if p != ""]
 
 
 # The s-expression of each kind of node: strings to print and child nodes to expand in their place.
@@ -435,28 +266,10 @@ _PARTS: dict[type, Callable[[Any], list]] = {
     Program: lambda n: ["program", *n.statements],
     BoolOp: lambda n: [n.op, n.left, n.right],
     IfExp: lambda n: ["ifexp", n.test, n.body, n.orelse],
-    Lambda: lambda n: ["lambda", f"({n.params.text()})", n.body],
-    Starred: lambda n: ["*", n.value],
-    DictExpr: lambda n: ["dict", *(x for pair in zip(n.keys, n.values) for x in pair)],
-    DictComp: lambda n: ["dictcomp", n.key, n.value, n.target, n.iterable, *n.conditions],
     ImportFrom: lambda n: ["from", n.module, *(f"{a} as {b}" if b else a for a, b in n.names)],
-    ClassDef: lambda n: ["class", n.name, *n.bases, *n.body],
-    Decorated: lambda n: ["@", *n.decorators, n.definition],
-    FString: _fstring_parts,
     ListComp: lambda n: ["listcomp", n.element, n.target, n.iterable, *n.conditions],
     AssignTo: lambda n: ["=", *n.targets, n.value],
     AugAssign: lambda n: [f"{n.op}=", n.target, n.value],
-    Pass: lambda n: ["pass"],
-    Break: lambda n: ["break"],
-    Continue: lambda n: ["continue"],
-    Return: lambda n: ["return"] + ([n.value] if n.value is not None else []),
-    Assert: lambda n: ["assert", n.test] + ([n.message] if n.message is not None else []),
-    Delete: lambda n: ["del", *n.targets],
-    If: lambda n: ["if", n.test, "(then", *n.body, ")", "(else", *n.orelse, ")"],
-    For: lambda n: ["for", n.target, n.iter, *n.body],
-    While: lambda n: ["while", n.test, *n.body],
-    With: lambda n: ["with", n.context, *([n.alias] if n.alias else []), *n.body],
-    FunctionDef: lambda n: ["def", n.name, f"({n.params.text()})", n.body],
 }
 
 
@@ -468,7 +281,7 @@ def _parts(node: Node) -> list[Node | str]:
     return parts(node)
 
 
-_LEAVES = (Number, String, Constant, Name, NoneIndex, EllipsisIndex, Pass, Break, Continue)
+_LEAVES = (Number, String, Constant, Name, NoneIndex, EllipsisIndex)
 
 
 def dump(node: Node, positions: bool = False) -> str:

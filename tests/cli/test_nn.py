@@ -8,9 +8,9 @@ import io
 import re
 
 import pytest
+from scripting import run_script
 
 from autodiff import engine
-from autodiff.cli.run_cmd import run_script
 
 MODEL = """\
 import torch
@@ -50,10 +50,8 @@ print(y.grad_fn.name(), y.grad_fn.next_functions[1], y.grad_fn.next_functions[2]
 
 
 def run(source: str) -> tuple[int, str]:
-    out: list[str] = []
-    engine.set_default_dtype("float32")
-    code = run_script(source, out.append)
-    return code, "".join(out)
+    code, stdout, _ = run_script(source)
+    return code, stdout
 
 
 def with_torch(source: str) -> str:

@@ -27,8 +27,9 @@ from hypothesis import strategies as st
 torch = pytest.importorskip("torch")
 
 
+from scripting import run_script  # noqa: E402
+
 from autodiff import engine  # noqa: E402
-from autodiff.cli.run_cmd import run_script  # noqa: E402
 
 EXAMPLES = int(os.environ.get("AUTODIFF_NN_EXAMPLES", "24"))
 NUMBER = re.compile(r"-?\d+\.?\d*(?:e[-+]?\d+)?|nan|inf")
@@ -106,13 +107,11 @@ def _with_torch(source: str) -> str:
 
 
 def _with_autodiff(source: str) -> str:
-    out: list[str] = []
-    engine.set_default_dtype("float32")
     try:
-        code = run_script(source, out.append)
+        code, stdout, _ = run_script(source)
     finally:
         engine.set_default_dtype("float32")
-    return "".join(out) + ("<error>" if code else "")
+    return stdout + ("<error>" if code else "")
 
 
 def same_printout(ours: str, theirs: str, double: bool) -> bool:

@@ -18,8 +18,7 @@ from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 
-from autodiff import engine  # noqa: E402
-from autodiff.cli.run_cmd import run_script  # noqa: E402
+from scripting import run_script  # noqa: E402
 
 EXAMPLES = max(1, int(os.environ.get("AUTODIFF_DIFF_EXAMPLES", "75")) // 3)
 
@@ -85,10 +84,8 @@ def _with_torch(source: str) -> str:
 
 
 def _with_autodiff(source: str) -> str:
-    out: list[str] = []
-    engine.set_default_dtype("float32")
-    code = run_script(source, out.append)
-    return "".join(out) + ("<error>" if code else "")
+    code, stdout, _ = run_script(source)
+    return stdout + ("<error>" if code else "")
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -10,7 +10,7 @@ import pytest
 
 
 def run(cli, tmp_path: Path, text: str):
-    path = tmp_path / "script.autodiff"
+    path = tmp_path / "script.py"
     path.write_text(text, encoding="utf-8")
     return cli("run", str(path))
 
@@ -72,11 +72,10 @@ def test_accelerator_is_absent_as_on_a_cpu_machine(cli, tmp_path):
      "a leaf Variable that requires grad is being used in an in-place operation"),
     ("a = torch.ones(2, requires_grad=True)\na.grad = 0.0\n", "value",
      "assigned grad expected to be a Tensor or None but got float"),
-    ("import numpy as np\ng = np.zeros(2)\ng[5] = 1\n", "value", "numpy item assignment: index 5 is out of bounds"),
 ])
 def test_write_mistakes_say_what(cli, tmp_path, tail, kind, words):
     out = run(cli, tmp_path, "import torch\n" + tail)
-    assert out.code in (1, 2) and f"autodiff: {kind} error" in out.stderr and words in out.stderr, out.stderr
+    assert out.code == 1 and out.stderr.startswith("Traceback") and words in out.stderr, out.stderr
 
 
 def test_profiler_runs_its_block_and_says_timings_are_not_available(cli, tmp_path):
@@ -85,15 +84,14 @@ def test_profiler_runs_its_block_and_says_timings_are_not_available(cli, tmp_pat
             "print(prf.key_averages().table(sort_by='self_cpu_time_total'))\n")
     out = run(cli, tmp_path, text)
     assert out.stdout == "tensor([8., 8.])\n"
-    assert out.code == 1 and "autodiff: value error at line 7, column 7: the profiler's timings are not available in " \
-        "autodiff" in out.stderr, out.stderr
+    assert out.code == 1 and "line 7" in out.stderr
+    assert "RuntimeError: the profiler's timings are not available in autodiff" in out.stderr, out.stderr
 
 
 def test_saved_tensor_hooks_say_what_to_use_instead(cli, tmp_path):
     text = ("import torch\nwith torch.autograd.graph.saved_tensors_hooks(print, print):\n    pass\n")
     out = run(cli, tmp_path, text)
-    assert out.code == 2 and "autodiff: name error" in out.stderr
-    assert "the module torch.autograd.graph is not available in autodiff" in out.stderr
+    assert out.code == 1 and "RuntimeError: hooks on saved tensors are not part of autodiff" in out.stderr
     assert "tensor.register_hook(fn) runs fn on a gradient" in out.stderr, out.stderr
 
 
@@ -117,16 +115,12 @@ def test_empty_is_a_tensor_to_write_into(cli, tmp_path):
 
 
 @pytest.mark.parametrize(("text", "kind", "words"), [
-    ("import threading\np = threading.Thread(target=print, args=())\n", "name",
-     "the module threading is not available in autodiff (use the torch functions instead) (hint: a script runs one "
-     "statement at a time: call the thread's target function directly)"),
     ("import torch\nz = torch.randn(2, dtype=torch.cfloat)\n", "name",
-     "torch has no attribute or method 'cfloat': complex tensors are not available in autodiff"),
-    ("z = 1 + 2j\n", "syntax", "invalid number '2j': complex numbers are not part of the language"),
+     "AttributeError: module 'torch' has no attribute 'cfloat': complex tensors are not available in autodiff"),
 ])
 def test_out_of_scope_constructs_say_what_instead(cli, tmp_path, text, kind, words):
     out = run(cli, tmp_path, text)
-    assert out.code == 2 and f"autodiff: {kind} error" in out.stderr and words in out.stderr, out.stderr
+    assert out.code == 1 and words in out.stderr, out.stderr
 
 
 # A script and what PyTorch 2.13 printed for it: double backward, repeated indices, forward-mode tangents
