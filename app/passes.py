@@ -1,13 +1,13 @@
-"""A script's backward passes, watched for `autodiff run --trace` and `--explain`: for each pass (a `.backward()`
-or `torch.autograd.grad` call), the line of the script that started it, the graph it ran over (nodes named by the
-script's variables where a variable holds their tensor, each with the line that recorded it) and, for --explain,
-its steps. The caller's `report` receives each pass as it ends, so the report comes between the script's own
+"""A script's backward passes, watched when `autodiff run` is asked to trace or explain them: for each pass (a
+`.backward()` or `torch.autograd.grad` call), the line of the script that started it, the graph it ran over (nodes
+named by the script's variables where a variable holds their tensor, each with the line that recorded it) and, when
+explaining, its steps. The caller's `report` receives each pass as it ends, so the report comes between the script's own
 output in the order things happened."""
 
 from __future__ import annotations
 
 import contextlib
-import sys
+import inspect
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -26,12 +26,12 @@ class PassReport:
                  steps: list[Step] | None) -> None:
         self.number, self.where, self.roots, self.graph = number, where, roots, graph
         self.origins = origins  # node id -> the script's line that recorded it
-        self.steps = steps  # --explain: the pass step by step
+        self.steps = steps  # when explaining: the pass step by step
 
 
 def _script_names() -> dict[str, Any]:
     """The tensors the script's innermost frame names (its locals over its globals)."""
-    frame = sys._getframe(1)
+    frame = inspect.currentframe()
     origin = locate()
     while frame is not None and (origin is None or frame.f_code.co_filename != origin.filename):
         frame = frame.f_back

@@ -5,8 +5,8 @@ has the user's rights, as under `python`. Everything that reads programs from th
 JSON lines (eval, check, diff, ...) goes through the grammar instead and never runs Python.
 
 What this module adds to Python's own behaviour: the facade installed for the run, the engine's settings of the
-command line (dtype, seed, element limit) and, on request, a watch of the script's backward passes (--trace,
---explain) with the file and line that recorded each node; an uncaught exception printed as Python prints it,
+command line (dtype, seed, element limit) and, on request, a watch of the script's backward passes (traced or
+explained) with the file and line that recorded each node; an uncaught exception printed as Python prints it,
 with the script's frames only and the engine's errors under the names PyTorch gives them (RuntimeError, ...).
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import linecache
 import os
 import sys
@@ -54,7 +55,7 @@ class Origin:
 
 def locate() -> Origin | None:
     """The innermost frame of the user's code on the stack (the engine's own frames skipped)."""
-    frame = sys._getframe(1)
+    frame = inspect.currentframe()
     while frame is not None and _is_ours(frame.f_code.co_filename):
         frame = frame.f_back
     return None if frame is None else Origin(frame.f_code.co_filename, frame.f_lineno)
@@ -121,7 +122,7 @@ def as_main(filename: str, argv: list[str]) -> Iterator[types.ModuleType]:
 def run_source(source: bytes | str, filename: str, argv: list[str], watch: Any = None) -> int:
     """Run a script's source as its `__main__`; the exit status `python` would give (an uncaught exception is
     printed on stderr, as Python prints it)."""
-    if filename.startswith("<"):  # standard input: its lines for tracebacks and --trace, as a file's would be
+    if filename.startswith("<"):  # standard input: its lines for tracebacks and traces, as a file's would be
         text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
         linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
     try:

@@ -18,6 +18,7 @@ from autodiff.cli.options import (
     program_options,
     retain_graph_option,
     settings,
+    watch_options,
     wrt_option,
 )
 
@@ -44,9 +45,7 @@ Examples:
 @option("--retain-grad", "retain_grad", multiple=True, metavar="NAME", help="Keep .grad on a non-leaf.")
 @order_option("The N-th derivative (of one leaf: --wrt NAME picks it).")
 @wrt_option(multiple=False)
-@option("--detect-anomaly", is_flag=True, help="Stop at the first backward node that returns nan.")
-@option("--trace", is_flag=True, help="Show the backward graph.")
-@option("--explain", is_flag=True, help="Replay the backward pass step by step.")
+@watch_options
 @format_option()
 @engine_options()
 @option("--digits", type=click.IntRange(0, 30), metavar="N",

@@ -267,6 +267,18 @@ def iterations_option(default: int) -> Callable:
                   help="At most this many iterations.")
 
 
+def watch_options(fn: Callable) -> Callable:
+    """--detect-anomaly, --trace and --explain: how a program's backward passes are watched (eval, run)."""
+    return _decorate(fn, [
+        option("--detect-anomaly", is_flag=True, help="Stop at the first backward node that returns nan, naming it and "
+               "where it was recorded."),
+        option("--trace", is_flag=True, help="Show the backward graph (a script's: after each backward pass, on "
+               "stderr)."),
+        option("--explain", is_flag=True, help="Replay the backward pass step by step (a script's: each pass, on "
+               "stderr)."),
+    ])
+
+
 def batch_options(what: str) -> Callable:
     """--batch FILE and --max-line-bytes: one JSON document per input line (`what` the command does per line)."""
     return lambda fn: _decorate(fn, [

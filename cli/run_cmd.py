@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from autodiff.cli.options import engine_options, option, settings
+from autodiff.cli.options import engine_options, settings, watch_options
 
 TRUST = ("They run Python with your rights, as `python` does: a script can do anything you can. They are not a "
          "sandbox: run only code you trust. (Every other command reads its program with autodiff's own grammar and "
@@ -33,27 +33,13 @@ Example session:
 """
 
 
-def trace_options(fn: Any) -> Any:
-    """--trace, --explain and --detect-anomaly for a script's backward passes."""
-    for decorator in reversed((
-        option("--trace", is_flag=True, help="After each backward pass, show its graph of grad_fn nodes on stderr, "
-               "each with the script's line that recorded it."),
-        option("--explain", is_flag=True, help="Show each backward pass step by step on stderr: the gradient each "
-               "node received, its rule, what it passed on."),
-        option("--detect-anomaly", is_flag=True, help="Stop at the first backward node that returns nan, naming it "
-               "and the script's line that recorded it (torch.autograd.set_detect_anomaly(True))."),
-    )):
-        fn = decorator(fn)
-    return fn
-
-
 # ---------------------------------------------------------------------------- autodiff run
 @click.command("run", epilog=EPILOG_RUN, context_settings={**settings(), "ignore_unknown_options": True,
                                                            "allow_interspersed_args": False})
 @click.argument("file", metavar="FILE|-")
 @click.argument("args", nargs=-1, type=click.UNPROCESSED, metavar="[ARGS]...")
 @engine_options()
-@trace_options
+@watch_options
 def run_command(file: str, args: tuple[str, ...], dtype: str, config: Any, trace: bool, explain: bool,
                 detect_anomaly: bool) -> int:
     """Run a Python script (FILE, or '-' for standard input) as `python FILE ARGS` would, with `import torch`

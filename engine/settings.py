@@ -37,7 +37,7 @@ class State:
     # explanation of a pass reads it through it.
     observer = None
     # Called as pass_watcher(outputs, start) around every backward pass (backward() and grad()): start True before
-    # it runs, False after it ran (autodiff run's --trace and --explain report a script's passes through it).
+    # it runs, False after it ran (autodiff run reports a script's passes through it, when asked to).
     pass_watcher = None
     # Called with no arguments when a node is recorded, its result kept as the node's context (where it was made:
     # autodiff run's file and line); None: the context is forward_context, in anomaly mode only.

@@ -19,7 +19,8 @@ LAYERS = ["engine", "grammar", "app", "cli"]  # each may import only the ones be
 # The modules of a layer that the layers above may import (the rest are its own business). The syntax tree
 # (autodiff.grammar.syntax.tree) is not among them: only the interpreter reads a program's tree.
 PUBLIC = {
-    "engine": {"autodiff.engine", "autodiff.engine.errors", "autodiff.engine.formatting", "autodiff.engine.allocator"},
+    "engine": {"autodiff.engine", "autodiff.engine.errors", "autodiff.engine.formatting",
+               "autodiff.engine.allocator", "autodiff.engine.facade"},
     "grammar": {"autodiff.grammar", "autodiff.grammar.syntax", "autodiff.grammar.interpreter"},
     "app": {"autodiff.app", "autodiff.app.session", "autodiff.app.checking", "autodiff.app.comparison",
             "autodiff.app.gradcheck", "autodiff.app.explain",
@@ -29,8 +30,8 @@ PUBLIC = {
             "autodiff.app.tangent", "autodiff.app.gradient", "autodiff.app.newton",
             "autodiff.app.critical", "autodiff.app.extrema", "autodiff.app.critical_exact", "autodiff.app.critical_nd",
             "autodiff.app.limits", "autodiff.app.noise", "autodiff.app.config", "autodiff.app.precision",
-            "autodiff.app.script", "autodiff.app.batch", "autodiff.app.notation", "autodiff.app.implicit",
-            "autodiff.app.sympy_parts", "autodiff.app.sympy_lazy", "autodiff.app.sympy_names",
+            "autodiff.app.script", "autodiff.app.passes", "autodiff.app.batch", "autodiff.app.notation",
+            "autodiff.app.implicit", "autodiff.app.sympy_parts", "autodiff.app.sympy_lazy", "autodiff.app.sympy_names",
             "autodiff.app.steps"},
 }
 THIRD_PARTY = {  # what each layer may import besides the standard library and the layers below it

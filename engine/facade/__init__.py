@@ -31,16 +31,16 @@ from autodiff.engine import (  # (after the engine's parts are loaded)
 from autodiff.engine.devices import device
 from autodiff.engine.generator import Generator, initial_seed
 
-from . import _builtins_table
+from . import functions
 
 __version__ = "2.13.0+autodiff"  # the PyTorch release whose behaviour autodiff reproduces
 pi, e, inf, nan = _math.pi, _math.e, _math.inf, _math.nan
 
 # every built-in of the engine that PyTorch has as torch.NAME (constructors take device= and pin_memory=)
-globals().update(_builtins_table.torch_functions())
+globals().update(functions.torch_functions())
 
-from ._grad_modes import enable_grad, inference_mode, no_grad
-from ._tensors import (
+from .grad_modes import enable_grad, inference_mode, no_grad
+from .tensors import (
     DoubleTensor,
     FloatTensor,
     as_tensor,

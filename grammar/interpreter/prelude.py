@@ -70,13 +70,26 @@ def _log(input: Any, base: Any = None) -> Any:
 LANGUAGE: dict[str, Function] = {"log": Function("log", _log, "log(input, base=e)", BUILTINS["log"])}
 
 
+def _linalg_members() -> dict[str, Any]:
+    """torch.linalg: its norms, and the matrix functions and decompositions the engine has (inv is inverse;
+    slogdet, pinv and svd are the engine's linalg_* functions, which return what torch.linalg's return)."""
+    return {
+        "norm": Function("torch.linalg.norm", engine.linalg_norm, "norm(input, ord=None, dim=None, keepdim=False)"),
+        "inv": Function("torch.linalg.inv", BUILTINS["inverse"].fn, "inv(input)", BUILTINS["inverse"]),
+        "slogdet": Function("torch.linalg.slogdet", engine.linalg_slogdet, "slogdet(A)"),
+        "pinv": Function("torch.linalg.pinv", engine.linalg_pinv, "pinv(A, *, atol=None, rtol=None, hermitian=False)"),
+        "svd": Function("torch.linalg.svd", engine.linalg_svd, "svd(A, full_matrices=True)"),
+        **{name: builtin_function(name) for name in ("vector_norm", "det", "solve", "eigh", "eigvalsh", "svdvals")},
+    }
+
+
 def _torch_members() -> dict[str, Any]:
     members: dict[str, Any] = {name: Function(name, b.fn, b.signature, b) for name, b in BUILTINS.items()}
     functional = Namespace("torch.nn.functional", {name: builtin_function(name) for name in functional_names()})
     members.update({
         "manual_seed": Function("manual_seed", engine.manual_seed, "manual_seed(seed)"),
         **CONSTANTS,
-        **{name: engine.dtypes.ALIASES[name] for name in ("float32", "float64", "float", "double")},
+        **engine.dtypes.ALIASES,
         "autograd": Namespace("torch.autograd", {
             "grad": Function("torch.autograd.grad", engine.grad,
                              "grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False)"),
@@ -84,6 +97,7 @@ def _torch_members() -> dict[str, Any]:
                                  "backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False)"),
         }),
         "nn": Namespace("torch.nn", {"functional": functional}),
+        "linalg": Namespace("torch.linalg", _linalg_members()),
     })
     return members
 

@@ -114,13 +114,21 @@ def _run_torch(torch: Any, program: str, names: dict[str, Any]) -> Any:
 
 
 def _run_engine(program: str, names: dict[str, Any]) -> Any:
+    """The program in autodiff's language; one the language leaves to `autodiff run` (torch.nn's modules) as
+    Python with autodiff's torch, as `autodiff run` runs it."""
+    from autodiff.engine import facade
+    from autodiff.engine.errors import UnknownNameError, UsageError
     from autodiff.grammar.interpreter import Evaluation, Interpreter
     from autodiff.grammar.syntax import parse
 
-    tree = parse(program)
-    interpreter = Interpreter()
-    interpreter.names.update(names)
-    return interpreter.run(tree, Evaluation(tree)).root
+    try:
+        tree = parse(program)
+        interpreter = Interpreter()
+        interpreter.names.update(names)
+        return interpreter.run(tree, Evaluation(tree)).root
+    except (UsageError, UnknownNameError):
+        with facade.installed():
+            return _run_torch(facade, program, names)
 
 
 def evaluate(lib: Any, program: str, names: dict[str, Any]) -> Any:

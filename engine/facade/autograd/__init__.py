@@ -9,7 +9,7 @@ from autodiff.engine import Tensor, backward, grad, gradcheck, gradgradcheck, se
 from autodiff.engine.errors import WrongTypeError
 from autodiff.engine.settings import STATE
 
-from .._grad_modes import enable_grad, inference_mode, no_grad
+from ..grad_modes import enable_grad, inference_mode, no_grad
 from . import forward_ad, function, functional, graph, profiler
 from .function import Function
 
