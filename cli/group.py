@@ -26,8 +26,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "newton": ("newton_cmd", "Newton's method on f = 0 from x0, step by step."),
     "ops": ("ops_cmd", "List every function and operator with its backward formulas."),
     "plot": ("plot_cmd", "Draw a function and its derivatives over a grid."),
-    "repl": ("run_cmd", "An interactive session of the language (script mode), like Python's REPL."),
-    "run": ("run_cmd", "Run a script of the language (FILE, or '-' for standard input), PyTorch-style."),
+    "repl": ("run_cmd", "Python's interactive console with `import torch` answered by autodiff's engine."),
+    "run": ("run_cmd", "Run a Python script (FILE or '-') with `import torch` answered by autodiff's engine."),
     "table": ("table_cmd", "The value and derivatives at every point of a grid."),
     "tangent": ("tangent_cmd", "The tangent line (plane) or Taylor polynomial at a point."),
 }

@@ -11,10 +11,6 @@ import click
 
 from autodiff.cli.options import engine_options, settings, watch_options
 
-TRUST = ("They run Python with your rights, as `python` does: a script can do anything you can. They are not a "
-         "sandbox: run only code you trust. (Every other command reads its program with autodiff's own grammar and "
-         "never runs Python.)")
-
 EPILOG_RUN = """\b
 Examples:
   autodiff run examples/05_backward_chain.py
@@ -42,14 +38,17 @@ Example session:
 @watch_options
 def run_command(file: str, args: tuple[str, ...], dtype: str, config: Any, trace: bool, explain: bool,
                 detect_anomaly: bool) -> int:
-    """Run a Python script (FILE, or '-' for standard input) as `python FILE ARGS` would, with `import torch`
-    answered by autodiff's engine.
+    """Run a Python script (FILE or '-') with `import torch` answered by autodiff's engine.
 
-    The script prints what the same script prints under PyTorch: tensors in PyTorch's repr, gradients, graphs
-    of grad_fn nodes. torch, torch.nn, torch.nn.functional, torch.optim, torch.autograd, torch.func,
-    torch.linalg, torch.utils.data and functorch are autodiff's; every other module (numpy, math, random,
-    matplotlib, ...) is the real one. An uncaught exception prints as Python prints it, with the script's
-    frames, and the exit code is 1.
+    FILE runs as `python FILE ARGS` would run it (ARGS are its sys.argv) and prints what it prints under
+    PyTorch: tensors in PyTorch's repr, gradients, graphs of grad_fn nodes. torch, torch.nn,
+    torch.nn.functional, torch.optim, torch.autograd, torch.func, torch.linalg, torch.utils.data and functorch
+    are autodiff's; every other module (numpy, math, random, matplotlib, ...) is the real one. An uncaught
+    exception prints as Python prints it, with the script's frames, and the exit code is 1.
+
+    This runs Python with your rights, as `python` does: a script can do anything you can. It is not a
+    sandbox: run only code you trust. (Every other command reads its program with autodiff's own grammar and
+    never runs Python.)
     """
     from autodiff.cli.commandline import read_file_bytes, read_stdin_bytes
 
@@ -57,7 +56,6 @@ def run_command(file: str, args: tuple[str, ...], dtype: str, config: Any, trace
     return _run(source, "<stdin>" if file == "-" else file, list(args), trace, explain, detect_anomaly)
 
 
-run_command.help = f"{run_command.help}\n\n{TRUST}"
 
 
 def _run(source: bytes, filename: str, argv: list[str], trace: bool, explain: bool, detect_anomaly: bool) -> int:
@@ -106,6 +104,9 @@ def repl_command(dtype: str, config: Any) -> int:
     ~/.local/state/autodiff/history by default), blocks, Ctrl-C (cancels the input) and Ctrl-D (ends the
     session) work as in Python's console. Standard input that is not a terminal runs as a script would
     (`autodiff run -`).
+
+    This runs Python with your rights, as `python` does: it is not a sandbox. (Every other command reads its
+    program with autodiff's own grammar and never runs Python.)
     """
     if not sys.stdin.isatty():
         from autodiff.cli.commandline import read_stdin_bytes
@@ -119,6 +120,5 @@ def repl_command(dtype: str, config: Any) -> int:
     return console(banner)
 
 
-repl_command.help = f"{repl_command.help}\n\n{TRUST}"
 
 COMMANDS: list[click.Command] = [run_command, repl_command]

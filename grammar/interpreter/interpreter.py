@@ -107,12 +107,12 @@ class Interpreter:
 
     def operator(self, op: str, left: Any, right: Any) -> Any:
         """`left op right`: Python's meaning on strings and tuples (sequences.py), else the backend's."""
-        result = sequences.operator(op, left, right, False)
+        result = sequences.operator(op, left, right)
         return self.backend.operator(op, left, right) if result is NotImplemented else result
 
     def index(self, value: Any, items: list[Any]) -> Any:
         """`value[items]`: Python's indexing of strings and tuples, else the backend's."""
-        result = sequences.index(value, items[0], False) if len(items) == 1 else NotImplemented
+        result = sequences.index(value, items[0]) if len(items) == 1 else NotImplemented
         return self.backend.index(value, items) if result is NotImplemented else result
 
     def index_of(self, index: tuple) -> Any:

@@ -1,7 +1,6 @@
-"""Python's meaning of the operators and of indexing on strings, tuples and (in a script) lists: `"a" + "b"`,
-`[0] * 3`, `losses[-1]`, `values[1:]`, `(1, 2) + (3,)`, `"b" > "a"`, `[1, 2] == [1, 2]`. In `autodiff
-eval` a list is a tensor (`[1, 2] + [3, 4]` adds), so there the list rules do not apply; a list beside a
-tensor is a tensor everywhere (`[1.0, 2.0] + x`, as PyTorch converts it)."""
+"""Python's meaning of the operators and of indexing on strings and tuples: `"a" + "b"`, `(1, 2) + (3,)`,
+`"b" > "a"`, `grad_fn.next_functions[0]`. A list is a tensor (`[1, 2] + [3, 4]` adds, `[1.0, 2.0] + x` too, as
+PyTorch converts it)."""
 
 from __future__ import annotations
 
@@ -29,8 +28,7 @@ def _plain(value: Any) -> bool:
     return True
 
 
-def _kinds(lists: bool) -> tuple[type, ...]:
-    return (str, tuple, list) if lists else (str, tuple)
+SEQUENCES = (str, tuple)
 
 
 def _sized(count: int, what: str) -> None:
@@ -38,10 +36,9 @@ def _sized(count: int, what: str) -> None:
         raise LimitError(f"{what} would hold {count:,} items, over the limit of {MAX_ITEMS:,}", reason="size")
 
 
-def operator(op: str, left: Any, right: Any, lists: bool) -> Any:
-    """`left op right` as Python computes it on sequences, or NotImplemented when it is not such a case
-    (`lists`: lists are Python lists, as in a script)."""
-    sequences = _kinds(lists)
+def operator(op: str, left: Any, right: Any) -> Any:
+    """`left op right` as Python computes it on strings and tuples, or NotImplemented when it is not such a case."""
+    sequences = SEQUENCES
     if not (isinstance(left, sequences) or isinstance(right, sequences)) or op in _ELSEWHERE \
             or (op == "%" and isinstance(left, str)):
         return NotImplemented  # membership, identity and "%" formatting have their own rules
@@ -66,17 +63,10 @@ def operator(op: str, left: Any, right: Any, lists: bool) -> Any:
     raise BadValueError(f"unsupported operand types for {op}: {kind(left)} and {kind(right)}", reason="operands")
 
 
-def extend(items: list, more: list | tuple) -> list:
-    """A script's `items += more`: the list grows in place (its other names see it), as in Python."""
-    _sized(len(items) + len(more), "the list made by +")
-    items.extend(more)
-    return items
-
-
-def index(value: Any, key: Any, lists: bool) -> Any:
-    """`value[key]` as Python indexes a string, a tuple or (in a script) a list by a number or a slice, or
-    NotImplemented when it is not such a case."""
-    if not isinstance(value, _kinds(lists)) or isinstance(key, bool) or not isinstance(key, (int, slice)):
+def index(value: Any, key: Any) -> Any:
+    """`value[key]` as Python indexes a string or a tuple by a number or a slice, or NotImplemented when it is not
+    such a case."""
+    if not isinstance(value, SEQUENCES) or isinstance(key, bool) or not isinstance(key, (int, slice)):
         return NotImplemented
     if isinstance(key, int) and not -len(value) <= key < len(value):
         raise BadValueError(f"index {key} is out of range for a {kind(value)} of {len(value)} items",
@@ -89,4 +79,4 @@ def index(value: Any, key: Any, lists: bool) -> Any:
         raise BadValueError(f"cannot index a {kind(value)} with {key!r}: {error}", reason="index") from None
 
 
-__all__ = ["MAX_ITEMS", "extend", "index", "operator"]
+__all__ = ["MAX_ITEMS", "index", "operator"]

@@ -92,9 +92,9 @@ PROGRAMS = [
     ("dunder attribute", "x.__class__", ["x=1"], "name", 2, "names starting with '_'"),
     ("class bases", "().__class__.__bases__", [], "name", 2, "names starting with '_'"),
     ("private attribute", "x._data", ["x=1"], "name", 2, "names starting with '_'"),
-    ("lambda", "lambda: 1", [], "value", 1, "the program's last statement gives a function, not a tensor"),
+    ("lambda", "lambda: 1", [], "usage", 2, "put the program in a file and run it with `autodiff run FILE`"),
     ("comprehension", "[i for i in x] for", ["x=[1]"], "syntax", 2, "unexpected 'for': a comprehension is written"),
-    ("f-string", "f'{x}'", ["x=1"], "value", 1, "the program's last statement gives a str, not a tensor"),
+    ("f-string", "f'{x}'", ["x=1"], "usage", 2, "put the program in a file and run it with `autodiff run FILE`"),
     ("walrus", "(y := x)", ["x=1"], "syntax", 2, "':=' is not part of the language"),
     ("not callable", "x(1)", ["x=1"], "value", 1, "not callable"),
     ("tuple index", "(1, 2)[5]", [], "value", 1, "out of range for a tuple"),
@@ -231,7 +231,7 @@ OPTIONS = [
     (["eval", "x", "x=1", "--nope"], "usage", 2, "--nope"),
     (["eval", "x", "x=1", "--backward", "nope"], "name", 2, "no tensor named 'nope'"),
     (["eval", "x", "x=[1, 2]", "--grad-tensor", "ones(3)"], "autograd", 1, "shape"),
-    (["run", "-", "--seed", "-1"], "usage", 2, "--seed must be a non-negative integer"),
+    (["run", "--seed", "-1", "-"], "usage", 2, "--seed must be a non-negative integer"),
 ]
 
 
@@ -351,10 +351,11 @@ def test_bad_program_files(fz, files, tmp_path):
     expect(fz, ["eval", "-f", str(files / "missing.ad")], "io", 2, "cannot read it", json_mode=False)
     expect(fz, ["eval", "-f", str(files / "x.npy")], "io", 2, "cannot read it", json_mode=False)
     expect(fz, ["eval", "-f", str(files / "garbage.npy")], "io", 2, "not UTF-8 text", json_mode=False)
-    expect(fz, ["run", str(files / "garbage.npy")], "io", 2, "not UTF-8 text")
-    expect(fz, ["run", str(files / "x.npy")], "io", 2, "cannot read the script")
+    expect(fz, ["run", str(files / "x.npy")], "io", 2, "the script: cannot read")
+    garbage = fz.run(["run", str(files / "garbage.npy")])  # Python's answer to a file that is not Python
+    assert garbage.code == 1 and garbage.stderr.splitlines()[-1].startswith("SyntaxError: "), garbage
     if (files / "sparse.csv").exists():
-        for args in (["eval", "-f", str(files / "sparse.csv")], ["run", str(files / "sparse.csv")]):
+        for args in (["eval", "-f", str(files / "sparse.csv")],):
             outcome, peak = peak_bytes(fz, args)
             fz.check(outcome)
             assert outcome.code == 1 and "limit error" in outcome.stderr and "1,000,000 characters" in outcome.stderr
@@ -368,24 +369,14 @@ def test_a_path_with_a_nul_character(fz):
     expect(fz, ["eval", "x", "x=@a\x00b.npy"], "io", 2, "does not exist")
 
 
-def test_a_repl_fed_bytes_that_are_not_utf8_goes_on(fz):
-    outcome = fz.run(["repl"], input=b"1 + 1\nx\xff\n2 * 3\n")
-    fz.check(outcome, session=True)
-    assert outcome.code == 0 and outcome.stdout == "2\n6\n", outcome
-    assert outcome.stderr == "autodiff: io error: the input line is not UTF-8 text\n", outcome
-
-
-def test_bad_standard_input(fz):
+def test_standard_input_that_is_not_utf8(fz):
+    """eval's program: an io error; a script's (run -, or a repl fed by a pipe): Python's SyntaxError."""
     expect(fz, ["eval", "-", "x=1"], "io", 2, "not UTF-8 text", stdin=b"x\xff")
-    expect(fz, ["run", "-"], "io", 2, "not UTF-8 text", stdin=b"print(1)\n\xc3")
-    expect(fz, ["run", "-"], "limit", 1, "over the limit of 1,000,000 characters", stdin=b"x" * (5 * MB))
     expect(fz, ["eval", "-", "x=1"], None, 0, stdin="x * 2\n")
-
-
-def test_a_script_prints_what_its_output_cannot_encode(fz):
-    outcome = fz.run(["run", "-"], input="print('a\\ud800b')\nprint('\\udcff')\n")
-    fz.check(outcome)
-    assert outcome.code == 0 and outcome.stdout == "a\\ud800b\n\\udcff\n", outcome
+    for command in (["run", "-"], ["repl"]):
+        outcome = fz.run(command, input=b"print(1)\n\xc3\n")
+        assert outcome.code == 1 and outcome.stdout == "", outcome
+        assert outcome.stderr.splitlines()[-1].startswith("SyntaxError: (unicode error) 'utf-8' codec"), outcome
 
 
 # ---------------------------------------------------------------------------- --batch

@@ -343,7 +343,7 @@ _ENGINE_CALLS = {
     ("sin(x, 3)", "value", 1, 1, ["sin()", "usage: sin(input)"]),
     ("ones(2)[5]", "value", 1, 1, ["out of bounds"]),
     ("x.grad.zero_()", "value", 1, 1, ["None"]),
-    ("f(lambda x: x", "syntax", 1, 2, ["unclosed"]),
+    ("f(lambda x: x", "usage", 1, 3, ["'lambda' starts a lambda", "autodiff run FILE"]),
     ("[i for i in 3]", "value", 1, 13, ["not iterable"]),
 ])
 def test_errors_have_a_kind_a_place_and_words(source, kind, line, column, words):

@@ -58,4 +58,3 @@ def test_formulas_lex_the_same_with_either_pattern(text: str) -> None:
 
 def test_a_text_with_another_character_uses_the_whole_pattern() -> None:
     assert lexed("y = x # note")[:3] == [("NAME", "y", 0, 1, 1), ("EQUAL", "=", 2, 1, 3), ("NAME", "x", 4, 1, 5)]
-    assert lexed("f'{x}'")[0][:2] == ("FSTRING", "f'{x}'")

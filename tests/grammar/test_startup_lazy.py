@@ -38,16 +38,6 @@ def test_eval_loads_no_script_only_module() -> None:
     assert lines[-1] == '{"modules": [], "built": []}'
 
 
-def test_the_lazy_parts_are_built_when_a_script_uses_them() -> None:
-    from autodiff.grammar.interpreter import SCRIPT, Interpreter
-    from autodiff.grammar.syntax import parse
-
-    out: list[str] = []
-    program = parse("import numpy as np\nimport torch.nn as nn\nprint(len([1, 2]), '{}'.format(3), np.pi > 3)")
-    Interpreter(policy=SCRIPT, write=out.append).run(program)
-    assert "".join(out) == "2 3 True\n"
-
-
 # What eval's and check's start no longer imports (benchmarks/README.md, "Written-out records, one stack chunk,
 # paired runs"): dataclasses (their records are written-out classes), copy, threading, the SymPy placeholders'
 # modules (installed when SymPy is first imported), and for text output Python's json.
