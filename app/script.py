@@ -137,10 +137,21 @@ def run_source(source: bytes | str, filename: str, argv: list[str], watch: Any =
     except KeyboardInterrupt as stop:
         _flush_then(python_traceback(stop))
         return 130
+    except BrokenPipeError:  # the reader of stdout went away (`autodiff run train.py | head`): a quiet end
+        _quiet_stdout()
+        return 0
     except BaseException as error:  # the script's own exception: Python's report, exit 1
         _flush_then(python_traceback(error))
         return 1
     return 0
+
+
+def _quiet_stdout() -> None:
+    """Standard output to /dev/null, so that the interpreter's final flush of a closed pipe says nothing (Python's
+    documented advice for SIGPIPE)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def _flush_then(text: str) -> None:

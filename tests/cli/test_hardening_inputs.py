@@ -95,7 +95,7 @@ def test_a_huge_element_limit_is_just_a_limit():
 
 
 def test_run_into_a_closed_pipe_is_a_quiet_exit_0(tmp_path):
-    path = tmp_path / "many.autodiff"
+    path = tmp_path / "many.py"
     path.write_text("for i in range(200000):\n    print(i, 'a line long enough to fill the pipe')\n")
     reader = subprocess.Popen(["head", "-c", "10"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
     done = subprocess.run([AUTODIFF, "run", str(path)], stdout=reader.stdin, stderr=subprocess.PIPE, text=True,
@@ -109,7 +109,7 @@ FOREVER = "n = 0\nwhile True:\n    n += 1\n"
 
 
 def _start(tmp_path, *args: str, ignore_sigint: bool = False) -> subprocess.Popen:
-    path = tmp_path / "forever.autodiff"
+    path = tmp_path / "forever.py"
     path.write_text(FOREVER)
 
     def setup() -> None:
@@ -150,10 +150,3 @@ def test_an_interrupted_json_run_still_writes_its_error_document():
     out, err = process.communicate(timeout=10)
     assert process.returncode == 130 and err.strip() == "autodiff: interrupted"
     assert json.loads(out.strip()) == {"error": {"kind": "interrupted", "message": "interrupted (SIGINT)"}}
-
-
-def test_a_repl_line_over_the_limit_is_refused_without_holding_it_and_the_session_goes_on():
-    done = _run("repl", stdin="x = " + "1" * 3_000_000 + "\nprint(2)\n")
-    assert done.returncode == 0 and done.stdout == "2\n"
-    assert done.stderr == ("autodiff: limit error: the input line is longer than 1,000,000 bytes, the program size "
-                           "limit\n")
