@@ -21,14 +21,25 @@ for, here, in BUILTINS, in OPS or as a Tensor method.
 
 from __future__ import annotations
 
-import numpy as np
-
 from . import api as _api  # installs the Tensor's constructor, operators and methods
 from . import constructors as _constructors
 from . import lazy
 from .api import INPLACE, OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
 from .autograd import backward, grad
 from .constructors import manual_seed
+from .dtypes import (  # the dtypes, PyTorch's objects (engine.int64 is torch.int64; engine.bool_ is torch.bool)
+    DType,
+    bool_,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    promote_types,
+    uint8,
+)
 from .errors import (
     KINDS,
     AutodiffError,
@@ -94,8 +105,6 @@ _SECOND_NAMES = {name: module for module, names in _SECOND.items() for name in n
 # The names of the array operations (lazy.OPERATIONS) that are not built-ins, by module
 _OPERATION_NAMES = {"getitem": "indexing", "setitem": "indexing", "TensorMath": "tensormath"}
 
-float32 = np.dtype(np.float32)
-float64 = np.dtype(np.float64)
 
 # Every built-in as a module function: autodiff.engine.sin(x), autodiff.engine.zeros(3, 1), ... (those of the
 # modules loaded second are found by __getattr__ below)
@@ -127,6 +136,7 @@ __all__ = [
     "BadValueError",
     "Builtin",
     "CustomNode",
+    "DType",
     "FunctionCtx",
     "Grad",
     "GradMode",
@@ -159,6 +169,7 @@ __all__ = [
     "apply_to_modules",
     "as_dtype",
     "backward",
+    "bool_",
     "cast_module",
     "check_lists",
     "detect_anomaly",
@@ -167,6 +178,7 @@ __all__ = [
     "enter_dual_level",
     "execute",
     "exit_dual_level",
+    "float16",
     "float32",
     "float64",
     "forward_context",
@@ -183,6 +195,10 @@ __all__ = [
     "graph_size",
     "hessian",
     "hvp",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
     "is_anomaly_enabled",
     "is_grad_enabled",
     "jacobian",
@@ -198,12 +214,14 @@ __all__ = [
     "observe",
     "once_differentiable",
     "parameter",
+    "promote_types",
     "set_default_dtype",
     "set_grad_enabled",
     "set_max_elements",
     "set_printoptions",
     "setitem",
     "settings",
+    "uint8",
     "unpack_dual",
     "vhp",
     "vjp",

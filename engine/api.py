@@ -143,6 +143,10 @@ def _install_operators(T: type) -> None:
     T.__mul__ = T.__rmul__ = _fast(MUL, function["*"])
     T.__truediv__ = _fast(DIV, function["/"])
     T.__rtruediv__ = REFLECTED["/"].fn
+    T.__floordiv__ = lambda self, other: BUILTINS["div"].fn(self, other, rounding_mode="floor")
+    T.__rfloordiv__ = lambda self, other: BUILTINS["div"].fn(other, self, rounding_mode="floor")
+    T.__mod__ = lambda self, other: BUILTINS["remainder"].fn(self, other)
+    T.__rmod__ = lambda self, other: BUILTINS["remainder"].fn(other, self)
     T.__pow__ = lambda self, other: function["**"](self, other)
     T.__rpow__ = _reflected(function["**"])
     T.__neg__ = lambda self: BUILTINS[UNARY_OPERATORS["-"]].fn(self)

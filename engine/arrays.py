@@ -149,7 +149,9 @@ def erfc(x: Any) -> np.ndarray:
 
 
 def sign(x: Any) -> np.ndarray:
-    """-1, 0 or 1, and 0 for nan (PyTorch's sign; numpy's gives nan)."""
+    """-1, 0 or 1, and 0 for nan (PyTorch's sign; numpy's gives nan); a bool is its own sign."""
+    if getattr(x, "dtype", None) == np.bool_:
+        return np.array(x, copy=True)
     out = np.asarray(np.sign(x))
     if out.dtype.kind == "f":
         nan = np.isnan(out)

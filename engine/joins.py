@@ -9,7 +9,7 @@ import numpy as np
 
 from .coerce import tensor_arg, with_axis
 from .errors import BadValueError, ShapeError
-from .optable import LINEAR_JVP, Grad, Op, declare
+from .optable import LINEAR_JVP, PROMOTED, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import check_dim
@@ -17,11 +17,11 @@ from .tensor import Tensor
 
 STACK = declare(Op("stack", "StackBackward0", ("tensors[0]",), lambda *xs, dim, spans: np.stack(xs, axis=dim),
                    (Grad(lambda F, g, s: F.index(g, (slice(None),) * s.dim + (0,)), "grad[i] along dim"),),
-                   "tensors of one shape along a new dim", jvp=LINEAR_JVP))
+                   "tensors of one shape along a new dim", jvp=LINEAR_JVP, integers=PROMOTED))
 CAT = declare(Op("cat", "CatBackward0", ("tensors[0]",), lambda *xs, dim, spans: np.concatenate(xs, axis=dim),
                  (Grad(lambda F, g, s: F.index(g, (slice(None),) * s.dim + (slice(*s.spans[0]),)),
                        "the part of grad along dim that came from this tensor"),), "tensors joined along a dim",
-                 jvp=LINEAR_JVP))
+                 jvp=LINEAR_JVP, integers=PROMOTED))
 
 _JOINED: dict[tuple[str, int], Op] = {}
 

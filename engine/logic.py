@@ -10,7 +10,7 @@ import numpy as np
 
 from .coerce import Number, array_from, broadcast_shape, with_axis
 from .errors import BadValueError
-from .optable import ELEMENTWISE, ELEMENTWISE_JVP, Grad, Op, declare
+from .optable import ELEMENTWISE, ELEMENTWISE_JVP, PROMOTED, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import check_dim
@@ -20,7 +20,8 @@ WHERE = declare(Op("where", "WhereBackward0", ("self", "other"), lambda a, b, *,
                    (Grad(lambda F, g, s: F.where(s.condition, g, 0.0), "grad where condition"),
                     Grad(lambda F, g, s: F.where(s.condition, 0.0, g), "grad where not condition")),
                    "self where condition, else other", group=ELEMENTWISE, elementwise=True,
-                   symbolic=lambda M, a, b, *, condition: M.where(condition, a, b), jvp=ELEMENTWISE_JVP))
+                   symbolic=lambda M, a, b, *, condition: M.where(condition, a, b), jvp=ELEMENTWISE_JVP,
+                   integers=PROMOTED))
 
 
 def _values(x: Any, what: str) -> np.ndarray:

@@ -13,7 +13,7 @@ from .arithmetic import maximum, minimum
 from .arrays import c_order, kept_shape
 from .coerce import tensor_arg, with_axis
 from .errors import BadValueError
-from .optable import LINEAR_JVP, REDUCTION_JVP, REDUCTIONS, Grad, Op, declare
+from .optable import KEPT, LINEAR_JVP, REDUCTION_JVP, REDUCTIONS, WIDENED, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .returns import ReturnTuple, return_type
@@ -191,10 +191,10 @@ def _declare(name: str, node: str, forward: Any, formula: Any, text: str, doc: s
 
 # ---------------------------------------------------------------------------- the ops
 SUM = _declare("sum", "SumBackward0", lambda x: torch_sum(x), lambda F, g, s: F.expand(g, s.input_shape),
-               "grad expanded to self's shape", "sum of all elements", jvp=LINEAR_JVP)
+               "grad expanded to self's shape", "sum of all elements", jvp=LINEAR_JVP, integers=WIDENED)
 SUM_DIM = _declare("sum_dim", "SumBackward1", lambda x, *, dim, keepdim: c_order(torch_sum(x, dim, keepdim)),
                    lambda F, g, s: expand_back(F, g, s), "grad expanded over the summed dims", "sum over dims",
-                   jvp=LINEAR_JVP)
+                   jvp=LINEAR_JVP, integers=WIDENED)
 # PyTorch's mean is its sum divided by the count (np.mean would add in another order, and warn for an empty
 # input: 0/0 is nan, as in PyTorch)
 MEAN = _declare("mean", "MeanBackward0", lambda x, *, count: torch_sum(x) / count,
@@ -205,17 +205,17 @@ MEAN_DIM = _declare("mean_dim", "MeanBackward1",
                     lambda F, g, s: expand_back(F, g / s.count, s), "grad / count expanded over the averaged dims",
                     "mean over dims", noisy=True, jvp=LINEAR_JVP)
 MAX = _declare("max", "MaxBackward1", lambda x: np.max(x), _max_all_grad,
-               "grad shared evenly by the elements equal to the max", "largest element")
+               "grad shared evenly by the elements equal to the max", "largest element", integers=KEPT)
 MIN = _declare("min", "MinBackward1", lambda x: np.min(x), _max_all_grad,
-               "grad shared evenly by the elements equal to the min", "smallest element")
+               "grad shared evenly by the elements equal to the min", "smallest element", integers=KEPT)
 MAX_DIM = _declare("max_dim", "MaxBackward0", _take_dim, _indices_grad, "grad to the position of the max along dim",
-                   "max over a dim", saved=("indices",))
+                   "max over a dim", saved=("indices",), integers=KEPT)
 MIN_DIM = _declare("min_dim", "MinBackward0", _take_dim, _indices_grad, "grad to the position of the min along dim",
-                   "min over a dim", saved=("indices",))
+                   "min over a dim", saved=("indices",), integers=KEPT)
 AMAX = _declare("amax", "AmaxBackward0", _over(np.amax), _extreme_grad,
-                "grad shared evenly by the elements equal to the max", "largest element over dims")
+                "grad shared evenly by the elements equal to the max", "largest element over dims", integers=KEPT)
 AMIN = _declare("amin", "AminBackward0", _over(np.amin), _extreme_grad,
-                "grad shared evenly by the elements equal to the min", "smallest element over dims")
+                "grad shared evenly by the elements equal to the min", "smallest element over dims", integers=KEPT)
 SOFTMAX = _declare("softmax", "SoftmaxBackward0", _softmax,
                    lambda F, g, s: F.softmax_backward(g, s.result, s.dim),
                    "result * (grad - sum(grad * result, dim))", "exp(self) / sum(exp(self), dim)", noisy=True,
@@ -228,9 +228,9 @@ LOG_SOFTMAX = _declare("log_softmax", "LogSoftmaxBackward0", _log_softmax,
 PROD = _declare("prod", "ProdBackward0", _over(np.prod), _prod_all_grad,
                 "grad * (the product of the other elements); 0 where two or more elements are 0 (without create_graph)",
                 "product",
-                noisy=True)
+                noisy=True, integers=WIDENED)
 PROD_DIM = _declare("prod_dim", "ProdBackward1", _over(np.prod), _prod_grad,
-                    "grad * (the product of the other elements)", "product over a dim", noisy=True)
+                    "grad * (the product of the other elements)", "product over a dim", noisy=True, integers=WIDENED)
 VAR = _declare("var", "VarBackward0", variance, _var_grad, "grad * 2 * (self - mean) / (n - correction)", "variance",
                noisy=True)
 STD = _declare("std", "StdBackward0",

@@ -10,7 +10,7 @@ import numpy as np
 
 from .coerce import tensor_arg, with_axis
 from .errors import BadValueError
-from .optable import LINEAR_JVP, REDUCTIONS, Grad, Op, declare
+from .optable import KEPT, LINEAR_JVP, REDUCTIONS, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .returns import return_type
@@ -33,14 +33,15 @@ def _put_back(F: Any, g: Any, s: Any) -> Any:
 
 SORT = declare(Op("sort", "SortBackward0", ("self",), _take,
                   (Grad(_put_back, "grad put back at indices along dim"),), "values sorted along dim, and where "
-                  "each came from", group=REDUCTIONS, saved=("indices",), jvp=LINEAR_JVP))
+                  "each came from", group=REDUCTIONS, saved=("indices",), jvp=LINEAR_JVP, integers=KEPT))
 # sort(x, stable=...): PyTorch's other overload of sort, recorded as SortBackward1 (whatever the flag says)
 SORT_STABLE = declare(Op("sort_stable", "SortBackward1", ("self",), _take,
                          (Grad(_put_back, "grad put back at indices along dim"),), "sort, called with stable=",
-                         saved=("indices",), jvp=LINEAR_JVP))
+                         saved=("indices",), jvp=LINEAR_JVP, integers=KEPT))
 TOPK = declare(Op("topk", "TopkBackward0", ("self",), _take,
                   (Grad(_put_back, "grad put back at indices along dim"),), "the k largest (or smallest) values "
-                  "along dim, and where each came from", group=REDUCTIONS, saved=("indices",), jvp=LINEAR_JVP))
+                  "along dim, and where each came from", group=REDUCTIONS, saved=("indices",), jvp=LINEAR_JVP,
+                  integers=KEPT))
 
 
 def order(x: np.ndarray, dim: int, descending: bool) -> np.ndarray:

@@ -13,7 +13,7 @@ from autodiff.engine.errors import BadValueError
 from autodiff.grammar.interpreter import members, operators
 from autodiff.grammar.interpreter.prelude import CONSTANTS
 from autodiff.grammar.interpreter.torchlib import check_device
-from autodiff.grammar.interpreter.values import Function, hashable, kind, script_type, second
+from autodiff.grammar.interpreter.values import Function, hashable, kind, literal_tensor, script_type, second
 
 
 class EngineBackend:
@@ -52,6 +52,8 @@ class EngineBackend:
             bound = found.bind(*args, **kwargs)
         except TypeError as error:
             raise arguments_error(function.name, error, function.signature) from None
+        if function.builtin is not None and function.builtin.name in FLOAT_CONSTRUCTORS:
+            _floating_by_default(function.builtin.name, bound)
         return function.fn(*bound.args, **bound.kwargs)
 
     @staticmethod
@@ -73,13 +75,27 @@ class EngineBackend:
                 and any(not isinstance(v, (int, float, list)) for v in value):
             return _list_item(value, index)  # a list of tensors, modules, ...: Python's list indexing
         if isinstance(value, list):
-            return engine.getitem(engine.tensor(value), index)
+            return engine.getitem(literal_tensor(value), index)
         if isinstance(value, tuple) and isinstance(index, int) and not isinstance(index, bool):
             if not -len(value) <= index < len(value):
                 raise BadValueError(f"index {index} is out of range for a tuple of {len(value)} items",
                                     reason="index")
             return value[index]
         raise BadValueError(f"'{kind(value)}' object is not subscriptable", reason="subscript")
+
+
+# The language's rule (docs/language.md): whole numbers make floating tensors. These constructors infer int64 from
+# them, as PyTorch's do, so without a dtype= the language gives them the default float dtype.
+FLOAT_CONSTRUCTORS = frozenset({"tensor", "arange", "full"})
+
+
+def _floating_by_default(name: str, bound: inspect.BoundArguments) -> None:
+    """Give a constructor call without a dtype the default float dtype (tensor() of booleans stays a mask)."""
+    if bound.arguments.get("dtype") is not None:
+        return
+    if name == "tensor" and engine.tensor(bound.arguments.get("data")).dtype == engine.bool_:
+        return
+    bound.arguments["dtype"] = engine.get_default_dtype()
 
 
 def _list_item(value: list, index: int | slice) -> Any:

@@ -16,7 +16,16 @@ from autodiff.grammar.interpreter.torchlib import (
     shaped_like,
     tensor_to,
 )
-from autodiff.grammar.interpreter.values import DType, Function, Namespace, kind, script_type, second, shown
+from autodiff.grammar.interpreter.values import (
+    DType,
+    Function,
+    Namespace,
+    kind,
+    literal_tensor,
+    script_type,
+    second,
+    shown,
+)
 
 # The script-only modules (classes, nnmembers, numpy_subset, pytypes) are imported where a value needs them:
 # `autodiff eval` imports none of them (values.script_type).
@@ -79,7 +88,7 @@ def attribute(value: Any, attr: str) -> Any:
     if attr.startswith("_"):
         raise UnknownNameError(f"'{attr}': names starting with '_' are not part of the language", reason="private")
     if isinstance(value, list) and attr not in LIST_METHODS:  # a list literal used as a tensor: [1, 2].sum()
-        value = engine.tensor(value)
+        value = literal_tensor(value)
     if isinstance(value, Tensor):
         return _tensor_member(value, attr)
     if isinstance(value, Namespace):

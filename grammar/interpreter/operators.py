@@ -11,7 +11,7 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError, UnknownNameError
-from autodiff.grammar.interpreter.values import Function, kind, script_type, truth
+from autodiff.grammar.interpreter.values import Function, kind, literal_tensor, script_type, truth
 
 # Integers stay exact only while they are this small; beyond, arithmetic on numbers is in floats.
 MAX_EXACT_INT = 2**63
@@ -44,9 +44,9 @@ def _compare_or_logic(op: str, left: Any, right: Any) -> Any:
         raise BadValueError(f"{op} combines booleans (comparisons), got {kind(left)} and {kind(right)}",
                             hint="compare first, e.g. (x > 0) & (x < 1)", reason="operands")
     if isinstance(left, list):
-        left = engine.tensor(left)
+        left = literal_tensor(left)
     if isinstance(right, list):
-        right = engine.tensor(right)
+        right = literal_tensor(right)
     for side in (left, right):
         if not isinstance(side, (Tensor, *plain)):
             raise BadValueError(f"unsupported operand types for {op}: {kind(left)} and {kind(right)}",
@@ -72,9 +72,9 @@ def binary(op: str, left: Any, right: Any) -> Any:
     if is_number(left) and is_number(right):
         return _number_arithmetic(op, left, right)
     if isinstance(left, list):
-        left = engine.tensor(left)
+        left = literal_tensor(left)
     if isinstance(right, list):
-        right = engine.tensor(right)
+        right = literal_tensor(right)
     if not isinstance(left, Tensor) and not isinstance(right, Tensor):
         raise BadValueError(f"unsupported operand types for {op}: {kind(left)} and {kind(right)}",
                             reason="operands")
@@ -150,7 +150,7 @@ def unary(op: str, value: Any) -> Any:
 
         return numpy_subset.plain(-value.array if op == "-" else value.array)
     if isinstance(value, list):
-        value = engine.tensor(value)
+        value = literal_tensor(value)
     if op == "~":
         if isinstance(value, bool):
             return not value

@@ -23,6 +23,7 @@ from autodiff.grammar.interpreter.values import (
     display,
     hashable,
     kind,
+    literal_tensor,
     range_length,
     script_type,
     second,
@@ -37,7 +38,7 @@ MAX_CALL_DEPTH = 100  # calls of the script's own functions (and comprehensions)
 def _assign(interp: Any, stmt: S.Assign, result: Evaluation) -> None:
     value = interp.expression(stmt.value)
     if isinstance(value, list) and not interp.policy.keeps_lists:
-        value = interp.guard(lambda: engine.tensor(value), stmt.value)
+        value = interp.guard(lambda: literal_tensor(value), stmt.value)
     interp.names[stmt.name] = value
     result.root, result.root_name = value, stmt.name
 
@@ -237,7 +238,7 @@ def augmented(interp: Any, stmt: S.AugAssign) -> Any:
     value = interp.expression(stmt.value)
     if isinstance(current, Tensor) and stmt.op in _INPLACE and not isinstance(target, S.Subscript):
         if isinstance(value, list):
-            value = engine.tensor(value)
+            value = literal_tensor(value)
         method = engine.INPLACE[_INPLACE[stmt.op]]
         result = interp.guard(lambda: method(current, value), stmt)
     elif isinstance(current, list) and interp.policy.keeps_lists and stmt.op == "+" \
