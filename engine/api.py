@@ -148,6 +148,10 @@ def _install_operators(T: type) -> None:
     T.__mod__ = lambda self, other: BUILTINS["remainder"].fn(self, other)
     T.__rmod__ = lambda self, other: BUILTINS["remainder"].fn(other, self)
     T.__pow__ = lambda self, other: function["**"](self, other)
+    # x += y is in place, as in PyTorch (x.add_(y)): an integer tensor stays one
+    for name, method in (("__iadd__", "add_"), ("__isub__", "sub_"), ("__imul__", "mul_"),
+                         ("__itruediv__", "div_"), ("__ipow__", "pow_")):
+        setattr(T, name, INPLACE[method])
     T.__rpow__ = _reflected(function["**"])
     T.__neg__ = lambda self: BUILTINS[UNARY_OPERATORS["-"]].fn(self)
     T.__pos__ = lambda self: self

@@ -131,6 +131,7 @@ def add(input: Any, other: Any) -> Tensor:
 @builtin("sub(input, other)", ("sub", "rsub"), op=SUB)
 def sub(input: Any, other: Any) -> Tensor:
     a, b = both(input, other)
+    refuse_bool("sub", a, b)
     return binary(SUB, wrapped(a, b), b)
 
 
@@ -255,7 +256,7 @@ def rsub(input: Tensor, other: Any) -> Tensor:
     SubBackward0)."""
     a, b = both(other, input)
     if not isinstance(a, Tensor):
-        refuse_bool("sub", b)
+        refuse_bool("sub", a, b)
         return apply(RSUB, (with_number(b, a),), {"other": a})
     return sub(a, b)
 

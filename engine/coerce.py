@@ -22,9 +22,7 @@ def operand(x: Any) -> Any:
     """A Tensor, or a Python number (kept as a number: it does not change the result's dtype)."""
     if isinstance(x, Tensor):
         return x
-    if isinstance(x, bool):
-        return int(x)
-    if isinstance(x, Number):
+    if isinstance(x, Number):  # a bool stays one: PyTorch's promotion tells True from 1
         return x
     if isinstance(x, np.generic) and np.issubdtype(type(x), np.number):
         return x.item()

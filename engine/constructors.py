@@ -43,6 +43,9 @@ def _filled(sizes: tuple, fill: float, dtype: Any, requires_grad: bool, like: np
     if resolved.kind != "f" and not _fits(fill, resolved):
         raise BadValueError(f"value cannot be converted to type {dtypes.BY_NUMPY[resolved]} without overflow: {fill!r}",
                             reason="overflow")
+    if resolved.kind != "f":
+        with np.errstate(invalid="ignore"):
+            fill = np.asarray(fill).astype(resolved)  # -1 into uint8 wraps to 255, as in PyTorch
     try:
         if like is None:
             array = np.full(shape, fill, dtype=resolved)

@@ -9,11 +9,12 @@ from typing import Any
 import numpy as np
 
 from .coerce import Number, array_from, broadcast_shape, with_axis
+from .dtypes import result_type
 from .errors import BadValueError
 from .optable import ELEMENTWISE, ELEMENTWISE_JVP, PROMOTED, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
-from .settings import check_dim
+from .settings import STATE, check_dim
 from .tensor import Tensor
 
 WHERE = declare(Op("where", "WhereBackward0", ("self", "other"), lambda a, b, *, condition: np.where(condition, a, b),
@@ -37,9 +38,16 @@ def _values(x: Any, what: str) -> np.ndarray:
 
 
 def _compare(ufunc: Any, input: Any, other: Any) -> Tensor:
+    """A comparison computed, as PyTorch's, in the operands' common dtype (result_type): tensor([0.1]) == 0.1 in
+    float32, a uint8 tensor against -1 with the -1 wrapped."""
     a, b = _values(input, "input"), _values(other, "other")
     if a.shape != b.shape:
         broadcast_shape(a.shape, b.shape)
+    if a.dtype != b.dtype:
+        numbers = [x if isinstance(x, Number) else v for x, v in ((input, a), (other, b))]
+        common = result_type(numbers, STATE.default_dtype)
+        with np.errstate(over="ignore", invalid="ignore"):
+            a, b = a.astype(common, copy=False), b.astype(common, copy=False)
     return Tensor._make(np.asarray(ufunc(a, b)))
 
 
@@ -130,17 +138,12 @@ def where(condition: Any, input: Any, other: Any) -> Tensor:
     if mask.dtype != np.bool_:
         raise BadValueError(f"where expects a boolean condition (a comparison such as x > 0), got {mask.dtype.name}",
                             hint="write the condition as a comparison, e.g. where(x > 0, x**2, -x)", reason="where")
-    like = input if isinstance(input, Tensor) else other if isinstance(other, Tensor) else None
-    dtype = like._data.dtype if like is not None else None
-    a = input if isinstance(input, Tensor) else Tensor._make(array_from(input, dtype))
-    b = other if isinstance(other, Tensor) else Tensor._make(array_from(other, dtype))
-    da, db = a._data, b._data
-    if da.dtype != db.dtype:  # a 0-d side does not decide the dtype of a result with dims (PyTorch's rule)
-        if (da.ndim == 0) != (db.ndim == 0):
-            common = db.dtype if da.ndim == 0 else da.dtype
-        else:
-            common = np.promote_types(da.dtype, db.dtype)
-        da, db = da.astype(common), db.astype(common)
+    sides = [x if isinstance(x, (Tensor, bool, int, float)) else Tensor._make(array_from(x, None))
+             for x in (input, other)]
+    # PyTorch's result_type: a 0-d side or a number only decides the dtype when of a higher category
+    common = result_type([x._data if isinstance(x, Tensor) else x for x in sides], STATE.default_dtype)
+    a, b = (x if isinstance(x, Tensor) else Tensor._make(np.asarray(x).astype(common)) for x in sides)
+    da, db = (x._data if x._data.dtype == common else x._data.astype(common) for x in (a, b))
     broadcast_shape(broadcast_shape(mask.shape, da.shape), db.shape)
     return apply(WHERE, (a, b), {"condition": mask}, (da, db))
 

@@ -127,8 +127,8 @@ def _operands(name: str, input: Any, target: Any, reduction: Any) -> tuple[Tenso
         raise ShapeError(f"{name}: the target's shape {tuple(y.shape)} is not the input's {tuple(x.shape)}: give "
                          f"them the same shape{why}", reason="loss_shape")
     if x.dtype != y.dtype:
-        raise BadValueError(f"{name}: the input is {x.dtype} and the target {y.dtype}: give both the same dtype "
-                            "(e.g. target.to(input.dtype))", reason="loss_dtype")
+        raise BadValueError(f"{name}: the input is {x.dtype.name} and the target {y.dtype.name}: give both the same "
+                            "dtype (e.g. target.to(input.dtype))", reason="loss_dtype")
     return x, y
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .arrays import remainder as remainder_kernel
 from .coerce import both, number, refuse_zero_division, tensor_arg, with_number, wrapped
 from .optable import ELEMENTWISE, ELEMENTWISE_JVP, KEPT, PROMOTED, Grad, Op, declare
 from .recording import apply, binary
@@ -76,11 +77,11 @@ logaddexp2 = function(_op(
      Grad(lambda F, g, s: g / (F.exp((s.self - s.other) * LN2) + 1), "grad / (1 + 2 ** (self - other))")),
     "log2(2 ** self + 2 ** other), without overflow", noisy=True,
     symbolic=lambda M, a, b: M.log(2**a + 2**b) / M.log(2)))
-REMAINDER = _declare("remainder", "RemainderBackward0", ("self",), lambda x, *, other: np.remainder(x, other),
+REMAINDER = _declare("remainder", "RemainderBackward0", ("self",), lambda x, *, other: remainder_kernel(x, other),
                      (Grad(lambda F, g, s: g, "grad"),), "self - other * floor(self / other), for a number other",
                      noisy=True, group=None, integers=KEPT)
 REMAINDER_TENSOR = _declare(
-    "remainder_tensor", "RemainderBackward1", ("self", "other"), np.remainder,
+    "remainder_tensor", "RemainderBackward1", ("self", "other"), lambda a, b: remainder_kernel(a, b),
     (Grad(lambda F, g, s: g, "grad"),
      Grad(lambda F, g, s: -g * F.rounded_div(s.self, s.other, "floor"),
           "-grad * div(self, other, rounding_mode='floor')")),  # Python's floor division, not floor(self / other)

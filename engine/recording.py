@@ -42,6 +42,13 @@ BOOL_REFUSALS = {
            "the `~` or `logical_not()` operator instead.",
 }
 BOOL_REFUSALS["rsub"] = BOOL_REFUSALS["sub"]
+BOOL_REFUSALS.update({name: f"\"{kernel}\" not implemented for 'Bool'" for name, kernel in (
+    ("abs", "abs_cpu"), ("floor", "floor"), ("ceil", "ceil"), ("trunc", "trunc"), ("round", "round"),
+    ("mm", "addmm_impl_cpu_"), ("bmm", "bmm"), ("mv", "addmv_impl_cpu"), ("dot", "dot"),
+    ("addmm", "addmm_impl_cpu_"))})
+# ... and these when their operands' common dtype is bool (True // mask)
+BOOL_RESULT_REFUSALS = {"div_mode": "div_floor_cpu", "remainder": "remainder_cpu", "remainder_tensor": "remainder_cpu",
+                        "fmod": "fmod_cpu", "fmod_tensor": "fmod_cpu", "pow_tensor": "pow", "pow_scalar_base": "pow"}
 
 
 # PyTorch refuses these on integer and bool tensors ({} is the tensor type's name: Long, Int, Bool, ...)
@@ -55,7 +62,8 @@ INTEGER_REFUSALS = {"mean": _MEAN, "mean_dim": _MEAN, "var": _MOMENTS, "std": _M
 
 def refuse_bool(name: str, *values: Any) -> None:
     """PyTorch's error for op `name` (BOOL_REFUSALS) on a bool tensor (or array)."""
-    masks = sum(1 for v in values if getattr(v, "dtype", None) is not None and np.dtype(v.dtype).kind == "b")
+    masks = sum(1 for v in values if isinstance(v, (bool, np.bool_))
+                or (getattr(v, "dtype", None) is not None and np.dtype(v.dtype).kind == "b"))
     if masks and name in BOOL_REFUSALS:
         message = BOOL_REFUSALS[name]
         if masks == 2 and name == "sub":
@@ -72,6 +80,10 @@ def as_computed(op: Op, values: Sequence[Any]) -> list:
     rule = op.integers
     if op.name in BOOL_REFUSALS:
         refuse_bool(op.name, *values)
+    if op.name in BOOL_RESULT_REFUSALS and all(v.dtype.kind == "b" for v in values if isinstance(v, np.ndarray)) \
+            and not any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        raise BadValueError(f"\"{BOOL_RESULT_REFUSALS[op.name]}\" not implemented for 'Bool'",
+                            hint="convert the mask first, e.g. mask.long()", reason="bool_arithmetic")
     refusal = INTEGER_REFUSALS.get(op.name)
     if refusal is not None:
         kind = next(v.dtype for v in values if isinstance(v, np.ndarray) and v.dtype.kind in "biu")
@@ -87,6 +99,7 @@ def as_computed(op: Op, values: Sequence[Any]) -> list:
         target = result_type(values, STATE.default_dtype)
         if rule == FLOATING and target.kind != "f":
             target = STATE.default_dtype
+
     out = []
     for v in values:
         if isinstance(v, np.ndarray):

@@ -120,6 +120,9 @@ def _arg_extreme(input: Any, dim: int | None, keepdim: bool, name: str, pick: An
     """argmax/argmin: the index (int64) of the first largest (smallest) element, over all elements (dim=None:
     an index into the flattened input) or along dim; nan counts as the extreme, as in PyTorch."""
     x = tensor_arg(input)._data
+    if x.dtype.kind == "b":
+        raise BadValueError(f"\"{name}_cpu\" not implemented for 'Bool'", hint="convert the mask first: x.long()",
+                            reason="bool_arithmetic")
     if x.size == 0 and (dim is None or x.ndim == 0 or x.shape[check_dim(dim, x.ndim)] == 0):
         raise BadValueError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
                             if dim is None else f"{name}(): Expected reduction dim {dim} to have non-zero size.",
