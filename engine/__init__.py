@@ -54,6 +54,7 @@ from .errors import (
 )
 from .executor import execute
 from .formatting import set_printoptions
+from .generator import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 from .graph import AccumulateGrad, GraphInput, Node, grad_node, graph_bytes, graph_size
 from .inplace import fresh
 from .modes import (
@@ -138,6 +139,7 @@ __all__ = [
     "CustomNode",
     "DType",
     "FunctionCtx",
+    "Generator",
     "Grad",
     "GradMode",
     "GraphInput",
@@ -172,6 +174,7 @@ __all__ = [
     "bool_",
     "cast_module",
     "check_lists",
+    "default_generator",
     "detect_anomaly",
     "dual_level",
     "enable_grad",
@@ -186,6 +189,7 @@ __all__ = [
     "func",
     "get_default_dtype",
     "get_max_elements",
+    "get_rng_state",
     "getitem",
     "grad",
     "grad_node",
@@ -195,6 +199,7 @@ __all__ = [
     "graph_size",
     "hessian",
     "hvp",
+    "initial_seed",
     "int8",
     "int16",
     "int32",
@@ -215,10 +220,12 @@ __all__ = [
     "once_differentiable",
     "parameter",
     "promote_types",
+    "seed",
     "set_default_dtype",
     "set_grad_enabled",
     "set_max_elements",
     "set_printoptions",
+    "set_rng_state",
     "setitem",
     "settings",
     "uint8",

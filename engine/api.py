@@ -93,8 +93,10 @@ INPLACE: dict[str, Callable[..., Tensor]] = {
     "zero_": lambda self: fill_(self, 0.0, "zero_"),
     "fill_": _fill,
     # Random values written in place, PyTorch's numbers after manual_seed (not recorded)
-    "normal_": lambda self, mean=0.0, std=1.0: _distributions().normal_(self, mean, std),
-    "uniform_": lambda self, from_=0.0, to=1.0: _distributions().uniform_(self, from_, to),
+    "normal_": lambda self, mean=0.0, std=1.0, *, generator=None: _distributions().normal_(self, mean, std,
+                                                                                            generator=generator),
+    "uniform_": lambda self, from_=0.0, to=1.0, *, generator=None: _distributions().uniform_(self, from_, to,
+                                                                                             generator=generator),
 }
 
 

@@ -99,13 +99,15 @@ def full(size: Any, fill_value: float, dtype: Any = None, requires_grad: bool = 
     return _filled((size,), int(value) if whole else number(value, "fill_value"), dtype, requires_grad)
 
 
-def manual_seed(seed: int) -> None:
+def manual_seed(seed: int) -> generator.Generator:
     """Seed the random numbers as torch.manual_seed does (PyTorch's mt19937 and transforms, so rand, randn
-    and the rest give PyTorch's numbers bit for bit). seed: an integer in [0, 2**64)."""
-    generator.manual_seed(seed)
+    and the rest give PyTorch's numbers bit for bit). seed: an integer in [0, 2**64). Returns the default
+    generator, as PyTorch does."""
+    return generator.manual_seed(seed)
 
 
-def _random(sizes: tuple, dtype: Any, requires_grad: bool, normal: bool, like: np.ndarray | None = None) -> Tensor:
+def _random(sizes: tuple, dtype: Any, requires_grad: bool, normal: bool, like: np.ndarray | None = None,
+            gen: Any = None) -> Tensor:
     shape = coerce.sizes(sizes)
     check_elements(shape)
     resolved = as_dtype(dtype)
@@ -117,7 +119,7 @@ def _random(sizes: tuple, dtype: Any, requires_grad: bool, normal: bool, like: n
         out = np.empty(shape, resolved) if like is None else generator.empty_like(like, resolved)
     except (MemoryError, ValueError):  # ValueError: numpy's "array is too big" for rand(0, 2**62)
         raise LimitError(f"not enough memory for a tensor of shape {shape}", reason="memory") from None
-    gen = generator.default_generator()
+    gen = generator.chosen(gen)
     if normal:  # a non-contiguous result takes PyTorch's one-at-a-time path
         values = generator.normal(gen, out.size, resolved, contiguous=out.flags.c_contiguous)
     else:
@@ -125,16 +127,20 @@ def _random(sizes: tuple, dtype: Any, requires_grad: bool, normal: bool, like: n
     return leaf(generator.in_memory_order(out, values), requires_grad)
 
 
-@builtin("rand(*size, dtype=None, requires_grad=False)", method=False, summary="uniform random numbers in [0, 1)")
-def rand(*sizes: Any, size: Any = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+@builtin("rand(*size, generator=None, dtype=None, requires_grad=False)", method=False,
+         summary="uniform random numbers in [0, 1)")
+def rand(*sizes: Any, size: Any = None, generator: Any = None, dtype: Any = None,
+         requires_grad: bool = False) -> Tensor:
     size = size_argument(sizes, size, "rand")
-    return _random(size, dtype, requires_grad, normal=False)
+    return _random(size, dtype, requires_grad, normal=False, gen=generator)
 
 
-@builtin("randn(*size, dtype=None, requires_grad=False)", method=False, summary="standard normal random numbers")
-def randn(*sizes: Any, size: Any = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+@builtin("randn(*size, generator=None, dtype=None, requires_grad=False)", method=False,
+         summary="standard normal random numbers")
+def randn(*sizes: Any, size: Any = None, generator: Any = None, dtype: Any = None,
+          requires_grad: bool = False) -> Tensor:
     size = size_argument(sizes, size, "randn")
-    return _random(size, dtype, requires_grad, normal=True)
+    return _random(size, dtype, requires_grad, normal=True, gen=generator)
 
 
 @builtin("arange(start=0, end, step=1, dtype=None, requires_grad=False)", method=False,
