@@ -84,13 +84,20 @@ class EngineBackend:
         raise BadValueError(f"'{kind(value)}' object is not subscriptable", reason="subscript")
 
 
-# The language's rule (docs/language.md): whole numbers make floating tensors. These constructors infer int64 from
-# them, as PyTorch's do, so without a dtype= the language gives them the default float dtype.
-FLOAT_CONSTRUCTORS = frozenset({"tensor", "arange", "full"})
+# The language's rule (README, `autodiff eval`): numbers make floating tensors. These constructors infer int64
+# from whole numbers, as PyTorch's do, so without a dtype= the language gives them the default float dtype; and
+# where()'s number branches are floating tensors (PyTorch's where(c, 0, 1) is int64).
+FLOAT_CONSTRUCTORS = frozenset({"tensor", "arange", "full", "where"})
 
 
 def _floating_by_default(name: str, bound: inspect.BoundArguments) -> None:
     """Give a constructor call without a dtype the default float dtype (tensor() of booleans stays a mask)."""
+    if name == "where":
+        for side in ("input", "other"):
+            value = bound.arguments.get(side)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                bound.arguments[side] = literal_tensor(value)
+        return
     if bound.arguments.get("dtype") is not None:
         return
     if name == "tensor" and engine.tensor(bound.arguments.get("data")).dtype == engine.bool_:

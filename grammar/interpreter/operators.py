@@ -87,6 +87,7 @@ def binary(op: str, left: Any, right: Any) -> Any:
         if not isinstance(side, Tensor) and not is_number(side):
             raise BadValueError(f"unsupported operand types for {op}: {kind(left)} and {kind(right)}",
                                 reason="operands")
+    left, right = mask_as_numbers(left), mask_as_numbers(right)
     if op == "+":
         return left + right
     if op == "-":
@@ -100,6 +101,15 @@ def binary(op: str, left: Any, right: Any) -> Any:
     if op == "@":
         return engine.matmul(left, right)
     raise BadValueError(f"unknown operator {op}")
+
+
+def mask_as_numbers(value: Any) -> Any:
+    """A bool tensor (a comparison's result) in arithmetic counts as 0 and 1 in the default float dtype: the
+    language's rule, kept from before the engine had PyTorch's bool arithmetic (where `-mask` is refused and
+    `mask + mask` is a logical or)."""
+    if isinstance(value, Tensor) and value.dtype == engine.bool_:
+        return engine.to(value, engine.get_default_dtype())
+    return value
 
 
 def big_integer(value: int | float) -> float:
@@ -158,7 +168,7 @@ def unary(op: str, value: Any) -> Any:
             return engine.logical_not(value)
         raise BadValueError(f"~ negates booleans (comparisons), got {kind(value)}", reason="operands")
     if is_number(value) or isinstance(value, Tensor):
-        return -value if op == "-" else value
+        return -mask_as_numbers(value) if op == "-" else value
     raise BadValueError(f"bad operand type for unary {op}: {kind(value)}", reason="operands")
 
 
