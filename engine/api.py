@@ -92,6 +92,13 @@ INPLACE: dict[str, Callable[..., Tensor]] = {
     "abs_": lambda self: update_(self, BUILTINS["abs"].fn, "abs_"),
     "zero_": lambda self: fill_(self, 0.0, "zero_"),
     "fill_": _fill,
+    # Writes at integer indices: x.index_add_(0, idx, src), x.scatter_add_(0, idx, src), x.scatter_(0, idx, src)
+    "index_add_": lambda self, dim, index, source, *, alpha=1: update_(
+        self, lambda t: BUILTINS["index_add"].fn(t, dim, index, source, alpha=alpha), "index_add_"),
+    "scatter_add_": lambda self, dim, index, src: update_(
+        self, lambda t: BUILTINS["scatter_add"].fn(t, dim, index, src), "scatter_add_"),
+    "scatter_": lambda self, dim, index, src=None, value=None: update_(
+        self, lambda t: BUILTINS["scatter"].fn(t, dim, index, src, value), "scatter_"),
     # Random values written in place, PyTorch's numbers after manual_seed (not recorded)
     "normal_": lambda self, mean=0.0, std=1.0, *, generator=None: _distributions().normal_(self, mean, std,
                                                                                             generator=generator),
@@ -253,7 +260,7 @@ _FROM_BUILTINS = _install()
 # the Tensor's own methods, and its properties.
 TENSOR_METHODS = lazy.NameSet(_INSTALLED | {
     "backward", "retain_grad", "item", "tolist", "size", "dim", "numel", "detach_", "requires_grad_", *CONVERSIONS,
-    "type", "type_as", "element_size", "is_floating_point", "register_hook", *INPLACE},
+    "type", "type_as", "element_size", "is_floating_point", "nelement", "register_hook", *INPLACE},
     METHOD_NAMES, OPERATIONS_METHOD_NAMES)
 
 
