@@ -172,7 +172,7 @@ def _install_operators(T: type) -> None:
 
 # The operators made of the array operations (lazy.py): until those are loaded, each loads them first.
 _ARRAY_OPERATORS = ("__matmul__", "__rmatmul__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__rand__",
-                    "__or__", "__ror__", "__invert__", "__getitem__", "__setitem__")
+                    "__or__", "__ror__", "__xor__", "__rxor__", "__invert__", "__getitem__", "__setitem__")
 _ARRAY_OPERATOR: dict[str, Callable] = {}  # each one's own function, once the array operations are loaded
 
 
@@ -193,17 +193,20 @@ def _array_operators() -> dict[str, Callable]:
     matmul = BUILTINS["matmul"].fn
 
     def both(self: Tensor, other: Any) -> Tensor:
-        return logic.logical_and(self, other)
+        return logic.bitwise_and(self, other)
 
     def either(self: Tensor, other: Any) -> Tensor:
-        return logic.logical_or(self, other)
+        return logic.bitwise_or(self, other)
+
+    def differ(self: Tensor, other: Any) -> Tensor:
+        return logic.bitwise_xor(self, other)
 
     return {
         "__matmul__": lambda self, other: matmul(self, other), "__rmatmul__": _reflected(matmul),
         "__lt__": lambda self, other: logic.lt(self, other), "__le__": lambda self, other: logic.le(self, other),
         "__gt__": lambda self, other: logic.gt(self, other), "__ge__": lambda self, other: logic.ge(self, other),
-        "__and__": both, "__rand__": both, "__or__": either, "__ror__": either,
-        "__invert__": lambda self: logic.logical_not(self),
+        "__and__": both, "__rand__": both, "__or__": either, "__ror__": either, "__xor__": differ,
+        "__rxor__": differ, "__invert__": lambda self: logic.bitwise_not(self),
         "__getitem__": indexing.getitem, "__setitem__": indexing.setitem,
     }
 

@@ -81,29 +81,62 @@ def ge(input: Any, other: Any) -> Tensor:
     return _compare(np.greater_equal, input, other)
 
 
-def _boolean(x: Any, what: str) -> np.ndarray:
+def _bits(x: Any, what: str) -> np.ndarray:
+    """The operand of & | ^ ~: booleans (logical) or integers (bitwise), as PyTorch's bitwise functions."""
     values = _values(x, what)
-    if values.dtype != np.bool_:
+    if values.dtype.kind not in "biu":
         raise BadValueError(f"{what} of &, | and ~ must be booleans (a comparison), got {values.dtype.name} values",
                             hint="compare first, e.g. (x > 0) & (x < 1)", reason="logic")
     return values
 
 
-@builtin("logical_and(input, other)", method=True, summary="input & other, elementwise")
+def _bitwise(ufunc: Any, input: Any, other: Any) -> Tensor:
+    a, b = _bits(input, "the operands"), _bits(other, "the operands")
+    if a.dtype != b.dtype:  # PyTorch's result_type: a number or 0-d side takes the other's dtype
+        numbers = [x if isinstance(x, Number) else v for x, v in ((input, a), (other, b))]
+        common = result_type(numbers, STATE.default_dtype)
+        a, b = a.astype(common, copy=False), b.astype(common, copy=False)
+    return Tensor._make(np.asarray(ufunc(a, b)))
+
+
+@builtin("bitwise_and(input, other)", method=True, summary="input & other: logical for bools, bitwise for integers")
+def bitwise_and(input: Any, other: Any) -> Tensor:
+    return _bitwise(np.bitwise_and, input, other)
+
+
+@builtin("bitwise_or(input, other)", method=True, summary="input | other: logical for bools, bitwise for integers")
+def bitwise_or(input: Any, other: Any) -> Tensor:
+    return _bitwise(np.bitwise_or, input, other)
+
+
+@builtin("bitwise_xor(input, other)", method=True, summary="input ^ other: logical for bools, bitwise for integers")
+def bitwise_xor(input: Any, other: Any) -> Tensor:
+    return _bitwise(np.bitwise_xor, input, other)
+
+
+@builtin("bitwise_not(input)", method=True, summary="~input: logical for bools, bitwise for integers")
+def bitwise_not(input: Any) -> Tensor:
+    return Tensor._make(np.asarray(np.invert(_bits(input, "the operand"))))
+
+
+@builtin("logical_and(input, other)", method=True, summary="input and other, elementwise (nonzero is true)")
 def logical_and(input: Any, other: Any) -> Tensor:
-    a, b = _boolean(input, "the operands"), _boolean(other, "the operands")
-    return Tensor._make(np.asarray(np.logical_and(a, b)))
+    return Tensor._make(np.asarray(np.logical_and(_values(input, "input"), _values(other, "other"))))
 
 
-@builtin("logical_or(input, other)", method=True, summary="input | other, elementwise")
+@builtin("logical_or(input, other)", method=True, summary="input or other, elementwise (nonzero is true)")
 def logical_or(input: Any, other: Any) -> Tensor:
-    a, b = _boolean(input, "the operands"), _boolean(other, "the operands")
-    return Tensor._make(np.asarray(np.logical_or(a, b)))
+    return Tensor._make(np.asarray(np.logical_or(_values(input, "input"), _values(other, "other"))))
 
 
-@builtin("logical_not(input)", method=True, summary="~input, elementwise")
+@builtin("logical_xor(input, other)", method=True, summary="input xor other, elementwise (nonzero is true)")
+def logical_xor(input: Any, other: Any) -> Tensor:
+    return Tensor._make(np.asarray(np.logical_xor(_values(input, "input"), _values(other, "other"))))
+
+
+@builtin("logical_not(input)", method=True, summary="not input, elementwise (zero is true)")
 def logical_not(input: Any) -> Tensor:
-    return Tensor._make(np.asarray(np.logical_not(_boolean(input, "the operand"))))
+    return Tensor._make(np.asarray(np.logical_not(_values(input, "input"))))
 
 
 def _truth(fn: Any, input: Any, dim: Any, keepdim: bool) -> Tensor:

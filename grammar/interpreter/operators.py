@@ -53,7 +53,7 @@ def _compare_or_logic(op: str, left: Any, right: Any) -> Any:
                                 reason="operands")
     if op in _COMPARISONS:
         return engine.BUILTINS[_COMPARISONS[op]].fn(left, right)
-    return engine.logical_and(left, right) if op == "&" else engine.logical_or(left, right)
+    return engine.bitwise_and(left, right) if op == "&" else engine.bitwise_or(left, right)
 
 
 def binary(op: str, left: Any, right: Any) -> Any:
@@ -165,7 +165,7 @@ def unary(op: str, value: Any) -> Any:
         if isinstance(value, bool):
             return not value
         if isinstance(value, Tensor):
-            return engine.logical_not(value)
+            return engine.bitwise_not(value)
         raise BadValueError(f"~ negates booleans (comparisons), got {kind(value)}", reason="operands")
     if is_number(value) or isinstance(value, Tensor):
         return -mask_as_numbers(value) if op == "-" else value
