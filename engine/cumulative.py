@@ -12,7 +12,7 @@ from .optable import KEPT, LINEAR_JVP, REDUCTIONS, WIDENED, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .returns import return_type
-from .settings import check_dim
+from .settings import as_dtype, check_dim
 from .tensor import Tensor
 
 
@@ -46,7 +46,7 @@ def cumprod_backward(g: np.ndarray, x: np.ndarray, result: np.ndarray, dim: int)
 
 def _running(fn: Any) -> Any:
     """A numpy running reduction as an op's forward: a 0-d input keeps its shape (PyTorch)."""
-    return lambda x, *, dim: fn(x, axis=dim).reshape(x.shape)
+    return lambda x, *, dim: fn(x, axis=dim, dtype=x.dtype if x.dtype.kind in "iu" else None).reshape(x.shape)
 
 
 def _logcumsumexp(x: np.ndarray, *, dim: int) -> np.ndarray:
@@ -165,18 +165,19 @@ def _dim(x: Tensor, dim: Any) -> int:
     return check_dim(dim, x.ndim)
 
 
-@builtin("cumsum(input, dim)", ("cumsum",))
+@builtin("cumsum(input, dim, dtype=None)", ("cumsum",))
 @with_axis
-def cumsum(input: Any, dim: int) -> Tensor:
+def cumsum(input: Any, dim: int, *, dtype: Any = None) -> Tensor:
+    """With dtype, input's values are converted first and summed in it (the node stays CumsumBackward0)."""
     x = tensor_arg(input)
-    return apply(CUMSUM, (x,), {"dim": _dim(x, dim)})
+    return apply(CUMSUM, (x,), {"dim": _dim(x, dim)}, None if dtype is None else (x._data.astype(as_dtype(dtype)),))
 
 
-@builtin("cumprod(input, dim)", ("cumprod",))
+@builtin("cumprod(input, dim, dtype=None)", ("cumprod",))
 @with_axis
-def cumprod(input: Any, dim: int) -> Tensor:
+def cumprod(input: Any, dim: int, *, dtype: Any = None) -> Tensor:
     x = tensor_arg(input)
-    return apply(CUMPROD, (x,), {"dim": _dim(x, dim)})
+    return apply(CUMPROD, (x,), {"dim": _dim(x, dim)}, None if dtype is None else (x._data.astype(as_dtype(dtype)),))
 
 
 @builtin("logcumsumexp(input, dim)", ("logcumsumexp",))

@@ -14,12 +14,14 @@ from . import arithmetic  # noqa: F401  (composites below call its built-ins: mu
 from .arrays import erf as erf_kernel
 from .arrays import erfc as erfc_kernel
 from .arrays import sign as sign_kernel
-from .coerce import number, tensor_arg, with_number
+from .coerce import broadcast_shape, number, tensor_arg, with_number
+from .dtypes import result_type
 from .errors import BadValueError
-from .optable import ELEMENTWISE, ELEMENTWISE_JVP, FUNCTION, KEPT, Grad, Op, declare
+from .optable import ELEMENTWISE, ELEMENTWISE_JVP, FUNCTION, KEPT, PROMOTED, Grad, Op, declare
 from .parallel import SIGMOID
 from .recording import apply
 from .registry import alias, builtin, composite, function
+from .settings import STATE
 from .tensor import Tensor
 
 LN2, LN10, TWO_OVER_SQRT_PI = math.log(2.0), math.log(10.0), 2.0 / math.sqrt(math.pi)
@@ -193,10 +195,45 @@ CLAMP = declare(Op("clamp", "ClampBackward1", ("self",), _clamp_forward,
                    group=ELEMENTWISE, symbolic=_clamp_form, jvp=ELEMENTWISE_JVP, integers=KEPT))
 
 
-@builtin("clamp(input, min=None, max=None)", ("clamp",), op=CLAMP)
+def _bounds_grad(F: Any, g: Any, s: Any, which: str) -> Any:
+    """clamp's gradient with tensor bounds, as ATen's clamp_backward_min_max (a missing bound is -inf or inf)."""
+    x, low, high = F.values(s.self), F.values(s.min), F.values(s.max)
+    if which == "self":
+        return F.where((x >= low) & (x <= high), g, 0.0)
+    if which == "min":
+        return F.where((x < low) & (low < high), g, 0.0)
+    return F.where((x > high) | (high < low), g, 0.0)
+
+
+CLAMP_TENSOR = declare(Op("clamp_tensor", "ClampBackward0", ("self", "min", "max"),
+                          lambda x, low, high: np.minimum(np.maximum(x, low), high),
+                          (Grad(lambda F, g, s: _bounds_grad(F, g, s, "self"), "grad where min <= self <= max"),
+                           Grad(lambda F, g, s: _bounds_grad(F, g, s, "min"), "grad where self < min (< max)"),
+                           Grad(lambda F, g, s: _bounds_grad(F, g, s, "max"), "grad where self > max (or max < min)")),
+                          "self limited to [min, max], tensors that broadcast", group=ELEMENTWISE, elementwise=True,
+                          jvp=ELEMENTWISE_JVP, integers=PROMOTED))
+
+
+def _clamp_by_tensors(x: Tensor, min: Any, max: Any) -> Tensor:
+    """clamp with a tensor bound (ClampBackward0): the other bound, when missing, is -inf or inf (for an integer
+    result, its type's least or largest value)."""
+    given = [b if isinstance(b, Tensor) else tensor_arg(b) for b in (min, max) if b is not None]
+    common = result_type([x._data, *(b._data for b in given)], STATE.default_dtype)
+    extremes = (-np.inf, np.inf) if common.kind == "f" else (np.iinfo(common).min, np.iinfo(common).max)
+    low, high = (Tensor._make(np.asarray(e, dtype=common)) if b is None else tensor_arg(b)
+                 for b, e in zip((min, max), extremes))
+    for bound in (low, high):
+        if bound._data.shape != x._data.shape:
+            broadcast_shape(x._data.shape, bound._data.shape)
+    return apply(CLAMP_TENSOR, (x, low, high))
+
+
+@builtin("clamp(input, min=None, max=None)", ("clamp", "clamp_tensor"), op=CLAMP)
 def clamp(input: Any, min: float | None = None, max: float | None = None) -> Tensor:
     if min is None and max is None:
         raise BadValueError("clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return _clamp_by_tensors(tensor_arg(input), min, max)
     low = None if min is None else _bound(min, "min")
     high = None if max is None else _bound(max, "max")
     x = with_number(with_number(tensor_arg(input), low), high)  # an integer tensor with a float bound: floats

@@ -140,8 +140,8 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
         else:
             values.append(x)
             needs.append(False)
-    if integral:  # an integer or bool input: the op's rule (Op.integers) says in which dtype it computes
-        arrays = as_computed(op, arrays or values)
+    if integral and arrays is None:  # an integer or bool input: the op's rule (Op.integers) says in which dtype it
+        arrays = as_computed(op, values)  # computes (a caller giving the arrays has chosen it: sum(dtype=), cat)
     forward = op.forward
     if large and op.large_forward is not None:  # split over the cores (parallel.py)
         forward = op.large_forward
