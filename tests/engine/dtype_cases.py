@@ -262,5 +262,75 @@ MISC = {
 }
 
 
+def _one_hot(L: Lib, *args: Any) -> Any:
+    fn = L.mod.nn.functional.one_hot if L.is_torch else L.mod.one_hot
+    return fn(*args)
+
+
+def _bce(L: Lib, **options: Any) -> Any:
+    fn = L.mod.nn.functional.binary_cross_entropy_with_logits if L.is_torch else L.mod.binary_cross_entropy_with_logits
+    x = L.mod.tensor([[0.5, -1.0, 3.0], [2.0, 0.3, -4.0]])
+    y = L.mod.tensor([[1.0, 0.0, 0.5], [0.0, 1.0, 1.0]])
+    return fn(x, y, **options)
+
+
+OPS = {  # the ops tutorials use on integer tensors (issue 41, item 5)
+    "one-hot": lambda L: _one_hot(L, L.mod.tensor([0, 2, 1])),
+    "one-hot-classes": lambda L: _one_hot(L, L.mod.tensor([[0, 2], [3, 3]]), 5),
+    "one-hot-float": lambda L: _one_hot(L, L.mod.tensor([0.0, 1.0])),
+    "one-hot-negative": lambda L: _one_hot(L, L.mod.tensor([-1, 1])),
+    "one-hot-too-small": lambda L: _one_hot(L, L.mod.tensor([1, 5]), 3),
+    "bincount": lambda L: L.mod.bincount(L.mod.tensor([1, 1, 3, 0, 3, 3])),
+    "bincount-minlength": lambda L: L.mod.bincount(L.mod.tensor([1, 1, 3]), minlength=6),
+    "bincount-weights": lambda L: L.mod.bincount(L.mod.tensor([1, 1, 3]), weights=L.mod.tensor([0.5, 1.0, 2.0])),
+    "bincount-int-weights": lambda L: L.mod.bincount(L.mod.tensor([1, 1, 3]), weights=L.mod.tensor([1, 2, 3])),
+    "bincount-negative": lambda L: L.mod.bincount(L.mod.tensor([-1, 1])),
+    "bincount-empty": lambda L: L.mod.bincount(L.mod.zeros(0, dtype=L.dt("int64"))),
+    "unique": lambda L: L.mod.unique(L.mod.tensor([3, 1, 3, 2, 2])),
+    "unique-counts": lambda L: L.mod.unique(L.mod.tensor([3, 1, 3, 2, 2]), return_counts=True)[1],
+    "unique-inverse": lambda L: L.mod.unique(L.mod.tensor([[3.0, 1.0], [3.0, 2.0]]), return_inverse=True)[1],
+    "unique-rows": lambda L: L.mod.unique(L.mod.tensor([[1, 2], [1, 2], [0, 1]]), dim=0),
+    "index-add": lambda L: L.mod.zeros(3, 2).index_add(0, L.mod.tensor([0, 2, 0]), L.mod.ones(3, 2)),
+    "index-add-alpha": lambda L: L.mod.zeros(3).index_add_(0, L.mod.tensor([0, 0]), L.mod.tensor([1.0, 2.0]),
+                                                          alpha=2),
+    "index-add-int": lambda L: L.mod.zeros(4, dtype=L.dt("int64")).index_add_(0, L.mod.tensor([1, 1, 3]),
+                                                                             L.mod.tensor([5, 6, 7])),
+    "scatter-add-": lambda L: L.mod.zeros(3).scatter_add_(0, L.mod.tensor([0, 0, 2]), L.mod.tensor([1.0, 2.0, 3.0])),
+    "scatter-": lambda L: L.mod.zeros(2, 3).scatter_(1, L.mod.tensor([[2], [0]]), L.mod.tensor([[5.0], [6.0]])),
+    "nelement": lambda L: L.mod.tensor(L.mod.zeros(2, 3).nelement()),
+    "clamp-tensor-bounds": lambda L: L.mod.tensor([1.0, 5.0, 3.0]).clamp(min=L.mod.tensor([2.0, 2.0, 2.0]),
+                                                                       max=L.mod.tensor(4.0)),
+    "clamp-int-tensor-bound": lambda L: L.mod.tensor([1, 5, 3]).clamp(L.mod.tensor([2, 2, 2])),
+    "clamp-min-above-max": lambda L: L.mod.clamp(L.mod.tensor([1.0, 5.0]), L.mod.tensor([3.0]), L.mod.tensor([2.0])),
+    "cumsum-dtype": lambda L: L.mod.tensor([1, 2, 3]).cumsum(0, dtype=L.dt("float32")),
+    "sum-dtype-float64": lambda L: L.mod.tensor([1.5, 2.5]).sum(dtype=L.dt("float64")),
+    "sum-dtype-int32": lambda L: L.mod.tensor([True, True]).sum(dtype=L.dt("int32")),
+    "sum-dtype-truncates": lambda L: L.mod.tensor([1.7, 2.5]).sum(dtype=L.dt("int64")),
+    "sum-dim-dtype": lambda L: L.mod.tensor([[1, 2], [3, 4]], dtype=L.dt("int8")).sum(1, dtype=L.dt("int16")),
+    "squeeze-dims": lambda L: L.mod.zeros(1, 3, 1, 2).squeeze((0, 2)),
+    "squeeze-dims-kept": lambda L: L.mod.zeros(1, 3, 1, 2).squeeze((0, 1)),
+    "norm-p0": lambda L: L.mod.tensor([0.0, 1.0, -2.0, 0.0]).norm(p=0),
+    "norm-nuc": lambda L: L.mod.tensor([[1.0, 2.0], [3.0, 4.0]]).norm(p="nuc"),
+    "norm-nuc-batch": lambda L: L.mod.tensor([[[1.0, 2.0], [3.0, 4.0]], [[0.0, 1.0], [1.0, 0.0]]]).norm(p="nuc",
+                                                                                                        dim=(1, 2)),
+    "norm-nuc-vector": lambda L: L.mod.tensor([1.0, 2.0]).norm(p="nuc"),
+    "std-unbiased-positional": lambda L: L.mod.tensor([1.0, 2.0, 4.0]).std(False),
+    "var-dim-unbiased-positional": lambda L: L.mod.tensor([[1.0, 2.0], [4.0, 5.0]]).var(0, False),
+    "logical-not-int": lambda L: L.mod.logical_not(L.mod.tensor([0, 1, 2])),
+    "logical-and-mixed": lambda L: L.mod.logical_and(L.mod.tensor([0, 1, 2]), L.mod.tensor([1.0, 0.0, 2.0])),
+    "bitwise-and-int": lambda L: L.mod.tensor([5, 6]) & L.mod.tensor([3, 3]),
+    "bitwise-xor-bool": lambda L: L.mod.tensor([True, False]) ^ L.mod.tensor([True, True]),
+    "bitwise-not-int": lambda L: ~L.mod.tensor([0, 5]),
+    "bitwise-and-float": lambda L: L.mod.tensor([1.0]) & L.mod.tensor([1.0]),
+    "bce-pos-weight": lambda L: _bce(L, pos_weight=L.mod.tensor([2.0, 3.0, 0.5])),
+    "bce-weight-none": lambda L: _bce(L, weight=L.mod.tensor([1.0, 0.5, 2.0]), reduction="none"),
+    "bce-both-sum": lambda L: _bce(L, weight=L.mod.tensor([[1.0], [0.5]]), pos_weight=L.mod.tensor([2.0, 3.0, 0.5]),
+                                   reduction="sum"),
+    "range": lambda L: L.mod.range(0, 3),
+    "range-step": lambda L: L.mod.range(0, 1, 0.1),
+    "range-int64": lambda L: L.mod.range(1, 4, dtype=L.dt("int64")),
+}
+
+
 CASES = (_promotion() + _unary() + [Case(f"constructor-{k}", fn) for k, fn in CONSTRUCTORS.items()]
-         + [Case(k, fn) for k, fn in MISC.items()])
+         + [Case(k, fn) for k, fn in MISC.items()] + [Case(f"op-{k}", fn) for k, fn in OPS.items()])

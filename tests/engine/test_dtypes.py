@@ -255,3 +255,51 @@ def test_promote_helpers():
     assert dtypes.result_type([np.zeros((), np.float64), np.zeros(2, np.int32)], np.float32) == np.float64
     assert not dtypes.can_cast(np.dtype(np.float32), np.dtype(np.int64)) and dtypes.can_cast(
         np.dtype(np.bool_), np.dtype(np.uint8))
+
+
+# ---------------------------------------------------------------------------- gradients of the ops of item 5
+def _bce_fn(mod: object, is_torch: bool) -> object:
+    return mod.nn.functional.binary_cross_entropy_with_logits if is_torch else mod.binary_cross_entropy_with_logits
+
+
+GRADIENT_CASES = {  # (inputs as nested lists, function of the library and its tensors)
+    "index_add": ([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [[0.5, 1.5], [2.5, 3.5]],
+                  lambda m, t, x, s: x.index_add(0, m.tensor([2, 2]), s, alpha=1.5)),
+    "clamp_tensors": ([1.0, 5.0, 3.0, 2.5], [2.0, 2.0, 4.0, 2.0],  # the third: min above max
+                      lambda m, t, x, lo: x.clamp(lo, m.tensor([4.0, 4.0, 3.0, 3.0], dtype=x.dtype))),
+    "clamp_min_tensor": ([[1.0, 5.0], [3.0, 2.0]], [2.0, 3.0], lambda m, t, x, lo: x.clamp(min=lo)),
+    "bce_pos_weight": ([[0.5, -1.0, 3.0], [2.0, 0.3, -4.0]], [[1.0, 0.0, 0.5], [0.0, 1.0, 1.0]],
+                       lambda m, t, x, y: _bce_fn(m, t)(x, y, weight=m.tensor([1.0, 0.5, 2.0], dtype=x.dtype),
+                                                        pos_weight=m.tensor([2.0, 3.0, 0.5], dtype=x.dtype))),
+    "nuclear": ([[1.0, 2.0], [3.0, 4.5]], [[0.5, -1.0], [2.0, 1.0]], lambda m, t, x, y: (x @ y).norm(p="nuc")),
+    "squeeze_dims": ([[[1.0, 2.0, 3.0]]], [1.0, -2.0, 0.5], lambda m, t, x, y: x.squeeze((0, 1)) * y),
+    "sum_to_double": ([[1.0, 2.0], [3.0, 4.0]], [0.5, 2.0],
+                      lambda m, t, x, y: x.sum(0, dtype=m.float64) * y.double()),
+    "sum_dtype": ([[1.0, 2.0], [3.0, 4.0]], [0.5, 2.0],
+                  lambda m, t, x, y: (x.sum(1, dtype=x.dtype) * y).sum() + x.cumsum(0, dtype=x.dtype)),
+}
+
+
+@pytest.mark.parametrize("name", list(GRADIENT_CASES))
+def test_gradients_match_finite_differences(name):
+    first, second, fn = GRADIENT_CASES[name]
+    inputs = (E.tensor(first, dtype="float64", requires_grad=True), E.tensor(second, dtype="float64",
+                                                                            requires_grad=True))
+    assert E.gradcheck(lambda a, b: fn(E, False, a, b), inputs)
+
+
+@pytest.mark.parametrize("name", list(GRADIENT_CASES))
+def test_gradients_match_pytorch(torch_lib, name):
+    torch = torch_lib.mod
+    first, second, fn = GRADIENT_CASES[name]
+    results = []
+    for mod, is_torch in ((torch, True), (E, False)):
+        a, b = (mod.tensor(v, requires_grad=True) for v in (first, second))
+        out = fn(mod, is_torch, a, b)
+        out.backward(mod.ones_like(out))
+        results.append([ENGINE.array(out) if not is_torch else torch_lib.array(out), out.grad_fn.name(),
+                        *(torch_lib.array(t.grad) if is_torch else ENGINE.array(t.grad) for t in (a, b))])
+    theirs, ours = results
+    assert ours[1] == theirs[1]
+    for mine, expected in zip(ours[:1] + ours[2:], theirs[:1] + theirs[2:]):
+        np.testing.assert_allclose(mine, expected, rtol=1e-5, atol=1e-6)
