@@ -17,7 +17,7 @@ from autodiff import engine
 from autodiff.app import Record
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UnknownNameError, UsageError
-from autodiff.grammar.interpreter import Evaluation, Interpreter, constant
+from autodiff.grammar.interpreter import Evaluation, Interpreter, constant, literal_tensor
 from autodiff.grammar.syntax import Program, parse
 
 CACHED_PROGRAM_CHARS = 20_000  # longer programs are parsed each time (a few hundred short ones are kept)
@@ -46,7 +46,7 @@ def as_tensor(value: Any, what: str, fields: tuple[str, ...] = ()) -> Tensor:
     if isinstance(value, np.ndarray):
         return engine.tensor(value, dtype=engine.get_default_dtype())
     if isinstance(value, (int, float, list, tuple)) and not isinstance(value, bool):
-        return engine.tensor(value)
+        return literal_tensor(value)
     raise BadValueError(f"{what} must be a number, a list of numbers or a tensor, not {type(value).__name__}",
                         fields=fields)
 
@@ -193,7 +193,7 @@ def grads_of(tensors: dict[str, Tensor]) -> dict[str, np.ndarray | None]:
 def root_tensor(evaluation: Evaluation) -> Tensor:
     root = evaluation.root
     if isinstance(root, list) or (isinstance(root, (int, float)) and not isinstance(root, bool)):
-        root = engine.tensor(root)
+        root = literal_tensor(root)
     if not isinstance(root, Tensor):
         stmt = evaluation.root_statement
         if stmt is None:

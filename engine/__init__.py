@@ -21,14 +21,25 @@ for, here, in BUILTINS, in OPS or as a Tensor method.
 
 from __future__ import annotations
 
-import numpy as np
-
 from . import api as _api  # installs the Tensor's constructor, operators and methods
 from . import constructors as _constructors
 from . import lazy
 from .api import INPLACE, OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
 from .autograd import backward, grad
 from .constructors import manual_seed
+from .dtypes import (  # the dtypes, PyTorch's objects (engine.int64 is torch.int64; engine.bool_ is torch.bool)
+    DType,
+    bool_,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    promote_types,
+    uint8,
+)
 from .errors import (
     KINDS,
     AutodiffError,
@@ -43,6 +54,7 @@ from .errors import (
 )
 from .executor import execute
 from .formatting import set_printoptions
+from .generator import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 from .graph import AccumulateGrad, GraphInput, Node, grad_node, graph_bytes, graph_size
 from .inplace import fresh
 from .modes import (
@@ -96,8 +108,6 @@ _SECOND_NAMES = {name: module for module, names in _SECOND.items() for name in n
 # The names of the array operations (lazy.OPERATIONS) that are not built-ins, by module
 _OPERATION_NAMES = {"getitem": "indexing", "setitem": "indexing", "TensorMath": "tensormath"}
 
-float32 = np.dtype(np.float32)
-float64 = np.dtype(np.float64)
 
 # Every built-in as a module function: autodiff.engine.sin(x), autodiff.engine.zeros(3, 1), ... (those of the
 # modules loaded second are found by __getattr__ below)
@@ -129,7 +139,9 @@ __all__ = [
     "BadValueError",
     "Builtin",
     "CustomNode",
+    "DType",
     "FunctionCtx",
+    "Generator",
     "Grad",
     "GradMode",
     "GraphInput",
@@ -161,14 +173,17 @@ __all__ = [
     "apply_to_modules",
     "as_dtype",
     "backward",
+    "bool_",
     "cast_module",
     "check_lists",
+    "default_generator",
     "detect_anomaly",
     "dual_level",
     "enable_grad",
     "enter_dual_level",
     "execute",
     "exit_dual_level",
+    "float16",
     "float32",
     "float64",
     "forward_context",
@@ -176,6 +191,7 @@ __all__ = [
     "func",
     "get_default_dtype",
     "get_max_elements",
+    "get_rng_state",
     "getitem",
     "grad",
     "grad_node",
@@ -185,6 +201,11 @@ __all__ = [
     "graph_size",
     "hessian",
     "hvp",
+    "initial_seed",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
     "is_anomaly_enabled",
     "is_grad_enabled",
     "jacobian",
@@ -200,13 +221,17 @@ __all__ = [
     "observe",
     "once_differentiable",
     "parameter",
+    "promote_types",
     "record_origins",
+    "seed",
     "set_default_dtype",
     "set_grad_enabled",
     "set_max_elements",
     "set_printoptions",
+    "set_rng_state",
     "setitem",
     "settings",
+    "uint8",
     "unpack_dual",
     "vhp",
     "vjp",

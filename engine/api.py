@@ -97,9 +97,18 @@ INPLACE: dict[str, Callable[..., Tensor]] = {
     "abs_": lambda self: update_(self, BUILTINS["abs"].fn, "abs_"),
     "zero_": lambda self: fill_(self, 0.0, "zero_"),
     "fill_": _fill,
+    # Writes at integer indices: x.index_add_(0, idx, src), x.scatter_add_(0, idx, src), x.scatter_(0, idx, src)
+    "index_add_": lambda self, dim, index, source, *, alpha=1: update_(
+        self, lambda t: BUILTINS["index_add"].fn(t, dim, index, source, alpha=alpha), "index_add_"),
+    "scatter_add_": lambda self, dim, index, src: update_(
+        self, lambda t: BUILTINS["scatter_add"].fn(t, dim, index, src), "scatter_add_"),
+    "scatter_": lambda self, dim, index, src=None, value=None: update_(
+        self, lambda t: BUILTINS["scatter"].fn(t, dim, index, src, value), "scatter_"),
     # Random values written in place, PyTorch's numbers after manual_seed (not recorded)
-    "normal_": lambda self, mean=0.0, std=1.0: _distributions().normal_(self, mean, std),
-    "uniform_": lambda self, from_=0.0, to=1.0: _distributions().uniform_(self, from_, to),
+    "normal_": lambda self, mean=0.0, std=1.0, *, generator=None: _distributions().normal_(self, mean, std,
+                                                                                            generator=generator),
+    "uniform_": lambda self, from_=0.0, to=1.0, *, generator=None: _distributions().uniform_(self, from_, to,
+                                                                                             generator=generator),
 }
 
 
@@ -148,21 +157,26 @@ def _install_operators(T: type) -> None:
     T.__mul__ = T.__rmul__ = _fast(MUL, function["*"])
     T.__truediv__ = _fast(DIV, function["/"])
     T.__rtruediv__ = REFLECTED["/"].fn
+    T.__floordiv__ = lambda self, other: BUILTINS["div"].fn(self, other, rounding_mode="floor")
+    T.__rfloordiv__ = lambda self, other: BUILTINS["div"].fn(other, self, rounding_mode="floor")
+    T.__mod__ = lambda self, other: BUILTINS["remainder"].fn(self, other)
+    T.__rmod__ = lambda self, other: BUILTINS["remainder"].fn(other, self)
     T.__pow__ = lambda self, other: function["**"](self, other)
+    # x += y is in place, as in PyTorch (x.add_(y)): an integer tensor stays one
+    for name, method in (("__iadd__", "add_"), ("__isub__", "sub_"), ("__imul__", "mul_"),
+                         ("__itruediv__", "div_"), ("__ipow__", "pow_")):
+        setattr(T, name, INPLACE[method])
     T.__rpow__ = _reflected(function["**"])
     T.__neg__ = lambda self: BUILTINS[UNARY_OPERATORS["-"]].fn(self)
     T.__pos__ = lambda self: self
     T.__abs__ = lambda self: BUILTINS["abs"].fn(self)
-    # x += y writes into x (x.add_(y)), as in PyTorch; without these Python would rebind x to x + y
-    T.__iadd__, T.__isub__ = INPLACE["add_"], INPLACE["sub_"]
-    T.__imul__, T.__itruediv__, T.__ipow__ = INPLACE["mul_"], INPLACE["div_"], INPLACE["pow_"]
     _set_operators(T, {name: _loading(name) for name in _ARRAY_OPERATORS})
 
 
 # The operators made of the array operations (lazy.py): until those are loaded, each loads them first.
 _ARRAY_OPERATORS = ("__matmul__", "__rmatmul__", "__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__",
-                    "__and__", "__rand__",
-                    "__or__", "__ror__", "__invert__", "__getitem__", "__setitem__")
+                    "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__", "__invert__", "__getitem__",
+                    "__setitem__")
 _ARRAY_OPERATOR: dict[str, Callable] = {}  # each one's own function, once the array operations are loaded
 
 
@@ -183,18 +197,21 @@ def _array_operators() -> dict[str, Callable]:
     matmul = BUILTINS["matmul"].fn
 
     def both(self: Tensor, other: Any) -> Tensor:
-        return logic.logical_and(self, other)
+        return logic.bitwise_and(self, other)
 
     def either(self: Tensor, other: Any) -> Tensor:
-        return logic.logical_or(self, other)
+        return logic.bitwise_or(self, other)
+
+    def differ(self: Tensor, other: Any) -> Tensor:
+        return logic.bitwise_xor(self, other)
 
     return {
         "__matmul__": lambda self, other: matmul(self, other), "__rmatmul__": _reflected(matmul),
         "__lt__": lambda self, other: logic.lt(self, other), "__le__": lambda self, other: logic.le(self, other),
         "__gt__": lambda self, other: logic.gt(self, other), "__ge__": lambda self, other: logic.ge(self, other),
         "__eq__": _compared(logic.eq), "__ne__": _compared(logic.ne),
-        "__and__": both, "__rand__": both, "__or__": either, "__ror__": either,
-        "__invert__": lambda self: logic.logical_not(self),
+        "__and__": both, "__rand__": both, "__or__": either, "__ror__": either, "__xor__": differ,
+        "__rxor__": differ, "__invert__": lambda self: logic.bitwise_not(self),
         "__getitem__": indexing.getitem, "__setitem__": indexing.setitem,
     }
 
@@ -270,7 +287,7 @@ _FROM_BUILTINS = _install()
 # the Tensor's own methods, and its properties.
 TENSOR_METHODS = lazy.NameSet(_INSTALLED | {
     "backward", "retain_grad", "item", "tolist", "size", "dim", "numel", "detach_", "requires_grad_", *CONVERSIONS,
-    "type", "type_as", "element_size", "is_floating_point", "register_hook", *INPLACE},
+    "type", "type_as", "element_size", "is_floating_point", "nelement", "register_hook", *INPLACE},
     METHOD_NAMES, OPERATIONS_METHOD_NAMES)
 
 

@@ -14,12 +14,13 @@ from typing import Any
 import numpy as np
 
 from .arrays import c_order, power
-from .coerce import both, wrapped
+from .coerce import both, refuse_zero_division, with_number, wrapped
 from .errors import BadValueError
-from .optable import ARITHMETIC, ELEMENTWISE_JVP, FUNCTION, Grad, Op, declare
+from .optable import ARITHMETIC, ELEMENTWISE_JVP, FLOATING, FUNCTION, KEPT, Grad, Op, declare
 from .parallel import Kernel
-from .recording import apply, binary
+from .recording import apply, binary, refuse_bool
 from .registry import Builtin, alias, builtin, composite, function
+from .settings import STATE
 from .tensor import Tensor
 
 
@@ -68,18 +69,18 @@ DIV = declare(Op("div", "DivBackward0", ("self", "other"), np.divide,
                  (Grad(lambda F, g, s: g / s.other, "grad / other"),
                   Grad(lambda F, g, s: F.div_other_backward(g, s.self, s.other), "-grad * self / other**2")),
                  "self / other", group=ARITHMETIC, noisy=True, elementwise=True, symbolic=lambda M, a, b: a / b,
-                 jvp=ELEMENTWISE_JVP))
+                 jvp=ELEMENTWISE_JVP, integers=FLOATING))
 POW = declare(Op("pow", "PowBackward0", ("self",), lambda x, *, exponent: power(x, exponent),
                  (Grad(lambda F, g, s: g * 0.0 if s.exponent == 0 else F.pow_backward(g, s.self, s.exponent),
                        "grad * exponent * self**(exponent - 1)"),), "self ** exponent, for a number exponent",
                  group=ARITHMETIC, noisy=True, symbolic=lambda M, a, *, exponent: a**exponent, jvp=ELEMENTWISE_JVP))
-POW_TENSOR = declare(Op("pow_tensor", "PowBackward1", ("self", "exponent"), np.power,
+POW_TENSOR = declare(Op("pow_tensor", "PowBackward1", ("self", "exponent"), lambda a, b: integer_power(a, b),
                         (Grad(_pow_tensor_grad_self, "grad * exponent * self**(exponent - 1)"),
                          Grad(_pow_tensor_grad_exponent, "grad * result * log(self)")),
                         "self ** exponent, both tensors", group=ARITHMETIC, noisy=True, elementwise=True,
                         symbolic=lambda M, a, b: a**b, jvp=ELEMENTWISE_JVP))
 POW_SCALAR_BASE = declare(Op("pow_scalar_base", "PowBackward2", ("exponent",),
-                             lambda e, *, base: c_order(np.power(base, e)),
+                             lambda e, *, base: c_order(_number_power(base, e)),
                              (Grad(_pow_scalar_base_grad, "grad * result * log(base)"),),
                              "base ** exponent, for a number base", group=ARITHMETIC, noisy=True,
                              symbolic=lambda M, e, *, base: base**e, jvp=ELEMENTWISE_JVP))
@@ -113,10 +114,11 @@ minimum = function(Op("minimum", "MinimumBackward0", ("self", "other"), _keeping
                       kernel=Kernel(2, (np.minimum, "b", "a")),
                       jvp=lambda F, t, s: _extreme_jvp(F, t, F.values(s.self) < F.values(s.other), s)))
 neg = function(Op("neg", "NegBackward0", ("self",), np.negative, (Grad(lambda F, g, s: -g, "-grad"),), "-self",
-                  group=ARITHMETIC, symbolic=lambda M, a: -a, jvp=ELEMENTWISE_JVP))
+                  group=ARITHMETIC, symbolic=lambda M, a: -a, jvp=ELEMENTWISE_JVP, integers=KEPT))
 reciprocal = function(Op("reciprocal", "ReciprocalBackward0", ("self",), lambda x: 1 / x,
                          (Grad(lambda F, g, s: F.reciprocal_backward(g, s.result), "-grad * result**2"),),
-                         "1 / self", group=ARITHMETIC, noisy=True, symbolic=lambda M, a: 1 / a, jvp=ELEMENTWISE_JVP))
+                         "1 / self", group=ARITHMETIC, noisy=True, symbolic=lambda M, a: 1 / a, jvp=ELEMENTWISE_JVP,
+                         integers=FLOATING))
 
 
 # ---------------------------------------------------------------------------- the functions
@@ -129,6 +131,7 @@ def add(input: Any, other: Any) -> Tensor:
 @builtin("sub(input, other)", ("sub", "rsub"), op=SUB)
 def sub(input: Any, other: Any) -> Tensor:
     a, b = both(input, other)
+    refuse_bool("sub", a, b)
     return binary(SUB, wrapped(a, b), b)
 
 
@@ -146,7 +149,19 @@ class _Unset:
 
 
 UNSET = _Unset()
-ROUNDING = {None: np.divide, "trunc": lambda a, b: np.trunc(np.divide(a, b)), "floor": np.floor_divide}
+
+
+def _trunc_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a / b rounded towards zero; for integers, in integers (numpy's trunc would make them floats)."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype.kind in "biu" and b.dtype.kind in "biu":
+        quotient = np.floor_divide(a, b)
+        inexact = (quotient * b != a) & ((a < 0) != (b < 0))
+        return quotient + inexact.astype(quotient.dtype)  # floor rounds those down: one back towards zero
+    return np.trunc(np.divide(a, b))
+
+
+ROUNDING = {None: np.divide, "trunc": _trunc_divide, "floor": np.floor_divide}
 
 
 def _div_mode_grad(F: Any, g: Any, s: Any, formula: Any) -> Any:
@@ -178,10 +193,12 @@ def div(input: Any, other: Any, rounding_mode: Any = UNSET) -> Tensor:
     if rounding_mode not in ROUNDING:
         raise BadValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                             f"{rounding_mode!r}", reason="rounding_mode")
-    if not isinstance(a, Tensor):
-        a = Tensor._make(np.asarray(a, dtype=b._data.dtype))
-    if not isinstance(b, Tensor):
-        b = Tensor._make(np.asarray(b, dtype=a._data.dtype))
+    a, b = wrapped(a, b), wrapped(b, a)
+    if b._data.dtype.kind in "biu" and a._data.dtype.kind in "biu":
+        if rounding_mode is None:  # a true division: in the default float dtype
+            a = Tensor._make(a._data.astype(STATE.default_dtype))
+        else:
+            refuse_zero_division(b._data)
     return binary(DIV_MODE, a, b, {"rounding_mode": rounding_mode})
 
 
@@ -197,10 +214,36 @@ def _pow_plan(R: Any, input: Any, exponent: Any) -> Any:
 def pow(input: Any, exponent: Any) -> Tensor:
     a, e = both(input, exponent)
     if not isinstance(a, Tensor):
-        return apply(POW_SCALAR_BASE, (e,), {"base": a})
+        return apply(POW_SCALAR_BASE, (with_number(e, a),), {"base": a})
     if not isinstance(e, Tensor):
+        a = with_number(a, e)
+        if a._data.dtype.kind in "biu" and e < 0:
+            raise BadValueError(NEGATIVE_POWERS, hint="make the tensor floating first: x.float() ** -1",
+                                reason="integer_power")
         return apply(POW, (a,), {"exponent": e})
     return binary(POW_TENSOR, a, e)
+
+
+NEGATIVE_POWERS = "Integers to negative integer powers are not allowed."
+
+
+def _number_power(base: float | int, exponent: np.ndarray) -> np.ndarray:
+    """base ** exponent for a number base: on an integer exponent, in its dtype (PyTorch's 2 ** tensor([-1]) is 0)."""
+    if exponent.dtype.kind in "biu":
+        return integer_power(np.asarray(base).astype(exponent.dtype), exponent)
+    return np.power(base, exponent)
+
+
+def integer_power(base: np.ndarray, exponent: np.ndarray) -> np.ndarray:
+    """base ** exponent on integer arrays as PyTorch's kernel: a negative exponent gives 1 for base 1, +-1 for
+    base -1 and 0 for any other base (numpy refuses them)."""
+    if base.dtype.kind not in "biu" or exponent.dtype.kind not in "biu" or not (exponent < 0).any():
+        return np.power(base, exponent)
+    negative = exponent < 0
+    result = np.power(base, np.where(negative, 0, exponent))
+    odd = np.remainder(exponent, 2) != 0
+    inverse = np.where(base == 1, 1, np.where(base == -1, np.where(odd, -1, 1), 0)).astype(result.dtype)
+    return np.where(negative, inverse, result)
 
 
 square = composite("square(input)", lambda F, x: F.pow(x, 2), "input ** 2 (recorded as PowBackward0, as PyTorch does)",
@@ -213,8 +256,9 @@ def rsub(input: Tensor, other: Any) -> Tensor:
     SubBackward0)."""
     a, b = both(other, input)
     if not isinstance(a, Tensor):
-        return apply(RSUB, (b,), {"other": a})
-    return binary(SUB, a, b)
+        refuse_bool("sub", a, b)
+        return apply(RSUB, (with_number(b, a),), {"other": a})
+    return sub(a, b)
 
 
 def rdiv(input: Tensor, other: Any) -> Tensor:

@@ -148,8 +148,18 @@ def erfc(x: Any) -> np.ndarray:
     return np.asarray(_ERFC(x), dtype=x.dtype if x.dtype.kind == "f" else np.float64)
 
 
+def remainder(a: Any, b: Any) -> Any:
+    """PyTorch's remainder: fmod(a, b), plus b where it is nonzero and its sign differs from b's (the sign of b,
+    as Python's %; 0.0 % -1 is 0.0 where numpy's remainder gives -0.0)."""
+    with np.errstate(all="ignore"):
+        mod = np.fmod(a, b)
+        return np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), mod + b, mod).astype(np.result_type(mod))
+
+
 def sign(x: Any) -> np.ndarray:
-    """-1, 0 or 1, and 0 for nan (PyTorch's sign; numpy's gives nan)."""
+    """-1, 0 or 1, and 0 for nan (PyTorch's sign; numpy's gives nan); a bool is its own sign."""
+    if getattr(x, "dtype", None) == np.bool_:
+        return np.array(x, copy=True)
     out = np.asarray(np.sign(x))
     if out.dtype.kind == "f":
         nan = np.isnan(out)

@@ -192,7 +192,8 @@ def _pair(name: str, input: Any, target: Any, reduction: Any) -> tuple[Tensor, T
         raise ShapeError(f"{name}: the target's shape {tuple(y.shape)} is not the input's {tuple(x.shape)}: give "
                          "them the same shape", reason="loss_shape")
     if x.dtype != y.dtype:
-        raise BadValueError(f"{name}: the input is {x.dtype} and the target {y.dtype}: give both the same dtype",
+        raise BadValueError(f"{name}: the input is {x.dtype.name} and the target {y.dtype.name}: give both the "
+                            "same dtype",
                             reason="loss_dtype")
     return x, y, _reduction(name, reduction)
 

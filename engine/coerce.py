@@ -9,20 +9,20 @@ from typing import Any
 
 import numpy as np
 
+from .dtypes import BY_NUMPY, result_type
 from .errors import BadValueError, LimitError, ShapeError
 from .settings import MAX_DIMS, STATE, check_dims, check_elements
 from .tensor import Tensor
 
 Number = (int, float)
+SUPPORTED = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")
 
 
 def operand(x: Any) -> Any:
     """A Tensor, or a Python number (kept as a number: it does not change the result's dtype)."""
     if isinstance(x, Tensor):
         return x
-    if isinstance(x, bool):
-        return int(x)
-    if isinstance(x, Number):
+    if isinstance(x, Number):  # a bool stays one: PyTorch's promotion tells True from 1
         return x
     if isinstance(x, np.generic) and np.issubdtype(type(x), np.number):
         return x.item()
@@ -61,8 +61,27 @@ def wrapped(a: Any, b: Any) -> Any:
     """torch.add(2, x) and the like: a number first is wrapped as a 0-d tensor of the other's dtype (so the
     node is the tensor-tensor one, with no edge for the number: DivBackward0, SubBackward0, ...)."""
     if not isinstance(a, Tensor) and isinstance(b, Tensor):
-        return Tensor._make(np.asarray(a, dtype=b._data.dtype))
+        data = b._data
+        dtype = data.dtype if data.dtype.kind == "f" else result_type((data, a), STATE.default_dtype)
+        return Tensor._make(np.asarray(a).astype(dtype))  # an int into int8 wraps, as in PyTorch
     return a
+
+
+def with_number(x: Tensor, value: Any) -> Tensor:
+    """An integer or bool tensor in the dtype of `x op value` for a number value (PyTorch's result_type: with a
+    float, the default float dtype; a bool tensor with an int, int64); a float tensor as it is."""
+    data = x._data
+    if data.dtype.kind == "f" or isinstance(value, Tensor) or value is None:
+        return x
+    target = result_type((data, value), STATE.default_dtype)
+    return x if target == data.dtype else Tensor._make(data.astype(target))  # no history: x is not floating
+
+
+def refuse_zero_division(divisor: np.ndarray) -> None:
+    """PyTorch's error for an integer division (//, %) by zero."""
+    if not np.all(divisor):
+        raise BadValueError("ZeroDivisionError", hint="an integer division by zero: divide floats for inf",
+                            reason="zero_division")
 
 
 def broadcast_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
@@ -131,8 +150,10 @@ def list_depth(data: Any, limit: int = 10_001) -> int:
     return depth
 
 
-def array_from(data: Any, dtype: np.dtype | None) -> np.ndarray:
-    """A new float array from a number, nested lists of numbers (or one-element tensors), or an array."""
+def array_from(data: Any, dtype: np.dtype | None, infer: bool = False) -> np.ndarray:
+    """A new array from a number, nested lists of numbers (or tensors), or an array. Without a dtype: with
+    infer, the dtype PyTorch's torch.tensor infers (`infer_dtype`); else the default float dtype, except that a
+    float32 or float64 array or tensor keeps its own."""
     if isinstance(data, Tensor):
         array = data._data
     elif isinstance(data, np.ndarray):
@@ -152,10 +173,49 @@ def array_from(data: Any, dtype: np.dtype | None) -> np.ndarray:
     if array.dtype.kind not in "fiub":
         raise BadValueError(f"cannot make a tensor from values of type {array.dtype}: numbers only")
     if dtype is None:
-        keeps_own = isinstance(data, (np.ndarray, Tensor)) and array.dtype in (np.float32, np.float64)
-        dtype = array.dtype if keeps_own else STATE.default_dtype
+        if infer:
+            dtype = infer_dtype(data, array)
+        else:
+            keeps_own = isinstance(data, (np.ndarray, Tensor)) and array.dtype in (np.float32, np.float64)
+            dtype = array.dtype if keeps_own else STATE.default_dtype
     check_elements(array.shape)
-    return np.array(array, dtype=dtype, copy=True)
+    with np.errstate(invalid="ignore", over="ignore"):  # nan or a huge float made integer: as PyTorch, no warning
+        return np.array(array, dtype=dtype, copy=True)
+
+
+def infer_dtype(data: Any, array: np.ndarray) -> np.dtype:
+    """The dtype torch.tensor(data) infers, given numpy's array of the data: an array, tensor or numpy number
+    keeps its dtype; Python's bools make bool, ints int64, floats the default float dtype; in lists, these
+    promote as torch.promote_types does (a float64 tensor or numpy float64 in a list makes it float64)."""
+    found = array.dtype
+    if isinstance(data, (np.ndarray, np.generic, Tensor)):
+        if found not in BY_NUMPY:
+            raise BadValueError(f"unsupported dtype {found}: autodiff tensors are {', '.join(SUPPORTED)}",
+                                reason="dtype")
+        return found
+    if found.kind == "u" and found.itemsize == 8:  # Python ints past int64's range
+        raise BadValueError("Overflow when unpacking long long: a tensor's integers lie within int64's range",
+                            reason="overflow")
+    if found.kind in "biu":
+        return found if found in BY_NUMPY else np.dtype(np.int64)
+    if found == np.float64 and found != STATE.default_dtype and not _holds_double(data):
+        return STATE.default_dtype  # Python floats: the default dtype
+    return found if found in BY_NUMPY else STATE.default_dtype
+
+
+def _holds_double(data: Any) -> bool:
+    """True when nested lists hold a float64 array, tensor or numpy number (walked without recursion)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, Tensor):
+            if item._data.dtype == np.float64:
+                return True
+        elif isinstance(item, (np.ndarray, np.generic)) and item.dtype == np.float64:
+            return True
+    return False
 
 
 def _plain(data: Any) -> Any:

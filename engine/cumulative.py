@@ -8,11 +8,11 @@ from typing import Any
 import numpy as np
 
 from .coerce import tensor_arg, with_axis
-from .optable import LINEAR_JVP, REDUCTIONS, Grad, Op, declare
+from .optable import KEPT, LINEAR_JVP, REDUCTIONS, WIDENED, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .returns import return_type
-from .settings import check_dim
+from .settings import as_dtype, check_dim
 from .tensor import Tensor
 
 
@@ -46,7 +46,7 @@ def cumprod_backward(g: np.ndarray, x: np.ndarray, result: np.ndarray, dim: int)
 
 def _running(fn: Any) -> Any:
     """A numpy running reduction as an op's forward: a 0-d input keeps its shape (PyTorch)."""
-    return lambda x, *, dim: fn(x, axis=dim).reshape(x.shape)
+    return lambda x, *, dim: fn(x, axis=dim, dtype=x.dtype if x.dtype.kind in "iu" else None).reshape(x.shape)
 
 
 def _logcumsumexp(x: np.ndarray, *, dim: int) -> np.ndarray:
@@ -133,22 +133,22 @@ def _logcumsumexp_jvp(F: Any, t: Any, s: Any) -> np.ndarray:
 
 
 CUMSUM = _declare("cumsum", "CumsumBackward0", _running(np.cumsum), lambda F, g, s: F.reverse_cumsum(g, s.dim),
-                  "grad summed from the end along dim", "running sum along dim", jvp=LINEAR_JVP)
+                  "grad summed from the end along dim", "running sum along dim", jvp=LINEAR_JVP, integers=WIDENED)
 CUMPROD = _declare("cumprod", "CumprodBackward0", _running(np.cumprod),
                    lambda F, g, s: F.cumprod_backward(g, s.self, s.result, s.dim),
                    "(grad * result) summed from the end along dim, / self (zeros handled apart)",
-                   "running product along dim", noisy=True, jvp=_cumprod_jvp)
+                   "running product along dim", noisy=True, jvp=_cumprod_jvp, integers=WIDENED)
 LOGCUMSUMEXP = _declare("logcumsumexp", "LogcumsumexpBackward0", _logcumsumexp, _logcumsumexp_grad,
                         "sum over j >= k of grad[j] * exp(self[k] - result[j])", "log(cumsum(exp(self))) along dim",
                         noisy=True, jvp=_logcumsumexp_jvp)
 CUMMAX = _declare("cummax", "CummaxBackward0", lambda x, *, dim, indices: _take(x, dim, indices),
                   lambda F, g, s: F.scatter_add(tuple(s.self.shape), s.dim, s.indices, g),
                   "grad added up at the positions the running max came from", "running max along dim",
-                  saved=("indices",), jvp=LINEAR_JVP)
+                  saved=("indices",), jvp=LINEAR_JVP, integers=KEPT)
 CUMMIN = _declare("cummin", "CumminBackward0", lambda x, *, dim, indices: _take(x, dim, indices),
                   lambda F, g, s: F.scatter_add(tuple(s.self.shape), s.dim, s.indices, g),
                   "grad added up at the positions the running min came from", "running min along dim",
-                  saved=("indices",), jvp=LINEAR_JVP)
+                  saved=("indices",), jvp=LINEAR_JVP, integers=KEPT)
 
 
 def _take(x: np.ndarray, dim: int, indices: np.ndarray) -> np.ndarray:
@@ -165,18 +165,19 @@ def _dim(x: Tensor, dim: Any) -> int:
     return check_dim(dim, x.ndim)
 
 
-@builtin("cumsum(input, dim)", ("cumsum",))
+@builtin("cumsum(input, dim, dtype=None)", ("cumsum",))
 @with_axis
-def cumsum(input: Any, dim: int) -> Tensor:
+def cumsum(input: Any, dim: int, *, dtype: Any = None) -> Tensor:
+    """With dtype, input's values are converted first and summed in it (the node stays CumsumBackward0)."""
     x = tensor_arg(input)
-    return apply(CUMSUM, (x,), {"dim": _dim(x, dim)})
+    return apply(CUMSUM, (x,), {"dim": _dim(x, dim)}, None if dtype is None else (x._data.astype(as_dtype(dtype)),))
 
 
-@builtin("cumprod(input, dim)", ("cumprod",))
+@builtin("cumprod(input, dim, dtype=None)", ("cumprod",))
 @with_axis
-def cumprod(input: Any, dim: int) -> Tensor:
+def cumprod(input: Any, dim: int, *, dtype: Any = None) -> Tensor:
     x = tensor_arg(input)
-    return apply(CUMPROD, (x,), {"dim": _dim(x, dim)})
+    return apply(CUMPROD, (x,), {"dim": _dim(x, dim)}, None if dtype is None else (x._data.astype(as_dtype(dtype)),))
 
 
 @builtin("logcumsumexp(input, dim)", ("logcumsumexp",))

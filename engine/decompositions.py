@@ -20,6 +20,7 @@ from .coerce import tensor_arg
 from .errors import BadValueError, ShapeError
 from .logic import where
 from .optable import LINEAR_ALGEBRA, Grad, Op, declare
+from .rearrange import movedim
 from .recording import apply
 from .registry import builtin
 from .returns import return_type
@@ -466,3 +467,19 @@ def svd(input: Any, some: Any = True, compute_uv: Any = True) -> Any:
                          Tensor._make(np.zeros((*batch, n, n), dtype=a._data.dtype)))
     u, s, vh = apply(SVD, (a,), {"full_matrices": not reduced})
     return SvdResult(u, s, transpose(vh, -2, -1))
+
+
+@builtin("nuclear_norm(input, dim=None, keepdim=False)", ("svd", "sum_dim"), method=False)
+def nuclear_norm(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """The sum of the singular values of the matrices over dim (the last two dims by default): norm(p='nuc'),
+    recorded as PyTorch does (SumBackward1 of LinalgSvdBackward0's singular values)."""
+    x = tensor_arg(input)
+    if x.ndim < 2:
+        raise BadValueError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.", reason="norm")
+    rows, cols = (-2, -1) if dim is None else (int(dim[0]) % x.ndim, int(dim[1]) % x.ndim)
+    values = svdvals(movedim(x, (rows, cols), (-2, -1)) if (rows, cols) != (x.ndim - 2, x.ndim - 1) else x)
+    total = values.sum(-1)
+    if keepdim:
+        for d in sorted(d % x.ndim for d in (rows, cols)):
+            total = total.unsqueeze(d)
+    return total

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from . import generator
+from . import generator as generators
 from .coerce import sizes, tensor_arg
 from .constructors import leaf
 from .errors import AutogradError, BadValueError, LimitError, ShapeError
@@ -92,10 +92,10 @@ def _randint_bounds(args: tuple, low: Any, high: Any) -> tuple[int, int]:
     return lo, hi
 
 
-@builtin("randint(low=0, high, size, dtype=None, requires_grad=False)", method=False,
+@builtin("randint(low=0, high, size, generator=None, dtype=None, requires_grad=False)", method=False,
          summary="random integers from low up to (not including) high, int64")
-def randint(*args: Any, size: Any = None, low: Any = None, high: Any = None, dtype: Any = None,
-            requires_grad: bool = False) -> Tensor:
+def randint(*args: Any, size: Any = None, low: Any = None, high: Any = None, generator: Any = None,
+            dtype: Any = None, requires_grad: bool = False) -> Tensor:
     if size is None:
         if not args:
             raise BadValueError("randint needs a size, e.g. randint(0, 10, (3,))")
@@ -105,7 +105,7 @@ def randint(*args: Any, size: Any = None, low: Any = None, high: Any = None, dty
     check_elements(shape)
     out_dtype = _integer_dtype(dtype)
     n, span = math.prod(shape), hi - lo
-    gen = generator.default_generator()
+    gen = generators.chosen(generator)
     draws = gen.words(n).astype(np.uint64) if span < RANDINT_WIDE else gen.words64(n)
     offsets = (draws % np.uint64(span)).astype(np.int64)
     with np.errstate(over="ignore"):
@@ -113,9 +113,9 @@ def randint(*args: Any, size: Any = None, low: Any = None, high: Any = None, dty
     return _result(values.reshape(shape), out_dtype, requires_grad)
 
 
-@builtin("randperm(n, dtype=None, requires_grad=False)", method=False,
+@builtin("randperm(n, generator=None, dtype=None, requires_grad=False)", method=False,
          summary="a random permutation of 0..n-1, int64")
-def randperm(n: Any, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def randperm(n: Any, *, generator: Any = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     count = _whole(n, "n")
     if count < 0:
         raise BadValueError(f"n must be non-negative, got {count}")
@@ -124,7 +124,7 @@ def randperm(n: Any, *, dtype: Any = None, requires_grad: bool = False) -> Tenso
         raise LimitError(f"randperm({count}): PyTorch shuffles {RANDPERM_LIMIT:,} or more elements another way, "
                          "which autodiff does not reproduce", reason="elements")
     out_dtype = _integer_dtype(dtype)
-    words = generator.default_generator().words(count - 1).tolist()
+    words = generators.chosen(generator).words(count - 1).tolist()
     perm = list(range(count))
     for i, word in enumerate(words):
         j = i + word % (count - i)
@@ -143,15 +143,15 @@ def _check_std(std: float) -> None:
         raise BadValueError(f"normal expects std >= 0.0, but found std {std:g}")
 
 
-@builtin("normal(mean, std=1.0, size=None, dtype=None, requires_grad=False)", method=False,
+@builtin("normal(mean, std=1.0, size=None, generator=None, dtype=None, requires_grad=False)", method=False,
          summary="normal random numbers with the given mean and standard deviation")
-def normal(mean: Any, std: Any = 1.0, size: Any = None, *, dtype: Any = None,
+def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None, dtype: Any = None,
            requires_grad: bool = False) -> Tensor:
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         if size is not None or dtype is not None or requires_grad:
             raise BadValueError("normal(mean, std) with a tensor mean or std takes its shape and dtype from them",
                                 hint="drop size=, dtype= and requires_grad=")
-        return _normal_of_tensors(mean, std)
+        return _normal_of_tensors(mean, std, generators.chosen(generator))
     m, s = _number(mean, "mean"), _number(std, "std")
     if size is None:
         raise BadValueError("normal(mean, std) with two numbers needs a size, e.g. normal(0, 1, (3, 2))")
@@ -159,11 +159,11 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, dtype: Any = None,
     shape = sizes((size,))
     check_elements(shape)
     out_dtype = as_dtype(dtype)
-    values = generator.normal(generator.default_generator(), math.prod(shape), out_dtype, m, s)
+    values = generators.normal(generators.chosen(generator), math.prod(shape), out_dtype, m, s)
     return leaf(values.reshape(shape), bool(requires_grad))
 
 
-def _normal_of_tensors(mean: Any, std: Any) -> Tensor:
+def _normal_of_tensors(mean: Any, std: Any, gen: generators.Generator) -> Tensor:
     tensors = [x for x in (mean, std) if isinstance(x, Tensor)]
     for t, what in ((mean, "mean"), (std, "std")):
         if isinstance(t, Tensor):
@@ -184,27 +184,28 @@ def _normal_of_tensors(mean: Any, std: Any) -> Tensor:
     else:
         s, eps_std = None, _number(std, "std")
         _check_std(eps_std)
-    eps = generator.normal(generator.default_generator(), math.prod(shape), out_dtype, 0.0, eps_std).reshape(shape)
+    eps = generators.normal(gen, math.prod(shape), out_dtype, 0.0, eps_std).reshape(shape)
     # PyTorch: normal_(0, std) then add_(mean), or normal_(0, 1), mul_(std), add_(mean): the same roundings
     with np.errstate(all="ignore"):
         values = (eps if s is None else eps * s) + m
     return leaf(np.asarray(values, dtype=out_dtype), False)
 
 
-@builtin("bernoulli(input, p=None)", summary="1 with probability p (input's values, or the number p), else 0")
-def bernoulli(input: Any, p: Any = None) -> Tensor:
+@builtin("bernoulli(input, p=None, generator=None)",
+         summary="1 with probability p (input's values, or the number p), else 0")
+def bernoulli(input: Any, p: Any = None, *, generator: Any = None) -> Tensor:
     data = _float_data(tensor_arg(input), "bernoulli's input")
-    gen = generator.default_generator()
+    gen = generators.chosen(generator)
     if p is None:
         probs = np.ascontiguousarray(data)  # PyTorch's result is contiguous: drawn in C order
         if probs.size and not bool(np.all((probs >= 0) & (probs <= 1))):
             raise BadValueError("bernoulli: every probability in input must be in [0, 1]")
-        u = generator.unit_uniform(gen, probs.size, data.dtype)
+        u = generators.unit_uniform(gen, probs.size, data.dtype)
         return leaf((u.reshape(data.shape) < probs).astype(data.dtype), False)
     chance = _number(p, "p")
     if not 0 <= chance <= 1:
         raise BadValueError(f"bernoulli_ expects p to be in [0, 1], but got p={chance:g}")
-    u = generator.unit_uniform(gen, data.size, np.dtype(np.float64))
+    u = generators.unit_uniform(gen, data.size, np.dtype(np.float64))
     return leaf((u.reshape(data.shape) < chance).astype(data.dtype), False)
 
 
@@ -226,16 +227,16 @@ def _check_distribution(probs: np.ndarray, n_sample: int, replacement: bool) -> 
             raise BadValueError("invalid multinomial distribution (sum of probabilities <= 0)")
 
 
-@builtin("multinomial(input, num_samples, replacement=False)",
+@builtin("multinomial(input, num_samples, replacement=False, generator=None)",
          summary="indices drawn with the probabilities in input's last dim, int64")
-def multinomial(input: Any, num_samples: Any, replacement: bool = False) -> Tensor:
+def multinomial(input: Any, num_samples: Any, replacement: bool = False, *, generator: Any = None) -> Tensor:
     probs = _float_data(tensor_arg(input), "multinomial's input")
     n_sample = _whole(num_samples, "num_samples")
     _check_distribution(probs, n_sample, bool(replacement))
     check_elements((*probs.shape[:-1], n_sample))
     if probs.size == 0:
         return leaf(np.empty((*probs.shape[:-1], n_sample), np.int64), False)
-    gen = generator.default_generator()
+    gen = generators.chosen(generator)
     if not replacement or n_sample == 1:
         return leaf(_by_exponential_race(gen, probs, n_sample), False)
     rows = probs.reshape(-1, probs.shape[-1])
@@ -244,15 +245,16 @@ def multinomial(input: Any, num_samples: Any, replacement: bool = False) -> Tens
         cumulative = np.cumsum(row)
         cumulative = (cumulative / cumulative[-1]).astype(np.float64)
         cumulative[-1] = 1.0
-        u = generator.unit_uniform(gen, n_sample, np.dtype(np.float64))
+        u = generators.unit_uniform(gen, n_sample, np.dtype(np.float64))
         out[i] = np.searchsorted(cumulative, u, side="left")
     return leaf(out.reshape(*probs.shape[:-1], n_sample), False)
 
 
-def _by_exponential_race(gen: generator.Generator, probs: np.ndarray, n_sample: int) -> np.ndarray:
+def _by_exponential_race(gen: generators.Generator, probs: np.ndarray, n_sample: int) -> np.ndarray:
     """PyTorch's sampling without replacement: q ~ Exp(1) laid out as input, the largest input / q win."""
-    u = generator.unit_uniform(gen, probs.size, np.dtype(np.float64))
-    q = generator.in_memory_order(generator.empty_like(probs, probs.dtype), (-libm(math.log1p, -u)).astype(probs.dtype))
+    u = generators.unit_uniform(gen, probs.size, np.dtype(np.float64))
+    q = generators.in_memory_order(generators.empty_like(probs, probs.dtype),
+                                   (-libm(math.log1p, -u)).astype(probs.dtype))
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = probs / q
     if n_sample == 1:
@@ -260,21 +262,21 @@ def _by_exponential_race(gen: generator.Generator, probs: np.ndarray, n_sample: 
     return np.argsort(-ratio, axis=-1, kind="stable")[..., :n_sample]
 
 
-def normal_(t: Tensor, mean: Any = 0.0, std: Any = 1.0) -> Tensor:
+def normal_(t: Tensor, mean: Any = 0.0, std: Any = 1.0, *, generator: Any = None) -> Tensor:
     """t overwritten with normal samples as PyTorch's normal_ draws them (in t's memory order)."""
     m, s = _number(mean, "mean"), _number(std, "std")
     _check_std(s)
     _check_float(t, "normal_")
+    gen = generators.chosen(generator)
 
     def write(data: np.ndarray) -> None:
-        gen = generator.default_generator()
-        values = generator.normal(gen, data.size, data.dtype, m, s, contiguous=data.flags.c_contiguous)
-        generator.in_memory_order(data, values)
+        values = generators.normal(gen, data.size, data.dtype, m, s, contiguous=data.flags.c_contiguous)
+        generators.in_memory_order(data, values)
 
     return overwrite_(t, write, "normal_")
 
 
-def uniform_(t: Tensor, low: Any = 0.0, high: Any = 1.0) -> Tensor:
+def uniform_(t: Tensor, low: Any = 0.0, high: Any = 1.0, *, generator: Any = None) -> Tensor:
     """t overwritten with uniform samples from [low, high) as PyTorch's uniform_ draws them."""
     lo, hi = _number(low, "from"), _number(high, "to")
     _check_float(t, "uniform_")
@@ -286,9 +288,11 @@ def uniform_(t: Tensor, low: Any = 0.0, high: Any = 1.0) -> Tensor:
     if not span <= limit:
         raise BadValueError(f"uniform_ expects to-from <= {limit:g}, but found to={hi:g} and from={lo:g}")
 
+    gen = generators.chosen(generator)
+
     def write(data: np.ndarray) -> None:
-        values = generator.uniform(generator.default_generator(), data.size, data.dtype, lo, hi)
-        generator.in_memory_order(data, values)
+        values = generators.uniform(gen, data.size, data.dtype, lo, hi)
+        generators.in_memory_order(data, values)
 
     return overwrite_(t, write, "uniform_")
 

@@ -116,8 +116,13 @@ def category(dtype: np.dtype) -> int:
     return 2 if kind == "f" else 0 if kind == "b" else 1
 
 
-def promote_types(a: np.dtype, b: np.dtype) -> np.dtype:
-    """torch.promote_types on numpy dtypes: a floating type wins over integers and bool whatever its size
+def promote_types(type1: Any, type2: Any) -> DType:
+    """torch.promote_types: the smallest dtype both convert to without losing their category."""
+    return BY_NUMPY[promote(np.dtype(type1), np.dtype(type2))]
+
+
+def promote(a: np.dtype, b: np.dtype) -> np.dtype:
+    """promote_types on numpy dtypes: a floating type wins over integers and bool whatever its size
     (float16 with int64 is float16), otherwise numpy's promotion (int8 with uint8: int16)."""
     if a == b:
         return a
@@ -125,6 +130,18 @@ def promote_types(a: np.dtype, b: np.dtype) -> np.dtype:
     if ca != cb:
         return a if ca > cb else b
     return np.promote_types(a, b)
+
+
+def can_cast(source: np.dtype, target: np.dtype) -> bool:
+    """torch.can_cast: an in-place result may be written into a tensor of the same or a higher category only
+    (a float result into an integer tensor, or an integer one into a bool tensor, is refused)."""
+    return category(source) <= category(target)
+
+
+def cast_error(source: np.dtype, target: np.dtype) -> str:
+    """PyTorch's words when an in-place result cannot be written: result type Float can't be cast to ... Long."""
+    return (f"result type {TYPE_NAMES[BY_NUMPY[source]]} can't be cast to the desired output type "
+            f"{TYPE_NAMES[BY_NUMPY[target]]}")
 
 
 def result_type(operands: Any, default_float: np.dtype) -> np.dtype:
@@ -135,12 +152,12 @@ def result_type(operands: Any, default_float: np.dtype) -> np.dtype:
     for x in operands:
         if isinstance(x, np.ndarray):
             if x.ndim:
-                dims = x.dtype if dims is None else promote_types(dims, x.dtype)
+                dims = x.dtype if dims is None else promote(dims, x.dtype)
             else:
-                zeros = x.dtype if zeros is None else promote_types(zeros, x.dtype)
+                zeros = x.dtype if zeros is None else promote(zeros, x.dtype)
         else:
             kind = _number_dtype(x, default_float)
-            numbers = kind if numbers is None else promote_types(numbers, kind)
+            numbers = kind if numbers is None else promote(numbers, kind)
     return _combine(dims, _combine(zeros, numbers))
 
 
@@ -161,5 +178,5 @@ def _combine(higher: np.dtype | None, lower: np.dtype | None) -> np.dtype | None
     if higher.kind == "f":
         return higher
     if higher.kind == "b" or lower.kind == "f":
-        return promote_types(higher, lower)
+        return promote(higher, lower)
     return higher

@@ -14,12 +14,14 @@ from . import arithmetic  # noqa: F401  (composites below call its built-ins: mu
 from .arrays import erf as erf_kernel
 from .arrays import erfc as erfc_kernel
 from .arrays import sign as sign_kernel
-from .coerce import number, tensor_arg
+from .coerce import broadcast_shape, number, tensor_arg, with_number
+from .dtypes import result_type
 from .errors import BadValueError
-from .optable import ELEMENTWISE, ELEMENTWISE_JVP, FUNCTION, Grad, Op, declare
+from .optable import ELEMENTWISE, ELEMENTWISE_JVP, FUNCTION, KEPT, PROMOTED, Grad, Op, declare
 from .parallel import SIGMOID
 from .recording import apply
 from .registry import alias, builtin, composite, function
+from .settings import STATE
 from .tensor import Tensor
 
 LN2, LN10, TWO_OVER_SQRT_PI = math.log(2.0), math.log(10.0), 2.0 / math.sqrt(math.pi)
@@ -64,7 +66,7 @@ sigmoid = _unary("sigmoid", "SigmoidBackward0", lambda x: 1 / (1 + np.exp(-x)),
                  symbolic=lambda M, a: 1 / (1 + M.exp(-a)))
 relu = _unary("relu", "ReluBackward0", lambda x: np.maximum(0, x),  # numpy keeps its 2nd argument on ties: -0.0
               lambda F, g, s: F.threshold_backward(g, s.result), "grad where result > 0 (and where nan)",
-              "max(self, 0)", functional=True, symbolic=lambda M, a: M.maximum(a, 0))
+              "max(self, 0)", functional=True, symbolic=lambda M, a: M.maximum(a, 0), integers=KEPT)
 
 # ---------------------------------------------------------------------------- trigonometric and hyperbolic
 sin = _unary("sin", "SinBackward0", np.sin, lambda F, g, s: F.sin_backward(g, s.self), "grad * cos(self)", "sine",
@@ -131,13 +133,13 @@ erfc = _unary("erfc", "ErfcBackward0", erfc_kernel,
               lambda F, g, s: -g * (TWO_OVER_SQRT_PI * F.exp(-(s.self * s.self))),
               "-grad * 2 / sqrt(pi) * exp(-self**2)", "1 - erf(self)")
 abs = _unary("abs", "AbsBackward0", np.abs, lambda F, g, s: g * F.sgn(s.self), "grad * sign(self)", "absolute value",
-             aliases=("absolute",))
-sign = _unary("sign", "SignBackward0", sign_kernel, _zero, "0", "-1, 0 or 1")
-floor = _unary("floor", "FloorBackward0", np.floor, _zero, "0", "round down")
-ceil = _unary("ceil", "CeilBackward0", np.ceil, _zero, "0", "round up")
+             aliases=("absolute",), integers=KEPT)
+sign = _unary("sign", "SignBackward0", sign_kernel, _zero, "0", "-1, 0 or 1", integers=KEPT)
+floor = _unary("floor", "FloorBackward0", np.floor, _zero, "0", "round down", integers=KEPT)
+ceil = _unary("ceil", "CeilBackward0", np.ceil, _zero, "0", "round up", integers=KEPT)
 ROUND = declare(Op("round", "RoundBackward0", ("self",), np.round, (Grad(_zero, "0"),),
                    "round to the nearest integer (halves to even)", group=ELEMENTWISE, symbolic=FUNCTION,
-                   jvp=ELEMENTWISE_JVP))
+                   jvp=ELEMENTWISE_JVP, integers=KEPT))
 ROUND_DECIMALS = declare(Op("round_decimals", "RoundBackward1", ("self",),
                             lambda x, *, decimals: np.round(x, decimals), (Grad(_zero, "0"),),
                             "round to a number of decimals (halves to even)", noisy=True, jvp=ELEMENTWISE_JVP))
@@ -158,7 +160,7 @@ def round(input: Any, decimals: Any = None) -> Tensor:
     return apply(ROUND_DECIMALS, (x,), {"decimals": int(decimals)})
 
 
-trunc = _unary("trunc", "TruncBackward0", np.trunc, _zero, "0", "round towards zero")
+trunc = _unary("trunc", "TruncBackward0", np.trunc, _zero, "0", "round towards zero", integers=KEPT)
 frac = _unary("frac", "FracBackward0", lambda x: x - np.trunc(x), lambda F, g, s: g, "grad", "self - trunc(self)",
               symbolic=lambda M, a: a - M.trunc(a))
 
@@ -190,16 +192,59 @@ def _clamp_form(M: Any, a: Any, *, min: Any, max: Any) -> Any:
 
 CLAMP = declare(Op("clamp", "ClampBackward1", ("self",), _clamp_forward,
                    (Grad(_clamp_grad, "grad where min <= self <= max"),), "self limited to [min, max]",
-                   group=ELEMENTWISE, symbolic=_clamp_form, jvp=ELEMENTWISE_JVP))
+                   group=ELEMENTWISE, symbolic=_clamp_form, jvp=ELEMENTWISE_JVP, integers=KEPT))
 
 
-@builtin("clamp(input, min=None, max=None)", ("clamp",), op=CLAMP)
+def _bounds_grad(F: Any, g: Any, s: Any, which: str) -> Any:
+    """clamp's gradient with tensor bounds, as ATen's clamp_backward_min_max (a missing bound is -inf or inf)."""
+    x, low, high = F.values(s.self), F.values(s.min), F.values(s.max)
+    if which == "self":
+        return F.where((x >= low) & (x <= high), g, 0.0)
+    if which == "min":
+        return F.where((x < low) & (low < high), g, 0.0)
+    return F.where((x > high) | (high < low), g, 0.0)
+
+
+CLAMP_TENSOR = declare(Op("clamp_tensor", "ClampBackward0", ("self", "min", "max"),
+                          lambda x, low, high: np.minimum(np.maximum(x, low), high),
+                          (Grad(lambda F, g, s: _bounds_grad(F, g, s, "self"), "grad where min <= self <= max"),
+                           Grad(lambda F, g, s: _bounds_grad(F, g, s, "min"), "grad where self < min (< max)"),
+                           Grad(lambda F, g, s: _bounds_grad(F, g, s, "max"), "grad where self > max (or max < min)")),
+                          "self limited to [min, max], tensors that broadcast", group=ELEMENTWISE, elementwise=True,
+                          jvp=ELEMENTWISE_JVP, integers=PROMOTED))
+
+
+def _clamp_by_tensors(x: Tensor, min: Any, max: Any) -> Tensor:
+    """clamp with a tensor bound (ClampBackward0): the other bound, when missing, is -inf or inf (for an integer
+    result, its type's least or largest value)."""
+    given = [b if isinstance(b, Tensor) else tensor_arg(b) for b in (min, max) if b is not None]
+    common = result_type([x._data, *(b._data for b in given)], STATE.default_dtype)
+    extremes = (-np.inf, np.inf) if common.kind == "f" else (np.iinfo(common).min, np.iinfo(common).max)
+    low, high = (Tensor._make(np.asarray(e, dtype=common)) if b is None else tensor_arg(b)
+                 for b, e in zip((min, max), extremes))
+    for bound in (low, high):
+        if bound._data.shape != x._data.shape:
+            broadcast_shape(x._data.shape, bound._data.shape)
+    return apply(CLAMP_TENSOR, (x, low, high))
+
+
+@builtin("clamp(input, min=None, max=None)", ("clamp", "clamp_tensor"), op=CLAMP)
 def clamp(input: Any, min: float | None = None, max: float | None = None) -> Tensor:
     if min is None and max is None:
         raise BadValueError("clamp: At least one of 'min' or 'max' must not be None")
-    low = None if min is None else number(min, "min")
-    high = None if max is None else number(max, "max")
-    return apply(CLAMP, (tensor_arg(input),), {"min": low, "max": high})
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return _clamp_by_tensors(tensor_arg(input), min, max)
+    low = None if min is None else _bound(min, "min")
+    high = None if max is None else _bound(max, "max")
+    x = with_number(with_number(tensor_arg(input), low), high)  # an integer tensor with a float bound: floats
+    return apply(CLAMP, (x,), {"min": low, "max": high})
+
+
+def _bound(value: Any, what: str) -> float | int:
+    """A bound of clamp: an int stays an int (it keeps an integer tensor integer), else a float."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    return number(value, what)
 
 
 alias("clip", "clamp")  # PyTorch's (and numpy's) other spelling
@@ -208,7 +253,7 @@ alias("clip", "clamp")  # PyTorch's (and numpy's) other spelling
 CLAMP_MIN = declare(Op("clamp_min", "ClampMinBackward0", ("self",), lambda x, *, min: np.maximum(min, x),
                        (Grad(lambda F, g, s: F.where(F.values(s.self) >= s.min, g, 0.0), "grad where self >= min"),),
                        "self raised to min where it is below", group=ELEMENTWISE,
-                       symbolic=lambda M, a, *, min: M.maximum(a, min), jvp=ELEMENTWISE_JVP))
+                       symbolic=lambda M, a, *, min: M.maximum(a, min), jvp=ELEMENTWISE_JVP, integers=KEPT))
 
 
 @builtin("clamp_min(input, min)", ("clamp_min",), op=CLAMP_MIN)

@@ -27,6 +27,7 @@ EDGEITEMS = 3  # how many leading and trailing items a summarised dimension keep
 LINEWIDTH = 80  # where rows of numbers wrap
 PREFIX = "tensor("
 FLOAT32 = np.dtype("float32")  # torch.get_default_dtype() unless changed
+_INT64, _BOOL = np.dtype(np.int64), np.dtype(np.bool_)
 
 
 class _ElementFormat:
@@ -158,9 +159,10 @@ def format_tensor(
         body = "[]"
     else:
         body = _body(data)
-    # the dtype is shown unless it is the default float, int64 or bool (as PyTorch)
-    float_shown = data.dtype.kind == "f" and data.dtype != np.dtype(default_dtype)
-    if float_shown or (data.dtype.kind in "iu" and data.dtype != np.dtype(np.int64)):
+    # the dtype is shown unless it is the default float, or int64 or bool with values (as PyTorch: an empty
+    # tensor has no values to tell an int64 or bool one apart)
+    usual = (np.dtype(default_dtype),) if data.size == 0 else (np.dtype(default_dtype), _INT64, _BOOL)
+    if data.dtype not in usual:
         suffixes.append(f"dtype=torch.{data.dtype.name}")
     if grad_fn is not None:
         suffixes.append(f"grad_fn=<{grad_fn}>")

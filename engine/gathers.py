@@ -13,7 +13,7 @@ import numpy as np
 from . import scatter as kernels
 from .coerce import number, tensor_arg, with_axis
 from .errors import BadValueError, ShapeError
-from .optable import ELEMENTWISE_JVP, LINEAR_JVP, SHAPES, Grad, Op, declare
+from .optable import AS_SELF, ELEMENTWISE_JVP, LINEAR_JVP, SHAPES, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import check_dim, check_elements
@@ -91,7 +91,8 @@ INDEX = _declare("index", "IndexBackward0", ("self",), lambda x, *, indices: x[i
 INDEX_PUT_ADD = _declare("index_put_add", "IndexPutImplBackward0", ("self", "values"),
                          lambda x, v, *, where: x + kernels.index_put_add(x.shape, where, v),
                          (Grad(lambda F, g, s: g, "grad"), Grad(lambda F, g, s: F.index(g, s.where), "grad[indices]")),
-                         "self with values added at an advanced index (the backward of x[idx])", group=None)
+                         "self with values added at an advanced index (the backward of x[idx])", group=None,
+                         integers=AS_SELF)
 GATHER = _declare("gather", "GatherBackward0", ("self",), lambda x, *, dim, index: kernels.gather(x, dim, index),
                   (Grad(lambda F, g, s: F.scatter_add(tuple(s.self.shape), s.dim, s.index, g),
                         "zeros of self's shape with grad added at index along dim"),),
@@ -100,11 +101,11 @@ SCATTER_ADD = _declare("scatter_add", "ScatterAddBackward0", ("self", "src"),
                        lambda x, src, *, dim, index: x + kernels.scatter_add(x.shape, dim, index, src).astype(x.dtype),
                        (Grad(lambda F, g, s: g, "grad"),
                         Grad(lambda F, g, s: F.gather(g, s.dim, s.index), "grad.gather(dim, index)")),
-                       "self with src added at index along dim", saved=("index",))
+                       "self with src added at index along dim", saved=("index",), integers=AS_SELF)
 SCATTER = _declare("scatter", "ScatterBackward0", ("self", "src"), _scatter_forward,
                    (Grad(lambda F, g, s: F.where(s.mask, 0.0, g), "grad, 0 where src was written"),
                     Grad(lambda F, g, s: F.gather(g, s.dim, s.index), "grad.gather(dim, index)")),
-                   "self with src written at index along dim", saved=("index", "mask"))
+                   "self with src written at index along dim", saved=("index", "mask"), integers=AS_SELF)
 SCATTER_VALUE = _declare("scatter_value", "ScatterBackward1", ("self",),
                          lambda x, *, dim, index, mask, value: np.where(mask, value, x).astype(x.dtype),
                          (Grad(lambda F, g, s: F.where(s.mask, 0.0, g), "grad, 0 where value was written"),),

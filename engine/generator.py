@@ -78,41 +78,106 @@ def refuse_draw() -> None:
                             "of vmap", reason="randomness")
 
 
-class Generator:
-    """A CPU generator: the mt19937 state (engine/mersenne.py), the seed it started from and
-    the cached second sample of the last scalar Box-Muller pair."""
+DEFAULT_SEED = 67280421310721  # c10's default_rng_seed_val: what torch.Generator() starts from
+STATE_BYTES = 5056  # sizeof(CPUGeneratorImplState): what get_state() returns and set_state() takes
+LEGACY_STATE_BYTES = 5048  # sizeof(THGeneratorState), which set_state() also takes
+_NORMAL_AT = 24 + 8 * MERSENNE_N  # the legacy state's normal_x, normal_y, normal_rho, normal_is_valid
 
-    def __init__(self, seed: int | None = None) -> None:
+
+class Generator:
+    """torch.Generator: PyTorch's CPU generator (mt19937, engine/mersenne.py), the seed it started from and
+    the cached second sample of the last scalar Box-Muller pair. `Generator()` starts from PyTorch's default
+    seed 67280421310721, as torch.Generator() does; pass it as `generator=` to the random functions."""
+
+    def __init__(self, device: Any = "cpu") -> None:
+        if str(device) != "cpu":
+            raise BadValueError(f"Generator: only the CPU is supported, got device {device!r}", reason="device")
         self._bits: Any = None
         self.next_normal: float | None = None
-        self.seed = 0
-        self.manual_seed(int.from_bytes(os.urandom(8), "little") if seed is None else seed)
+        self.seed_value = DEFAULT_SEED
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    def __repr__(self) -> str:
+        return f"<torch.Generator object (seed {self.seed_value})>"
 
     def manual_seed(self, seed: Any) -> Generator:
-        """Restart from seed (an int in [0, 2**64)), as torch.manual_seed does."""
-        self.seed = check_seed(seed)
+        """Restart from seed (an int in [0, 2**64)), as torch.manual_seed does; returns the generator."""
+        self.seed_value = check_seed(seed)
         self._bits = None  # made on first draw
         self.next_normal = None
         return self
 
+    def seed(self) -> int:
+        """Restart from a seed drawn from the operating system's randomness, and return it (Generator.seed())."""
+        seed = int.from_bytes(os.urandom(8), "little") & (2**63 - 1)
+        self.manual_seed(seed)
+        return seed
+
     def initial_seed(self) -> int:
-        return self.seed
+        return self.seed_value
 
     def _bit_generator(self) -> Any:
         if self._bits is None:
             from autodiff.engine.mersenne import MT19937
 
             # pos 624: the first draw regenerates the state first, as mt19937 with left_ == 1 does
-            self._bits = MT19937(mt19937_key(self.seed), MERSENNE_N)
+            self._bits = MT19937(mt19937_key(self.seed_value), MERSENNE_N)
         return self._bits
 
     def snapshot(self) -> tuple:
         """The generator's whole state, for restore (vmap's randomness='same' rewinds it)."""
-        return self.seed, self._bit_generator().state, self.next_normal  # the state is a copy
+        return self.seed_value, self._bit_generator().state, self.next_normal  # the state is a copy
 
     def restore(self, saved: tuple) -> None:
-        self.seed, bits, self.next_normal = saved
+        self.seed_value, bits, self.next_normal = saved
         self._bit_generator().state = bits
+
+    def get_state(self) -> Any:
+        """The state as PyTorch's get_state() gives it: a uint8 tensor of 5,056 bytes laid out as ATen's
+        CPUGeneratorImplState (seed, left, seeded, next, the 624 words as uint64, the cached normal sample), so
+        that a state saved by PyTorch restores here and the other way round."""
+        from .tensor import Tensor
+
+        fresh = self._bits is None
+        bits = self._bit_generator()
+        position = bits.pos
+        left, next_ = (1, 0) if fresh else (MERSENNE_N + 1 - position, position)
+        cached = self.next_normal
+        head = np.array([self.seed_value], "<u8").tobytes() + np.array([left, 1], "<i4").tobytes() \
+            + np.array([next_], "<u8").tobytes()
+        words = bits.key.astype("<u8").tobytes()
+        normal = np.array([0.0, 0.0 if cached is None else cached, 0.0], "<f8").tobytes() \
+            + np.array([0 if cached is None else 1, 0], "<i4").tobytes()
+        tail = np.array([0.0], "<f4").tobytes() + bytes(STATE_BYTES - LEGACY_STATE_BYTES - 4)
+        return Tensor._make(np.frombuffer(head + words + normal + tail, dtype=np.uint8).copy())
+
+    def set_state(self, new_state: Any) -> Generator:
+        """Restore a state from get_state() (this engine's or PyTorch's); returns the generator."""
+        data = np.asarray(getattr(new_state, "data", new_state))
+        if data.dtype != np.uint8 or data.ndim != 1:
+            raise BadValueError("set_state expects the uint8 tensor get_state() gives (a torch.ByteTensor)",
+                                reason="generator_state")
+        if data.size not in (STATE_BYTES, LEGACY_STATE_BYTES):
+            raise BadValueError(f"Expected either a THGeneratorState of size {LEGACY_STATE_BYTES} or a "
+                                f"CPUGeneratorImplState of size {STATE_BYTES} but found the input RNG state size "
+                                f"to be {data.size}", reason="generator_state")
+        raw = data.tobytes()
+        seed = int(np.frombuffer(raw[:8], "<u8")[0])
+        left, seeded = (int(v) for v in np.frombuffer(raw[8:16], "<i4"))
+        next_ = int(np.frombuffer(raw[16:24], "<u8")[0])
+        if not (seeded and 0 < left <= MERSENNE_N and next_ <= MERSENNE_N):
+            raise BadValueError("Invalid mt19937 state", reason="generator_state")
+        from autodiff.engine.mersenne import MT19937
+
+        words = np.frombuffer(raw[24:_NORMAL_AT], "<u8").astype(np.uint32)
+        self.seed_value = seed
+        self._bits = MT19937(words, MERSENNE_N + 1 - left)
+        valid = int(np.frombuffer(raw[_NORMAL_AT + 24:_NORMAL_AT + 28], "<i4")[0])
+        self.next_normal = float(np.frombuffer(raw[_NORMAL_AT + 8:_NORMAL_AT + 16], "<f8")[0]) if valid else None
+        return self
 
     def words(self, n: int) -> np.ndarray:
         """The next n 32-bit words (PyTorch's random()), as uint32."""
@@ -126,6 +191,16 @@ class Generator:
         refuse_draw()
         raw = self._bit_generator().random_raw(2 * n) if n > 0 else np.empty(0, np.uint64)
         return (raw[0::2] << np.uint64(32)) | raw[1::2]
+
+
+def chosen(generator: Any) -> Generator:
+    """The generator a random function draws from: `generator=` when given, else the default one."""
+    if generator is None:
+        return default_generator()
+    if not isinstance(generator, Generator):
+        raise BadValueError(f"generator must be a torch.Generator, got {type(generator).__name__}",
+                            hint="make one with Generator().manual_seed(seed)", reason="generator")
+    return generator
 
 
 def unit_uniform(gen: Generator, n: int, dtype: np.dtype) -> np.ndarray:
@@ -251,15 +326,18 @@ _DEFAULT: list[Generator] = []
 
 
 def default_generator() -> Generator:
-    """The process's generator (what torch.manual_seed seeds), made on first use."""
+    """The process's generator (torch.default_generator, what torch.manual_seed seeds), made on first use and
+    seeded from the operating system's randomness, as PyTorch's is."""
     if not _DEFAULT:
-        _DEFAULT.append(Generator())
+        gen = Generator()
+        gen.manual_seed(int.from_bytes(os.urandom(8), "little"))
+        _DEFAULT.append(gen)
     return _DEFAULT[0]
 
 
 def manual_seed(seed: Any) -> Generator:
     """Seed the default generator as torch.manual_seed(seed) does: a fresh mt19937 state and no cached
-    normal sample. seed: an int in [0, 2**64)."""
+    normal sample. seed: an int in [0, 2**64). Returns the default generator."""
     check_seed(seed)
     return default_generator().manual_seed(seed)
 
@@ -267,3 +345,18 @@ def manual_seed(seed: Any) -> Generator:
 def initial_seed() -> int:
     """The seed the default generator started from (torch.initial_seed())."""
     return default_generator().initial_seed()
+
+
+def seed() -> int:
+    """Seed the default generator from the operating system's randomness and return the seed (torch.seed())."""
+    return default_generator().seed()
+
+
+def get_rng_state() -> Any:
+    """The default generator's state (torch.get_rng_state()): see Generator.get_state."""
+    return default_generator().get_state()
+
+
+def set_rng_state(new_state: Any) -> None:
+    """Restore the default generator's state (torch.set_rng_state)."""
+    default_generator().set_state(new_state)

@@ -57,15 +57,15 @@ def _fan(tensor: Tensor, mode: str) -> int:
     return fan_in if mode == "fan_in" else fan_out
 
 
-def init_uniform_(tensor: Tensor, a: Any = 0.0, b: Any = 1.0) -> Tensor:
+def init_uniform_(tensor: Tensor, a: Any = 0.0, b: Any = 1.0, generator: Any = None) -> Tensor:
     """nn.init.uniform_: uniform numbers in [a, b), not recorded."""
     with no_grad():
-        return uniform_(tensor, number(a, "a"), number(b, "b"))
+        return uniform_(tensor, number(a, "a"), number(b, "b"), generator=generator)
 
 
-def init_normal_(tensor: Tensor, mean: Any = 0.0, std: Any = 1.0) -> Tensor:
+def init_normal_(tensor: Tensor, mean: Any = 0.0, std: Any = 1.0, generator: Any = None) -> Tensor:
     with no_grad():
-        return normal_(tensor, number(mean, "mean"), number(std, "std"))
+        return normal_(tensor, number(mean, "mean"), number(std, "std"), generator=generator)
 
 
 def constant_(tensor: Tensor, val: Any) -> Tensor:
@@ -94,35 +94,37 @@ def eye_(tensor: Tensor) -> Tensor:
     return tensor
 
 
-def xavier_uniform_(tensor: Tensor, gain: Any = 1.0) -> Tensor:
+def xavier_uniform_(tensor: Tensor, gain: Any = 1.0, generator: Any = None) -> Tensor:
     fan_in, fan_out = fan_in_and_fan_out(tensor)
     std = number(gain, "gain") * math.sqrt(2.0 / float(fan_in + fan_out))
     bound = math.sqrt(3.0) * std
-    return init_uniform_(tensor, -bound, bound)
+    return init_uniform_(tensor, -bound, bound, generator)
 
 
-def xavier_normal_(tensor: Tensor, gain: Any = 1.0) -> Tensor:
+def xavier_normal_(tensor: Tensor, gain: Any = 1.0, generator: Any = None) -> Tensor:
     fan_in, fan_out = fan_in_and_fan_out(tensor)
     std = number(gain, "gain") * math.sqrt(2.0 / float(fan_in + fan_out))
-    return init_normal_(tensor, 0.0, std)
+    return init_normal_(tensor, 0.0, std, generator)
 
 
-def kaiming_uniform_(tensor: Tensor, a: Any = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu") -> Tensor:
+def kaiming_uniform_(tensor: Tensor, a: Any = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu",
+                     generator: Any = None) -> Tensor:
     """He initialisation: uniform in +-sqrt(3) * gain / sqrt(fan) (Linear's weights: a = sqrt(5))."""
     if 0 in tensor.shape:
         return tensor
     fan = _fan(tensor, mode)
     std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
     bound = math.sqrt(3.0) * std
-    return init_uniform_(tensor, -bound, bound)
+    return init_uniform_(tensor, -bound, bound, generator)
 
 
-def kaiming_normal_(tensor: Tensor, a: Any = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu") -> Tensor:
+def kaiming_normal_(tensor: Tensor, a: Any = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu",
+                    generator: Any = None) -> Tensor:
     if 0 in tensor.shape:
         return tensor
     fan = _fan(tensor, mode)
     std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
-    return init_normal_(tensor, 0.0, std)
+    return init_normal_(tensor, 0.0, std, generator)
 
 
 # torch.nn.init's names (uniform_ and normal_ are spelled as PyTorch spells them there)

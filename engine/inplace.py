@@ -16,10 +16,11 @@ from collections.abc import Callable
 import numpy as np
 
 from .arrays import as_strided_scatter, memory_order
+from .dtypes import can_cast, cast_error
 from .duals import carry_tangent, set_tangent, tangent_of, write_tangent
-from .errors import AutogradError, ShapeError
+from .errors import AutogradError, BadValueError, ShapeError
 from .graph import Node, edge_node
-from .optable import ELEMENTWISE_JVP, LINEAR_JVP, Grad, Op, declare
+from .optable import AS_SELF, ELEMENTWISE_JVP, KEPT, LINEAR_JVP, Grad, Op, declare
 from .settings import STATE
 from .tensor import Tensor
 
@@ -32,33 +33,35 @@ def _zero(F: object, g: object, s: object) -> object:
 AS_STRIDED = declare(Op("as_strided", "AsStridedBackward0", ("self",), lambda x, *, index: x.reshape(-1)[index],
                         (Grad(lambda F, g, s: F.as_strided_backward(g, s.input_shape, s.index),
                               "zeros of the base's shape with grad at the view's positions"),),
-                        "a view of a tensor written in place", jvp=LINEAR_JVP))
+                        "a view of a tensor written in place", jvp=LINEAR_JVP, integers=KEPT))
 AS_STRIDED_SCATTER = declare(Op("as_strided_scatter", "AsStridedScatterBackward0", ("self",),
                                 lambda g, *, shape, index: as_strided_scatter(g, shape, index),
                                 (Grad(lambda F, g, s: F.as_strided(g, s.index), "grad at the view's positions"),),
-                                "the backward of a view of a tensor written in place", jvp=LINEAR_JVP))
+                                "the backward of a view of a tensor written in place", jvp=LINEAR_JVP,
+                                integers=AS_SELF))
 # self.copy_(src): a write to the whole tensor (y[:] = v, recorded by setitem), and the copy of a gradient that
 # .grad keeps after a create_graph pass
 COPY = declare(Op("copy_", "CopyBackwards", ("self", "src"), lambda _, x: np.array(x, copy=True, order=memory_order(x)),
                   (Grad(_zero, "0"), Grad(lambda F, g, s: g, "grad (summed to the value's shape)")),
-                  "self[...] = src, the whole tensor", jvp=LINEAR_JVP))
+                  "self[...] = src, the whole tensor", jvp=LINEAR_JVP, integers=AS_SELF))
 FILL_TENSOR = declare(Op("fill_tensor", "FillBackward3", ("self", "value"), None,  # y[...] = 5
                          (Grad(_zero, "0"), Grad(lambda F, g, s: F.sum(g, None, False), "grad.sum()")),
-                         "self[...] = value, a number or a 0-d tensor, the whole tensor", jvp=lambda F, t, s: t.value))
+                         "self[...] = value, a number or a 0-d tensor, the whole tensor", jvp=lambda F, t, s: t.value,
+                         integers=AS_SELF))
 ZERO = declare(Op("zero_", "ZeroBackward0", ("self",), np.zeros_like, (Grad(_zero, "0"),),
-                  "fill with zeros, in place", jvp=ELEMENTWISE_JVP))
+                  "fill with zeros, in place", jvp=ELEMENTWISE_JVP, integers=KEPT))
 FILL = declare(Op("fill_", "FillBackward2", ("self",), lambda x, *, value: np.full_like(x, value), (Grad(_zero, "0"),),
-                  "fill with a number, in place", jvp=ELEMENTWISE_JVP))
+                  "fill with a number, in place", jvp=ELEMENTWISE_JVP, integers=KEPT))
 # recorded by setitem, never applied directly; zero_/fill_ on a view record it with `self` alone
 COPY_SLICES = declare(Op("copy_slices", "CopySlices", ("self", "src"), None,
                          (Grad(lambda F, g, s: F.where(s.outside, g, 0.0), "grad with the written region zeroed"),
                           Grad(lambda F, g, s: F.index(g, s.where), "grad[index] (summed to the value's shape)")),
-                         "self[index] = src", saved=("outside", "where")))
+                         "self[index] = src", saved=("outside", "where"), integers=AS_SELF))
 # self[mask] = src, self[indices] = src: index_put_, recorded by setitem
 INDEX_PUT = declare(Op("index_put_", "IndexPutBackward0", ("self", "values"), None,
                        (Grad(lambda F, g, s: F.where(s.outside, g, 0.0), "grad with the written positions zeroed"),
                         Grad(lambda F, g, s: F.index(g, s.where), "grad[indices] (summed to the values' shape)")),
-                       "self[indices] = values", saved=("outside", "where")))
+                       "self[indices] = values", saved=("outside", "where"), integers=AS_SELF))
 
 
 def base_of(t: Tensor) -> Tensor | None:
@@ -261,6 +264,9 @@ def update_(t: Tensor, compute: Callable[[Tensor], Tensor], name: str) -> Tensor
     if STATE.forward_level:
         set_tangent(before, tangent_of(t))
     result = compute(before)
+    if not can_cast(result._data.dtype, t._data.dtype):
+        raise BadValueError(cast_error(result._data.dtype, t._data.dtype),
+                            hint="convert the tensor first, e.g. x = x.float()", reason="inplace_dtype")
     if result._data.shape != t._data.shape:
         raise ShapeError(f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
                          f"{list(result._data.shape)}", reason="inplace_broadcast")

@@ -8,20 +8,21 @@ from typing import Any
 import numpy as np
 
 from .coerce import tensor_arg, with_axis
+from .dtypes import result_type
 from .errors import BadValueError, ShapeError
-from .optable import LINEAR_JVP, Grad, Op, declare
+from .optable import LINEAR_JVP, PROMOTED, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
-from .settings import check_dim
+from .settings import STATE, check_dim
 from .tensor import Tensor
 
 STACK = declare(Op("stack", "StackBackward0", ("tensors[0]",), lambda *xs, dim, spans: np.stack(xs, axis=dim),
                    (Grad(lambda F, g, s: F.index(g, (slice(None),) * s.dim + (0,)), "grad[i] along dim"),),
-                   "tensors of one shape along a new dim", jvp=LINEAR_JVP))
+                   "tensors of one shape along a new dim", jvp=LINEAR_JVP, integers=PROMOTED))
 CAT = declare(Op("cat", "CatBackward0", ("tensors[0]",), lambda *xs, dim, spans: np.concatenate(xs, axis=dim),
                  (Grad(lambda F, g, s: F.index(g, (slice(None),) * s.dim + (slice(*s.spans[0]),)),
                        "the part of grad along dim that came from this tensor"),), "tensors joined along a dim",
-                 jvp=LINEAR_JVP))
+                 jvp=LINEAR_JVP, integers=PROMOTED))
 
 _JOINED: dict[tuple[str, int], Op] = {}
 
@@ -33,7 +34,7 @@ def _joined(base: Op, count: int) -> Op:
     if op is None:
         grads = tuple(Grad(_part(base.name, i), base.grads[0].text) for i in range(count))
         op = Op(base.name, base.node, tuple(f"tensors[{i}]" for i in range(count)), base.forward, grads, base.doc,
-                jvp=base.jvp)
+                jvp=base.jvp, integers=base.integers)
         _JOINED[key] = op
     return op
 
@@ -81,6 +82,6 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
 
 
 def _join(items: list[Tensor], base: Op, params: dict, spans: list) -> Tensor:
-    dtype = np.result_type(*(t._data.dtype for t in items))
-    arrays = [t._data.astype(dtype) for t in items]
+    dtype = result_type([t._data for t in items], STATE.default_dtype)  # PyTorch's promotion (int8, uint8: int16)
+    arrays = [t._data if t._data.dtype == dtype else t._data.astype(dtype) for t in items]
     return apply(_joined(base, len(items)), items, {**params, "spans": tuple(spans)}, arrays)

@@ -18,7 +18,7 @@ from .constructors import leaf
 from .distributions import bernoulli
 from .errors import BadValueError, ShapeError
 from .linalg import MATMUL_OPS, column_major, matmul
-from .optable import BILINEAR_JVP, LINEAR_ALGEBRA, Grad, Op, declare
+from .optable import BILINEAR_JVP, LINEAR_ALGEBRA, PROMOTED, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import check_elements
@@ -72,7 +72,7 @@ ADDMM = declare(Op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), _addmm_f
             Grad(_mat1_grad, "grad @ mat2.T * alpha"),
             Grad(_mat2_grad, "mat1.T @ grad * alpha")),
            "beta * self + alpha * (mat1 @ mat2), self broadcast to the product's shape", group=LINEAR_ALGEBRA,
-           jvp=lambda F, t, s: _addmm_jvp(F, t, s)))
+           jvp=lambda F, t, s: _addmm_jvp(F, t, s), integers=PROMOTED))
 
 
 def _trilinear_forward(i1: np.ndarray, i2: np.ndarray, i3: np.ndarray, *, spec: str) -> np.ndarray:

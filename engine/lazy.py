@@ -22,6 +22,7 @@ from typing import Any
 
 # The modules loaded on first need, in the order their built-ins are listed (autodiff ops, suggestions).
 DEFERRED = ("activations", "cumulative", "distributions", "pointwise", "rearrange", "sorting", "classification",
+            "counting",
             "convolution", "custom", "decompositions", "einsum", "layers", "losses", "lossgrads", "moments",
             "padding", "pooling", "forward", "functional", "func", "gradcheck", "initializers", "modules",
             "nnfunctions", "nnlayers", "optim")

@@ -12,7 +12,7 @@ from . import allocator
 from .arithmetic import mul
 from .coerce import broadcast_shape, tensor_arg
 from .errors import BadValueError, ShapeError
-from .optable import BILINEAR_JVP, LINEAR_ALGEBRA, LINEAR_JVP, Grad, Op, declare
+from .optable import BILINEAR_JVP, KEPT, LINEAR_ALGEBRA, LINEAR_JVP, PROMOTED, WIDENED, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .settings import check_elements
@@ -46,21 +46,21 @@ def _mm_mat2_grad(F: Any, g: Any, s: Any) -> Any:
 MM = _declare("mm", "MmBackward0", ("self", "mat2"),
               lambda a, b, *, self_column_major=False, mat2_column_major=False: allocator.matmul(a, b),
               (Grad(_mm_self_grad, "grad @ mat2.t()"), Grad(_mm_mat2_grad, "self.t() @ grad")), "matrix @ matrix",
-              jvp=BILINEAR_JVP)
+              jvp=BILINEAR_JVP, integers=PROMOTED)
 BMM = _declare("bmm", "BmmBackward0", ("self", "mat2"), allocator.matmul,
                (Grad(lambda F, g, s: F.bmm(g, F.transpose(s.mat2, 1, 2)), "grad.bmm(mat2.transpose(1, 2))"),
                 Grad(lambda F, g, s: F.bmm(F.transpose(s.self, 1, 2), g), "self.transpose(1, 2).bmm(grad)")),
-               "batched matrix @ matrix (3-D)", jvp=BILINEAR_JVP)
+               "batched matrix @ matrix (3-D)", jvp=BILINEAR_JVP, integers=PROMOTED)
 MV = _declare("mv", "MvBackward0", ("self", "vec"), allocator.matmul,
               (Grad(lambda F, g, s: F.reshape(g, (-1, 1)) * s.vec, "outer(grad, vec)"),
                Grad(lambda F, g, s: F.mv(F.t(s.self), g), "self.T @ grad")), "matrix @ vector",
-              jvp=BILINEAR_JVP)
+              jvp=BILINEAR_JVP, integers=PROMOTED)
 DOT = _declare("dot", "DotBackward0", ("self", "other"), allocator.dot,
                (Grad(lambda F, g, s: g * s.other, "grad * other"), Grad(lambda F, g, s: g * s.self, "grad * self")),
-               "vector . vector", jvp=BILINEAR_JVP)
+               "vector . vector", jvp=BILINEAR_JVP, integers=PROMOTED)
 TRACE = _declare("trace", "TraceBackward0", ("self",), lambda x: np.asarray(np.trace(x)),
                  (Grad(lambda F, g, s: g * np.eye(*s.input_shape, dtype=s.input_dtype), "grad * eye"),),
-                 "sum of the diagonal", jvp=LINEAR_JVP)
+                 "sum of the diagonal", jvp=LINEAR_JVP, integers=WIDENED)
 DET = _declare("det", "LinalgDetBackward0", ("self",), lambda x: np.asarray(allocator.det(x)).astype(x.dtype),
                (Grad(lambda F, g, s: F.unsqueeze(F.unsqueeze(g * s.result, -1), -1)
                      * F.transpose(F.inverse(s.self), -2, -1), "grad * result * inverse(self).T"),),
@@ -90,11 +90,11 @@ def _diagonal_copy_grad(F: Any, g: Any, s: Any) -> Any:
 
 DIAG_EMBED = _declare("diag_embed", "DiagEmbedBackward0", ("self",), lambda x, *, offset: np.diag(x, offset),
                       (Grad(_embed_grad, "the diagonal (offset) of grad"),), "a vector as a diagonal matrix",
-                      jvp=LINEAR_JVP)
+                      jvp=LINEAR_JVP, integers=KEPT)
 DIAGONAL_COPY = _declare("diagonal_copy", "DiagonalBackward0_copy", ("self",),
                          lambda x, *, offset: np.diagonal(x, offset).copy(),
                          (Grad(_diagonal_copy_grad, "zeros with grad on the diagonal (offset)"),),
-                         "the diagonal of a matrix (a copy)", jvp=LINEAR_JVP)
+                         "the diagonal of a matrix (a copy)", jvp=LINEAR_JVP, integers=KEPT)
 
 
 # ---------------------------------------------------------------------------- products

@@ -9,18 +9,20 @@ from typing import Any
 import numpy as np
 
 from .coerce import Number, array_from, broadcast_shape, with_axis
+from .dtypes import result_type
 from .errors import BadValueError
-from .optable import ELEMENTWISE, ELEMENTWISE_JVP, Grad, Op, declare
+from .optable import ELEMENTWISE, ELEMENTWISE_JVP, PROMOTED, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
-from .settings import check_dim
+from .settings import STATE, check_dim
 from .tensor import Tensor
 
 WHERE = declare(Op("where", "WhereBackward0", ("self", "other"), lambda a, b, *, condition: np.where(condition, a, b),
                    (Grad(lambda F, g, s: F.where(s.condition, g, 0.0), "grad where condition"),
                     Grad(lambda F, g, s: F.where(s.condition, 0.0, g), "grad where not condition")),
                    "self where condition, else other", group=ELEMENTWISE, elementwise=True,
-                   symbolic=lambda M, a, b, *, condition: M.where(condition, a, b), jvp=ELEMENTWISE_JVP))
+                   symbolic=lambda M, a, b, *, condition: M.where(condition, a, b), jvp=ELEMENTWISE_JVP,
+                   integers=PROMOTED))
 
 
 def _values(x: Any, what: str) -> np.ndarray:
@@ -36,9 +38,16 @@ def _values(x: Any, what: str) -> np.ndarray:
 
 
 def _compare(ufunc: Any, input: Any, other: Any) -> Tensor:
+    """A comparison computed, as PyTorch's, in the operands' common dtype (result_type): tensor([0.1]) == 0.1 in
+    float32, a uint8 tensor against -1 with the -1 wrapped."""
     a, b = _values(input, "input"), _values(other, "other")
     if a.shape != b.shape:
         broadcast_shape(a.shape, b.shape)
+    if a.dtype != b.dtype:
+        numbers = [x if isinstance(x, Number) else v for x, v in ((input, a), (other, b))]
+        common = result_type(numbers, STATE.default_dtype)
+        with np.errstate(over="ignore", invalid="ignore"):
+            a, b = a.astype(common, copy=False), b.astype(common, copy=False)
     return Tensor._make(np.asarray(ufunc(a, b)))
 
 
@@ -72,29 +81,62 @@ def ge(input: Any, other: Any) -> Tensor:
     return _compare(np.greater_equal, input, other)
 
 
-def _boolean(x: Any, what: str) -> np.ndarray:
+def _bits(x: Any, what: str) -> np.ndarray:
+    """The operand of & | ^ ~: booleans (logical) or integers (bitwise), as PyTorch's bitwise functions."""
     values = _values(x, what)
-    if values.dtype != np.bool_:
+    if values.dtype.kind not in "biu":
         raise BadValueError(f"{what} of &, | and ~ must be booleans (a comparison), got {values.dtype.name} values",
                             hint="compare first, e.g. (x > 0) & (x < 1)", reason="logic")
     return values
 
 
-@builtin("logical_and(input, other)", method=True, summary="input & other, elementwise")
+def _bitwise(ufunc: Any, input: Any, other: Any) -> Tensor:
+    a, b = _bits(input, "the operands"), _bits(other, "the operands")
+    if a.dtype != b.dtype:  # PyTorch's result_type: a number or 0-d side takes the other's dtype
+        numbers = [x if isinstance(x, Number) else v for x, v in ((input, a), (other, b))]
+        common = result_type(numbers, STATE.default_dtype)
+        a, b = a.astype(common, copy=False), b.astype(common, copy=False)
+    return Tensor._make(np.asarray(ufunc(a, b)))
+
+
+@builtin("bitwise_and(input, other)", method=True, summary="input & other: logical for bools, bitwise for integers")
+def bitwise_and(input: Any, other: Any) -> Tensor:
+    return _bitwise(np.bitwise_and, input, other)
+
+
+@builtin("bitwise_or(input, other)", method=True, summary="input | other: logical for bools, bitwise for integers")
+def bitwise_or(input: Any, other: Any) -> Tensor:
+    return _bitwise(np.bitwise_or, input, other)
+
+
+@builtin("bitwise_xor(input, other)", method=True, summary="input ^ other: logical for bools, bitwise for integers")
+def bitwise_xor(input: Any, other: Any) -> Tensor:
+    return _bitwise(np.bitwise_xor, input, other)
+
+
+@builtin("bitwise_not(input)", method=True, summary="~input: logical for bools, bitwise for integers")
+def bitwise_not(input: Any) -> Tensor:
+    return Tensor._make(np.asarray(np.invert(_bits(input, "the operand"))))
+
+
+@builtin("logical_and(input, other)", method=True, summary="input and other, elementwise (nonzero is true)")
 def logical_and(input: Any, other: Any) -> Tensor:
-    a, b = _boolean(input, "the operands"), _boolean(other, "the operands")
-    return Tensor._make(np.asarray(np.logical_and(a, b)))
+    return Tensor._make(np.asarray(np.logical_and(_values(input, "input"), _values(other, "other"))))
 
 
-@builtin("logical_or(input, other)", method=True, summary="input | other, elementwise")
+@builtin("logical_or(input, other)", method=True, summary="input or other, elementwise (nonzero is true)")
 def logical_or(input: Any, other: Any) -> Tensor:
-    a, b = _boolean(input, "the operands"), _boolean(other, "the operands")
-    return Tensor._make(np.asarray(np.logical_or(a, b)))
+    return Tensor._make(np.asarray(np.logical_or(_values(input, "input"), _values(other, "other"))))
 
 
-@builtin("logical_not(input)", method=True, summary="~input, elementwise")
+@builtin("logical_xor(input, other)", method=True, summary="input xor other, elementwise (nonzero is true)")
+def logical_xor(input: Any, other: Any) -> Tensor:
+    return Tensor._make(np.asarray(np.logical_xor(_values(input, "input"), _values(other, "other"))))
+
+
+@builtin("logical_not(input)", method=True, summary="not input, elementwise (zero is true)")
 def logical_not(input: Any) -> Tensor:
-    return Tensor._make(np.asarray(np.logical_not(_boolean(input, "the operand"))))
+    return Tensor._make(np.asarray(np.logical_not(_values(input, "input"))))
 
 
 def _truth(fn: Any, input: Any, dim: Any, keepdim: bool) -> Tensor:
@@ -129,17 +171,12 @@ def where(condition: Any, input: Any, other: Any) -> Tensor:
     if mask.dtype != np.bool_:
         raise BadValueError(f"where expects a boolean condition (a comparison such as x > 0), got {mask.dtype.name}",
                             hint="write the condition as a comparison, e.g. where(x > 0, x**2, -x)", reason="where")
-    like = input if isinstance(input, Tensor) else other if isinstance(other, Tensor) else None
-    dtype = like._data.dtype if like is not None else None
-    a = input if isinstance(input, Tensor) else Tensor._make(array_from(input, dtype))
-    b = other if isinstance(other, Tensor) else Tensor._make(array_from(other, dtype))
-    da, db = a._data, b._data
-    if da.dtype != db.dtype:  # a 0-d side does not decide the dtype of a result with dims (PyTorch's rule)
-        if (da.ndim == 0) != (db.ndim == 0):
-            common = db.dtype if da.ndim == 0 else da.dtype
-        else:
-            common = np.promote_types(da.dtype, db.dtype)
-        da, db = da.astype(common), db.astype(common)
+    sides = [x if isinstance(x, (Tensor, bool, int, float)) else Tensor._make(array_from(x, None))
+             for x in (input, other)]
+    # PyTorch's result_type: a 0-d side or a number only decides the dtype when of a higher category
+    common = result_type([x._data if isinstance(x, Tensor) else x for x in sides], STATE.default_dtype)
+    a, b = (x if isinstance(x, Tensor) else Tensor._make(np.asarray(x).astype(common)) for x in sides)
+    da, db = (x._data if x._data.dtype == common else x._data.astype(common) for x in (a, b))
     broadcast_shape(broadcast_shape(mask.shape, da.shape), db.shape)
     return apply(WHERE, (a, b), {"condition": mask}, (da, db))
 

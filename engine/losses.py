@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .arithmetic import sub
-from .coerce import tensor_arg
+from .coerce import broadcast_shape, tensor_arg
 from .elementwise import abs
 from .errors import BadValueError, ShapeError
 from .optable import LOSSES, REDUCTION_JVP, Grad, Op, declare
@@ -48,8 +48,14 @@ def _log_sigmoid(x: np.ndarray) -> np.ndarray:
     return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
 
 
-def _bce_logits_forward(x: np.ndarray, y: np.ndarray, *, reduction: str, count: int) -> Any:
-    return _reduced((1 - y) * x - _log_sigmoid(x), reduction, count)
+def _bce_logits_forward(x: np.ndarray, y: np.ndarray, *, reduction: str, count: int, weight: Any = None,
+                        pos_weight: Any = None) -> Any:
+    """ATen's order: log_sigmoid(x) times (pos_weight - 1) * target + 1, then (1 - y) * x minus it, times weight."""
+    log_sigmoid = _log_sigmoid(x)
+    if pos_weight is not None:
+        log_sigmoid = log_sigmoid * ((pos_weight - 1) * y + 1)
+    loss = (1 - y) * x - log_sigmoid
+    return _reduced(loss if weight is None else loss * weight, reduction, count)
 
 
 def _bce_forward(p: np.ndarray, y: np.ndarray, *, reduction: str, count: int) -> Any:
@@ -77,11 +83,22 @@ def _divided(F: Any, t: Any, s: Any) -> Any:
 
 
 def _bce_logits_grad(F: Any, g: Any, s: Any) -> Any:
-    return _divided(F, (F.sigmoid(s.self) - s.target) * g, s)  # binary_cross_entropy_with_logits_backward
+    """binary_cross_entropy_with_logits_backward: (pos_weight * target + 1 - target) * sigmoid(self) - pos_weight *
+    target (sigmoid(self) - target without pos_weight), times grad, times weight."""
+    if s.pos_weight is None:
+        grad = (F.sigmoid(s.self) - s.target) * g
+    else:
+        t = s.target * s.pos_weight
+        grad = ((t + 1 - s.target) * F.sigmoid(s.self) - t) * g
+    return _divided(F, grad if s.weight is None else grad * s.weight, s)
 
 
 def _bce_logits_target_grad(F: Any, g: Any, s: Any) -> Any:
-    return _divided(F, -g * s.self, s)
+    if s.pos_weight is None:
+        grad = -g * s.self
+    else:
+        grad = (F.log(F.sigmoid(-s.self)) - F.log(F.sigmoid(s.self)) * s.pos_weight) * g
+    return _divided(F, grad if s.weight is None else grad * s.weight, s)
 
 
 def _bce_grad(F: Any, g: Any, s: Any) -> Any:
@@ -127,8 +144,8 @@ def _operands(name: str, input: Any, target: Any, reduction: Any) -> tuple[Tenso
         raise ShapeError(f"{name}: the target's shape {tuple(y.shape)} is not the input's {tuple(x.shape)}: give "
                          f"them the same shape{why}", reason="loss_shape")
     if x.dtype != y.dtype:
-        raise BadValueError(f"{name}: the input is {x.dtype} and the target {y.dtype}: give both the same dtype "
-                            "(e.g. target.to(input.dtype))", reason="loss_dtype")
+        raise BadValueError(f"{name}: the input is {x.dtype.name} and the target {y.dtype.name}: give both the same "
+                            "dtype (e.g. target.to(input.dtype))", reason="loss_dtype")
     return x, y
 
 
@@ -162,9 +179,17 @@ def binary_cross_entropy(input: Any, target: Any, reduction: str = "mean") -> Te
     return _loss("binary_cross_entropy", x, y, reduction)
 
 
-@builtin("binary_cross_entropy_with_logits(input, target, reduction='mean')", ("binary_cross_entropy_with_logits",),
-         method=False, functional=True,
+@builtin("binary_cross_entropy_with_logits(input, target, weight=None, reduction='mean', pos_weight=None)",
+         ("binary_cross_entropy_with_logits",), method=False, functional=True,
          summary="binary cross entropy of sigmoid(input) against target, computed stably")
-def binary_cross_entropy_with_logits(input: Any, target: Any, reduction: str = "mean") -> Tensor:
+def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None, reduction: str = "mean", *,
+                                     pos_weight: Any = None) -> Tensor:
+    """weight scales each element's loss, pos_weight the positive term (per class, broadcast over the last dim)."""
     x, y = _operands("binary_cross_entropy_with_logits", input, target, reduction)
-    return _loss("binary_cross_entropy_with_logits", x, y, reduction)
+    extra = {}
+    for name, value in (("weight", weight), ("pos_weight", pos_weight)):
+        data = None if value is None else tensor_arg(value, name)._data.astype(x._data.dtype)
+        if data is not None:
+            broadcast_shape(x._data.shape, data.shape)
+        extra[name] = data
+    return apply(BCE_WITH_LOGITS, (x, y), {"reduction": reduction, "count": x.numel(), **extra})

@@ -147,7 +147,7 @@ LOSS_MODULES = [
     _loss("MSELoss", "mse_loss"),
     _loss("L1Loss", "l1_loss"),
     _loss("BCELoss", "binary_cross_entropy"),
-    _loss("BCEWithLogitsLoss", "binary_cross_entropy_with_logits"),
+    _loss("BCEWithLogitsLoss", "binary_cross_entropy_with_logits", (("pos_weight", None),), weighted=True),
     _loss("CrossEntropyLoss", "cross_entropy", (("ignore_index", -100), ("label_smoothing", 0.0)), weighted=True),
     _loss("NLLLoss", "nll_loss", (("ignore_index", -100),), weighted=True),
     _loss("SmoothL1Loss", "smooth_l1_loss", (("beta", 1.0),)),

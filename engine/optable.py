@@ -56,6 +56,14 @@ REDUCTION_JVP = "reduction"  # each input element reaches one output element: ba
 #                              tangent, summed over the reduced dims
 JVP_RULES = (ELEMENTWISE_JVP, LINEAR_JVP, BILINEAR_JVP, REDUCTION_JVP)
 
+# What an op does with integer and bool inputs (`Op.integers`), as PyTorch's kernels do:
+FLOATING = "floating"  # computed in a floating dtype: the inputs' common one, else the default (exp, mean, div)
+PROMOTED = "promoted"  # the inputs in their common dtype (result_type): integers stay integers (add, cat, mm)
+KEPT = "kept"  # the input as it is: its dtype is the result's (views, indexing, abs, floor, max)
+AS_SELF = "as_self"  # the other inputs in self's dtype (writes into self: copy_, index_put_, scatter)
+WIDENED = "widened"  # integers and bools summed as int64 (sum, prod, cumsum, trace)
+INTEGER_RULES = (FLOATING, PROMOTED, KEPT, AS_SELF, WIDENED)
+
 
 class Record:
     """A value whose fields are set once, when it is made (as a frozen dataclass's: assigning one raises). Written
@@ -112,12 +120,14 @@ class Op(Record):
       outputs from `s` by name; its forward formula returns one tangent per output.
     - several: an op with as many outputs as its call asks for (split, unbind): one node for all of them, as
       `outputs`, its formula getting one gradient per output (None where none arrived); never saved.
+    - integers: what it does with integer and bool inputs (INTEGER_RULES); None: by its group (shapes keep
+      them, arithmetic promotes them, the others compute in floats)
     - large_forward (derived): for inputs of parallel.THRESHOLD elements or more, the forward split over the
       cores, where it can be.
     """
 
     FIELDS = ("name", "node", "inputs", "forward", "grads", "doc", "group", "view", "noisy", "elementwise", "kernel",
-              "symbolic", "saved", "jvp", "outputs", "several")
+              "symbolic", "saved", "jvp", "outputs", "several", "integers")
     name: str
     node: str
     inputs: tuple[str, ...]
@@ -134,19 +144,24 @@ class Op(Record):
     jvp: Any
     outputs: tuple[str, ...]
     several: bool
+    integers: str
     large_forward: Callable[..., np.ndarray] | None
 
     def __init__(self, name: str, node: str, inputs: tuple[str, ...], forward: Callable[..., np.ndarray] | None,
                  grads: tuple[Grad, ...], doc: str = "", group: str | None = None, view: bool = False,
                  noisy: bool = False, elementwise: bool = False, kernel: Kernel | None = None, symbolic: Any = None,
                  saved: tuple[str, ...] = (), jvp: Any = None, outputs: tuple[str, ...] = (),
-                 several: bool = False) -> None:
+                 several: bool = False, integers: str | None = None) -> None:
         if len(grads) != len(inputs):
             raise ValueError(f"op {name}: {len(inputs)} inputs but {len(grads)} formulas")
+        if integers is None:
+            integers = KEPT if group == SHAPES else PROMOTED if group == ARITHMETIC else FLOATING
+        elif integers not in INTEGER_RULES:
+            raise ValueError(f"op {name}: integers={integers!r} is not one of {INTEGER_RULES}")
         chosen = kernel if kernel is not None else _ufunc_kernel(forward)
         self._set(name=name, node=node, inputs=inputs, forward=forward, grads=grads, doc=doc, group=group, view=view,
                   noisy=noisy, elementwise=elementwise, kernel=kernel, symbolic=symbolic, saved=saved, jvp=jvp,
-                  outputs=outputs, several=several,
+                  outputs=outputs, several=several, integers=integers,
                   large_forward=None if chosen is None else splitting(chosen, forward))
 
     # `uses` and `saved_for` are derived from the formulas' code when an op is first recorded (not at import).

@@ -10,8 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from .coerce import both, number, tensor_arg
-from .optable import ELEMENTWISE, ELEMENTWISE_JVP, Grad, Op, declare
+from .arrays import remainder as remainder_kernel
+from .coerce import both, number, refuse_zero_division, tensor_arg, with_number, wrapped
+from .optable import ELEMENTWISE, ELEMENTWISE_JVP, KEPT, PROMOTED, Grad, Op, declare
 from .recording import apply, binary
 from .registry import builtin, function
 from .tensor import Tensor
@@ -76,24 +77,24 @@ logaddexp2 = function(_op(
      Grad(lambda F, g, s: g / (F.exp((s.self - s.other) * LN2) + 1), "grad / (1 + 2 ** (self - other))")),
     "log2(2 ** self + 2 ** other), without overflow", noisy=True,
     symbolic=lambda M, a, b: M.log(2**a + 2**b) / M.log(2)))
-REMAINDER = _declare("remainder", "RemainderBackward0", ("self",), lambda x, *, other: np.remainder(x, other),
+REMAINDER = _declare("remainder", "RemainderBackward0", ("self",), lambda x, *, other: remainder_kernel(x, other),
                      (Grad(lambda F, g, s: g, "grad"),), "self - other * floor(self / other), for a number other",
-                     noisy=True, group=None)
+                     noisy=True, group=None, integers=KEPT)
 REMAINDER_TENSOR = _declare(
-    "remainder_tensor", "RemainderBackward1", ("self", "other"), np.remainder,
+    "remainder_tensor", "RemainderBackward1", ("self", "other"), lambda a, b: remainder_kernel(a, b),
     (Grad(lambda F, g, s: g, "grad"),
      Grad(lambda F, g, s: -g * F.rounded_div(s.self, s.other, "floor"),
           "-grad * div(self, other, rounding_mode='floor')")),  # Python's floor division, not floor(self / other)
-    "self - other * floor(self / other) (the sign of other)", noisy=True)
+    "self - other * floor(self / other) (the sign of other)", noisy=True, integers=PROMOTED)
 FMOD = _declare("fmod", "FmodBackward0", ("self",), lambda x, *, other: np.fmod(x, other),
                 (Grad(lambda F, g, s: g, "grad"),), "self - other * trunc(self / other), for a number other",
-                noisy=True, group=None)
+                noisy=True, group=None, integers=KEPT)
 FMOD_TENSOR = _declare(
     "fmod_tensor", "FmodBackward1", ("self", "other"), np.fmod,
     (Grad(lambda F, g, s: g, "grad"),
      Grad(lambda F, g, s: -g * F.rounded_div(s.self, s.other, "trunc"),
           "-grad * div(self, other, rounding_mode='trunc')")),
-    "self - other * trunc(self / other) (the sign of self)", noisy=True)
+    "self - other * trunc(self / other) (the sign of self)", noisy=True, integers=PROMOTED)
 def _tie_to_self(ufunc: np.ufunc) -> Any:
     """PyTorch's fmax/fmin give self where self == other (-0.0 against 0.0); numpy's give -0.0 either way."""
     return lambda a, b: np.where(a == b, a, ufunc(a, b))
@@ -103,12 +104,12 @@ fmax = function(_op(
     "fmax", "FmaxBackward0", ("self", "other"), _tie_to_self(np.fmax),
     (Grad(lambda F, g, s: _fmax_grad(F, g, s, s.self, s.other, True), "grad where self >= other or other is nan"),
      Grad(lambda F, g, s: _fmax_grad(F, g, s, s.other, s.self, False), "grad where other > self or self is nan")),
-    "elementwise maximum, ignoring nan"))
+    "elementwise maximum, ignoring nan", integers=PROMOTED))
 fmin = function(_op(
     "fmin", "FminBackward0", ("self", "other"), _tie_to_self(np.fmin),
     (Grad(lambda F, g, s: _fmin_grad(F, g, s, s.self, s.other, True), "grad where self <= other or other is nan"),
      Grad(lambda F, g, s: _fmin_grad(F, g, s, s.other, s.self, False), "grad where other < self or self is nan")),
-    "elementwise minimum, ignoring nan"))
+    "elementwise minimum, ignoring nan", integers=PROMOTED))
 COPYSIGN = _declare("copysign", "CopysignBackward0", ("self", "other"), np.copysign,
                     (Grad(_copysign_grad, "where(self == 0, 0, grad * result / self)"),
                      Grad(lambda F, g, s: F.zeros_like(g), "0")), "abs(self) with the sign of other")
@@ -150,8 +151,14 @@ def remainder(input: Any, other: Any) -> Tensor:
     """input - other * floor(input / other): the remainder with the sign of other (Python's %)."""
     a, b = both(input, other)
     if not isinstance(b, Tensor):
+        a = with_number(tensor_arg(a), b)
+        if a._data.dtype.kind in "biu" and b == 0:
+            refuse_zero_division(np.zeros(1))
         return apply(REMAINDER, (a,), {"other": b})
-    return binary(REMAINDER_TENSOR, tensor_arg(a), b)
+    a = wrapped(a, b)
+    if a._data.dtype.kind in "biu" and b._data.dtype.kind in "biu":
+        refuse_zero_division(b._data)
+    return binary(REMAINDER_TENSOR, a, b)
 
 
 @builtin("fmod(input, other)", ("fmod_tensor", "fmod"))
@@ -159,8 +166,14 @@ def fmod(input: Any, other: Any) -> Tensor:
     """input - other * trunc(input / other): the remainder with the sign of input (C's fmod)."""
     a, b = both(input, other)
     if not isinstance(b, Tensor):
+        a = with_number(tensor_arg(a), b)
+        if a._data.dtype.kind in "biu" and b == 0:
+            refuse_zero_division(np.zeros(1))
         return apply(FMOD, (a,), {"other": b})
-    return binary(FMOD_TENSOR, tensor_arg(a), b)
+    a = wrapped(a, b)
+    if a._data.dtype.kind in "biu" and b._data.dtype.kind in "biu":
+        refuse_zero_division(b._data)
+    return binary(FMOD_TENSOR, a, b)
 
 
 @builtin("copysign(input, other)", ("copysign", "copysign_number"))

@@ -1,6 +1,6 @@
 """What a Tensor is to Python and to a PyTorch script beyond its operations: iteration (one UnbindBackward0
 per element, as PyTorch), in-place operators (`x += y` writes into x, as x.add_(y)), devices (everything is on
-the CPU), conversions (`to`, `type_as`, `view_as`), the `new_*` constructors, and PyTorch's small queries
+the CPU), conversions (`to`, `view_as`), the `new_*` constructors, and PyTorch's small queries
 (`nelement`, `is_contiguous`, ...). api.py installs them on the Tensor with the rest of its API."""
 
 from __future__ import annotations
@@ -110,10 +110,6 @@ def _deepcopy(self: Tensor, memo: dict) -> Tensor:
     return copied
 
 
-def _element_size(self: Tensor) -> int:
-    return int(self._data.dtype.itemsize)
-
-
 # name: method, installed on Tensor by api.py
 METHODS: dict[str, Callable[..., Any]] = {
     "__iter__": _iterate,
@@ -122,7 +118,6 @@ METHODS: dict[str, Callable[..., Any]] = {
     "to": _to,
     "cpu": lambda self, memory_format=None: self,
     "cuda": _cuda,
-    "type_as": lambda self, other: _to(self, _checked_tensor(other, "type_as").dtype),
     "view_as": lambda self, other: BUILTINS["view"].fn(self, *_checked_tensor(other, "view_as").shape),
     "reshape_as": lambda self, other: BUILTINS["reshape"].fn(self, *_checked_tensor(other, "reshape_as").shape),
     "new_zeros": _new(lambda *s, **k: BUILTINS["zeros"].fn(*s, **k)),
@@ -133,10 +128,7 @@ METHODS: dict[str, Callable[..., Any]] = {
     "copy_": _copy_,
     "contiguous": lambda self, memory_format=None: self,
     "is_contiguous": lambda self, memory_format=None: bool(self._data.flags.c_contiguous),
-    "nelement": lambda self: int(self._data.size),
     "ndimension": lambda self: self._data.ndim,
-    "element_size": _element_size,
-    "is_floating_point": lambda self: self._data.dtype.kind == "f",
     "get_device": lambda self: -1,
     "pin_memory": lambda self, device=None: self,
     "is_pinned": lambda self, device=None: False,
@@ -149,7 +141,7 @@ PROPERTIES: dict[str, property] = {
     "is_sparse": property(lambda self: False),
     "is_quantized": property(lambda self: False),
     "is_meta": property(lambda self: False),
-    "itemsize": property(_element_size),
+    "itemsize": property(lambda self: int(self._data.dtype.itemsize)),
     "nbytes": property(lambda self: int(self._data.nbytes)),
 }
 

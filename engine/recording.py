@@ -11,10 +11,11 @@ import numpy as np
 
 from .arrays import elementwise_layout
 from .coerce import broadcast_shape
-from .errors import AutogradError, LimitError
+from .dtypes import BY_NUMPY, TYPE_NAMES, result_type
+from .errors import AutogradError, BadValueError, LimitError
 from .graph import Node, accumulator
 from .inplace import refresh_view
-from .optable import Op
+from .optable import AS_SELF, FLOATING, KEPT, WIDENED, Op
 from .outputs import MultiNode
 from .parallel import THRESHOLD
 from .settings import STATE
@@ -30,7 +31,84 @@ def _stale_view(x: Tensor) -> AutogradError:
     )
 
 
-_BOOL = np.dtype(np.bool_)
+_FLOAT32, _FLOAT64 = np.dtype(np.float32), np.dtype(np.float64)
+
+
+# PyTorch refuses these on bool tensors (a mask is inverted with ~)
+BOOL_REFUSALS = {
+    "sub": "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
+           "use the `~` or `logical_not()` operator instead.",
+    "neg": "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use "
+           "the `~` or `logical_not()` operator instead.",
+}
+BOOL_REFUSALS["rsub"] = BOOL_REFUSALS["sub"]
+BOOL_REFUSALS.update({name: f"\"{kernel}\" not implemented for 'Bool'" for name, kernel in (
+    ("abs", "abs_cpu"), ("floor", "floor"), ("ceil", "ceil"), ("trunc", "trunc"), ("round", "round"),
+    ("mm", "addmm_impl_cpu_"), ("bmm", "bmm"), ("mv", "addmv_impl_cpu"), ("dot", "dot"),
+    ("addmm", "addmm_impl_cpu_"))})
+# ... and these when their operands' common dtype is bool (True // mask)
+BOOL_RESULT_REFUSALS = {"div_mode": "div_floor_cpu", "remainder": "remainder_cpu", "remainder_tensor": "remainder_cpu",
+                        "fmod": "fmod_cpu", "fmod_tensor": "fmod_cpu", "pow_tensor": "pow", "pow_scalar_base": "pow"}
+
+
+# PyTorch refuses these on integer and bool tensors ({} is the tensor type's name: Long, Int, Bool, ...)
+_MEAN = "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}"
+_MOMENTS = "std and var only support floating point and complex dtypes"
+_SOFTMAX = "\"softmax_lastdim_kernel_impl\" not implemented for '{}'"
+INTEGER_REFUSALS = {"mean": _MEAN, "mean_dim": _MEAN, "var": _MOMENTS, "std": _MOMENTS, "var_mean": _MOMENTS,
+                    "std_mean": _MOMENTS, "softmax": _SOFTMAX, "log_softmax": _SOFTMAX,
+                    "norm": "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}"}
+
+
+def refuse_bool(name: str, *values: Any) -> None:
+    """PyTorch's error for op `name` (BOOL_REFUSALS) on a bool tensor (or array)."""
+    masks = sum(1 for v in values if isinstance(v, (bool, np.bool_))
+                or (getattr(v, "dtype", None) is not None and np.dtype(v.dtype).kind == "b"))
+    if masks and name in BOOL_REFUSALS:
+        message = BOOL_REFUSALS[name]
+        if masks == 2 and name == "sub":
+            message = ("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                       "`logical_xor()` operator instead.")
+        raise BadValueError(message, reason="bool_arithmetic")
+
+
+def as_computed(op: Op, values: Sequence[Any]) -> list:
+    """The inputs of an op with an integer or bool input, in the dtype it computes in (Op.integers), as PyTorch's
+    kernels: FLOATING in the inputs' common dtype made floating (exp(int64) is float32), PROMOTED in their common
+    dtype (an int64 tensor plus an int stays int64; numbers are made that dtype, wrapping as PyTorch's do),
+    AS_SELF in the first input's, WIDENED integers and bools as int64; KEPT as they are."""
+    rule = op.integers
+    if op.name in BOOL_REFUSALS:
+        refuse_bool(op.name, *values)
+    if op.name in BOOL_RESULT_REFUSALS and all(v.dtype.kind == "b" for v in values if isinstance(v, np.ndarray)) \
+            and not any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        raise BadValueError(f"\"{BOOL_RESULT_REFUSALS[op.name]}\" not implemented for 'Bool'",
+                            hint="convert the mask first, e.g. mask.long()", reason="bool_arithmetic")
+    refusal = INTEGER_REFUSALS.get(op.name)
+    if refusal is not None:
+        kind = next(v.dtype for v in values if isinstance(v, np.ndarray) and v.dtype.kind in "biu")
+        raise BadValueError(refusal.format(TYPE_NAMES[BY_NUMPY[kind]]), hint="convert it first, e.g. x.float()",
+                            reason="integer_input")
+    if rule == KEPT:
+        return list(values)
+    if rule == WIDENED:
+        return [v.astype(np.int64) if isinstance(v, np.ndarray) and v.dtype.kind in "biu" else v for v in values]
+    if rule == AS_SELF:
+        target = values[0].dtype
+    else:
+        target = result_type(values, STATE.default_dtype)
+        if rule == FLOATING and target.kind != "f":
+            target = STATE.default_dtype
+
+    out = []
+    for v in values:
+        if isinstance(v, np.ndarray):
+            out.append(v if v.dtype == target else v.astype(target))
+        elif target.kind != "f" and isinstance(v, (int, float, np.number)) and not isinstance(v, bool):
+            out.append(np.asarray(v).astype(target))  # 300 into int8 wraps, as in PyTorch
+        else:
+            out.append(v)
+    return out
 
 
 def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
@@ -43,6 +121,7 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
     needs = []
     recording = False
     large = False
+    integral = False
     for x in inputs:
         if isinstance(x, Tensor):
             if x._view_stamp is not None and x._view_stamp != x._version.value:
@@ -50,8 +129,9 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
                     raise _stale_view(x)
                 refresh_view(x)  # its base was written in place since: AsStridedBackward0 of the base
             data = x._data
-            if data.dtype is _BOOL:  # a mask (a comparison's result) in arithmetic counts as 0 and 1, in floats
-                data = data.astype(STATE.default_dtype)
+            kind = data.dtype
+            if kind is not _FLOAT32 and kind is not _FLOAT64 and kind.kind != "f":
+                integral = True
             if data.size >= THRESHOLD:
                 large = True
             values.append(data)
@@ -60,6 +140,8 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
         else:
             values.append(x)
             needs.append(False)
+    if integral and arrays is None:  # an integer or bool input: the op's rule (Op.integers) says in which dtype it
+        arrays = as_computed(op, values)  # computes (a caller giving the arrays has chosen it: sum(dtype=), cat)
     forward = op.forward
     if large and op.large_forward is not None:  # split over the cores (parallel.py)
         forward = op.large_forward
@@ -180,19 +262,12 @@ def _record(op: Op, inputs: Sequence[Any], needs: tuple, params: dict | None, ou
 
 def binary(op: Op, a: Any, b: Any, params: dict | None = None) -> Tensor:
     """An elementwise op of two operands (and its parameters): broadcasting checked, dtypes promoted as PyTorch
-    does."""
+    does (an integer or bool operand by the op's rule, in apply)."""
     if isinstance(a, Tensor) and isinstance(b, Tensor):
         da, db = a._data, b._data
         if da.shape != db.shape:
             broadcast_shape(da.shape, db.shape)
-        if da.dtype != db.dtype and (da.dtype.kind == "f") != (db.dtype.kind == "f"):
-            # An integer (or boolean) tensor takes the float tensor's dtype, whatever the dims (PyTorch's rule).
-            if da.dtype.kind == "f":
-                db = db.astype(da.dtype)
-            else:
-                da = da.astype(db.dtype)
-            return apply(op, (a, b), params, (da, db))
-        if da.dtype != db.dtype and (da.ndim == 0) != (db.ndim == 0):
+        if da.dtype != db.dtype and (da.ndim == 0) != (db.ndim == 0) and da.dtype.kind == db.dtype.kind == "f":
             # A 0-d tensor does not decide the dtype of a result that has dimensions (PyTorch's rule).
             if da.ndim == 0:
                 da = da.astype(db.dtype)

@@ -13,11 +13,11 @@ from .arithmetic import maximum, minimum
 from .arrays import c_order, kept_shape
 from .coerce import tensor_arg, with_axis
 from .errors import BadValueError
-from .optable import LINEAR_JVP, REDUCTION_JVP, REDUCTIONS, Grad, Op, declare
+from .optable import KEPT, LINEAR_JVP, REDUCTION_JVP, REDUCTIONS, WIDENED, Grad, Op, declare
 from .recording import apply
-from .registry import builtin
+from .registry import BUILTINS, builtin
 from .returns import ReturnTuple, return_type
-from .settings import check_dim, check_elements
+from .settings import as_dtype, check_dim, check_elements
 from .shapes import to
 from .summation import torch_sum
 from .tensor import Tensor
@@ -191,10 +191,10 @@ def _declare(name: str, node: str, forward: Any, formula: Any, text: str, doc: s
 
 # ---------------------------------------------------------------------------- the ops
 SUM = _declare("sum", "SumBackward0", lambda x: torch_sum(x), lambda F, g, s: F.expand(g, s.input_shape),
-               "grad expanded to self's shape", "sum of all elements", jvp=LINEAR_JVP)
+               "grad expanded to self's shape", "sum of all elements", jvp=LINEAR_JVP, integers=WIDENED)
 SUM_DIM = _declare("sum_dim", "SumBackward1", lambda x, *, dim, keepdim: c_order(torch_sum(x, dim, keepdim)),
                    lambda F, g, s: expand_back(F, g, s), "grad expanded over the summed dims", "sum over dims",
-                   jvp=LINEAR_JVP)
+                   jvp=LINEAR_JVP, integers=WIDENED)
 # PyTorch's mean is its sum divided by the count (np.mean would add in another order, and warn for an empty
 # input: 0/0 is nan, as in PyTorch)
 MEAN = _declare("mean", "MeanBackward0", lambda x, *, count: torch_sum(x) / count,
@@ -205,17 +205,17 @@ MEAN_DIM = _declare("mean_dim", "MeanBackward1",
                     lambda F, g, s: expand_back(F, g / s.count, s), "grad / count expanded over the averaged dims",
                     "mean over dims", noisy=True, jvp=LINEAR_JVP)
 MAX = _declare("max", "MaxBackward1", lambda x: np.max(x), _max_all_grad,
-               "grad shared evenly by the elements equal to the max", "largest element")
+               "grad shared evenly by the elements equal to the max", "largest element", integers=KEPT)
 MIN = _declare("min", "MinBackward1", lambda x: np.min(x), _max_all_grad,
-               "grad shared evenly by the elements equal to the min", "smallest element")
+               "grad shared evenly by the elements equal to the min", "smallest element", integers=KEPT)
 MAX_DIM = _declare("max_dim", "MaxBackward0", _take_dim, _indices_grad, "grad to the position of the max along dim",
-                   "max over a dim", saved=("indices",))
+                   "max over a dim", saved=("indices",), integers=KEPT)
 MIN_DIM = _declare("min_dim", "MinBackward0", _take_dim, _indices_grad, "grad to the position of the min along dim",
-                   "min over a dim", saved=("indices",))
+                   "min over a dim", saved=("indices",), integers=KEPT)
 AMAX = _declare("amax", "AmaxBackward0", _over(np.amax), _extreme_grad,
-                "grad shared evenly by the elements equal to the max", "largest element over dims")
+                "grad shared evenly by the elements equal to the max", "largest element over dims", integers=KEPT)
 AMIN = _declare("amin", "AminBackward0", _over(np.amin), _extreme_grad,
-                "grad shared evenly by the elements equal to the min", "smallest element over dims")
+                "grad shared evenly by the elements equal to the min", "smallest element over dims", integers=KEPT)
 SOFTMAX = _declare("softmax", "SoftmaxBackward0", _softmax,
                    lambda F, g, s: F.softmax_backward(g, s.result, s.dim),
                    "result * (grad - sum(grad * result, dim))", "exp(self) / sum(exp(self), dim)", noisy=True,
@@ -228,9 +228,9 @@ LOG_SOFTMAX = _declare("log_softmax", "LogSoftmaxBackward0", _log_softmax,
 PROD = _declare("prod", "ProdBackward0", _over(np.prod), _prod_all_grad,
                 "grad * (the product of the other elements); 0 where two or more elements are 0 (without create_graph)",
                 "product",
-                noisy=True)
+                noisy=True, integers=WIDENED)
 PROD_DIM = _declare("prod_dim", "ProdBackward1", _over(np.prod), _prod_grad,
-                    "grad * (the product of the other elements)", "product over a dim", noisy=True)
+                    "grad * (the product of the other elements)", "product over a dim", noisy=True, integers=WIDENED)
 VAR = _declare("var", "VarBackward0", variance, _var_grad, "grad * 2 * (self - mean) / (n - correction)", "variance",
                noisy=True)
 STD = _declare("std", "StdBackward0",
@@ -273,15 +273,17 @@ def reduced(x: Tensor, dim: Any, keepdim: bool) -> tuple[tuple[int, ...], bool]:
 
 
 # ---------------------------------------------------------------------------- the functions
-@builtin("sum(input, dim=None, keepdim=False)", ("sum", "sum_dim"))
+@builtin("sum(input, dim=None, keepdim=False, dtype=None)", ("sum", "sum_dim"))
 @with_axis
-def sum(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
+def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """With dtype, input's values are converted first and summed in it (the node stays SumBackward0)."""
     x = tensor_arg(input)
+    arrays = None if dtype is None else (x._data.astype(as_dtype(dtype)),)
     if dim is None:
-        return apply(SUM, (x,))
+        return apply(SUM, (x,), None, arrays)
     dims = reduced_dims(dim, x.ndim)
     check_reduced(x, dims, keepdim)
-    return apply(SUM_DIM, (x,), {"dim": dims, "keepdim": bool(keepdim)})
+    return apply(SUM_DIM, (x,), {"dim": dims, "keepdim": bool(keepdim)}, arrays)
 
 
 @builtin("mean(input, dim=None, keepdim=False)", ("mean", "mean_dim"))
@@ -368,10 +370,10 @@ def log_softmax(input: Any, dim: Any = None, dtype: Any = None) -> Tensor:
     return apply(LOG_SOFTMAX, (x,), {"dim": dims})
 
 
-@builtin("prod(input, dim=None, keepdim=False)", ("prod", "prod_dim"))
+@builtin("prod(input, dim=None, keepdim=False, dtype=None)", ("prod", "prod_dim"))
 @with_axis
-def prod(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
-    x = tensor_arg(input)
+def prod(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    x = tensor_arg(input) if dtype is None else to(tensor_arg(input), dtype)
     dims, keep = reduced(x, dim, keepdim)
     return apply(PROD if dim is None else PROD_DIM, (x,), {"dim": dims, "keepdim": keep})
 
@@ -385,6 +387,8 @@ def correction_of(unbiased: Any, correction: Any) -> int:
 @builtin("var(input, dim=None, unbiased=True, keepdim=False, correction=None)", ("var",))
 @with_axis
 def var(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False, correction: Any = None) -> Tensor:
+    if isinstance(dim, bool) and unbiased is None:  # x.var(False): the unbiased flag (PyTorch's overload)
+        dim, unbiased = None, dim
     x = tensor_arg(input)
     dims, keep = reduced(x, dim, keepdim)
     return apply(VAR, (x,), {"dim": dims, "keepdim": keep, "correction": correction_of(unbiased, correction)})
@@ -393,6 +397,8 @@ def var(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False
 @builtin("std(input, dim=None, unbiased=True, keepdim=False, correction=None)", ("std",))
 @with_axis
 def std(input: Any, dim: Any = None, unbiased: Any = None, keepdim: bool = False, correction: Any = None) -> Tensor:
+    if isinstance(dim, bool) and unbiased is None:  # x.std(False): the unbiased flag (PyTorch's overload)
+        dim, unbiased = None, dim
     x = tensor_arg(input)
     dims, keep = reduced(x, dim, keepdim)
     return apply(STD, (x,), {"dim": dims, "keepdim": keep, "correction": correction_of(unbiased, correction)})
@@ -431,7 +437,7 @@ def _order(p: Any, name: str) -> float:
         return 2.0
     if isinstance(p, bool) or not isinstance(p, (int, float)):
         raise BadValueError(f"{name}(): p must be a number (inf and -inf too) or 'fro', got {p!r}",
-                            hint="the nuclear norm and other matrix norms are not available", reason="norm")
+                            hint="the nuclear norm is p='nuc'; other matrix norms are not available", reason="norm")
     return float(p)
 
 
@@ -445,7 +451,10 @@ def _norm(x: Tensor, p: float, dim: Any, keepdim: Any, name: str) -> Tensor:
 @builtin("norm(input, p='fro', dim=None, keepdim=False)", ("norm",))
 @with_axis
 def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: bool = False) -> Tensor:
-    """The p-norm of input's elements (over dim): p a number, inf or -inf; 'fro' (the default) is p = 2."""
+    """The p-norm of input's elements (over dim): p a number, inf or -inf; 'fro' (the default) is p = 2; 'nuc'
+    the nuclear norm of matrices (nuclear_norm)."""
+    if isinstance(p, str) and p == "nuc":
+        return BUILTINS["nuclear_norm"].fn(input, dim, keepdim)
     return _norm(tensor_arg(input), _order(p, "norm"), dim, keepdim, "norm")
 
 

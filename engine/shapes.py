@@ -63,6 +63,10 @@ SQUEEZE_DIM = _declare("squeeze_dim", "SqueezeBackward1",
                        lambda x, *, dim: np.squeeze(x, dim) if x.ndim and x.shape[dim] == 1 else x[...],
                        lambda F, g, s: F.unsqueeze(g, s.dim) if s.input_shape and s.input_shape[s.dim] == 1 else g,
                        "grad.unsqueeze(dim)", "remove one dim of size 1", view=True)
+SQUEEZE_DIMS = _declare("squeeze_dims", "SqueezeBackward2",
+                        lambda x, *, dims: np.squeeze(x, tuple(d for d in dims if x.shape[d] == 1))
+                        if x.ndim else x[...],
+                        _reshaped, "grad.reshape(self.shape)", "remove the given dims where their size is 1", view=True)
 SQUEEZE_VM = _declare("squeeze_vm", "SqueezeBackward4", lambda x, *, dim: np.squeeze(x, dim),
                       lambda F, g, s: F.unsqueeze(g, s.dim),
                       "grad.unsqueeze(dim)", "remove the dim matmul added to a vector", view=True)
@@ -210,12 +214,19 @@ def unsqueeze(input: Any, dim: int) -> Tensor:
     return apply(UNSQUEEZE, (x,), {"dim": check_dim(dim, x.ndim + 1)})
 
 
-@builtin("squeeze(input, dim=None)", ("squeeze", "squeeze_dim"))
+@builtin("squeeze(input, dim=None)", ("squeeze", "squeeze_dim", "squeeze_dims"))
 @with_axis
-def squeeze(input: Any, dim: int | None = None) -> Tensor:
+def squeeze(input: Any, dim: int | tuple | None = None) -> Tensor:
+    """Dims of size 1 removed: all of them, the one dim, or those of a tuple of dims (SqueezeBackward2)."""
     x = tensor_arg(input)
     if dim is None:
         return apply(SQUEEZE, (x,))
+    if isinstance(dim, (list, tuple)):
+        dims = tuple(check_dim(d, x.ndim) for d in dim)
+        if len(set(dims)) != len(dims):
+            raise BadValueError(f"dim {next(d for d in dims if dims.count(d) > 1)} appears multiple times in the "
+                                "list of dims", reason="dim")
+        return apply(SQUEEZE_DIMS, (x,), {"dims": dims})
     return apply(SQUEEZE_DIM, (x,), {"dim": check_dim(dim, x.ndim)})
 
 

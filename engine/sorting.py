@@ -10,7 +10,7 @@ import numpy as np
 
 from .coerce import tensor_arg, with_axis
 from .errors import BadValueError
-from .optable import LINEAR_JVP, REDUCTIONS, Grad, Op, declare
+from .optable import KEPT, LINEAR_JVP, REDUCTIONS, Grad, Op, declare
 from .recording import apply
 from .registry import builtin
 from .returns import return_type
@@ -33,14 +33,15 @@ def _put_back(F: Any, g: Any, s: Any) -> Any:
 
 SORT = declare(Op("sort", "SortBackward0", ("self",), _take,
                   (Grad(_put_back, "grad put back at indices along dim"),), "values sorted along dim, and where "
-                  "each came from", group=REDUCTIONS, saved=("indices",), jvp=LINEAR_JVP))
+                  "each came from", group=REDUCTIONS, saved=("indices",), jvp=LINEAR_JVP, integers=KEPT))
 # sort(x, stable=...): PyTorch's other overload of sort, recorded as SortBackward1 (whatever the flag says)
 SORT_STABLE = declare(Op("sort_stable", "SortBackward1", ("self",), _take,
                          (Grad(_put_back, "grad put back at indices along dim"),), "sort, called with stable=",
-                         saved=("indices",), jvp=LINEAR_JVP))
+                         saved=("indices",), jvp=LINEAR_JVP, integers=KEPT))
 TOPK = declare(Op("topk", "TopkBackward0", ("self",), _take,
                   (Grad(_put_back, "grad put back at indices along dim"),), "the k largest (or smallest) values "
-                  "along dim, and where each came from", group=REDUCTIONS, saved=("indices",), jvp=LINEAR_JVP))
+                  "along dim, and where each came from", group=REDUCTIONS, saved=("indices",), jvp=LINEAR_JVP,
+                  integers=KEPT))
 
 
 def order(x: np.ndarray, dim: int, descending: bool) -> np.ndarray:
@@ -119,6 +120,9 @@ def _arg_extreme(input: Any, dim: int | None, keepdim: bool, name: str, pick: An
     """argmax/argmin: the index (int64) of the first largest (smallest) element, over all elements (dim=None:
     an index into the flattened input) or along dim; nan counts as the extreme, as in PyTorch."""
     x = tensor_arg(input)._data
+    if x.dtype.kind == "b":
+        raise BadValueError(f"\"{name}_cpu\" not implemented for 'Bool'", hint="convert the mask first: x.long()",
+                            reason="bool_arithmetic")
     if x.size == 0 and (dim is None or x.ndim == 0 or x.shape[check_dim(dim, x.ndim)] == 0):
         raise BadValueError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
                             if dim is None else f"{name}(): Expected reduction dim {dim} to have non-zero size.",

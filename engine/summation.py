@@ -149,7 +149,8 @@ def torch_sum(x: np.ndarray, axis: int | Sequence[int] | None = None, keepdims: 
     """np.sum(x, axis, keepdims=keepdims), its values added in PyTorch's order (see the module's text)."""
     x = np.asarray(x)
     if x.dtype not in (np.float32, np.float64) or x.size == 0 or x.ndim == 0 or x.size > SERIAL:
-        return np.asarray(np.sum(x, axis=axis, keepdims=keepdims))
+        kind = x.dtype if x.dtype.kind in "iuf" else None  # integers in their own dtype (sum(dtype=int32))
+        return np.asarray(np.sum(x, axis=axis, keepdims=keepdims, dtype=kind))
     if axis is None and x.flags.c_contiguous:  # the common case: one contiguous row
         return _planned(x, [(x.size, 1, True)]).reshape(()) + x.dtype.type(0)
     axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, (int, np.integer)) else axis

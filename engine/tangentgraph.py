@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from .autograd import grad as gradients
-from .optable import BILINEAR_JVP, ELEMENTWISE_JVP, LINEAR_JVP, REDUCTION_JVP, Grad, Op, declare
+from .optable import BILINEAR_JVP, ELEMENTWISE_JVP, KEPT, LINEAR_JVP, REDUCTION_JVP, Grad, Op, declare
 from .recording import apply
 from .settings import STATE
 from .shapes import expand, reshape, to
@@ -30,7 +30,7 @@ from .tensormath import TensorMath
 # unpack_dual's primal, and a formula's view of a primal input (PyTorch's _fw_primal): the same values, without
 # the tangent (a view PyTorch names Identity)
 PRIMAL = declare(Op("unpack_dual", "Identity", ("self",), lambda x: x.view(), (Grad(lambda F, g, s: g, "grad"),),
-                    "the primal of a dual tensor", view=True, jvp=LINEAR_JVP))
+                    "the primal of a dual tensor", view=True, jvp=LINEAR_JVP, integers=KEPT))
 
 # Ops whose forward formula is written on numpy arrays (np.trace, np.where on values, a kernel of arrays): with
 # something requiring grad, their tangent is found by reverse mode (_by_reverse).

@@ -121,6 +121,8 @@ class Tensor:
     def numel(self) -> int:
         return int(self._data.size)
 
+    nelement = numel  # PyTorch's other name
+
     @property
     def dtype(self) -> DType:
         """PyTorch's dtype object (torch.float32, torch.int64, torch.bool, ...); it equals the numpy dtype."""

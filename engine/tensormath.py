@@ -24,7 +24,7 @@ from .joins import cat, stack
 from .lazy import late
 from .linalg import bmm, diag, inverse, matmul, mm, mv
 from .logic import WHERE
-from .optable import ELEMENTWISE_JVP, Grad, Op, declare
+from .optable import ELEMENTWISE_JVP, KEPT, Grad, Op, declare
 from .recording import apply
 from .reductions import prod, sum
 from .shapes import SELECT_BACKWARD, SLICE_BACKWARD, expand, permute, reshape, squeeze, t, to, transpose, unsqueeze
@@ -50,7 +50,7 @@ THRESHOLD_BACKWARD = declare(Op(
     (Grad(lambda F, g, s: F.threshold_backward(g, s.self), "grad where self > 0"),
      Grad(lambda F, g, s: F.zeros_like(g), "0")), "grad_output where self > 0", jvp=ELEMENTWISE_JVP))
 SGN = declare(Op("sgn", "SgnBackward0", ("self",), sign_kernel, (Grad(lambda F, g, s: F.zeros_like(g), "0"),),
-                 "the sign (inside abs's backward)", jvp=ELEMENTWISE_JVP))
+                 "the sign (inside abs's backward)", jvp=ELEMENTWISE_JVP, integers=KEPT))
 SUB_SCALAR = declare(Op("sub_scalar", "SubBackward1", ("self",), lambda x, *, other: x - other,
                         (Grad(lambda F, g, s: g, "grad"),), "self - other, a number (inside backward formulas)",
                         jvp=ELEMENTWISE_JVP))

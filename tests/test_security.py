@@ -68,6 +68,8 @@ DYNAMIC_ATTRIBUTES = {
         (1, "installs the properties of protocols.PROPERTIES (a fixed table) at import time"),
     ("engine/api.py", "_install", "setattr(T, name, _conversion(dtype))"):
         (1, "installs the dtype conversions (.long(), .int(), ...: a fixed table of dtypes) at import time"),
+    ("engine/api.py", "_install_operators", "setattr(T, name, INPLACE[method])"):
+        (1, "installs the in-place operators (+=, -=, ...: a fixed tuple of names) at import time"),
     ("engine/outputs.py", "MultiNode._context_of", "setattr(ctx, name, output)"):
         (1, "name is one of the op's saved-value names in the op table (Op.outputs), never user text"),
     ("grammar/syntax/nodes.py", "moved", "getattr(node, name)"):

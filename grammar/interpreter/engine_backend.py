@@ -12,7 +12,7 @@ from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError
 from autodiff.grammar.interpreter import members, operators
 from autodiff.grammar.interpreter.prelude import CONSTANTS
-from autodiff.grammar.interpreter.values import Function, kind
+from autodiff.grammar.interpreter.values import Function, kind, literal_tensor
 
 
 class EngineBackend:
@@ -43,6 +43,8 @@ class EngineBackend:
             bound = signature(function.fn).bind(*args, **kwargs)
         except TypeError as error:
             raise arguments_error(function.name, error, function.signature) from None
+        if function.builtin is not None and function.builtin.name in FLOAT_CONSTRUCTORS:
+            _floating_by_default(function.builtin.name, bound)
         return function.fn(*bound.args, **bound.kwargs)
 
     @staticmethod
@@ -54,13 +56,34 @@ class EngineBackend:
                 and any(not isinstance(v, (int, float, list)) for v in value):
             return _list_item(value, index)  # a list of tensors, modules, ...: Python's list indexing
         if isinstance(value, list):
-            return engine.getitem(engine.tensor(value), index)
+            return engine.getitem(literal_tensor(value), index)
         if isinstance(value, tuple) and isinstance(index, int) and not isinstance(index, bool):
             if not -len(value) <= index < len(value):
                 raise BadValueError(f"index {index} is out of range for a tuple of {len(value)} items",
                                     reason="index")
             return value[index]
         raise BadValueError(f"'{kind(value)}' object is not subscriptable", reason="subscript")
+
+
+# The language's rule (README, `autodiff eval`): numbers make floating tensors. These constructors infer int64
+# from whole numbers, as PyTorch's do, so without a dtype= the language gives them the default float dtype; and
+# where()'s number branches are floating tensors (PyTorch's where(c, 0, 1) is int64).
+FLOAT_CONSTRUCTORS = frozenset({"tensor", "arange", "full", "where"})
+
+
+def _floating_by_default(name: str, bound: inspect.BoundArguments) -> None:
+    """Give a constructor call without a dtype the default float dtype (tensor() of booleans stays a mask)."""
+    if name == "where":
+        for side in ("input", "other"):
+            value = bound.arguments.get(side)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                bound.arguments[side] = literal_tensor(value)
+        return
+    if bound.arguments.get("dtype") is not None:
+        return
+    if name == "tensor" and engine.tensor(bound.arguments.get("data")).dtype == engine.bool_:
+        return
+    bound.arguments["dtype"] = engine.get_default_dtype()
 
 
 def _list_item(value: list, index: int | slice) -> Any:

@@ -9,7 +9,7 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import BUILTINS, TENSOR_METHODS, TENSOR_PROPERTIES, AccumulateGrad, Node, Tensor
 from autodiff.engine.errors import BadValueError, UnknownNameError
-from autodiff.grammar.interpreter.values import Function, Namespace, kind, shown
+from autodiff.grammar.interpreter.values import Function, Namespace, kind, literal_tensor, shown
 
 # How each of the Tensor's properties reads in the language (the engine lists them: TENSOR_PROPERTIES).
 TENSOR_ATTRIBUTES = {name: lambda t, name=name: getattr(t, name) for name in TENSOR_PROPERTIES}
@@ -38,7 +38,7 @@ def attribute(value: Any, attr: str) -> Any:
     if attr.startswith("_"):
         raise UnknownNameError(f"'{attr}': names starting with '_' are not part of the language", reason="private")
     if isinstance(value, list):  # a list literal used as a tensor: [1, 2].sum()
-        value = engine.tensor(value)
+        value = literal_tensor(value)
     if isinstance(value, Tensor):
         return _tensor_member(value, attr)
     if isinstance(value, Namespace):

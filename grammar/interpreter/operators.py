@@ -11,7 +11,7 @@ from typing import Any
 from autodiff import engine
 from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError, UnknownNameError
-from autodiff.grammar.interpreter.values import Function, kind, truth
+from autodiff.grammar.interpreter.values import Function, kind, literal_tensor, truth
 
 # Integers stay exact only while they are this small; beyond, arithmetic on numbers is in floats.
 MAX_EXACT_INT = 2**63
@@ -44,16 +44,16 @@ def _compare_or_logic(op: str, left: Any, right: Any) -> Any:
         raise BadValueError(f"{op} combines booleans (comparisons), got {kind(left)} and {kind(right)}",
                             hint="compare first, e.g. (x > 0) & (x < 1)", reason="operands")
     if isinstance(left, list):
-        left = engine.tensor(left)
+        left = literal_tensor(left)
     if isinstance(right, list):
-        right = engine.tensor(right)
+        right = literal_tensor(right)
     for side in (left, right):
         if not isinstance(side, (Tensor, *plain)):
             raise BadValueError(f"unsupported operand types for {op}: {kind(left)} and {kind(right)}",
                                 reason="operands")
     if op in _COMPARISONS:
         return engine.BUILTINS[_COMPARISONS[op]].fn(left, right)
-    return engine.logical_and(left, right) if op == "&" else engine.logical_or(left, right)
+    return engine.bitwise_and(left, right) if op == "&" else engine.bitwise_or(left, right)
 
 
 def binary(op: str, left: Any, right: Any) -> Any:
@@ -67,9 +67,9 @@ def binary(op: str, left: Any, right: Any) -> Any:
     if is_number(left) and is_number(right):
         return _number_arithmetic(op, left, right)
     if isinstance(left, list):
-        left = engine.tensor(left)
+        left = literal_tensor(left)
     if isinstance(right, list):
-        right = engine.tensor(right)
+        right = literal_tensor(right)
     if not isinstance(left, Tensor) and not isinstance(right, Tensor):
         raise BadValueError(f"unsupported operand types for {op}: {kind(left)} and {kind(right)}",
                             reason="operands")
@@ -82,6 +82,7 @@ def binary(op: str, left: Any, right: Any) -> Any:
         if not isinstance(side, Tensor) and not is_number(side):
             raise BadValueError(f"unsupported operand types for {op}: {kind(left)} and {kind(right)}",
                                 reason="operands")
+    left, right = mask_as_numbers(left), mask_as_numbers(right)
     if op == "+":
         return left + right
     if op == "-":
@@ -95,6 +96,15 @@ def binary(op: str, left: Any, right: Any) -> Any:
     if op == "@":
         return engine.matmul(left, right)
     raise BadValueError(f"unknown operator {op}")
+
+
+def mask_as_numbers(value: Any) -> Any:
+    """A bool tensor (a comparison's result) in arithmetic counts as 0 and 1 in the default float dtype: the
+    language's rule, kept from before the engine had PyTorch's bool arithmetic (where `-mask` is refused and
+    `mask + mask` is a logical or)."""
+    if isinstance(value, Tensor) and value.dtype == engine.bool_:
+        return engine.to(value, engine.get_default_dtype())
+    return value
 
 
 def big_integer(value: int | float) -> float:
@@ -141,15 +151,15 @@ def unary(op: str, value: Any) -> Any:
     if op == "not":
         return not truth(value)
     if isinstance(value, list):
-        value = engine.tensor(value)
+        value = literal_tensor(value)
     if op == "~":
         if isinstance(value, bool):
             return not value
         if isinstance(value, Tensor):
-            return engine.logical_not(value)
+            return engine.bitwise_not(value)
         raise BadValueError(f"~ negates booleans (comparisons), got {kind(value)}", reason="operands")
     if is_number(value) or isinstance(value, Tensor):
-        return -value if op == "-" else value
+        return -mask_as_numbers(value) if op == "-" else value
     raise BadValueError(f"bad operand type for unary {op}: {kind(value)}", reason="operands")
 
 

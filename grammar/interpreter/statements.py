@@ -13,7 +13,7 @@ from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError, LimitError
 from autodiff.grammar.interpreter.members import set_attribute
 from autodiff.grammar.interpreter.pybuiltins import iterable_of
-from autodiff.grammar.interpreter.values import Evaluation, kind, range_length, truth
+from autodiff.grammar.interpreter.values import Evaluation, kind, literal_tensor, range_length, truth
 from autodiff.grammar.syntax import tree as S
 
 MAX_CALL_DEPTH = 100  # comprehensions inside each other
@@ -23,7 +23,7 @@ MAX_CALL_DEPTH = 100  # comprehensions inside each other
 def _assign(interp: Any, stmt: S.Assign, result: Evaluation) -> None:
     value = interp.expression(stmt.value)
     if isinstance(value, list):
-        value = interp.guard(lambda: engine.tensor(value), stmt.value)
+        value = interp.guard(lambda: literal_tensor(value), stmt.value)
     interp.names[stmt.name] = value
     result.root, result.root_name = value, stmt.name
 
@@ -141,7 +141,7 @@ def augmented(interp: Any, stmt: S.AugAssign) -> Any:
     value = interp.expression(stmt.value)
     if isinstance(current, Tensor) and stmt.op in _INPLACE and not isinstance(target, S.Subscript):
         if isinstance(value, list):
-            value = engine.tensor(value)
+            value = literal_tensor(value)
         method = engine.INPLACE[_INPLACE[stmt.op]]
         result = interp.guard(lambda: method(current, value), stmt)
     else:

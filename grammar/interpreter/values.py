@@ -13,6 +13,14 @@ from autodiff.grammar.syntax.tree import Node as SyntaxNode
 from autodiff.grammar.syntax.tree import Program
 
 
+def literal_tensor(value: Any) -> Tensor:
+    """A number or list literal as a tensor, by the language's rule (docs/language.md): floating, of the default
+    dtype (`[1, 2]` is float), unless it holds only booleans (a mask). engine.tensor infers int64 from whole
+    numbers, as torch.tensor does; the language does not."""
+    made, default = engine.tensor(value), engine.get_default_dtype()
+    return made if made.dtype.kind == "b" or made.dtype == default else engine.to(made, default)
+
+
 class Evaluation:
     """What running a program produced: its names in binding order and the root (last statement). Written out
     rather than made by `dataclasses`, whose class creation costs every start-up (README, start-up)."""

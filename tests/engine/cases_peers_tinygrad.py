@@ -14,7 +14,6 @@ from typing import Any
 
 INF, NAN = math.inf, math.nan
 MISSING_UNFOLD = "missing op: unfold"
-UNSUPPORTED_FLOAT16 = "unsupported dtype: float16"
 
 ROWS = [
     ("test_unfold", 'x.unfold(0, 2, 1)', (8,), {"expect": MISSING_UNFOLD}),

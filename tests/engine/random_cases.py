@@ -118,6 +118,28 @@ def _discrete(L: Lib) -> list[Any]:
     return out
 
 
+def _generators(L: Lib) -> list[Any]:
+    """Each function drawing from a Generator of its own (the default one untouched between them), and that
+    generator's state as get_state() gives it, before and after."""
+    g = L.mod.Generator()  # PyTorch's default seed 67280421310721 until seeded
+    out = [L.mod.rand(3, generator=g), g.get_state()]
+    g.manual_seed(5)
+    p = L.tensor(PROBS[0], "float32")
+    out += [L.mod.rand(4, generator=g), L.mod.randn(3, generator=g), L.mod.randn(20, generator=g),
+            L.mod.randn(2, dtype=L.dt("float64"), generator=g), L.mod.randint(0, 7, (5,), generator=g),
+            L.mod.randint(-2**40, 2**40, (3,), generator=g), L.mod.randperm(12, generator=g),
+            L.mod.multinomial(p, 2, generator=g), L.mod.multinomial(p, 4, True, generator=g),
+            L.mod.bernoulli(p, generator=g), L.mod.normal(1.0, 2.0, (5,), generator=g),
+            L.mod.normal(L.tensor([0.0, 10.0], "float32"), 1.0, generator=g),
+            L.mod.zeros(7).normal_(0.5, 2.0, generator=g), L.mod.zeros(2, 3).uniform_(-1, 1, generator=g),
+            L.mod.randn(1, dtype=L.dt("float64"), generator=g), g.get_state()]
+    out.append(L.mod.rand(2))  # the default generator, as seeded by the case
+    saved = g.get_state()  # with a cached normal sample: restored with it
+    out += [L.mod.randn(3, dtype=L.dt("float64"), generator=g), g.set_state(saved).get_state(),
+            L.mod.randn(3, dtype=L.dt("float64"), generator=g)]
+    return out
+
+
 CASES: list[Case] = [
     *_sweep(),
     *[Case(f"shapes-seed{s}", s, _shapes) for s in SEEDS],
@@ -126,4 +148,5 @@ CASES: list[Case] = [
     *[Case(f"integers-seed{s}", s, _integers) for s in SEEDS],
     *[Case(f"normal-seed{s}", s, _normals) for s in SEEDS],
     *[Case(f"discrete-seed{s}", s, _discrete) for s in SEEDS],
+    *[Case(f"generator-seed{s}", s, _generators) for s in SEEDS[:2]],
 ]

@@ -679,10 +679,10 @@ def test_unsupported_dtype_is_a_value_error():
         E.tensor([1.0], dtype="complex64")
 
 
-def test_integer_data_makes_float_tensors():
-    """Engine design choice (as documented): integer lists and arange give float tensors, not int64."""
-    assert E.tensor([1, 2]).dtype == np.float32
-    assert E.arange(3).dtype == np.float32 and values(E.arange(3)).tolist() == [0.0, 1.0, 2.0]
+def test_integer_data_makes_int64_tensors_as_in_pytorch():
+    """tensor() and arange() infer int64 from whole numbers, as torch does (the language keeps its floats)."""
+    assert E.tensor([1, 2]).dtype == E.int64 and E.tensor([1, 2.0]).dtype == np.float32
+    assert E.arange(3).dtype == np.int64 and values(E.arange(3)).tolist() == [0, 1, 2]
 
 
 def test_numpy_float_arrays_keep_their_dtype():

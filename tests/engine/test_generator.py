@@ -109,7 +109,7 @@ def test_raw_words_are_torchs(torch):
     for seed in range(20):
         torch.manual_seed(seed)
         want = torch.empty(1500, dtype=torch.int64).random_().numpy()  # random64() % 2**63 per element
-        got = (G.Generator(seed).words64(1500) % np.uint64(2**63)).astype(np.int64)
+        got = (G.Generator().manual_seed(seed).words64(1500) % np.uint64(2**63)).astype(np.int64)
         assert np.array_equal(want, got), seed
 
 
@@ -364,10 +364,14 @@ def test_manual_seed_forgets_the_cached_normal_sample():
     assert arr(E.randn(1)).tolist() == [1.5409960746765137]
 
 
-def test_an_unseeded_generator_is_seeded_from_the_system():
-    """As PyTorch's default CPU generator: a fresh process starts from os.urandom, not a constant."""
-    seeds = {G.Generator().initial_seed() for _ in range(4)}
-    assert len(seeds) == 4 and all(0 <= s < 2**64 for s in seeds)
+def test_the_default_generator_is_seeded_from_the_system():
+    """As PyTorch's default CPU generator: a fresh process starts from os.urandom, not a constant; a
+    Generator() made by a program starts from c10's default seed, as torch.Generator() does."""
+    program = "from autodiff.engine import generator; print(generator.initial_seed())"
+    seeds = {subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True).stdout
+             for _ in range(2)}
+    assert len(seeds) == 2 and all(0 <= int(s) < 2**64 for s in seeds)
+    assert G.Generator().initial_seed() == 67280421310721
     G.manual_seed(123)
     assert G.initial_seed() == 123
 
@@ -422,8 +426,62 @@ def test_numpy_random_is_imported_for_a_large_draw_only():
     (lambda: E.normal(E.randint(0, 2, (3,)), 1.0), BadValueError, "float tensor"),
     (lambda: E.randint(0, 2, (3,)).normal_(), BadValueError, "float tensor"),
     (lambda: E.rand(0, 2**62), LimitError, "memory"),
+    (lambda: E.rand(2, generator=3), BadValueError, "generator must be a torch.Generator"),
+    (lambda: E.Generator("cuda"), BadValueError, "only the CPU"),
+    (lambda: E.Generator().set_state(E.zeros(5056)), BadValueError, "ByteTensor"),
+    (lambda: E.Generator().set_state(E.zeros(10, dtype=E.uint8)), BadValueError, "of size 5056 but found"),
+    (lambda: E.Generator().set_state(E.zeros(5056, dtype=E.uint8)), BadValueError, "Invalid mt19937 state"),
+    (lambda: E.randn(2, dtype=E.int64), BadValueError, "not implemented for torch.int64"),
 ])
 def test_user_errors_are_typed(call, error, text):
     with pytest.raises(error) as caught:
         call()
     assert text in str(caught.value)
+
+
+# ---------------------------------------------------------------------------- torch.Generator
+def test_a_generator_of_its_own_leaves_the_default_one_alone():
+    E.manual_seed(0)
+    first = arr(E.rand(3))
+    E.manual_seed(0)
+    g = E.Generator().manual_seed(0)
+    assert arr(E.rand(3, generator=g)).tolist() == first.tolist()
+    assert arr(E.rand(3)).tolist() == first.tolist()  # the default generator did not move
+
+
+def test_get_state_and_set_state_rewind():
+    g = E.Generator().manual_seed(42)
+    E.randn(1, dtype="float64", generator=g)  # leaves a normal sample cached: the state carries it
+    state = g.get_state()
+    assert state.dtype is E.uint8 and state.shape == (5056,)
+    first = [arr(E.randn(3, generator=g)), arr(E.randint(0, 100, (4,), generator=g))]
+    g.set_state(state)
+    again = [arr(E.randn(3, generator=g)), arr(E.randint(0, 100, (4,), generator=g))]
+    assert all(a.tolist() == b.tolist() for a, b in zip(first, again))
+    assert g.initial_seed() == 42
+
+
+def test_the_default_generators_state():
+    E.manual_seed(3)
+    state = E.get_rng_state()
+    first = arr(E.rand(5))
+    E.set_rng_state(state)
+    assert arr(E.rand(5)).tolist() == first.tolist()
+    assert E.manual_seed(4) is E.default_generator() and E.initial_seed() == 4
+    chosen = E.seed()
+    assert E.initial_seed() == chosen and 0 <= chosen < 2**63
+
+
+def test_generator_states_are_pytorchs_bytes(torch):
+    """get_state() is PyTorch's layout: a state saved by either library restores in the other."""
+    for seed, draws in [(0, 0), (7, 1), (2**40 + 3, 700), (5, 1249)]:
+        ours, theirs = E.Generator().manual_seed(seed), torch.Generator().manual_seed(seed)
+        if draws:
+            E.rand(draws, generator=ours)
+            torch.rand(draws, generator=theirs)
+        E.randn(1, dtype="float64", generator=ours)
+        torch.randn(1, dtype=torch.float64, generator=theirs)
+        assert arr(ours.get_state()).tolist() == theirs.get_state().numpy().tolist(), (seed, draws)
+        copy = E.Generator().set_state(E.tensor(theirs.get_state().numpy()))
+        assert arr(E.randn(5, generator=copy)).tolist() == torch.randn(5, generator=theirs).numpy().tolist()
+    assert E.Generator().initial_seed() == torch.Generator().initial_seed()

@@ -216,6 +216,7 @@ BUILTIN_CALLS = {
     "broadcast_to": "broadcast_to(x, (3, 2, 2))", "moveaxis": "moveaxis(x, 0, 1)", "swapaxes": "x.swapaxes(0, 1)",
     "swapdims": "swapdims(x, 1, 0)",
     "clamp_min": "x.clamp_min(0.7)", "repeat_interleave": "repeat_interleave(x, 2, 1)",
+    "index_add": "x.index_add(0, tensor([1, 1]).long(), x * 2, alpha=0.5)",
     **VOCABULARY_CALLS,
 }
 
@@ -266,6 +267,7 @@ _ENGINE_CALLS = {
     "broadcast_to": lambda x: E.broadcast_to(x, (3, 2, 2)), "moveaxis": lambda x: E.moveaxis(x, 0, 1),
     "swapaxes": lambda x: E.swapaxes(x, 0, 1), "swapdims": lambda x: E.swapdims(x, 1, 0),
     "clamp_min": lambda x: E.clamp_min(x, 0.7), "repeat_interleave": lambda x: E.repeat_interleave(x, 2, 1),
+    "index_add": lambda x: E.index_add(x, 0, E.tensor([1, 1]), x * 2, alpha=0.5),
     "cummax": lambda x: E.cummax(x, 1).values,
     "cummin": lambda x: E.cummin(x, 0)[0],
     "logcumsumexp": lambda x: E.logcumsumexp(x, 1),
