@@ -20,9 +20,11 @@ from autodiff.app.exact import at as exact_at
 from autodiff.app.exact import exact_number, is_real_number
 from autodiff.app.exact import text as exact_text
 from autodiff.app.printing import to_book, to_language, to_latex
+from autodiff.app.realroots import BACKEND
 from autodiff.app.session import Binding, EvalRequest, run_eval
 from autodiff.app.steps import rule_steps
 from autodiff.app.symbolic import Step, differentiate, exact, record
+from autodiff.app.sympymath import real_form
 from autodiff.app.timebox import timed
 from autodiff.engine.errors import LimitError, UsageError
 from autodiff.grammar.interpreter import Interpreter
@@ -167,7 +169,7 @@ def _same_in_the_language(text: str, reference: str, names: list[str]) -> bool:
                           if n in used}
                 results = []
                 for source in (text, reference):
-                    interpreter = Interpreter()
+                    interpreter = Interpreter(BACKEND)
                     interpreter.names.update(values)
                     results.append(float(np.asarray(engine.tensor(interpreter.run(parse(source)).root).data)))
                 a, b = results
@@ -181,7 +183,8 @@ def _same_in_the_language(text: str, reference: str, names: list[str]) -> bool:
 def value_at(expr: Any, point: dict[str, float]) -> float:
     """The formula's value at the point (float; nan where it is not defined)."""
     names = {str(s) for s in expr.free_symbols}  # (only these: 1,000 bound names would make it quadratic)
-    substituted = expr.subs({sympy.Symbol(n, real=True): sympy.Float(v, 30) for n, v in point.items() if n in names})
+    values = {sympy.Symbol(n, real=True): sympy.Float(v, 30) for n, v in point.items() if n in names}
+    substituted = real_form(expr).subs(values)  # x**(1/3) at a negative x: the real root, as autograd's
     try:
         return float(sympy.N(substituted, 17))
     except (TypeError, ValueError):
@@ -266,7 +269,7 @@ def autograd_at(program: str, wrt: str, order: int, point: dict[str, float],
     every = order == 1 and first is not None
     bindings = [Binding(name, value, every or name == wrt) for name, value in point.items()]
     with Config("float64").applied():
-        result = run_eval(EvalRequest(program, bindings, order=order))
+        result = run_eval(EvalRequest(program, bindings, order=order, backend=BACKEND))
     grads = result.passes[-1].grads if result.passes else {}
     if every:
         first.update({name: math.nan if g is None else float(g) for name, g in grads.items() if name in point})
@@ -278,7 +281,7 @@ def mixed_autograd(program: str, sequence: list[str], point: dict[str, float]) -
     """Autograd's mixed derivative at the point (float64): grad with create_graph, by each name in turn."""
     with engine.settings(default_dtype="float64"), np.errstate(all="ignore"):
         leaves = {n: engine.tensor(v, dtype="float64", requires_grad=True) for n, v in point.items()}
-        interpreter = Interpreter(variables=list(leaves))
+        interpreter = Interpreter(BACKEND, variables=list(leaves))
         interpreter.names.update(leaves)
         value = interpreter.run(parse(program)).root
         for name in sequence:

@@ -160,6 +160,7 @@ def _exact(result: Limit, program: str, texts: dict[str, str], point_text: str) 
     import sympy
 
     from autodiff.app import exact as X
+    from autodiff.app.sympymath import real_form
 
     found = X.expression(program)
     expr = X.with_constants(found[0], [result.variable], texts) if found else None
@@ -169,6 +170,7 @@ def _exact(result: Limit, program: str, texts: dict[str, str], point_text: str) 
         result.method.append(f"no exact limit: {why}")
         return
     x = X.symbol(result.variable)
+    expr = real_form(expr)  # x**(1/3) at a negative x: the real root, as the numbers' (SymPy's is complex)
     for s, one in result.sides.items():
         if one.status == "not defined":  # nan on this side: SymPy's complex answer is not the language's
             continue

@@ -4,6 +4,7 @@ here from the mathematics (not from our reader) and against the book's own answe
 from __future__ import annotations
 
 import pytest
+import sympy
 
 
 # ---------------------------------------------------------------------------- no verdict where nothing is defined
@@ -41,3 +42,64 @@ def test_gradcheck_where_the_program_is_not_defined(cli, program, point, words):
 
 def test_gradcheck_inside_the_domain_still_passes(cli):
     assert cli("gradcheck", "sqrt(x)", "x=1").code == 0
+
+
+# ---------------------------------------------------------------------------- x^(p/q), q odd: the real root
+X = sympy.Symbol("x", real=True)
+root = sympy.real_root  # the book's x**(p/q), q odd: the real root
+
+
+def test_critical_cube_root_times_linear(cli):
+    """APEX: f(x) = x^(1/3)(x+4): critical points -1 (a minimum, f = -3) and 0 (not an extremum)."""
+    out = cli("critical", "x^(1/3)(x+4)", "--format", "json")
+    assert out.code == 0
+    points = {p["x"]: p for p in out.json()["points"]}
+    assert set(points) == {-1.0, 0.0}
+    assert (points[-1.0]["kind"], points[-1.0]["exact_value"]) == ("minimum", "-3")
+    assert points[0.0]["kind"] == "neither" and points[0.0]["type"] == "f' not defined"
+    f = root(X, 3) * (X + 4)
+    assert sympy.diff(f, X).subs(X, -1) == 0 and f.subs(X, -1) == -3
+
+
+@pytest.mark.parametrize(("program", "expected", "where"), [
+    ("(x-2)^(2/3)", root((X - 2)**2, 3), {2.0: "minimum"}),
+    ("x^(2/3)", root(X**2, 3), {0.0: "minimum"}),
+    ("x^(5/3) - 5x^(2/3)", root(X**5, 3) - 5 * root(X**2, 3), {0.0: "maximum", 2.0: "minimum"}),
+])
+def test_critical_odd_roots_are_real(cli, program, expected, where):
+    out = cli("critical", program, "x=-10:10", "--format", "json")
+    assert out.code == 0, out.stderr
+    document = out.json()
+    found = {p["x"]: p["kind"] for p in document["points"]}
+    assert found == where
+    assert not any("not defined" in n for n in document["notes"])
+    for p in document["points"]:
+        assert p["value"] == pytest.approx(float(expected.subs(X, p["x"])), abs=1e-12)
+
+
+def test_diff_tangent_limit_table_at_a_negative_base(cli):
+    slope = float(sympy.diff(root(X**2, 3), X).subs(X, -8))  # -1/3
+    out = cli("diff", "x^(2/3)", "x=-8", "--format", "json")
+    assert out.code == 0
+    value = out.json()["derivatives"][0]
+    assert value["value"] == pytest.approx(slope) and value["autograd"] == pytest.approx(slope)
+    tangent = cli("tangent", "x^(2/3)", "x=-8", "--format", "json").json()
+    assert [d["value"] for d in tangent["derivatives"]] == pytest.approx([4.0, slope])
+    assert tangent["exact"] == "4/3 - x/3"
+    limit = cli("limit", "(x^(1/3)+2)/(x+8)", "x=-8", "--format", "json").json()
+    assert limit["exists"] is True and limit["exact"] == "1/12"
+    table = cli("table", "x^(1/3)", "x=-8:-1:7", "--format", "json").json()
+    assert table["rows"][0]["value"] == pytest.approx(-2.0)
+
+
+def test_check_a_real_root_derivative(cli):
+    right = cli("check", "x^(1/3)", "--expect", "x=1/(3x^(2/3))", "x=-1", "--format", "json")
+    assert right.code == 0 and right.json()["points"][0] == {"x": -1.0}
+    wrong = cli("check", "x^(1/3)", "--expect", "x=1/(3x^(1/3))", "x=-1", "--format", "json")
+    assert wrong.code == 1
+
+
+def test_eval_keeps_pytorch_powers(cli):
+    """eval mirrors PyTorch: (-8)**(1/3) is nan there."""
+    out = cli("eval", "x**(1/3)", "x=-8", "--format", "json")
+    assert out.json()["root"]["value"] == "nan"

@@ -101,7 +101,9 @@ def test_where_f_prime_is_not_defined(cli):
             assert point["x"] == pytest.approx(1.0 if "- 1" in program else 0.0, abs=1e-12)
     (point,) = _json(cli, "abs(x)")["points"]
     assert point["test"] == "f' is -1 on the left and 1 on the right (first-derivative test: - to +)"
-    (point,) = _json(cli, "x**(2/3)", "x=-1:1")["points"]  # nan for x < 0, as numpy: an end of the domain
+    (point,) = _json(cli, "x**(2/3)", "x=-1:1")["points"]  # the real root for x < 0, as a book means it
+    assert point["kind"] == "minimum" and "first-derivative test: - to +" in point["test"]
+    (point,) = _json(cli, "x**0.5", "x=-1:1")["points"]  # an even root: nan for x < 0, an end of the domain
     assert point["kind"] == "minimum" and "an end of f's domain" in point["test"]
 
 
