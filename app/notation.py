@@ -191,7 +191,7 @@ def _split_names(tokens: list[tuple[str, str]], declared: set[str]) -> list[tupl
         elif suffix and head and follows[0] == "open" and all(c in singles for c in head):  # xsin(x)
             out += [*(("name", c) for c in head), ("name", suffix)]
         elif all(c in singles for c in value):
-            out += [("name", c) for c in value]
+            out += [("name", value[0]), *(("part", c) for c in value[1:])]
         else:
             out.append((kind, value))
     return out
@@ -199,7 +199,7 @@ def _split_names(tokens: list[tuple[str, str]], declared: set[str]) -> list[tupl
 
 # ---------------------------------------------------------------------------- the rewriting
 class _Frame:
-    __slots__ = ("after_comma", "base", "content", "kind", "log", "start", "suffix")
+    __slots__ = ("after_comma", "base", "content", "factor", "kind", "log", "start", "suffix")
 
     def __init__(self, kind: str, suffix: str = "", start: int = 0, base: str | None = None, log: bool = False) -> None:
         self.kind = kind  # "paren", "bar", "arg" (a function's argument without brackets), "root" (one factor)
@@ -209,6 +209,7 @@ class _Frame:
         self.log = log  # log(x, b) may follow: a comma makes the rest the base
         self.after_comma = False  # inside the base of log(x, b)
         self.content = False  # an operand has been written inside
+        self.factor = False  # a function's argument without brackets has its one factor (cos y e^z: cos(y)*e^z)
 
 
 class _Writer:
@@ -247,6 +248,13 @@ class _Writer:
         if frame.suffix:
             self.out += ["**", frame.suffix if not frame.suffix.startswith("-") else f"({frame.suffix})"]
         self.mark()
+        self.factor_written()
+
+    def factor_written(self) -> None:
+        """A factor (a variable, a bracket, a call), not a coefficient (2, pi), ends: an argument without
+        brackets is complete (sin 2pi x is sin(2*pi*x), cos y e^z is cos(y)*e**z)."""
+        if self.frames and self.frames[-1].kind == "arg":
+            self.frames[-1].factor = True
 
     def close_arguments(self, single_only: bool = False) -> None:
         """Close the brackets-free arguments open on top (only one-factor ones with single_only)."""
@@ -257,13 +265,15 @@ class _Writer:
             self.frames.pop()
             self.close(frame)
 
-    def operand(self, function: bool = False) -> None:
-        """Before an operand: close what it cannot continue, and write the multiplication a book leaves out."""
+    def operand(self, function: bool = False, glued: bool = False) -> None:
+        """Before an operand: close what it cannot continue, and write the multiplication a book leaves out.
+        A function (sin x cos x) or a second factor (cos y e^z) ends an argument without brackets; a letter
+        glued to the one before (sin xy) does not."""
         if not self.ended:
             return
         self.close_arguments(single_only=True)
         top = self.frames[-1] if self.frames else None
-        if function and top is not None and top.kind == "arg" and top.content:
+        if top is not None and top.kind == "arg" and top.content and (function or (top.factor and not glued)):
             self.close_arguments()
         self.close_arguments(single_only=True)
         self.out.append("*")
@@ -290,17 +300,21 @@ def _is_function(value: str, follows: tuple[str, str], declared: set[str]) -> bo
 def _step(w: _Writer, tokens: list[tuple[str, str]], i: int) -> int:
     """Write token i (and what it takes with it); the index of the next token."""
     kind, value = tokens[i]
+    glued = kind == "part"  # a letter of a word read as a product (xy), after the first
+    kind = "name" if glued else kind
     follows = tokens[i + 1] if i + 1 < len(tokens) else ("", "")
-    if kind == "name" and _is_function(value, follows, w.declared):
+    if kind == "name" and not glued and _is_function(value, follows, w.declared):
         return _function(w, tokens, i)
     if kind == "name" and follows[0] == "open" and len(value) > 1 and value not in w.declared:
         w.operand()  # gelu(x): a call of a function the language may not have (it says so), not gelu*(x)
         w.emit(value, False)
     elif kind in ("num", "name", "str"):
-        w.operand()
+        w.operand(glued=glued)
         if kind == "name" and value in BUILTINS and value not in w.declared:
             w.builtins_read.add(value)
         w.emit(value, True)
+        if kind != "num" and value not in _CONSTANTS:
+            w.factor_written()
     elif kind == "sup":
         w.out += ["**", value if not value.startswith("-") else f"({value})"]
         w.mark()

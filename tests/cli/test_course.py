@@ -103,3 +103,25 @@ def test_eval_keeps_pytorch_powers(cli):
     """eval mirrors PyTorch: (-8)**(1/3) is nan there."""
     out = cli("eval", "x**(1/3)", "x=-8", "--format", "json")
     assert out.json()["root"]["value"] == "nan"
+
+
+# ---------------------------------------------------------------------------- a function without brackets takes one factor
+@pytest.mark.parametrize(("written", "read_as"), [
+    ("cos x cos y e^z", "cos(x)*cos(y)*e**z"), ("cos y e^z", "cos(y)*e**z"), ("sin x e^x", "sin(x)*e**x"),
+    ("cos x y", "cos(x)*y"), ("sqrt x y", "sqrt(x)*y"), ("sin x (x+1)", "sin(x)*(x + 1)"),
+    ("sin 2x", "sin(2*x)"), ("cos 2pi x", "cos(2*pi*x)"), ("sin πx", "sin(pi*x)"), ("sin 3x^2", "sin(3*x**2)"),
+    ("sin 2(x+1)", "sin(2*(x + 1))"), ("sin xy", "sin(x*y)"), ("ln x^2", "log(x**2)"),
+])
+def test_a_function_without_brackets_takes_one_factor(written, read_as):
+    from autodiff.app.notation import read
+
+    assert read(written, ["x", "y", "z"]).program == read_as
+
+
+def test_check_accepts_the_books_own_answer(cli):
+    """APEX: d/dx sin(x)cos(y)e^z = cos x cos y e^z (was read cos(y*e**z) and marked wrong)."""
+    out = cli("check", "sin(x)cos(y)e^z", "--expect", "x=cos x cos y e^z", "--format", "json")
+    assert out.code == 0 and out.json()["ok"] is True
+    x, y, z = sympy.symbols("x y z", real=True)
+    f = sympy.sin(x) * sympy.cos(y) * sympy.exp(z)
+    assert sympy.simplify(sympy.diff(f, x) - sympy.cos(x) * sympy.cos(y) * sympy.exp(z)) == 0
