@@ -100,7 +100,9 @@ def _newton(fn: Function, box: dict[str, tuple[float, float]], side: int) -> tup
             if not len(index):
                 break
             _, g, h = fn.gradient_hessian(x[index])
-            step = -np.einsum("mij,mj->mi", np.linalg.pinv(h), g)
+            step = np.full(g.shape, np.nan)
+            finite = np.isfinite(h).all(axis=(1, 2)) & np.isfinite(g).all(axis=1)  # LAPACK's SVD fails on nan
+            step[finite] = -np.einsum("mij,mj->mi", np.linalg.pinv(h[finite]), g[finite])
             bad = ~np.isfinite(step).all(axis=1)
             step[bad] = 0.0
             longest = np.abs(step / width).max(axis=1, initial=0.0)

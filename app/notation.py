@@ -168,8 +168,9 @@ def _tokens(text: str) -> list[tuple[str, str]]:
 
 
 def _singles(tokens: list[tuple[str, str]], declared: set[str]) -> set[str]:
-    """The one-letter variables of the text: those written alone, those declared, and x and y."""
-    return {v for k, v in tokens if k == "name" and len(v) == 1} | {d for d in declared if len(d) == 1} | {"x", "y"}
+    """The one-letter variables of the text: those written alone, those declared, and x, y and z."""
+    return {v for k, v in tokens if k == "name" and len(v) == 1} | {d for d in declared if len(d) == 1} | \
+        {"x", "y", "z"}
 
 
 def _split_names(tokens: list[tuple[str, str]], declared: set[str]) -> list[tuple[str, str]]:
@@ -188,13 +189,26 @@ def _split_names(tokens: list[tuple[str, str]], declared: set[str]) -> list[tupl
         head = value[:len(value) - len(suffix)]
         if prefix and (rest in declared or rest in singles or rest in _CONSTANTS or len(rest) == 1):
             out += [("name", prefix), ("name", rest)]
-        elif suffix and head and follows[0] == "open" and all(c in singles for c in head):  # xsin(x)
+        elif suffix and head and follows[0] in ("open", "name", "num") and all(c in singles for c in head):  # xsin x
             out += [*(("name", c) for c in head), ("name", suffix)]
-        elif all(c in singles for c in value):
-            out += [("name", value[0]), *(("part", c) for c in value[1:])]
         else:
-            out.append((kind, value))
+            pieces = _pieces(value, singles | declared | _CONSTANTS)
+            out += [(kind, value)] if pieces is None else \
+                [("name", pieces[0]), *(("part", p) for p in pieces[1:])]
     return out
+
+
+def _pieces(word: str, known: set[str]) -> list[str] | None:
+    """A word that is no name of its own as a product of known names (xy, xe: x*e, pix: pi*x), in the fewest
+    pieces; None when it is not one. Dynamic programming over the word's prefixes (no recursion)."""
+    best: list[list[str] | None] = [[]] + [None] * len(word)
+    for end in range(1, len(word) + 1):
+        for start in range(end):
+            piece, before = word[start:end], best[start]
+            if before is not None and piece in known and (best[end] is None or len(before) + 1 < len(best[end])):
+                best[end] = [*before, piece]
+    found = best[len(word)]
+    return found if found is not None and len(found) > 1 else None
 
 
 # ---------------------------------------------------------------------------- the rewriting

@@ -105,7 +105,7 @@ def test_eval_keeps_pytorch_powers(cli):
     assert out.json()["root"]["value"] == "nan"
 
 
-# ---------------------------------------------------------------------------- a function without brackets takes one factor
+# ------------------------------------------------------------ a function without brackets takes one factor
 @pytest.mark.parametrize(("written", "read_as"), [
     ("cos x cos y e^z", "cos(x)*cos(y)*e**z"), ("cos y e^z", "cos(y)*e**z"), ("sin x e^x", "sin(x)*e**x"),
     ("cos x y", "cos(x)*y"), ("sqrt x y", "sqrt(x)*y"), ("sin x (x+1)", "sin(x)*(x + 1)"),
@@ -125,3 +125,33 @@ def test_check_accepts_the_books_own_answer(cli):
     x, y, z = sympy.symbols("x y z", real=True)
     f = sympy.sin(x) * sympy.cos(y) * sympy.exp(z)
     assert sympy.simplify(sympy.diff(f, x) - sympy.cos(x) * sympy.cos(y) * sympy.exp(z)) == 0
+
+
+# ---------------------------------------------------------------------------- item 2: notation as printed
+@pytest.mark.parametrize(("written", "read_as"), [
+    ("xe^x", "x*e**x"), ("2xe^(3x)", "2*x*e**(3*x)"), ("te^t", "t*e**t"), ("pix", "pi*x"), ("xyz^2", "x*y*z**2"),
+    ("xsin x", "x*sin(x)"), ("xsin(x)", "x*sin(x)"), ("theta", "theta"), ("exp(x)", "exp(x)"),
+])
+def test_a_word_that_is_no_name_is_a_product_of_known_ones(written, read_as):
+    from autodiff.app.notation import read
+
+    assert read(written).program == read_as
+
+
+def test_xe_to_the_x(cli):
+    x = sympy.Symbol("x", real=True)
+    out = cli("diff", "xe^x", "--format", "json")
+    assert out.code == 0 and out.json()["read_as"] == "x*e**x"
+    (derivative,) = out.json()["derivatives"]
+    assert derivative["wrt"] == "x"
+    critical = cli("critical", "xe^x", "--format", "json")
+    assert critical.code == 0
+    (point,) = critical.json()["points"]
+    assert point["x"] == pytest.approx(float(sympy.solve(sympy.diff(x * sympy.exp(x), x), x)[0]))
+    assert point["kind"] == "minimum"
+
+
+def test_critical_in_two_variables_where_f_is_not_defined_is_no_internal_error(cli):
+    """xe**x with xe a variable: nan Hessians on half the grid (LAPACK's SVD failed on them)."""
+    out = cli("critical", "a**x", "x=-1:1", "a=-1:1", "--format", "json")
+    assert out.code == 0 and "internal error" not in out.stderr
