@@ -50,12 +50,13 @@ class Reading(Record):
     """How a command read its program: the program in the language, what to show (`read_as`, None when it was
     taken as written), the two sides of an equation, and names read as variables although built-ins have them."""
 
-    __slots__ = ("equation", "program", "read_as", "variables")
+    __slots__ = ("derivative", "equation", "program", "read_as", "variables")
 
     def __init__(self, program: str, read_as: str | None = None, equation: tuple[str, str] | None = None,
-                 variables: list[str] | None = None) -> None:
+                 variables: list[str] | None = None, derivative: tuple[str, int] | None = None) -> None:
         self.program, self.read_as, self.equation = program, read_as, equation
         self.variables = [] if variables is None else variables
+        self.derivative = derivative  # `d/dx x^3`, `d²/dx² ...`: the question asked, (x, 2)
 
     __eq__ = Record.same_fields
 
@@ -68,6 +69,12 @@ def name(text: str) -> str:
 def read(text: str, variables: tuple[str, ...] | list[str] = (), equations: bool = False) -> Reading:
     """The program as the language reads it; in textbook notation where the language would reject it. With
     `equations`, a last statement `A = B` whose left side is not a name is an equation (A - B = 0)."""
+    question = derivative_question(text)
+    if question is not None:
+        reading = read(question[2], [*variables, question[0]], equations)
+        reading.derivative = question[:2]
+        reading.read_as = reading.read_as or reading.program
+        return reading
     declared = {name(v) for v in variables}
     definition = _function_definition(text)
     if definition is not None:
@@ -86,6 +93,27 @@ def read(text: str, variables: tuple[str, ...] | list[str] = (), equations: bool
     if program.replace(" ", "") == text.replace(" ", ""):
         return Reading(text, None, None, builtins_read)
     return Reading(program, program, None, builtins_read)
+
+
+_ORDER = r"(?:\^?\s*(\d+)|([²³⁴⁵⁶⁷⁸⁹]))?"
+_VARIABLE = rf"[A-Za-z_][A-Za-z0-9_]*|[{''.join(GREEK)}]"
+_QUESTION = re.compile(rf"^\s*(\()?\s*d{_ORDER}\s*/\s*d\s*({_VARIABLE}){_ORDER}\s*(\))?\s*(.+)$", re.S)
+
+
+def derivative_question(text: str) -> tuple[str, int, str] | None:
+    """`d/dx x^3`, `d/dx(x^3)`, `d^2/dx^2 [x^3]`, `(d/dθ) sin θ`: (the variable, the order, the function);
+    None when the text does not start with such a question (or its two orders differ)."""
+    match = _QUESTION.match(text)
+    if match is None or bool(match.group(1)) != bool(match.group(7)):
+        return None
+    top = match.group(2) or (_SUPERSCRIPTS[match.group(3)] if match.group(3) else "1")
+    bottom = match.group(5) or (_SUPERSCRIPTS[match.group(6)] if match.group(6) else "1")
+    rest = match.group(8).strip()
+    if top != bottom or not 1 <= int(top) <= 99 or not rest:
+        return None
+    if rest.startswith("[") and rest.endswith("]") and rest.count("[") == 1:
+        rest = f"({rest[1:-1]})"
+    return name(match.group(4)), int(top), rest
 
 
 def _parses(text: str) -> bool:

@@ -87,7 +87,7 @@ def _derive(program: str | None, assignments: tuple[str, ...], file: str | None,
         assignments = (options["steps"], *assignments)
         options["steps"] = "rules"
     reading, assignments = read_math(program, file, assignments, options, implicit=bool(options["implicit"]),
-                                     show=False)
+                                     show=False, question=True)
     point, texts = _point(assignments, options["variables"], options["constants"])
     if options["implicit"] or reading.equation is not None:
         return ("implicit", reading, *_implicit(reading, point, texts, options))

@@ -3,6 +3,8 @@ here from the mathematics (not from our reader) and against the book's own answe
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import sympy
 
@@ -155,3 +157,49 @@ def test_critical_in_two_variables_where_f_is_not_defined_is_no_internal_error(c
     """xe**x with xe a variable: nan Hessians on half the grid (LAPACK's SVD failed on them)."""
     out = cli("critical", "a**x", "x=-1:1", "a=-1:1", "--format", "json")
     assert out.code == 0 and "internal error" not in out.stderr
+
+
+@pytest.mark.parametrize(("program", "order", "expected"), [
+    ("d/dx x^3", 1, 3 * X**2), ("d/dx(x^3)", 1, 3 * X**2),
+    ("d^2/dx^2 [x^3 sin x]", 2, sympy.diff(X**3 * sympy.sin(X), X, 2)),
+    ("d²/dx² x^4", 2, 12 * X**2), ("(d/dx) e^(2x)", 1, 2 * sympy.exp(2 * X)),
+])
+def test_d_dx_is_the_question_it_is(cli, program, order, expected):
+    out = cli("diff", program, "x=0.7", "--format", "json")
+    assert out.code == 0, out.stderr
+    (derivative,) = out.json()["derivatives"]
+    assert (derivative["wrt"], derivative["order"]) == ("x", order)
+    assert derivative["value"] == pytest.approx(float(expected.subs(X, sympy.Rational(7, 10))))
+
+
+def test_d_dx_elsewhere_and_against_the_options(cli):
+    out = cli("critical", "d/dx x^3")
+    assert out.code == 2 and "autodiff diff 'd/dx x^3' answers it" in out.stderr
+    out = cli("diff", "d/dx x^3", "--wrt", "y")
+    assert out.code == 2 and "--wrt says y" in out.stderr
+
+
+def test_a_constant_has_derivative_zero(cli):
+    out = cli("diff", "ln(17) + e^2", "--format", "json")
+    assert out.code == 0
+    assert [(d["wrt"], d["expr"]) for d in out.json()["derivatives"]] == [("x", "0")]
+    out = cli("diff", "x^2", "--wrt", "y", "x=1", "y=2", "--format", "json")  # the partial in y of x**2
+    assert out.code == 0 and "warning" not in out.stderr
+    (derivative,) = out.json()["derivatives"]
+    assert (derivative["expr"], derivative["value"], derivative["autograd"]) == ("0", 0.0, 0.0)
+
+
+def test_pi_in_intervals_as_at_points(cli):
+    out = cli("critical", "sin x", "x=0:3π", "--format", "json")
+    assert out.code == 0
+    assert out.json()["interval"]["x"] == pytest.approx([0.0, 3 * math.pi])
+    assert [p["x"] for p in out.json()["points"]] == pytest.approx([math.pi / 2, 3 * math.pi / 2, 5 * math.pi / 2])
+    out = cli("table", "sin x", "x=0:2pi:π/2", "--format", "json")
+    assert [r["x"] for r in out.json()["rows"]] == pytest.approx([k * math.pi / 2 for k in range(5)])
+
+
+def test_a_point_read_otherwise_than_spelt_is_shown(cli):
+    out = cli("tangent", "sin x", "x=sin π/2", "--format", "json")
+    assert "read as: x = sin(pi)/2" in out.stderr
+    out = cli("tangent", "sin x", "x=2π", "--format", "json")  # only a '*' put in: nothing to show
+    assert "read as: x" not in out.stderr
