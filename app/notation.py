@@ -259,6 +259,7 @@ class _Writer:
 
     def __init__(self, declared: set[str]) -> None:
         self.out: list[str] = []
+        self.opens: dict[int, int] = {}  # brackets to open before out[i] (a log's base): no insert, no O(n) shift
         self.frames: list[_Frame] = []
         self.ended = False
         self.declared = declared
@@ -270,10 +271,23 @@ class _Writer:
         if ends:
             self.mark()
 
+    def open_before(self, index: int) -> None:
+        self.opens[index] = self.opens.get(index, 0) + 1
+
+    def tokens(self) -> list[str]:
+        """The output, with the brackets opened before earlier tokens."""
+        if not self.opens:
+            return self.out
+        return [piece for i, token in enumerate(self.out) for piece in ("(",) * self.opens.get(i, 0) + (token,)]
+
     def mark(self) -> None:
-        """An operand has just ended: the frames open around it have content."""
+        """An operand has just ended: the frames open around it, up to a bracket, have content. A frame that has
+        it already has it down to that bracket (marks go all the way down), so the walk stops there: each
+        frame is walked once, and 20,000 nested roots are linear, not quadratic."""
         self.ended = True
         for frame in reversed(self.frames):
+            if frame.content:
+                break
             frame.content = True
             if frame.kind in ("paren", "bar"):
                 break
@@ -285,7 +299,7 @@ class _Writer:
         else:
             self.out.append(")")
             if frame.base is not None:
-                self.out.insert(frame.start, "(")
+                self.open_before(frame.start)
                 self.out += ["/", "log", "(", frame.base, ")", ")"]
         if frame.suffix:
             self.out += ["**", frame.suffix if not frame.suffix.startswith("-") else f"({frame.suffix})"]
@@ -330,7 +344,7 @@ def _rewrite(text: str, declared: set[str]) -> tuple[str, list[str]]:
     while i < len(tokens):
         i = _step(w, tokens, i)
     w.close_arguments()
-    return _render(w.out), sorted(w.builtins_read)
+    return _render(w.tokens()), sorted(w.builtins_read)
 
 
 def _is_function(value: str, follows: tuple[str, str], declared: set[str]) -> bool:
@@ -399,7 +413,7 @@ def _bracket(w: _Writer, kind: str) -> None:
     if kind == "comma":
         if top is not None and top.log and not top.after_comma:  # log(x, b): the rest is the base
             w.out += [")", "/", "log", "("]
-            w.out.insert(top.start, "(")
+            w.open_before(top.start)
             top.after_comma = True
             w.ended = False
             return
