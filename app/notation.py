@@ -15,6 +15,7 @@ import keyword
 import re
 
 from autodiff.app import Record
+from autodiff.app.questions import GREEK_LETTERS, derivative_question
 from autodiff.engine import BUILTINS
 from autodiff.engine.errors import AutodiffError
 from autodiff.grammar.syntax import parse
@@ -26,7 +27,7 @@ _ELEMENTARY = frozenset(name for name in re.split(
 _INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc", "cot": "acot",
              "sinh": "asinh", "cosh": "acosh", "tanh": "atanh"}
 _CONSTANTS = frozenset(("pi", "e", "inf", "nan"))
-GREEK = dict(zip("αβγδεζηθικλμνξοπρσςτυφϕχψωΓΔΘΛΞΠΣΦΨΩ", re.split(
+GREEK = dict(zip(GREEK_LETTERS, re.split(
     " ", "alpha beta gamma delta epsilon zeta eta theta iota kappa lam mu nu xi omicron pi rho sigma sigma tau upsilon "
     "phi phi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega")))
 _SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+"))
@@ -71,8 +72,9 @@ def read(text: str, variables: tuple[str, ...] | list[str] = (), equations: bool
     `equations`, a last statement `A = B` whose left side is not a name is an equation (A - B = 0)."""
     question = derivative_question(text)
     if question is not None:
-        reading = read(question[2], [*variables, question[0]], equations)
-        reading.derivative = question[:2]
+        variable = name(question[0])
+        reading = read(question[2], [*variables, variable], equations)
+        reading.derivative = (variable, question[1])
         reading.read_as = reading.read_as or reading.program
         return reading
     declared = {name(v) for v in variables}
@@ -93,27 +95,6 @@ def read(text: str, variables: tuple[str, ...] | list[str] = (), equations: bool
     if program.replace(" ", "") == text.replace(" ", ""):
         return Reading(text, None, None, builtins_read)
     return Reading(program, program, None, builtins_read)
-
-
-_ORDER = r"(?:\^?\s*(\d+)|([²³⁴⁵⁶⁷⁸⁹]))?"
-_VARIABLE = rf"[A-Za-z_][A-Za-z0-9_]*|[{''.join(GREEK)}]"
-_QUESTION = re.compile(rf"^\s*(\()?\s*d{_ORDER}\s*/\s*d\s*({_VARIABLE}){_ORDER}\s*(\))?\s*(.+)$", re.S)
-
-
-def derivative_question(text: str) -> tuple[str, int, str] | None:
-    """`d/dx x^3`, `d/dx(x^3)`, `d^2/dx^2 [x^3]`, `(d/dθ) sin θ`: (the variable, the order, the function);
-    None when the text does not start with such a question (or its two orders differ)."""
-    match = _QUESTION.match(text)
-    if match is None or bool(match.group(1)) != bool(match.group(7)):
-        return None
-    top = match.group(2) or (_SUPERSCRIPTS[match.group(3)] if match.group(3) else "1")
-    bottom = match.group(5) or (_SUPERSCRIPTS[match.group(6)] if match.group(6) else "1")
-    rest = match.group(8).strip()
-    if top != bottom or not 1 <= int(top) <= 99 or not rest:
-        return None
-    if rest.startswith("[") and rest.endswith("]") and rest.count("[") == 1:
-        rest = f"({rest[1:-1]})"
-    return name(match.group(4)), int(top), rest
 
 
 def _parses(text: str) -> bool:
