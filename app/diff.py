@@ -100,14 +100,20 @@ def _derive(program: str, wrt: list[str] | None, order: int, simplify: bool, var
     differentiate(formula)
     trig = has_trig(formula.root.expr)
     derivatives = []
-    for sequence in sequences:
-        path = sequence * order if len(sequence) == 1 else sequence
-        expr, stages = formula.grads.get(path[0], sympy.Integer(0)), []  # 0: the formula does not have the name
-        if steps:
-            rules = rule_steps(formula, path[0]) if path[0] in formula.leaves else []
-            stages.append(Stage(path[0], formula.root.written, rules))
-        for name in path[1:]:  # again, by the same rules: the formula is a program of the language
+    known: dict[tuple[str, ...], tuple[Any, list[Stage]]] = {}  # each path's derivative, for the longer paths
+    for path in _paths(sequences, order, names if wrt is None else None):
+        before = known.get(tuple(path[:-1]))
+        if before is None:
+            expr, stages = formula.grads.get(path[0], sympy.Integer(0)), []  # 0: the formula lacks the name
+            if steps:
+                rules = rule_steps(formula, path[0]) if path[0] in formula.leaves else []
+                stages.append(Stage(path[0], formula.root.written, rules))
+            rest = path[1:]
+        else:
+            expr, stages, rest = before[0], list(before[1]), path[-1:]
+        for name in rest:  # again, by the same rules: the formula is a program of the language
             expr = _derive_again(expr, name, declared, stages if steps else None)
+        known[tuple(path)] = (expr, stages)
         written = exact(expr)
         final = written
         if simplify:
@@ -116,9 +122,22 @@ def _derive(program: str, wrt: list[str] | None, order: int, simplify: bool, var
                                     question=formula.root.expr,
                                     keep=lambda c, w=written: _same_in_the_language(to_language(exact(c)),
                                                                                      to_language(w), names)))
-        label = ",".join(sequence)
+        label = path[0] if len(set(path)) == 1 else ",".join(path)
         derivatives.append(Derivative(label, len(path), final, to_book(final), to_latex(final), stages=stages))
     return DiffResult(program, derivatives, formula.steps, to_latex(formula.root.expr))
+
+
+def _paths(sequences: list[list[str]], order: int, every: list[str] | None) -> list[list[str]]:
+    """What a book asks for: each variable's derivatives of orders 1 to N (f', f'', f''', f''''), and with
+    several variables and no --wrt, every partial derivative up to order N, each mixed one once, in the
+    variables' order (f_x, f_y, f_xx, f_xy, f_yy); a sequence (x,y) is the one mixed derivative."""
+    import itertools
+
+    if every is not None and len(every) > 1 and order > 1:
+        return [list(c) for k in range(1, order + 1) for c in itertools.combinations_with_replacement(every, k)]
+    if all(len(s) == 1 for s in sequences):
+        return [s * k for s in sequences for k in range(1, order + 1)]
+    return [s * order if len(s) == 1 else s for s in sequences]
 
 
 def _check_sequence(sequence: list[str], formula: Any, order: int) -> None:

@@ -35,6 +35,7 @@ class ProgramCommand(click.Command):
     the program, not an option (click would otherwise report "no such option")."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        self._given_once(ctx, args[1:] if args and self._is_program(args[0]) else args)
         if args and self._is_program(args[0]):
             program, rest = args[0], args[1:]
             remaining = super().parse_args(ctx, rest)
@@ -44,6 +45,39 @@ class ProgramCommand(click.Command):
             ctx.params["program"] = program
             return remaining
         return super().parse_args(ctx, args)
+
+    def _given_once(self, ctx: click.Context, args: list[str]) -> None:
+        """An option that takes one value, given twice with two values (--order 2 --order 3), is a usage error:
+        click would keep the last one silently."""
+        takes: dict[str, click.Option] = {}
+        for param in self.params:
+            if isinstance(param, click.Option) and not param.is_flag and not param.count:
+                takes.update(dict.fromkeys(param.opts, param))
+        seen: dict[str, tuple[str, str]] = {}
+        i = 0
+        while i < len(args):
+            token, i = args[i], i + 1
+            if token == "--":
+                return
+            spelling, _, attached = token.partition("=")
+            param = takes.get(spelling) if token.startswith("--") else takes.get(token[:2])
+            if param is None:
+                continue
+            if token.startswith("--") and "=" in token:
+                value = attached
+            elif not token.startswith("--") and len(token) > 2:
+                value = token[2:]
+            elif i < len(args) and not (param.is_bool_flag or getattr(param, "_flag_needs_value", False)):
+                value, i = args[i], i + 1
+            else:
+                continue
+            if param.multiple or param.name is None:
+                continue
+            if param.name in seen and seen[param.name][1] != value:
+                before = seen[param.name][1]
+                raise click.UsageError(f"{spelling if spelling in param.opts else token[:2]} is given twice ({before}, "
+                                       f"then {value}): give it once", ctx)
+            seen[param.name] = (spelling, value)
 
     def _is_program(self, token: str) -> bool:
         options = {opt for param in self.params for opt in (*getattr(param, "opts", ()),

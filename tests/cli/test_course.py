@@ -167,7 +167,7 @@ def test_critical_in_two_variables_where_f_is_not_defined_is_no_internal_error(c
 def test_d_dx_is_the_question_it_is(cli, program, order, expected):
     out = cli("diff", program, "x=0.7", "--format", "json")
     assert out.code == 0, out.stderr
-    (derivative,) = out.json()["derivatives"]
+    *_, derivative = out.json()["derivatives"]  # the orders up to it come first
     assert (derivative["wrt"], derivative["order"]) == ("x", order)
     assert derivative["value"] == pytest.approx(float(expected.subs(X, sympy.Rational(7, 10))))
 
@@ -203,3 +203,48 @@ def test_a_point_read_otherwise_than_spelt_is_shown(cli):
     assert "read as: x = sin(pi)/2" in out.stderr
     out = cli("tangent", "sin x", "x=2π", "--format", "json")  # only a '*' put in: nothing to show
     assert "read as: x" not in out.stderr
+
+
+# ---------------------------------------------------------------------------- item 3: a whole exercise in one command
+def test_diff_order_n_gives_every_order_up_to_n(cli):
+    out = cli("diff", "x^5 - 3x^2", "--order", "4", "x=1.5", "--format", "json")
+    assert out.code == 0
+    derivatives = out.json()["derivatives"]
+    assert [d["order"] for d in derivatives] == [1, 2, 3, 4]
+    f = X**5 - 3 * X**2
+    for d in derivatives:
+        expected = float(sympy.diff(f, X, d["order"]).subs(X, sympy.Rational(3, 2)))
+        assert d["value"] == pytest.approx(expected, rel=1e-12) and d["autograd"] == pytest.approx(expected)
+
+
+def test_second_order_in_two_variables_gives_every_partial(cli):
+    x, y = sympy.symbols("x y", real=True)
+    f = x**2 * y**3 + sympy.sin(x * y)
+    out = cli("diff", "x^2 y^3 + sin(xy)", "--order", "2", "x=0.5", "y=2", "--format", "json")
+    assert out.code == 0
+    found = {(d["wrt"], d["order"]): d["value"] for d in out.json()["derivatives"]}
+    point = {x: sympy.Rational(1, 2), y: 2}
+    expected = {("x", 1): sympy.diff(f, x), ("y", 1): sympy.diff(f, y), ("x", 2): sympy.diff(f, x, 2),
+                ("x,y", 2): sympy.diff(f, x, y), ("y", 2): sympy.diff(f, y, 2)}
+    assert set(found) == set(expected)
+    for key, formula in expected.items():
+        assert found[key] == pytest.approx(float(formula.subs(point)), rel=1e-12), key
+
+
+def test_gradient_takes_several_directions(cli):
+    out = cli("gradient", "x^2 y", "x=1", "y=2", "--direction", "1,0", "--direction", "3,4", "--format", "json")
+    assert out.code == 0
+    rates = [d["directional"] for d in out.json()["directions"]]
+    assert rates == pytest.approx([4.0, (4 * 3 + 1 * 4) / 5])  # grad (2xy, x^2) = (4, 1)
+
+
+@pytest.mark.parametrize("args", [
+    ("diff", "x^3", "--order", "2", "--order", "3"),
+    ("diff", "x^2 + y^2 = 1", "--implicit", "y", "--implicit", "x"),
+    ("tangent", "x^2", "x=1", "--order", "1", "--order=2"),
+    ("eval", "x**2", "x=1", "--dtype", "float64", "--dtype", "float32"),
+    ("check", "x**2", "x=1", "--expect", "x=2*x", "--order", "1", "--order", "2"),
+])
+def test_an_option_given_twice_is_not_reduced_to_the_last(cli, args):
+    out = cli(*args)
+    assert out.code == 2 and "is given twice" in out.stderr
