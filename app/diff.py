@@ -129,7 +129,7 @@ def _derive(program: str, wrt: list[str] | None, order: int, simplify: bool, var
 
 def _paths(sequences: list[list[str]], order: int, every: list[str] | None) -> list[list[str]]:
     """What a book asks for: each variable's derivatives of orders 1 to N (f', f'', f''', f''''), and with
-    several variables and no --wrt, every partial derivative up to order N, each mixed one once, in the
+    several variables and no wrt, every partial derivative up to order N, each mixed one once, in the
     variables' order (f_x, f_y, f_xx, f_xy, f_yy); a sequence (x,y) is the one mixed derivative."""
     import itertools
 

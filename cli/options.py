@@ -296,9 +296,11 @@ def steps_option() -> Callable:
 
 
 def iterations_option(default: int) -> Callable:
-    """--iterations N (formerly --steps N): at most N iterations of a method."""
-    return option("--iterations", old=("--steps",), type=Positive(), default=default, show_default=True,
-                  help="At most this many iterations.")
+    """--iterations N (formerly --steps N): N iterations of a method, as an exercise asks (the command's own
+    limit, `default`, when not given)."""
+    return option("--iterations", old=("--steps",), type=Positive(), default=None,
+                  help=f"Do this many iterations, as an exercise asks (exit 0 when they are done; without it, at "
+                       f"most {default}, until converged).")
 
 
 def batch_options(what: str) -> Callable:

@@ -248,3 +248,38 @@ def test_gradient_takes_several_directions(cli):
 def test_an_option_given_twice_is_not_reduced_to_the_last(cli, args):
     out = cli(*args)
     assert out.code == 2 and "is given twice" in out.stderr
+
+
+@pytest.mark.parametrize(("program", "interval", "f"), [
+    ("x^3 - 3x + 1", (-2, 2), X**3 - 3 * X + 1),
+    ("x^4 - 5x^2 + 4", (-3, 3), X**4 - 5 * X**2 + 4),
+    ("cos x - x/5", (-10, 10), sympy.cos(X) - X / 5),
+])
+def test_newton_finds_every_root_in_an_interval(cli, program, interval, f):
+    a, b = interval
+    out = cli("newton", program, f"x={a}:{b}", "--format", "json")
+    assert out.code == 0, out.stderr
+    found = [r["root"] for r in out.json()["roots"]]
+    expected = sorted(float(r) for r in sympy.Poly(f, X).real_roots()) if f.is_polynomial(X) else sorted(
+        float(sympy.nsolve(f, X, guess)) for guess in (-4.0, -2.0, 1.0))
+    assert found == pytest.approx(expected, abs=1e-12)
+
+
+def test_newton_a_double_root_and_none(cli):
+    out = cli("newton", "(x-1)^2 (x+2)", "x=-3:3", "--format", "json")
+    roots = out.json()["roots"]
+    assert [r["root"] for r in roots] == pytest.approx([-2.0, 1.0], abs=1e-7)
+    assert [r["multiple"] for r in roots] == [False, True]
+    out = cli("newton", "x^2 + 1", "x=-3:3", "--format", "json")
+    assert out.code == 0 and out.json()["roots"] == []
+
+
+def test_newton_the_iterations_asked_for_are_an_answer(cli):
+    """APEX: approximate the root of cos x = x with 2 iterations from x0 = 1 (the steps done, exit 0)."""
+    out = cli("newton", "cos(x) - x", "x=1", "--iterations", "2", "--format", "json")
+    assert out.code == 0 and out.json()["completed"] is True and out.json()["converged"] is False
+    x1 = 1 - (sympy.cos(1) - 1) / (-sympy.sin(1) - 1)
+    x2 = x1 - (sympy.cos(x1) - x1) / (-sympy.sin(x1) - 1)
+    assert out.json()["root"] == pytest.approx(float(x2), rel=1e-14)
+    out = cli("newton", "x**3 - 2*x + 2", "x=0", "--iterations", "5")  # a cycle is still a failure
+    assert out.code == 1
