@@ -318,6 +318,18 @@ def exact_option() -> Callable:
     return option("--no-exact", is_flag=True, help="Numbers only: skip SymPy's exact forms.")
 
 
+def normal_option() -> Callable:
+    """--normal: tangent's normal line too."""
+    return option("--normal", is_flag=True, help="Also the normal line (through the point, perpendicular to the "
+                  "tangent line).")
+
+
+def at_option() -> Callable:
+    """--at POINT: tangent's line (polynomial) evaluated near the point, the linear approximation."""
+    return option("--at", metavar="X | x=X,y=Y", help="Evaluate the tangent line (plane, polynomial) there: the "
+                  "linear approximation, beside the function's own value (--at 3.01 for 3.01^4 from x^4 at 3).")
+
+
 def symbolic_option() -> Callable:
     """--symbolic: a command's formulas too (SymPy, imported only then)."""
     return option("--symbolic", is_flag=True, help="Also the formulas, and their exact values at the point (SymPy).")

@@ -283,3 +283,45 @@ def test_newton_the_iterations_asked_for_are_an_answer(cli):
     assert out.json()["root"] == pytest.approx(float(x2), rel=1e-14)
     out = cli("newton", "x**3 - 2*x + 2", "x=0", "--iterations", "5")  # a cycle is still a failure
     assert out.code == 1
+
+
+# ---------------------------------------------------------------------------- item 4: the applications a chapter asks
+def test_a_linearization_evaluated(cli):
+    """APEX: approximate 3.01^4 with the tangent line of x^4 at 3: 82.08."""
+    out = cli("tangent", "x^4", "x=3", "--at", "3.01", "--format", "json")
+    assert out.code == 0
+    at = out.json()["at"]
+    assert (at["value"], at["exact"]) == (pytest.approx(82.08), "2052/25")
+    assert at["function"] == pytest.approx(3.01**4)
+    text = cli("tangent", "x^4", "x=3", "--at", "3.01", "--format", "plain").stdout
+    assert "L(3.01) = 82.08  (exactly 2052/25" in text
+    plane = cli("tangent", "x^2 y", "x=1", "y=2", "--at", "x=1.1,y=1.9", "--format", "json").json()["at"]
+    assert plane["value"] == pytest.approx(2 + 4 * 0.1 + 1 * -0.1)
+
+
+def test_the_normal_line(cli):
+    a = 4
+    f = sympy.sqrt(X)
+    slope = -1 / sympy.diff(f, X).subs(X, a)
+    expected = sympy.expand(f.subs(X, a) + slope * (X - a))  # 18 - 4x
+    out = cli("tangent", "sqrt x", f"x={a}", "--normal", "--format", "json")
+    normal = out.json()["normal"]
+    assert normal["vertical"] is None
+    assert normal["exact"] == "18 - 4*x" and expected == 18 - 4 * X
+    flat = cli("tangent", "x^2", "x=0", "--normal", "--format", "json").json()["normal"]
+    assert (flat["formula"], flat["vertical"]) == (None, 0.0)  # f'(0) = 0: the normal is x = 0
+
+
+def test_the_tangent_line_of_an_implicit_curve(cli):
+    """APEX: x^2 + 2xy - y^2 + x = 2 at (1, 2): slope 7/2, y = 7x/2 - 3/2."""
+    x, y = sympy.symbols("x y", real=True)
+    slope = sympy.idiff(x**2 + 2 * x * y - y**2 + x - 2, y, x).subs({x: 1, y: 2})
+    out = cli("tangent", "x^2 + 2xy - y^2 + x = 2", "x=1", "y=2", "--format", "json")
+    assert out.code == 0
+    document = out.json()
+    assert document["slope_exact"] == str(slope) == "7/2"
+    assert document["tangent"]["exact"] == "-3/2 + 7*x/2"
+    vertical = cli("tangent", "x^2 + y^2 = 25", "x=5", "y=0", "--format", "json").json()
+    assert vertical["slope"] is None and vertical["tangent"]["vertical"] == 5.0
+    off = cli("tangent", "x^2 + y^2 = 25", "x=3", "y=3")
+    assert off.code == 1 and "is not on the curve" in off.stderr
