@@ -136,10 +136,16 @@ def _document(result: Any) -> dict[str, Any]:
     return {"variables": result.variables, "interval": {n: [a, b] for n, (a, b) in result.box.items()},
             "interval_given": result.given, "order": result.order, "points": points,
             "flat": [[f.start, f.stop] for f in result.flats],
-            "absolute": {kind: [{name: json_number(e.x), "exact": e.exact, "exact_point": {name: e.exact},
-                                 "value": json_number(e.value), "exact_value": e.exact_value} for e in extrema]
-                         for kind, extrema in result.absolute.items()},
+            "absolute": {kind: [_extremum(e, name) for e in extrema] for kind, extrema in result.absolute.items()},
             "general": result.general, "method": result.method, "notes": result.notes}
+
+
+def _extremum(e: Any, name: str) -> dict[str, Any]:
+    if hasattr(e, "at"):  # several variables: where it is too (inside, on an edge, a corner)
+        return {**{n: json_number(v) for n, v in e.at.items()}, "exact": None, "exact_point": dict.fromkeys(e.at),
+                "value": json_number(e.value), "exact_value": None, "where": e.where}
+    return {name: json_number(e.x), "exact": e.exact, "exact_point": {name: e.exact}, "value": json_number(e.value),
+            "exact_value": e.exact_value}
 
 
 def _exact_point(exact: dict[str, str | None]) -> str | None:

@@ -46,6 +46,12 @@ def text(program: str, result: Any) -> str:
     if not result.points and not result.flats and not result.general:
         lines.append(f"  none: no {what[:-1]} found")
     for kind, extrema in result.absolute.items():
+        if not one:
+            region = " x ".join(f"[{decimal(a)}, {decimal(b)}]" for a, b in result.box.values())
+            for e in extrema:
+                where = ", ".join(f"{n} = {decimal(v)}" for n, v in e.at.items())
+                lines.append(f"absolute {kind} on {region}: f = {decimal(e.value)} at ({where}), {e.where}")
+            continue
         (a, b), = result.box.values()
         for e in extrema:
             lines.append(f"absolute {kind} on [{decimal(a)}, {decimal(b)}]: f = {_shown(e.exact_value, e.value)} at "

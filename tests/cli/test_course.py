@@ -325,3 +325,38 @@ def test_the_tangent_line_of_an_implicit_curve(cli):
     assert vertical["slope"] is None and vertical["tangent"]["vertical"] == 5.0
     off = cli("tangent", "x^2 + y^2 = 25", "x=3", "y=3")
     assert off.code == 1 and "is not on the curve" in off.stderr
+
+
+def _extreme_on_rectangle(f, x, y, box):
+    """The book's method, in SymPy: critical points inside, each edge's, the corners."""
+    (a, b), (c, d) = box
+    found = [p for p in sympy.solve([sympy.diff(f, x), sympy.diff(f, y)], [x, y], dict=True)
+             if a <= p[x] <= b and c <= p[y] <= d]
+    for fixed, other, (low, high) in ((x, y, (c, d)), (y, x, (a, b))):
+        for value in ((a, b) if fixed == x else (c, d)):
+            g = f.subs(fixed, value)
+            found += [{fixed: value, other: t} for t in sympy.solve(sympy.diff(g, other), other) if low < t < high]
+    found += [{x: u, y: v} for u in (a, b) for v in (c, d)]
+    values = [f.subs(p) for p in found]
+    return max(values), min(values)
+
+
+@pytest.mark.parametrize(("program", "f", "box"), [
+    ("4(x+y) - (2x^2+y^2)", lambda x, y: 4 * (x + y) - (2 * x**2 + y**2), ((0, 3), (0, 3))),
+    ("x^2 - y^2", lambda x, y: x**2 - y**2, ((-1, 1), (-1, 1))),
+    ("x^2 + 2xy + 3y^2 - 4x", lambda x, y: x**2 + 2 * x * y + 3 * y**2 - 4 * x, ((-2, 3), (-1, 2))),
+])
+def test_absolute_extrema_on_a_closed_rectangle(cli, program, f, box):
+    """APEX: 4(x+y) - (2x^2+y^2) on [0,3] x [0,3]: maximum 6 at (1, 2), minimum -6 at (3, 0) (a corner)."""
+    x, y = sympy.symbols("x y", real=True)
+    (a, b), (c, d) = box
+    out = cli("critical", program, f"x={a}:{b}", f"y={c}:{d}", "--format", "json")
+    assert out.code == 0
+    absolute = out.json()["absolute"]
+    high, low = _extreme_on_rectangle(f(x, y), x, y, box)
+    assert absolute["maximum"][0]["value"] == pytest.approx(float(high))
+    assert absolute["minimum"][0]["value"] == pytest.approx(float(low))
+    for e in absolute["minimum"] + absolute["maximum"]:
+        assert float(f(x, y).subs({x: e["x"], y: e["y"]})) == pytest.approx(e["value"])
+    if program.startswith("4"):
+        assert [(e["x"], e["y"], e["where"]) for e in absolute["minimum"]] == [(3.0, 0.0, "a corner")]
