@@ -32,6 +32,8 @@ class Critical:
     method: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     general: str | None = None
+    constraint: str | None = None  # several variables: g = c (or g <= c), as read
+    constrained: list[Any] = field(default_factory=list)  # app.lagrange.Constrained: grad f = lambda grad g there
 
 
 def one_variable(fn: Function, program: str, k: int, interval: tuple[float, float] | None,

@@ -25,6 +25,7 @@ class ExtremumND:
     value: float
     where: str
     exact: dict[str, str] = field(default_factory=dict)
+    exact_value: str | None = None
 
 
 def on_rectangle(fn: Function, box: dict[str, tuple[float, float]], interior: list[tuple[dict[str, float], float]]

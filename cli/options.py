@@ -318,6 +318,12 @@ def exact_option() -> Callable:
     return option("--no-exact", is_flag=True, help="Numbers only: skip SymPy's exact forms.")
 
 
+def constraint_option() -> Callable:
+    """--constraint: critical's Lagrange multipliers (g = c) or closed region (g <= c)."""
+    return option("--constraint", metavar="'G = C' | 'G <= C'", help="Extrema subject to a constraint: on the curve "
+                  "G = C (Lagrange multipliers), or on the region G <= C (the critical points inside too).")
+
+
 def normal_option() -> Callable:
     """--normal: tangent's normal line too."""
     return option("--normal", is_flag=True, help="Also the normal line (through the point, perpendicular to the "

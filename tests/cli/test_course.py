@@ -360,3 +360,46 @@ def test_absolute_extrema_on_a_closed_rectangle(cli, program, f, box):
         assert float(f(x, y).subs({x: e["x"], y: e["y"]})) == pytest.approx(e["value"])
     if program.startswith("4"):
         assert [(e["x"], e["y"], e["where"]) for e in absolute["minimum"]] == [(3.0, 0.0, "a corner")]
+
+
+def _lagrange(f, g, symbols):
+    """The book's Lagrange system, solved by SymPy here: [(point, f there)]."""
+    lam = sympy.Symbol("lam", real=True)
+    system = [sympy.diff(f, s) - lam * sympy.diff(g, s) for s in symbols] + [g]
+    return [({s: sol[s] for s in symbols}, f.subs(sol)) for sol in sympy.solve(system, [*symbols, lam], dict=True)]
+
+
+def test_lagrange_multipliers_on_a_circle(cli):
+    x, y = sympy.symbols("x y", real=True)
+    expected = _lagrange(x + y, x**2 + y**2 - 1, [x, y])
+    out = cli("critical", "x + y", "--constraint", "x^2 + y^2 = 1", "--format", "json")
+    assert out.code == 0
+    document = out.json()
+    assert document["points"] == []  # the free critical points are not the question
+    found = sorted((c["x"], c["y"], c["value"]) for c in document["constrained"])
+    wanted = sorted((float(p[x]), float(p[y]), float(v)) for p, v in expected)
+    assert [v for row in found for v in row] == pytest.approx([v for row in wanted for v in row])
+    assert document["absolute"]["maximum"][0]["exact_value"] == "sqrt(2)"
+    assert document["absolute"]["minimum"][0]["value"] == pytest.approx(-math.sqrt(2))
+
+
+def test_extrema_on_a_closed_disk(cli):
+    """f = x^2 + y^2 - 2x on x^2 + y^2 <= 4: minimum -1 at (1, 0) inside, maximum 8 at (-2, 0) on the circle."""
+    x, y = sympy.symbols("x y", real=True)
+    f = x**2 + y**2 - 2 * x
+    on_circle = [v for _, v in _lagrange(f, x**2 + y**2 - 4, [x, y])]
+    inside = [f.subs(p) for p in sympy.solve([sympy.diff(f, x), sympy.diff(f, y)], [x, y], dict=True)
+              if (x**2 + y**2).subs(p) < 4]
+    out = cli("critical", "x^2 + y^2 - 2x", "--constraint", "x^2 + y^2 <= 4", "--format", "json")
+    absolute = out.json()["absolute"]
+    assert absolute["maximum"][0]["value"] == pytest.approx(float(max(on_circle + inside)))
+    assert absolute["minimum"][0]["value"] == pytest.approx(float(min(on_circle + inside)))
+    assert [(e["x"], e["y"], e["where"]) for e in absolute["minimum"]] == [(1.0, 0.0, "a critical point inside")]
+
+
+def test_an_unbounded_constraint_claims_no_absolute_extremum(cli):
+    """xy on x + y = 10: a maximum 25 at (5, 5), and no minimum (xy falls without bound along the line)."""
+    out = cli("critical", "xy", "--constraint", "x + y = 10", "--format", "json")
+    document = out.json()
+    assert [(c["x"], c["y"], c["kind"]) for c in document["constrained"]] == [(5.0, 5.0, "maximum")]
+    assert document["absolute"] == {} and "not bounded" in document["notes"][-1]
