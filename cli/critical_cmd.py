@@ -164,6 +164,8 @@ def _document(result: Any) -> dict[str, Any]:
             "flat": [[f.start, f.stop] for f in result.flats],
             "absolute": {kind: [_extremum(e, name) for e in extrema] for kind, extrema in result.absolute.items()},
             "general": result.general, "method": result.method, "notes": result.notes,
+            "chart": [{"start": json_number(p.start), "stop": json_number(p.stop), "sign": p.sign,
+                       "words": p.words(result.order)} for p in result.chart],
             **({} if result.constraint is None else {"constraint": result.constraint, "constrained": [
                 {**{n: json_number(v) for n, v in c.at.items()}, "exact_point": c.exact, "value": json_number(c.value),
                  "exact_value": c.exact_value, "multiplier": json_number(c.multiplier), "kind": c.kind}

@@ -25,6 +25,22 @@ def _range(result: Any) -> str:
     return f"{ranges} (no interval given: {', '.join(f'{n}=A:B' for n in result.box)} sets it)"
 
 
+def _chart(result: Any) -> str:
+    """increasing on (-1, 10); decreasing on (-10, -1): the ends as the critical points are shown (exact)."""
+    exact = {p.x: p.exact for p in result.points if p.exact is not None}
+
+    def end(x: float) -> str:
+        return _shown(exact.get(x), x).split(" (")[0] if x in exact else decimal(x)
+
+    parts = []
+    for sign in (1, -1):
+        pieces = [p for p in result.chart if p.sign == sign]
+        if pieces:
+            where = " and ".join(f"({end(p.start)}, {end(p.stop)})" for p in pieces)
+            parts.append(f"{pieces[0].words(result.order)} on {where}")
+    return "  " + "; ".join(parts)
+
+
 def text(program: str, result: Any) -> str:
     what = "inflection points" if result.order == 2 else "critical points"
     lines = [f"{what} of {program}, {_range(result)}"]
@@ -45,9 +61,10 @@ def text(program: str, result: Any) -> str:
         d = "f''" if result.order == 2 else "f'"
         lines.append(f"  {d} = 0 on all of [{decimal(flat.start)}, {decimal(flat.stop)}]: every point there counts "
                      "(f is " + ("linear" if result.order == 2 else "constant") + " there)")
-    if not result.points and not result.flats and not result.general and len(lines) == 1 and \
-            result.constraint is None:
+    if not result.points and not result.flats and not result.general and result.constraint is None:
         lines.append(f"  none: no {what[:-1]} found")
+    if result.chart:
+        lines.append(_chart(result))
     if result.constraint is not None:
         lines.append(f"on the constraint {result.constraint}: grad f = lambda grad g at")
         for c in result.constrained:

@@ -403,3 +403,26 @@ def test_an_unbounded_constraint_claims_no_absolute_extremum(cli):
     document = out.json()
     assert [(c["x"], c["y"], c["kind"]) for c in document["constrained"]] == [(5.0, 5.0, "maximum")]
     assert document["absolute"] == {} and "not bounded" in document["notes"][-1]
+
+
+@pytest.mark.parametrize(("program", "f", "order", "interval"), [
+    ("x^3 - 3x", X**3 - 3 * X, 1, (-3, 3)),
+    ("x^(1/3)(x+4)", root(X, 3) * (X + 4), 1, (-10, 10)),
+    ("x^4 - 4x^3", X**4 - 4 * X**3, 2, (-2, 5)),
+    ("1/x", 1 / X, 1, (-2, 2)),
+])
+def test_the_sign_chart(cli, program, f, order, interval):
+    """Each interval's sign of f' (f'') is SymPy's at its middle, and the intervals cover the domain."""
+    a, b = interval
+    out = cli("critical", program, f"x={a}:{b}", "--order", str(order), "--format", "json")
+    assert out.code == 0
+    chart = out.json()["chart"]
+    assert chart[0]["start"] == a and chart[-1]["stop"] == b
+    derivative = sympy.diff(f, X, order)
+    for piece in chart:
+        middle = sympy.Rational(piece["start"] + piece["stop"]) / 2
+        assert sympy.sign(derivative.subs(X, middle)) == piece["sign"], piece
+    if program == "x^(1/3)(x+4)":  # APEX: decreasing on (-inf, -1), increasing on (-1, inf) (through 0)
+        assert [(p["start"], p["stop"], p["words"]) for p in chart] == [(-10, -1, "decreasing"), (-1, 10, "increasing")]
+    if program == "1/x":
+        assert [(p["start"], p["stop"]) for p in chart] == [(-2, 0), (0, 2)]

@@ -26,6 +26,7 @@ def test_the_worked_exercise(cli):
         "critical points of x**2 * exp(-x), x in [-10, 10] (no interval given: x=A:B sets it)\n"
         "  x = 0  f = 0  minimum  (f'(x) = 0; f''(0) = 2 > 0)\n"
         "  x = 2  f = 4*exp(-2) (0.5413411329)  maximum  (f'(x) = 0; f''(2) = -0.270671 < 0)\n"
+        "  increasing on (0, 2); decreasing on (-10, 0) and (2, 10)\n"
         "method: exact: f'(x) = 0 solved by SymPy over all the reals\n"
         "method: numbers: autograd (float64) on a grid of 2,001 points over [-10, 10], every sign change of f' then "
         "refined by Newton's method\n")
