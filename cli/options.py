@@ -318,6 +318,12 @@ def exact_option() -> Callable:
     return option("--no-exact", is_flag=True, help="Numbers only: skip SymPy's exact forms.")
 
 
+def antiderivative_option() -> Callable:
+    """--antiderivative F: check's other question, is F' the program?"""
+    return option("--antiderivative", metavar="F", help="Your antiderivative of the program, instead of --expect: "
+                  "checks that F' is the program (a trailing '+ C' is fine).")
+
+
 def constraint_option() -> Callable:
     """--constraint: critical's Lagrange multipliers (g = c) or closed region (g <= c)."""
     return option("--constraint", metavar="'G = C' | 'G <= C'", help="Extrema subject to a constraint: on the curve "

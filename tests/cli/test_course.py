@@ -426,3 +426,20 @@ def test_the_sign_chart(cli, program, f, order, interval):
         assert [(p["start"], p["stop"], p["words"]) for p in chart] == [(-10, -1, "decreasing"), (-1, 10, "increasing")]
     if program == "1/x":
         assert [(p["start"], p["stop"]) for p in chart] == [(-2, 0), (0, 2)]
+
+
+@pytest.mark.parametrize(("f", "antiderivative", "right"), [
+    ("x^2 e^x", "(x^2 - 2x + 2)e^x + C", True),
+    ("ln x", "x ln x - x", True),
+    ("ln x", "x ln x", False),
+    ("sec^2 x", "tan x + C", True),
+])
+def test_check_an_antiderivative(cli, f, antiderivative, right):
+    out = cli("check", f, "--antiderivative", antiderivative, "x=1.3", "--format", "json")
+    assert out.code == (0 if right else 1) and out.json()["ok"] is right
+    text = cli("check", f, "--antiderivative", antiderivative, "x=1.3", "--format", "plain").stdout
+    assert ("your antiderivative is right" in text) is right
+    F = {"(x^2 - 2x + 2)e^x + C": (X**2 - 2 * X + 2) * sympy.exp(X), "x ln x - x": X * sympy.log(X) - X,
+         "x ln x": X * sympy.log(X), "tan x + C": sympy.tan(X)}[antiderivative]
+    g = {"x^2 e^x": X**2 * sympy.exp(X), "ln x": sympy.log(X), "sec^2 x": sympy.sec(X) ** 2}[f]
+    assert (sympy.simplify(sympy.diff(F, X) - g) == 0) is right
