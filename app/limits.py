@@ -46,6 +46,8 @@ class Limit:
     exact: str | None = None
     reason: str = ""  # why it does not exist
     warnings: list[str] = field(default_factory=list)
+    # about the numbers only, when SymPy's exact limit answers and they agree with it (cancellation, overflow)
+    number_warnings: list[str] = field(default_factory=list)
     method: list[str] = field(default_factory=list)
 
 
@@ -272,15 +274,16 @@ def _side_words(result: Limit, s: str) -> str:
 def _cross_check(result: Limit, s: str, one: Side, value: float | None) -> None:
     """Warnings: the numbers lose precision after settling, or disagree with SymPy."""
     where = "" if len(result.sides) == 1 else f" (from the {_side_words(result, s)})"
+    about_numbers = result.number_warnings if one.exact is not None and value is not None else result.warnings
     if one.drift_from is not None:
         example = "1 - 1/x does at large x" if math.isinf(result.point) else "1 - cos(x) does near 0"
-        result.warnings.append(
+        about_numbers.append(
             f"past {result.variable} = {one.drift_from:.6g}{where} the values drift away from "
             f"{number(one.estimate, 10)}: rounding error takes over (cancellation: the program subtracts nearly equal "
             f"numbers, as {example}), so the values there, and `autodiff eval` at such points, are not the "
             "limit")
     if one.nan_from is not None and one.drift_from is None:
-        result.warnings.append(
+        about_numbers.append(
             f"from {result.variable} = {one.nan_from:.6g}{where} on the values are nan: a part of the program "
             "overflows to inf or underflows to 0 there (inf*0, inf - inf, inf/inf in floating point), so the numbers "
             "cannot follow the limit past it")

@@ -318,6 +318,12 @@ def exact_option() -> Callable:
     return option("--no-exact", is_flag=True, help="Numbers only: skip SymPy's exact forms.")
 
 
+def values_option() -> Callable:
+    """--values: limit's table of the values approaching the point."""
+    return option("--values", is_flag=True, help="Also the values approaching the point (f at a +- h, h = 0.1, "
+                  "0.01, ...), and what they say about rounding error.")
+
+
 def antiderivative_option() -> Callable:
     """--antiderivative F: check's other question, is F' the program?"""
     return option("--antiderivative", metavar="F", help="Your antiderivative of the program, instead of --expect: "

@@ -443,3 +443,14 @@ def test_check_an_antiderivative(cli, f, antiderivative, right):
          "x ln x": X * sympy.log(X), "tan x + C": sympy.tan(X)}[antiderivative]
     g = {"x^2 e^x": X**2 * sympy.exp(X), "ln x": sympy.log(X), "sec^2 x": sympy.sec(X) ** 2}[f]
     assert (sympy.simplify(sympy.diff(F, X) - g) == 0) is right
+
+
+# ------------------------------------------------------------------------- item 5: the form a solutions manual prints
+def test_a_limit_in_a_few_lines(cli):
+    out = cli("limit", "(1-cos x)/x^2", "x=0", "--format", "plain")
+    assert out.code == 0 and len(out.stdout.splitlines()) <= 6 and "warning" not in out.stdout
+    assert "= 1/2 (0.5)" in out.stdout and sympy.limit((1 - sympy.cos(X)) / X**2, X, 0) == sympy.Rational(1, 2)
+    more = cli("limit", "(1-cos x)/x^2", "x=0", "--values", "--format", "plain").stdout
+    assert "rounding error takes over" in more and "1e-8" in more
+    document = cli("limit", "(1-cos x)/x^2", "x=0", "--format", "json").json()
+    assert document["warnings"] and document["sides"]["+"]["steps"]  # JSON keeps everything
