@@ -21,6 +21,7 @@ from autodiff.app.comparison import (
     second,
     tolerances,
 )
+from autodiff.app.realroots import BACKEND
 from autodiff.app.session import Binding, as_tensor, parsed
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, ParseError, ShapeError, UnknownNameError, UsageError
@@ -117,7 +118,7 @@ class _Derivative:
             error.message = f"{self.what}: {error.message}"
             error.details["summary"] = f"{self.what}: {error.details.get('summary', '')}"
             raise
-        self.evaluator = Interpreter()
+        self.evaluator = Interpreter(BACKEND)
 
     def value(self, point: dict[str, np.ndarray]) -> np.ndarray:
         try:
@@ -157,17 +158,28 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
     with engine.settings(default_dtype=request.dtype), np.errstate(all="ignore"):
         if seed is not None:
             engine.manual_seed(seed)
-        program = Program(request.program)
+        program = Program(request.program, BACKEND)  # a calculus command: x**(1/3) is the real root
+        undefined: list[dict[str, np.ndarray]] = []
         for sample in range(1, samples + 1):
             root, leaves, _ = program.run(sampling.bindings(sample))
-            if sample > 1 and sampling.fixed and root.numel() == 1 and not np.isfinite(root.numpy(force=True)).all():
-                continue  # a point drawn around a fixed value outside the function's domain (log(x) at x < 0)
+            if root.numel() == 1 and np.isnan(root.numpy(force=True)).all():
+                # outside the function's domain (log(x) at x < 0, any x = nan): no derivative there, no verdict
+                if sample == 1 or not sampling.fixed:
+                    undefined.append(sampling.seen(root, leaves, checked=False))
+                continue
             point = sampling.seen(root, leaves)
             _compare_at(root, leaves, point, sample, derivatives, states, request.order, (rtol, atol))
+    if undefined and not sampling.points:
+        raise BadValueError(f"the program is not defined at {where(undefined[0])} (its value there is nan): "
+                            "there is no derivative to check", hint="give a point where it is defined",
+                            reason="undefined")
     checks = [_result(d, s) for d, s in zip(derivatives, states)]
     _diagnose(checks, states, request)
     report = CheckReport(all(c.ok for c in checks), checks, samples, seed if samples > 1 else request.seed,
                          request.dtype, rtol, atol, sampling.root_shape, points=sampling.points, order=request.order)
+    if undefined:
+        more = f" and {len(undefined) - 1:,} more point(s)" if len(undefined) > 1 else ""
+        report.notes.append(f"not checked at {where(undefined[0])}{more}: the program is not defined there")
     _notes(report, sampling)
     return report
 
@@ -243,11 +255,12 @@ class _Sampling:
             out.append(Binding(v.name, value, v.requires_grad))
         return out
 
-    def seen(self, root: Tensor, leaves: dict[str, Tensor]) -> dict[str, np.ndarray]:
-        """Record a point that was checked; its values."""
+    def seen(self, root: Tensor, leaves: dict[str, Tensor], checked: bool = True) -> dict[str, np.ndarray]:
+        """Record a point that was reached (checked, or not because the program is not defined there)."""
         self.root_shape = tuple(root.shape)
         point = {name: np.array(t.numpy(force=True), copy=True) for name, t in leaves.items()}
-        self.points.append(point)
+        if checked:
+            self.points.append(point)
         self.first = self.first or {name: values.astype(np.float64) for name, values in point.items()}
         return point
 
@@ -289,6 +302,12 @@ def _around(value: np.ndarray, sample: int, shape: tuple[int, ...]) -> np.ndarra
     if 2 <= sample <= 1 + len(_SPREAD) and np.any(value != 0):
         return value * _SPREAD[sample - 2]
     return value + engine.randn(*shape, dtype="float64").numpy(force=True)
+
+
+def where(point: dict[str, np.ndarray]) -> str:
+    """A point in words: x = nan, y = 2 (a tensor by its shape)."""
+    return ", ".join(f"{name} = {float(v.reshape(-1)[0]):.10g}" if v.size == 1 else f"{name} (shape {v.shape})"
+                     for name, v in point.items())
 
 
 def _check_target(name: str, variables: dict[str, Variable]) -> None:

@@ -73,9 +73,9 @@ class Variable(Record):
 class Program:
     """A program parsed once and run again with new values bound to its variables."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, backend: Any = None) -> None:
         self.tree = parsed(text)
-        self.evaluator = Interpreter()
+        self.evaluator = Interpreter(backend)  # None: the engine's
 
     def run(self, bindings: list[Binding]) -> tuple[Tensor, dict[str, Tensor], Evaluation]:
         """(root, the bound leaves, the evaluation); the leaves are this run's own fresh tensors."""

@@ -75,6 +75,11 @@ def several_variables(fn: Function, program: str, intervals: dict[str, tuple[flo
         result.notes.append(f"the numeric search found {extra} point{'s' * (extra != 1)} SymPy's solve did not give "
                             "(shown without an exact form)")
     result.points = _classified(fn, merged, solutions)
+    if result.given and len(names) == 2 and result.general is None:  # a closed rectangle: its absolute extrema
+        from autodiff.app.extrema_nd import on_rectangle
+
+        result.absolute, notes = on_rectangle(fn, box, [(p.at, p.value) for p in result.points])
+        result.notes += notes
     result.method.append(f"numbers: autograd (float64): Newton's method on grad f = 0 from a grid of "
                          f"{side}^{len(names)} = {side ** len(names):,} starts in the box, at most {STEPS} steps each; "
                          "classified by the Hessian")
@@ -100,7 +105,9 @@ def _newton(fn: Function, box: dict[str, tuple[float, float]], side: int) -> tup
             if not len(index):
                 break
             _, g, h = fn.gradient_hessian(x[index])
-            step = -np.einsum("mij,mj->mi", np.linalg.pinv(h), g)
+            step = np.full(g.shape, np.nan)
+            finite = np.isfinite(h).all(axis=(1, 2)) & np.isfinite(g).all(axis=1)  # LAPACK's SVD fails on nan
+            step[finite] = -np.einsum("mij,mj->mi", np.linalg.pinv(h[finite]), g[finite])
             bad = ~np.isfinite(step).all(axis=1)
             step[bad] = 0.0
             longest = np.abs(step / width).max(axis=1, initial=0.0)

@@ -20,9 +20,11 @@ from autodiff.app.exact import at as exact_at
 from autodiff.app.exact import exact_number, is_real_number
 from autodiff.app.exact import text as exact_text
 from autodiff.app.printing import to_book, to_language, to_latex
+from autodiff.app.realroots import BACKEND
 from autodiff.app.session import Binding, EvalRequest, run_eval
 from autodiff.app.steps import rule_steps
 from autodiff.app.symbolic import Step, differentiate, exact, record
+from autodiff.app.sympymath import real_form
 from autodiff.app.timebox import timed
 from autodiff.engine.errors import LimitError, UsageError
 from autodiff.grammar.interpreter import Interpreter
@@ -92,21 +94,26 @@ def _derive(program: str, wrt: list[str] | None, order: int, simplify: bool, var
     declared = {n for seq in sequences or () for n in seq} | set(variables)
     formula = record(program, declared)
     names = formula.variables
-    sequences = sequences or [[n] for n in names]
+    sequences = sequences or [[n] for n in names] or [["x"]]  # a constant (ln(17) + e^2): its derivative is 0
     for sequence in sequences:
         _check_sequence(sequence, formula, order)
-    if not sequences:
-        raise UsageError("the program has no variable to differentiate: it is made of numbers and constants only")
     differentiate(formula)
     trig = has_trig(formula.root.expr)
     derivatives = []
-    for sequence in sequences:
-        path = sequence * order if len(sequence) == 1 else sequence
-        expr, stages = formula.grads[path[0]], []
-        if steps:
-            stages.append(Stage(path[0], formula.root.written, rule_steps(formula, path[0])))
-        for name in path[1:]:  # again, by the same rules: the formula is a program of the language
+    known: dict[tuple[str, ...], tuple[Any, list[Stage]]] = {}  # each path's derivative, for the longer paths
+    for path in _paths(sequences, order, names if wrt is None else None):
+        before = known.get(tuple(path[:-1]))
+        if before is None:
+            expr, stages = formula.grads.get(path[0], sympy.Integer(0)), []  # 0: the formula lacks the name
+            if steps:
+                rules = rule_steps(formula, path[0]) if path[0] in formula.leaves else []
+                stages.append(Stage(path[0], formula.root.written, rules))
+            rest = path[1:]
+        else:
+            expr, stages, rest = before[0], list(before[1]), path[-1:]
+        for name in rest:  # again, by the same rules: the formula is a program of the language
             expr = _derive_again(expr, name, declared, stages if steps else None)
+        known[tuple(path)] = (expr, stages)
         written = exact(expr)
         final = written
         if simplify:
@@ -115,9 +122,22 @@ def _derive(program: str, wrt: list[str] | None, order: int, simplify: bool, var
                                     question=formula.root.expr,
                                     keep=lambda c, w=written: _same_in_the_language(to_language(exact(c)),
                                                                                      to_language(w), names)))
-        label = ",".join(sequence)
+        label = path[0] if len(set(path)) == 1 else ",".join(path)
         derivatives.append(Derivative(label, len(path), final, to_book(final), to_latex(final), stages=stages))
     return DiffResult(program, derivatives, formula.steps, to_latex(formula.root.expr))
+
+
+def _paths(sequences: list[list[str]], order: int, every: list[str] | None) -> list[list[str]]:
+    """What a book asks for: each variable's derivatives of orders 1 to N (f', f'', f''', f''''), and with
+    several variables and no wrt, every partial derivative up to order N, each mixed one once, in the
+    variables' order (f_x, f_y, f_xx, f_xy, f_yy); a sequence (x,y) is the one mixed derivative."""
+    import itertools
+
+    if every is not None and len(every) > 1 and order > 1:
+        return [list(c) for k in range(1, order + 1) for c in itertools.combinations_with_replacement(every, k)]
+    if all(len(s) == 1 for s in sequences):
+        return [s * k for s in sequences for k in range(1, order + 1)]
+    return [s * order if len(s) == 1 else s for s in sequences]
 
 
 def _check_sequence(sequence: list[str], formula: Any, order: int) -> None:
@@ -129,10 +149,8 @@ def _check_sequence(sequence: list[str], formula: Any, order: int) -> None:
     if len(sequence) > MAX_ORDER:
         raise UsageError(f"a mixed derivative of order {len(sequence)}: at most {MAX_ORDER}")
     for name in sequence:
-        if name not in formula.leaves:
-            known = ", ".join(formula.variables) or "none"
-            raise UsageError(f"{{wrt}} {name}: the program has no variable {name!r} (its variables: {known})",
-                             fields=("wrt",))
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            raise UsageError(f"{{wrt}} {name[:60]!r} is not a variable's name", fields=("wrt",))
 
 
 def _derive_again(expr: Any, name: str, declared: Collection[str], stages: list[Stage] | None = None) -> Any:
@@ -167,7 +185,7 @@ def _same_in_the_language(text: str, reference: str, names: list[str]) -> bool:
                           if n in used}
                 results = []
                 for source in (text, reference):
-                    interpreter = Interpreter()
+                    interpreter = Interpreter(BACKEND)
                     interpreter.names.update(values)
                     results.append(float(np.asarray(engine.tensor(interpreter.run(parse(source)).root).numpy(force=True))))
                 a, b = results
@@ -181,7 +199,8 @@ def _same_in_the_language(text: str, reference: str, names: list[str]) -> bool:
 def value_at(expr: Any, point: dict[str, float]) -> float:
     """The formula's value at the point (float; nan where it is not defined)."""
     names = {str(s) for s in expr.free_symbols}  # (only these: 1,000 bound names would make it quadratic)
-    substituted = expr.subs({sympy.Symbol(n, real=True): sympy.Float(v, 30) for n, v in point.items() if n in names})
+    values = {sympy.Symbol(n, real=True): sympy.Float(v, 30) for n, v in point.items() if n in names}
+    substituted = real_form(expr).subs(values)  # x**(1/3) at a negative x: the real root, as autograd's
     try:
         return float(sympy.N(substituted, 17))
     except (TypeError, ValueError):
@@ -266,19 +285,19 @@ def autograd_at(program: str, wrt: str, order: int, point: dict[str, float],
     every = order == 1 and first is not None
     bindings = [Binding(name, value, every or name == wrt) for name, value in point.items()]
     with Config("float64").applied():
-        result = run_eval(EvalRequest(program, bindings, order=order))
+        result = run_eval(EvalRequest(program, bindings, order=order, backend=BACKEND))
     grads = result.passes[-1].grads if result.passes else {}
     if every:
-        first.update({name: math.nan if g is None else float(g) for name, g in grads.items() if name in point})
+        first.update({name: 0.0 if g is None else float(g) for name, g in grads.items() if name in point})
     value = grads.get(wrt)
-    return math.nan if value is None else float(value)
+    return 0.0 if value is None else float(value)  # None: the root does not depend on it (.grad stays None)
 
 
 def mixed_autograd(program: str, sequence: list[str], point: dict[str, float]) -> float:
     """Autograd's mixed derivative at the point (float64): grad with create_graph, by each name in turn."""
     with engine.settings(default_dtype="float64"), np.errstate(all="ignore"):
         leaves = {n: engine.tensor(v, dtype="float64", requires_grad=True) for n, v in point.items()}
-        interpreter = Interpreter(variables=list(leaves))
+        interpreter = Interpreter(BACKEND, variables=list(leaves))
         interpreter.names.update(leaves)
         value = interpreter.run(parse(program)).root
         for name in sequence:

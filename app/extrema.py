@@ -32,6 +32,9 @@ class Critical:
     method: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     general: str | None = None
+    chart: list[Any] = field(default_factory=list)  # app.signchart.Piece: where f' (f'') keeps its sign
+    constraint: str | None = None  # several variables: g = c (or g <= c), as read
+    constrained: list[Any] = field(default_factory=list)  # app.lagrange.Constrained: grad f = lambda grad g there
 
 
 def one_variable(fn: Function, program: str, k: int, interval: tuple[float, float] | None,
@@ -63,6 +66,10 @@ def one_variable(fn: Function, program: str, k: int, interval: tuple[float, floa
                          f"every sign change of {C.prime(k)} then refined by Newton's method")
     if k == 1 and interval is not None:
         _absolute(fn, result, interval_texts, solutions)
+    from autodiff.app.signchart import chart
+
+    result.chart = chart(fn, k, a, b, [p.x for p in result.points] + [f.start for f in result.flats] +
+                         [f.stop for f in result.flats])
     return result
 
 

@@ -81,7 +81,8 @@ def gradcheck(request: GradcheckRequest) -> GradcheckReport:
     with engine.settings(default_dtype="float64"), np.errstate(all="ignore"):
         run = _Runs(request)
         root, leaves = run()
-        root_shape, outputs = tuple(root.shape), int(root.numpy(force=True).size)
+        root_shape, outputs = tuple(root.shape), int(root.numel())
+        _defined(root, "at the point", run.arrays)
         nothing_to_compare([(v.name, run.arrays[v.name].size) for v in variables] + [("the result", outputs)])
         method, directions = _directions(root_shape, outputs)
         analytical = _analytical(root, [leaves[v.name] for v in variables], variables, directions, run.arrays)
@@ -178,9 +179,26 @@ def _numerical(run: _Runs, name: str, root_shape: tuple[int, ...], projection: n
         work[j] = original - eps
         minus = _output(run()[0], root_shape)
         work[j] = original
+        if not (np.isfinite(plus).all() and np.isfinite(minus).all()):
+            element = f"{name}[{j}]" if run.arrays[name].size > 1 else name
+            raise BadValueError(f"the program is not defined on both sides of the point ({element} + {eps:g} or "
+                                f"{element} - {eps:g} gives a value that is not a finite number): finite differences "
+                                "need it on both sides, so there is nothing to compare",
+                                hint="give a point inside the program's domain", reason="undefined")
         column = (plus - minus) / (2 * eps)
         columns.append(column if projection is None else projection @ column)
     return np.stack(columns, axis=1) if columns else np.empty((1 if projection is None else len(projection), 0))
+
+
+def _defined(root: Tensor, where: str, arrays: dict[str, np.ndarray]) -> None:
+    """A program that is not a finite number at the point has no derivative there: an error, not a verdict."""
+    if np.isfinite(np.asarray(root.numpy(force=True), dtype=np.float64)).all():
+        return
+    point = ", ".join(f"{n} = {float(a.reshape(-1)[0]):.10g}" if a.size == 1 else f"{n} (shape {a.shape})"
+                      for n, a in arrays.items())
+    raise BadValueError(f"the program is not defined {where} ({point}: its value there is not a finite number): "
+                        "there is no derivative to compare", hint="give a point where the program is defined",
+                        reason="undefined")
 
 
 def _output(root: Tensor, shape: tuple[int, ...]) -> np.ndarray:

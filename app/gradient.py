@@ -22,13 +22,16 @@ class Gradient:
     ascent: dict[str, float] | None  # the unit vector of steepest ascent (None where the gradient is 0)
     direction: dict[str, float] | None = None  # the given direction, normalised
     directional: float | None = None  # the gradient . direction
+    directions: list[tuple[dict[str, float], float]] = field(default_factory=list)  # every one asked, with its rate
     formulas: dict[str, str] = field(default_factory=dict)  # d f / d name, in the language (symbolic)
     exact: dict[str, str] = field(default_factory=dict)  # its exact value at the point (symbolic)
     notes: list[str] = field(default_factory=list)
 
 
-def gradient(fn: Function, point: dict[str, float], direction: list[float] | None = None) -> Gradient:
-    """The gradient at the point (and the directional derivative along `direction`, normalised)."""
+def gradient(fn: Function, point: dict[str, float], direction: list[float] | list[list[float]] | None = None
+             ) -> Gradient:
+    """The gradient at the point (and the directional derivative along each direction, normalised: one
+    direction, or a list of them)."""
     partials = fn.partials(point, 1)
     n = len(fn.variables)
     grad = {v: partials[tuple(1 if k == i else 0 for k in range(n))] for i, v in enumerate(fn.variables)}
@@ -41,16 +44,19 @@ def gradient(fn: Function, point: dict[str, float], direction: list[float] | Non
     norm = math.sqrt(sum(g * g for g in grad.values()))
     ascent = {v: g / norm for v, g in grad.items()} if norm > 0 else None
     result = Gradient(fn.variables, point, value, grad, norm, ascent)
-    if direction is not None:
-        if len(direction) != n:
-            raise UsageError(f"{{direction}} has {len(direction)} components; the gradient has {n} "
+    many = [] if direction is None else direction if direction and isinstance(direction[0], list) else [direction]
+    for one in many:
+        if len(one) != n:
+            raise UsageError(f"{{direction}} has {len(one)} components; the gradient has {n} "
                              f"({', '.join(fn.variables)})", fields=("direction",))
-        length = math.sqrt(sum(d * d for d in direction))
+        length = math.sqrt(sum(d * d for d in one))
         if not math.isfinite(length) or length == 0:
             raise UsageError("{direction} must be a nonzero vector of finite numbers, e.g. {direction} 3,4",
                              fields=("direction",))
-        result.direction = {v: d / length for v, d in zip(fn.variables, direction)}
-        result.directional = sum(grad[v] * result.direction[v] for v in fn.variables)
+        unit = {v: d / length for v, d in zip(fn.variables, one)}
+        result.directions.append((unit, sum(grad[v] * unit[v] for v in fn.variables)))
+    if result.directions:
+        result.direction, result.directional = result.directions[0]
     for name in fn.variables:
         sides = jump(fn, point, name, 1)
         if sides is not None:

@@ -46,6 +46,8 @@ class Limit:
     exact: str | None = None
     reason: str = ""  # why it does not exist
     warnings: list[str] = field(default_factory=list)
+    # about the numbers only, when SymPy's exact limit answers and they agree with it (cancellation, overflow)
+    number_warnings: list[str] = field(default_factory=list)
     method: list[str] = field(default_factory=list)
 
 
@@ -160,6 +162,7 @@ def _exact(result: Limit, program: str, texts: dict[str, str], point_text: str) 
     import sympy
 
     from autodiff.app import exact as X
+    from autodiff.app.sympymath import real_form
 
     found = X.expression(program)
     expr = X.with_constants(found[0], [result.variable], texts) if found else None
@@ -169,6 +172,7 @@ def _exact(result: Limit, program: str, texts: dict[str, str], point_text: str) 
         result.method.append(f"no exact limit: {why}")
         return
     x = X.symbol(result.variable)
+    expr = real_form(expr)  # x**(1/3) at a negative x: the real root, as the numbers' (SymPy's is complex)
     for s, one in result.sides.items():
         if one.status == "not defined":  # nan on this side: SymPy's complex answer is not the language's
             continue
@@ -270,15 +274,16 @@ def _side_words(result: Limit, s: str) -> str:
 def _cross_check(result: Limit, s: str, one: Side, value: float | None) -> None:
     """Warnings: the numbers lose precision after settling, or disagree with SymPy."""
     where = "" if len(result.sides) == 1 else f" (from the {_side_words(result, s)})"
+    about_numbers = result.number_warnings if one.exact is not None and value is not None else result.warnings
     if one.drift_from is not None:
         example = "1 - 1/x does at large x" if math.isinf(result.point) else "1 - cos(x) does near 0"
-        result.warnings.append(
+        about_numbers.append(
             f"past {result.variable} = {one.drift_from:.6g}{where} the values drift away from "
             f"{number(one.estimate, 10)}: rounding error takes over (cancellation: the program subtracts nearly equal "
             f"numbers, as {example}), so the values there, and `autodiff eval` at such points, are not the "
             "limit")
     if one.nan_from is not None and one.drift_from is None:
-        result.warnings.append(
+        about_numbers.append(
             f"from {result.variable} = {one.nan_from:.6g}{where} on the values are nan: a part of the program "
             "overflows to inf or underflows to 0 there (inf*0, inf - inf, inf/inf in floating point), so the numbers "
             "cannot follow the limit past it")

@@ -13,6 +13,7 @@ from autodiff.engine.errors import UsageError
 
 MAX_STEPS = 10_000
 SECONDS = 20.0
+COARSE = 20  # every_root starts Newton from a grid of this many steps over the interval first
 DIVERGED = 1e12  # |x_n| beyond this times max(1, |x0|): the iterates run away
 
 
@@ -31,6 +32,8 @@ class Newton:
     root: float | None = None
     converged: bool = False
     reason: str = ""
+    completed: bool = False  # the N steps asked for were all taken (a book's "do five iterations"), no failure
+    multiple: bool = False  # a root where f' is 0 too (Newton converges only linearly: about half the digits)
 
 
 def _at(fn: Function, x: float) -> tuple[float, float]:
@@ -38,8 +41,10 @@ def _at(fn: Function, x: float) -> tuple[float, float]:
     return p[(0,)], p[(1,)]
 
 
-def newton(fn: Function, x0: float, steps: int = 50, tol: float = 1e-12, seconds: float = SECONDS) -> Newton:
-    """Run at most `steps` Newton steps from x0; converged when |x_{n+1} - x_n| <= tol * max(1, |x_{n+1}|)."""
+def newton(fn: Function, x0: float, steps: int = 50, tol: float = 1e-12, seconds: float = SECONDS,
+           asked: bool = False) -> Newton:
+    """Run at most `steps` Newton steps from x0; converged when |x_{n+1} - x_n| <= tol * max(1, |x_{n+1}|).
+    With `asked` (the steps are the exercise's: "do five iterations"), taking them all is an answer too."""
     if not 1 <= steps <= MAX_STEPS:
         raise UsageError(f"{{iterations}} must be between 1 and {MAX_STEPS:,}, got {steps}", fields=("iterations",))
     if not (tol > 0 and math.isfinite(tol)):
@@ -50,7 +55,7 @@ def newton(fn: Function, x0: float, steps: int = 50, tol: float = 1e-12, seconds
     for n in range(steps + 1):
         f, df = _at(fn, x)
         result.iterations.append(Iterate(n, x, f, df))
-        reason = _stop(result, n, x, f, df, steps, tol, x0)
+        reason = _stop(result, n, x, f, df, steps, tol, x0, asked)
         if reason is not None:
             result.reason = reason
             return result
@@ -61,7 +66,8 @@ def newton(fn: Function, x0: float, steps: int = 50, tol: float = 1e-12, seconds
     return result  # not reached: _stop ends the loop at n == steps
 
 
-def _stop(result: Newton, n: int, x: float, f: float, df: float, steps: int, tol: float, x0: float) -> str | None:
+def _stop(result: Newton, n: int, x: float, f: float, df: float, steps: int, tol: float, x0: float,
+          asked: bool = False) -> str | None:
     """Why the iteration stops at x_n (None: take the step)."""
     name = result.variable
     if not math.isfinite(f):
@@ -71,6 +77,9 @@ def _stop(result: Newton, n: int, x: float, f: float, df: float, steps: int, tol
         result.converged, result.root = True, x
         result.iterations[-1].df = df
         return "f(x_n) is exactly 0" if f == 0 else f"the step fell below the tolerance {tol:g}"
+    if n == steps and asked:
+        result.completed, result.root = True, x
+        return f"the {steps} steps asked for, done (the last step was {number(abs(x - previous), 6)})"
     if n == steps:
         return f"no convergence in {steps} steps (the last step was {number(abs(x - previous), 6)}): more steps?"
     if df == 0 or not math.isfinite(df):
@@ -87,4 +96,39 @@ def _stop(result: Newton, n: int, x: float, f: float, df: float, steps: int, tol
     return None
 
 
-__all__ = ["MAX_STEPS", "Iterate", "Newton", "newton"]
+def every_root(fn: Function, a: float, b: float, steps: int = 50, tol: float = 1e-12,
+               seconds: float = SECONDS) -> tuple[list[Newton], list[str]]:
+    """Every root of f on [a, b]: the sign changes and touching zeros of f on a grid (app.critical's search of
+    f^(0) = 0), each then found by Newton's method from the grid point nearest it (when that run ends on
+    another root or fails, the bracketed search's root is kept, refined by Newton with bisection). Notes say
+    where f is 0 on a whole piece, or the search stopped early."""
+    from autodiff.app import critical as C
+
+    C.check_grid(a, b, C.DEFAULT_POINTS)
+    found = C.search(fn, 0, a, b, C.DEFAULT_POINTS, seconds)
+    notes = list(found.notes) + [f"f = 0 on the whole of [{number(f.start, 10)}, {number(f.stop, 10)}]"
+                                 for f in found.flats]
+    roots = [r for r in C.distinct(found.candidates, 1.0) if _is_root(fn, r, found.scale)]
+    runs = []
+    for r in roots:
+        run = None
+        for step in ((b - a) / COARSE, found.step):  # a start a student would pick, else one next to the root
+            start = min(max(a + round((r - a) / step) * step, a), b)
+            run = newton(fn, start, steps, tol, seconds)
+            if run.converged and abs(run.root - r) <= 1e-6 * max(1.0, abs(r)):
+                break
+        else:
+            run = Newton(fn.variables[0], [Iterate(0, r, *_at(fn, r))], r, True,
+                         "a sign change of f on the grid, refined by Newton's method kept inside it (bisection)")
+        run.multiple = abs(run.iterations[-1].df or 0.0) <= 1e-6 * max(1.0, found.scale)
+        runs.append(run)
+    return runs, notes
+
+
+def _is_root(fn: Function, x: float, scale: float) -> bool:
+    """A candidate of the search that is a root: f defined and (nearly) 0 there (not a pole where f jumps)."""
+    f = fn.value({fn.variables[0]: x})
+    return math.isfinite(f) and abs(f) <= 1e-8 * max(1.0, scale)
+
+
+__all__ = ["MAX_STEPS", "Iterate", "Newton", "every_root", "newton"]

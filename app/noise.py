@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from autodiff import engine
+from autodiff.app.realroots import BACKEND
 from autodiff.app.session import Binding, EvalRequest, run_eval
 from autodiff.engine import Tensor
 
@@ -88,7 +89,7 @@ def rounding_noise(program: str, wrt: str, points: np.ndarray, constants: list[B
                 bound[...] += part * eps
 
     request = EvalRequest(program, [Binding(wrt, np.asarray(points, dtype=np.float64), True), *constants],
-                          grad_tensor=np.ones(points.shape), observe=observe)
+                          grad_tensor=np.ones(points.shape), observe=observe, backend=BACKEND)
     try:
         with np.errstate(all="ignore"):
             root = _in_dtype("float64", lambda: run_eval(request).root.numpy(force=True))

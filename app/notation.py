@@ -15,6 +15,7 @@ import keyword
 import re
 
 from autodiff.app import Record
+from autodiff.app.questions import GREEK_LETTERS, derivative_question
 from autodiff.engine import BUILTINS
 from autodiff.engine.errors import AutodiffError
 from autodiff.grammar.syntax import parse
@@ -26,7 +27,7 @@ _ELEMENTARY = frozenset(name for name in re.split(
 _INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc", "cot": "acot",
              "sinh": "asinh", "cosh": "acosh", "tanh": "atanh"}
 _CONSTANTS = frozenset(("pi", "e", "inf", "nan"))
-GREEK = dict(zip("αβγδεζηθικλμνξοπρσςτυφϕχψωΓΔΘΛΞΠΣΦΨΩ", re.split(
+GREEK = dict(zip(GREEK_LETTERS, re.split(
     " ", "alpha beta gamma delta epsilon zeta eta theta iota kappa lam mu nu xi omicron pi rho sigma sigma tau upsilon "
     "phi phi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega")))
 _SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+"))
@@ -50,12 +51,13 @@ class Reading(Record):
     """How a command read its program: the program in the language, what to show (`read_as`, None when it was
     taken as written), the two sides of an equation, and names read as variables although built-ins have them."""
 
-    __slots__ = ("equation", "program", "read_as", "variables")
+    __slots__ = ("derivative", "equation", "program", "read_as", "variables")
 
     def __init__(self, program: str, read_as: str | None = None, equation: tuple[str, str] | None = None,
-                 variables: list[str] | None = None) -> None:
+                 variables: list[str] | None = None, derivative: tuple[str, int] | None = None) -> None:
         self.program, self.read_as, self.equation = program, read_as, equation
         self.variables = [] if variables is None else variables
+        self.derivative = derivative  # `d/dx x^3`, `d²/dx² ...`: the question asked, (x, 2)
 
     __eq__ = Record.same_fields
 
@@ -68,6 +70,13 @@ def name(text: str) -> str:
 def read(text: str, variables: tuple[str, ...] | list[str] = (), equations: bool = False) -> Reading:
     """The program as the language reads it; in textbook notation where the language would reject it. With
     `equations`, a last statement `A = B` whose left side is not a name is an equation (A - B = 0)."""
+    question = derivative_question(text)
+    if question is not None:
+        variable = name(question[0])
+        reading = read(question[2], [*variables, variable], equations)
+        reading.derivative = (variable, question[1])
+        reading.read_as = reading.read_as or reading.program
+        return reading
     declared = {name(v) for v in variables}
     definition = _function_definition(text)
     if definition is not None:
@@ -168,8 +177,9 @@ def _tokens(text: str) -> list[tuple[str, str]]:
 
 
 def _singles(tokens: list[tuple[str, str]], declared: set[str]) -> set[str]:
-    """The one-letter variables of the text: those written alone, those declared, and x and y."""
-    return {v for k, v in tokens if k == "name" and len(v) == 1} | {d for d in declared if len(d) == 1} | {"x", "y"}
+    """The one-letter variables of the text: those written alone, those declared, and x, y and z."""
+    return {v for k, v in tokens if k == "name" and len(v) == 1} | {d for d in declared if len(d) == 1} | \
+        {"x", "y", "z"}
 
 
 def _split_names(tokens: list[tuple[str, str]], declared: set[str]) -> list[tuple[str, str]]:
@@ -188,18 +198,31 @@ def _split_names(tokens: list[tuple[str, str]], declared: set[str]) -> list[tupl
         head = value[:len(value) - len(suffix)]
         if prefix and (rest in declared or rest in singles or rest in _CONSTANTS or len(rest) == 1):
             out += [("name", prefix), ("name", rest)]
-        elif suffix and head and follows[0] == "open" and all(c in singles for c in head):  # xsin(x)
+        elif suffix and head and follows[0] in ("open", "name", "num") and all(c in singles for c in head):  # xsin x
             out += [*(("name", c) for c in head), ("name", suffix)]
-        elif all(c in singles for c in value):
-            out += [("name", c) for c in value]
         else:
-            out.append((kind, value))
+            pieces = _pieces(value, singles | declared | _CONSTANTS)
+            out += [(kind, value)] if pieces is None else \
+                [("name", pieces[0]), *(("part", p) for p in pieces[1:])]
     return out
+
+
+def _pieces(word: str, known: set[str]) -> list[str] | None:
+    """A word that is no name of its own as a product of known names (xy, xe: x*e, pix: pi*x), in the fewest
+    pieces; None when it is not one. Dynamic programming over the word's prefixes (no recursion)."""
+    best: list[list[str] | None] = [[]] + [None] * len(word)
+    for end in range(1, len(word) + 1):
+        for start in range(end):
+            piece, before = word[start:end], best[start]
+            if before is not None and piece in known and (best[end] is None or len(before) + 1 < len(best[end])):
+                best[end] = [*before, piece]
+    found = best[len(word)]
+    return found if found is not None and len(found) > 1 else None
 
 
 # ---------------------------------------------------------------------------- the rewriting
 class _Frame:
-    __slots__ = ("after_comma", "base", "content", "kind", "log", "start", "suffix")
+    __slots__ = ("after_comma", "base", "content", "factor", "kind", "log", "start", "suffix")
 
     def __init__(self, kind: str, suffix: str = "", start: int = 0, base: str | None = None, log: bool = False) -> None:
         self.kind = kind  # "paren", "bar", "arg" (a function's argument without brackets), "root" (one factor)
@@ -209,6 +232,7 @@ class _Frame:
         self.log = log  # log(x, b) may follow: a comma makes the rest the base
         self.after_comma = False  # inside the base of log(x, b)
         self.content = False  # an operand has been written inside
+        self.factor = False  # a function's argument without brackets has its one factor (cos y e^z: cos(y)*e^z)
 
 
 class _Writer:
@@ -216,6 +240,7 @@ class _Writer:
 
     def __init__(self, declared: set[str]) -> None:
         self.out: list[str] = []
+        self.opens: dict[int, int] = {}  # brackets to open before out[i] (a log's base): no insert, no O(n) shift
         self.frames: list[_Frame] = []
         self.ended = False
         self.declared = declared
@@ -227,10 +252,23 @@ class _Writer:
         if ends:
             self.mark()
 
+    def open_before(self, index: int) -> None:
+        self.opens[index] = self.opens.get(index, 0) + 1
+
+    def tokens(self) -> list[str]:
+        """The output, with the brackets opened before earlier tokens."""
+        if not self.opens:
+            return self.out
+        return [piece for i, token in enumerate(self.out) for piece in ("(",) * self.opens.get(i, 0) + (token,)]
+
     def mark(self) -> None:
-        """An operand has just ended: the frames open around it have content."""
+        """An operand has just ended: the frames open around it, up to a bracket, have content. A frame that has
+        it already has it down to that bracket (marks go all the way down), so the walk stops there: each
+        frame is walked once, and 20,000 nested roots are linear, not quadratic."""
         self.ended = True
         for frame in reversed(self.frames):
+            if frame.content:
+                break
             frame.content = True
             if frame.kind in ("paren", "bar"):
                 break
@@ -242,11 +280,18 @@ class _Writer:
         else:
             self.out.append(")")
             if frame.base is not None:
-                self.out.insert(frame.start, "(")
+                self.open_before(frame.start)
                 self.out += ["/", "log", "(", frame.base, ")", ")"]
         if frame.suffix:
             self.out += ["**", frame.suffix if not frame.suffix.startswith("-") else f"({frame.suffix})"]
         self.mark()
+        self.factor_written()
+
+    def factor_written(self) -> None:
+        """A factor (a variable, a bracket, a call), not a coefficient (2, pi), ends: an argument without
+        brackets is complete (sin 2pi x is sin(2*pi*x), cos y e^z is cos(y)*e**z)."""
+        if self.frames and self.frames[-1].kind == "arg":
+            self.frames[-1].factor = True
 
     def close_arguments(self, single_only: bool = False) -> None:
         """Close the brackets-free arguments open on top (only one-factor ones with single_only)."""
@@ -257,13 +302,15 @@ class _Writer:
             self.frames.pop()
             self.close(frame)
 
-    def operand(self, function: bool = False) -> None:
-        """Before an operand: close what it cannot continue, and write the multiplication a book leaves out."""
+    def operand(self, function: bool = False, glued: bool = False) -> None:
+        """Before an operand: close what it cannot continue, and write the multiplication a book leaves out.
+        A function (sin x cos x) or a second factor (cos y e^z) ends an argument without brackets; a letter
+        glued to the one before (sin xy) does not."""
         if not self.ended:
             return
         self.close_arguments(single_only=True)
         top = self.frames[-1] if self.frames else None
-        if function and top is not None and top.kind == "arg" and top.content:
+        if top is not None and top.kind == "arg" and top.content and (function or (top.factor and not glued)):
             self.close_arguments()
         self.close_arguments(single_only=True)
         self.out.append("*")
@@ -278,7 +325,7 @@ def _rewrite(text: str, declared: set[str]) -> tuple[str, list[str]]:
     while i < len(tokens):
         i = _step(w, tokens, i)
     w.close_arguments()
-    return _render(w.out), sorted(w.builtins_read)
+    return _render(w.tokens()), sorted(w.builtins_read)
 
 
 def _is_function(value: str, follows: tuple[str, str], declared: set[str]) -> bool:
@@ -290,17 +337,21 @@ def _is_function(value: str, follows: tuple[str, str], declared: set[str]) -> bo
 def _step(w: _Writer, tokens: list[tuple[str, str]], i: int) -> int:
     """Write token i (and what it takes with it); the index of the next token."""
     kind, value = tokens[i]
+    glued = kind == "part"  # a letter of a word read as a product (xy), after the first
+    kind = "name" if glued else kind
     follows = tokens[i + 1] if i + 1 < len(tokens) else ("", "")
-    if kind == "name" and _is_function(value, follows, w.declared):
+    if kind == "name" and not glued and _is_function(value, follows, w.declared):
         return _function(w, tokens, i)
     if kind == "name" and follows[0] == "open" and len(value) > 1 and value not in w.declared:
         w.operand()  # gelu(x): a call of a function the language may not have (it says so), not gelu*(x)
         w.emit(value, False)
     elif kind in ("num", "name", "str"):
-        w.operand()
+        w.operand(glued=glued)
         if kind == "name" and value in BUILTINS and value not in w.declared:
             w.builtins_read.add(value)
         w.emit(value, True)
+        if kind != "num" and value not in _CONSTANTS:
+            w.factor_written()
     elif kind == "sup":
         w.out += ["**", value if not value.startswith("-") else f"({value})"]
         w.mark()
@@ -343,7 +394,7 @@ def _bracket(w: _Writer, kind: str) -> None:
     if kind == "comma":
         if top is not None and top.log and not top.after_comma:  # log(x, b): the rest is the base
             w.out += [")", "/", "log", "("]
-            w.out.insert(top.start, "(")
+            w.open_before(top.start)
             top.after_comma = True
             w.ended = False
             return

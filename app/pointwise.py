@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from autodiff import engine
+from autodiff.app.realroots import BACKEND
 from autodiff.app.session import Binding, EvalRequest, evaluate, root_tensor
 from autodiff.engine import Tensor
 from autodiff.engine.errors import LimitError, UsageError
@@ -40,7 +41,7 @@ class Function:
     def run(self, values: dict[str, Any]) -> tuple[Tensor, list[Tensor]]:
         """The root and the variables' leaves, the variables bound to `values` (numbers or arrays)."""
         bindings = [Binding(n, np.asarray(values[n], dtype=np.float64), True) for n in self.variables]
-        request = EvalRequest(self.text, [*bindings, *self.constants], parsed=self.parsed)
+        request = EvalRequest(self.text, [*bindings, *self.constants], parsed=self.parsed, backend=BACKEND)
         with engine.enable_grad(), np.errstate(all="ignore"):
             _, evaluation = evaluate(request)
             root = root_tensor(evaluation)

@@ -71,6 +71,7 @@ class EvalRequest:
     """What to run: the program, its bindings and the backward passes, with what each pass keeps."""
 
     __slots__ = (
+        "backend",
         "backward",
         "bindings",
         "detect_anomaly",
@@ -91,7 +92,8 @@ class EvalRequest:
                  retain_graph: bool = False, backward: list[str] | None = None, repeat: int = 1,
                  zero_grad: bool = False, retain_grad: list[str] | None = None, order: int = 1,
                  wrt: str | None = None, detect_anomaly: bool = False, observe: Callable[..., None] | None = None,
-                 parsed: Program | None = None, keep: Callable[[np.ndarray], Any] | None = None) -> None:
+                 parsed: Program | None = None, keep: Callable[[np.ndarray], Any] | None = None,
+                 backend: Any = None) -> None:
         self.program = program
         self.bindings = [] if bindings is None else bindings
         self.grad_tensor = grad_tensor
@@ -111,6 +113,7 @@ class EvalRequest:
         # that 500 repeated passes on a large tensor does not hold 500 copies); None: a full copy, and the copies
         # of all passes together are bounded by the element limit, checked before the first pass.
         self.keep = keep
+        self.backend = backend  # the interpreter's backend (None: the engine's; app.realroots' in calculus commands)
 
     def rebound(self, bindings: list[Binding]) -> EvalRequest:
         """The same request with other bindings and no observer (a batch line run again in another dtype)."""
@@ -169,7 +172,7 @@ def bind(bindings: list[Binding]) -> dict[str, Tensor]:
 def evaluate(request: EvalRequest) -> tuple[Interpreter, Evaluation]:
     """Parse and run the program with the bindings in place."""
     program = request.parsed if request.parsed is not None else parsed(request.program)
-    interpreter = Interpreter()
+    interpreter = Interpreter(request.backend)
     interpreter.names.update(bind(request.bindings))
     evaluation = interpreter.run(program, Evaluation(program))
     return interpreter, evaluation

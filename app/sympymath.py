@@ -223,3 +223,18 @@ class SymPyMath:
             # relu's result max(0, y) <= 0 exactly where y <= 0 (SymPy does not see it)
             x = x.args[1] if x.args[0] == sympy.S.Zero else x.args[0]
         return where(x <= 0, sympy.Integer(0), g)
+
+
+def real_form(expr: Any) -> Any:
+    """A formula for numbers: x**(p/q) (q odd) as sign(x)**p * Abs(x)**(p/q), the real root that the calculus
+    commands mean (app.realroots), so that a negative x gives the book's number (SymPy's x**(1/3) is the
+    principal, complex, root there)."""
+
+    def odd(e: Any) -> bool:
+        return isinstance(e, sympy.Pow) and e.exp.is_Rational and not e.exp.is_Integer and e.exp.q % 2 == 1
+
+    def real(e: Any) -> Any:
+        magnitude = sympy.Pow(sympy.Abs(e.base), e.exp)
+        return magnitude if e.exp.p % 2 == 0 else sympy.sign(e.base) * magnitude
+
+    return expr.replace(odd, real) if isinstance(expr, sympy.Basic) else expr

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from autodiff.app.realroots import BACKEND
 from autodiff.app.session import Binding, EvalRequest, run_eval
 from autodiff.engine.errors import AutodiffError, LimitError, UsageError
 
@@ -58,7 +59,8 @@ def grid(start: float, stop: float, step: float | None) -> np.ndarray:
 
 def _run(program: str, wrt: str, x: np.ndarray, constants: list[Binding], order: int) -> tuple[np.ndarray, list]:
     gradient = None if x.ndim == 0 else np.ones(x.shape)
-    request = EvalRequest(program, [Binding(wrt, x, True), *constants], grad_tensor=gradient, order=order)
+    request = EvalRequest(program, [Binding(wrt, x, True), *constants], grad_tensor=gradient, order=order,
+                          backend=BACKEND)
     result = run_eval(request)
     root = np.asarray(result.root.numpy(force=True), dtype=np.float64)
     if result.skipped_backward or not result.passes:

@@ -34,6 +34,8 @@ class Taylor:
     centered: str | None = None  # exact, in powers of (x - a): f(a) + f'(a)*(x - a) + ...
     notes: list[str] = field(default_factory=list)
     shown: dict[Monomial, float] = field(default_factory=dict)  # the derivatives, residues of 0 as 0 (text)
+    # SymPy's: each derivative by monomial, "point" (one variable: a), "polynomial" (app.lines evaluates them)
+    exact_values: dict[Any, Any] = field(default_factory=dict, repr=False)
 
 
 def _poly_mul(a: dict[Monomial, tuple[float, float]], b: dict[Monomial, tuple[float, float]]
@@ -164,6 +166,8 @@ def _exact(result: Taylor, program: str, point_texts: dict[str, str]) -> None:
         result.notes.append("no exact form: the point is not an exact number")
         return
     symbols = [X.symbol(v) for v in result.variables]
+    if len(point) == 1:
+        result.exact_values["point"] = next(iter(point.values()))
     centered_terms = []
     for alpha, number_ in result.derivatives.items():
         names = [v for v, k in zip(result.variables, alpha) for _ in range(k)]
@@ -177,6 +181,7 @@ def _exact(result: Taylor, program: str, point_texts: dict[str, str]) -> None:
             result.notes.append(f"no exact form: SymPy's {X.text(value)} disagrees with autograd's {number_!r}")
             return
         result.exact_derivatives[alpha] = X.text(value)
+        result.exact_values[alpha] = value
         coefficient = value / math.prod(math.factorial(a) for a in alpha)
         term = coefficient
         for s, k, p in zip(symbols, alpha, point.values()):
@@ -201,6 +206,8 @@ def _exact_polynomial(result: Taylor, symbols: list, point: dict, terms: list[tu
         tidy = X.bounded(lambda c=coefficient: sympy.factor_terms(sympy.together(c)), 1.0)
         coefficients[tuple(monomial)] = coefficient if isinstance(tidy, X.TimedOut) else tidy
     result.exact_coefficients = {m: X.text(c) for m, c in coefficients.items()}
+    result.exact_values["polynomial"] = sympy.Add(*(c * sympy.Mul(*(s**e for s, e in zip(symbols, m)))
+                                                    for m, c in coefficients.items()))
     result.exact = _sum_text([coefficients[m] * sympy.Mul(*(s**e for s, e in zip(symbols, m)))
                               for m in _ordered(coefficients)])
     result.centered = _centered(terms, symbols, list(point.values()))

@@ -13,6 +13,7 @@ from autodiff.cli.check_text import gradcheck_doc
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
+    antiderivative_option,
     batch_options,
     dtype_option,
     engine_options,
@@ -29,6 +30,7 @@ Examples:
   autodiff check 'x**2' x='randn()' --expect 'x=2*x' --samples 20 --seed 0
   autodiff check 'x * y**2' x=2 y=3 --expect 'x=y**2' --expect 'y=2*x*y'
   autodiff check '(x**2).sum()' x='rand(3)*4-2' --expect 'x=2*x' --samples 5 --format json
+  autodiff check 'x^2 e^x' --antiderivative '(x^2 - 2x + 2)e^x + C'   is F' = f?
 """
 
 EPILOG_GRADCHECK = """\b
@@ -50,6 +52,7 @@ Examples:
 @option("--expect", "expectations", multiple=True, metavar="[NAME=]EXPR",
         help="Your derivative of the program with respect to NAME, in the language (repeatable; NAME= may be "
              "left out when the program has one variable).")
+@antiderivative_option()
 @option("--samples", type=int, metavar="N",
         help="Check at N points (default 5): the bound values, then points drawn around them, or each VALUE "
              "evaluated again (e.g. x='randn()').")

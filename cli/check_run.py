@@ -31,7 +31,8 @@ def check_body(program: str | None, assignments: tuple[str, ...], file: str | No
 
         if read_as is not None:
             echo(f"read as: {read_as}")
-        write(check_doc(report), pretty=output == "pretty")
+        subject = None if options.get("antiderivative") is None else "antiderivative"
+        write(check_doc(report, subject), pretty=output == "pretty")
     return 0 if report.ok else 1
 
 
@@ -79,18 +80,40 @@ def _check(program: str | None, assignments: tuple[str, ...], file: str | None, 
 
     readings: list = []
     text, variables, _ = setup(program, assignments, file, options, readings)
-    expectations, unbound = _expectations(text, options["expectations"], variables)
+    expect = options["expectations"]
+    if options.get("antiderivative") is not None:  # F' = f: F is the program to differentiate, f the expectation
+        if expect or options["order"] != 1:
+            from autodiff.engine.errors import UsageError
+
+            raise UsageError("--antiderivative checks F' = f by itself: leave out --expect and --order")
+        text, expect = _antiderivative(options["antiderivative"], variables), (text,)
+    expectations, unbound = _expectations(text, expect, variables)
     with np.errstate(all="ignore"):
         report = check_derivatives(CheckRequest(
             program=text, variables=variables, expectations=expectations, dtype=options["dtype"],
             samples=DEFAULT_SAMPLES if options["samples"] is None else options["samples"], seed=options["config"].seed,
             rtol=options["rtol"], atol=options["atol"], order=options["order"]))
+    if options.get("antiderivative") is not None:
+        for check in report.checks:
+            check.mistake = None  # the mistakes app.mistakes names are a derivative's, not an integral's
+        report.notes.insert(0, f"--antiderivative: d/d{report.checks[0].name} of {text} compared with the program "
+                               "(yours, the derivative, is the program here)")
     if unbound:
         from autodiff.app.checking import UNBOUND
 
         report.notes.append(f"{', '.join(unbound)}: not bound, so every point is random in [-2, 2) (a value "
                             f"{UNBOUND}); bind {unbound[0]}=VALUE to start from a point of your own")
     return report, readings[0].read_as
+
+
+def _antiderivative(text: str, variables: list[Any]) -> str:
+    """F in the language (textbook notation too), without a book's trailing + C."""
+    import re
+
+    from autodiff.app.notation import read
+
+    bare = re.sub(r"\s*\+\s*C\s*$", "", text)
+    return read(bare, [v.name for v in variables]).program
 
 
 def check_answering(program: str | None, assignments: tuple[str, ...], options: dict[str, Any]) -> Any:

@@ -64,8 +64,8 @@ def check_sentence(result: Any, order: int = 1) -> str:
             f"is {number(true)} (off by {number(worst.abs_error)})")
 
 
-def check_doc(report: Any) -> Any:
-    """Plain/pretty text of a check report."""
+def check_doc(report: Any, subject: str | None = None) -> Any:
+    """Plain/pretty text of a check report; `subject` names what was checked in the verdict (antiderivative)."""
     from autodiff.cli.text import Doc
 
     doc = Doc()
@@ -92,7 +92,7 @@ def check_doc(report: Any) -> Any:
         if any(c.mistake for c in report.checks):
             doc.line(("the rules, step by step: autodiff diff PROGRAM --steps", "hint"))
     elif count == 1:
-        doc.line((f"your {kind} is right", "bold green"))
+        doc.line((f"your {subject or kind} is right", "bold green"))
     else:
         doc.line((f"all {count} of your {kind}s are right", "bold green"))
     return doc

@@ -13,6 +13,7 @@ from autodiff.cli.commandline import output_format
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
+    constraint_option,
     engine_options,
     exact_option,
     format_option,
@@ -28,6 +29,9 @@ Examples (textbook exercises):
   autodiff critical 'x**3 - 3*x**2 + 1' x=-1/2:4     absolute extrema of a cubic on [-1/2, 4]
   autodiff critical 'sin(x)' 'x=0:2*pi' --order 2    inflection points of sin on [0, 2 pi]
   autodiff critical 'x**3 - 3*x + y**2'              local extrema and saddle points of f(x, y)
+  autodiff critical '4(x+y) - (2x^2+y^2)' x=0:3 y=0:3  with the absolute extrema on the closed rectangle
+  autodiff critical 'x + y' --constraint 'x^2 + y^2 = 1'        Lagrange multipliers: extrema on the circle
+  autodiff critical 'x^2 + y^2 - 2x' --constraint 'x^2 + y^2 <= 4'  absolute extrema on the closed disk
 """
 
 
@@ -35,6 +39,7 @@ Examples (textbook exercises):
                short_help="Critical and inflection points, classified; absolute extrema.")
 @program_options
 @order_option("1: critical points (f' = 0 or not defined); 2: inflection points (f'' changes sign).", high=2)
+@constraint_option()
 @option("--points", type=int, default=None,
         help="Grid points of the numeric search (one variable: 2001; several: starts of Newton's method).")
 @exact_option()
@@ -55,7 +60,13 @@ def critical_command(program: str | None, assignments: tuple[str, ...], file: st
 
     for name, value in bindings.point.items():  # a point value is a constant of the question
         bindings.constants.append(Binding(name, value, False))
-    names, why = _variables(text, bindings)
+    rule = None
+    if options["constraint"] is not None:
+        from autodiff.app.lagrange import constraint
+        from autodiff.app.notation import read
+
+        rule = constraint(options["constraint"], lambda side: read(side, [*bindings.intervals]).program)
+    names, why = _variables(text, bindings, rule)
     if not names:
         raise UsageError("give the variable's interval, e.g. x=-2:2" + (f" (its variables cannot be read from the "
                                                                       f"program: {why})" if why else
@@ -63,7 +74,7 @@ def critical_command(program: str | None, assignments: tuple[str, ...], file: st
     import numpy as np
 
     with np.errstate(all="ignore"):
-        result = _answer(text, names, bindings, texts, options)
+        result = _answer(text, names, bindings, texts, options, rule)
     if output_format(options["output_format"]) == "json":
         write_json(_document(result))
     else:
@@ -73,11 +84,23 @@ def critical_command(program: str | None, assignments: tuple[str, ...], file: st
     return 0
 
 
-def _answer(text: str, names: list[str], bindings: Any, texts: dict[str, str], options: dict[str, Any]) -> Any:
+def _answer(text: str, names: list[str], bindings: Any, texts: dict[str, str], options: dict[str, Any],
+            rule: Any = None) -> Any:
     from autodiff.app.pointwise import Function
     from autodiff.engine.errors import UsageError
 
     fn = Function(text, names, bindings.constants)
+    if rule is not None:
+        if len(names) < 2 or options["order"] != 1:
+            raise UsageError("--constraint is for a function of two or more variables (critical points, --order 1)")
+        from autodiff.app.critical_nd import several_variables
+        from autodiff.app.lagrange import constrained
+
+        result = several_variables(fn, text, bindings.intervals, texts, options["points"],
+                                   exact=not options["no_exact"])
+        constrained(result, fn, Function(rule.program, names, bindings.constants), rule, text, texts,
+                    exact=not options["no_exact"])
+        return result
     if len(names) == 1:
         from autodiff.app.extrema import one_variable
 
@@ -98,7 +121,7 @@ def _answer(text: str, names: list[str], bindings: Any, texts: dict[str, str], o
 COMMANDS = [critical_command]
 
 
-def _variables(text: str, bindings: Any) -> tuple[list[str], str | None]:
+def _variables(text: str, bindings: Any, rule: Any = None) -> tuple[list[str], str | None]:
     """The names with an interval, then the program's other free names (not bound as constants); and why
     the program's names could not be read, if so."""
     from autodiff.app.exact import expression
@@ -109,6 +132,9 @@ def _variables(text: str, bindings: Any) -> tuple[list[str], str | None]:
     if not found:
         return names, found.reason
     names += [n for n in found[1] if n not in bound and n not in names]
+    if rule is not None:  # the constraint's own variables too (x + y subject to x^2 + y^2 + z^2 = 1)
+        more = expression(rule.program)
+        names += [n for n in (more[1] if more else []) if n not in bound and n not in names]
     return names, None
 
 
@@ -136,10 +162,24 @@ def _document(result: Any) -> dict[str, Any]:
     return {"variables": result.variables, "interval": {n: [a, b] for n, (a, b) in result.box.items()},
             "interval_given": result.given, "order": result.order, "points": points,
             "flat": [[f.start, f.stop] for f in result.flats],
-            "absolute": {kind: [{name: json_number(e.x), "exact": e.exact, "exact_point": {name: e.exact},
-                                 "value": json_number(e.value), "exact_value": e.exact_value} for e in extrema]
-                         for kind, extrema in result.absolute.items()},
-            "general": result.general, "method": result.method, "notes": result.notes}
+            "absolute": {kind: [_extremum(e, name) for e in extrema] for kind, extrema in result.absolute.items()},
+            "general": result.general, "method": result.method, "notes": result.notes,
+            "chart": [{"start": json_number(p.start), "stop": json_number(p.stop), "sign": p.sign,
+                       "words": p.words(result.order)} for p in result.chart],
+            **({} if result.constraint is None else {"constraint": result.constraint, "constrained": [
+                {**{n: json_number(v) for n, v in c.at.items()}, "exact_point": c.exact, "value": json_number(c.value),
+                 "exact_value": c.exact_value, "multiplier": json_number(c.multiplier), "kind": c.kind}
+                for c in result.constrained]})}
+
+
+def _extremum(e: Any, name: str) -> dict[str, Any]:
+    if hasattr(e, "at"):  # several variables: where it is too (inside, on an edge, a corner)
+        exact_point = {n: e.exact.get(n) for n in e.at}
+        return {**{n: json_number(v) for n, v in e.at.items()}, "exact": _exact_point(exact_point),
+                "exact_point": exact_point, "value": json_number(e.value), "exact_value": e.exact_value,
+                "where": e.where}
+    return {name: json_number(e.x), "exact": e.exact, "exact_point": {name: e.exact}, "value": json_number(e.value),
+            "exact_value": e.exact_value}
 
 
 def _exact_point(exact: dict[str, str | None]) -> str | None:

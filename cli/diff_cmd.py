@@ -27,7 +27,9 @@ Examples:
   autodiff diff 'x**3 * sin(x)' x=1.2
   autodiff diff 'x * y**2' --wrt y
   autodiff diff 'x**2*y**3' --wrt x,y        (mixed: d/dy of d/dx)
-  autodiff diff 'sin(x)' --order 3
+  autodiff diff 'sin(x)' --order 3            (f', f'' and f''')
+  autodiff diff 'x^2 y^3' --order 2           (f_x, f_y, f_xx, f_xy, f_yy)
+  autodiff diff 'd/dx x^3'                    (the question as the book writes it)
   autodiff diff '3x^2 sin x' --steps          (textbook notation; the rules, step by step)
   autodiff diff 'x**2 + y**2 = 25' --implicit y x=3 y=4
   autodiff diff 'x**x' --steps backward
@@ -42,7 +44,8 @@ Examples:
             metavar="NAME[,NAME...]")
 @option("--implicit", metavar="NAME", help="NAME is a function of the --wrt variable (default x) defined by the "
         "equation PROGRAM (or PROGRAM = 0): dNAME/dx by implicit differentiation.")
-@order_option("The N-th derivative.")
+@order_option("The derivatives up to order N (f', f'', ...; with several variables and no --wrt, every partial "
+              "derivative up to order N, each mixed one once).")
 @steps_option()
 @option("--exact", "exact", is_flag=True, help="Exact values at the point (sqrt(2)/2, 1600*pi) beside the decimals.")
 @format_option("latex")
@@ -87,7 +90,7 @@ def _derive(program: str | None, assignments: tuple[str, ...], file: str | None,
         assignments = (options["steps"], *assignments)
         options["steps"] = "rules"
     reading, assignments = read_math(program, file, assignments, options, implicit=bool(options["implicit"]),
-                                     show=False)
+                                     show=False, question=True)
     point, texts = _point(assignments, options["variables"], options["constants"])
     if options["implicit"] or reading.equation is not None:
         return ("implicit", reading, *_implicit(reading, point, texts, options))

@@ -26,6 +26,7 @@ EPILOG = """\b
 Examples (textbook exercises):
   autodiff gradient 'x**2*y + y**3' x=1 y=2                      the gradient of f(x, y) = x^2 y + y^3 at (1, 2)
   autodiff gradient 'x*exp(y)' x=2 y=0 --direction 3,4           the directional derivative along (3, 4)
+  autodiff gradient 'x*y' x=1 y=2 --direction 1,0 --direction 1,1  along each of two directions
   autodiff gradient 'x**2 + y**2 + z**2' x=1 y=1 z=1 --symbolic  with the formulas
 """
 
@@ -33,7 +34,8 @@ Examples (textbook exercises):
 @click.command("gradient", cls=ProgramCommand, epilog=EPILOG, context_settings=SETTINGS,
                short_help="The gradient, steepest ascent and directional derivative at a point.")
 @program_options
-@option("--direction", metavar="A,B,...", help="A direction (normalised): the directional derivative along it.")
+@option("--direction", metavar="A,B,...", multiple=True,
+        help="A direction (normalised): the directional derivative along it (repeatable: one for each).")
 @symbolic_option()
 @wrt_option()
 @format_option()
@@ -51,8 +53,8 @@ def gradient_command(program: str | None, assignments: tuple[str, ...], file: st
     names = choose(bindings.point, options["wrt"], bindings, "point")
     if not names:
         raise UsageError("give the point, e.g. x=1 y=2")
-    direction = _direction(options["direction"]) if options["direction"] is not None else None
-    result = gradient(Function(text, names, bindings.constants), bindings.point, direction)
+    directions = [_direction(d) for d in options["direction"]]
+    result = gradient(Function(text, names, bindings.constants), bindings.point, directions or None)
     if options["symbolic"]:
         formulas(result, text, bindings.texts)
     if output_format(options["output_format"]) == "json":
@@ -106,8 +108,8 @@ def _text(program: str, result: Any, texts: dict[str, str]) -> str:
         ascent = {n: printed(a, scale / result.norm) for n, a in result.ascent.items()}  # the gradient's, scaled
         lines.append(f"  steepest ascent along {_vector(ascent)} (the gradient / its norm), at rate "
                      f"{decimal(result.norm)}")
-    if result.direction is not None:
-        lines.append(f"  directional derivative along {_vector(result.direction)}: {decimal(result.directional)}")
+    for direction, rate in result.directions:
+        lines.append(f"  directional derivative along {_vector(direction)}: {decimal(rate)}")
     lines += [f"  note: {n}" for n in result.notes]
     lines.append("by autograd (float64)" + ("; formulas by SymPy" if result.formulas else ""))
     return "\n".join(lines) + "\n"
@@ -120,7 +122,9 @@ def _document(result: Any) -> dict[str, Any]:
     document = {"point": vector(result.point), "value": json_number(result.value),
                 "gradient": vector(result.gradient), "norm": json_number(result.norm),
                 "ascent": vector(result.ascent), "direction": vector(result.direction),
-                "directional": json_number(result.directional), "notes": result.notes}
+                "directional": json_number(result.directional),
+                "directions": [{"direction": vector(d), "directional": json_number(r)} for d, r in result.directions],
+                "notes": result.notes}
     if result.formulas or result.exact:
         document["formulas"] = result.formulas
         document["exact_gradient"] = result.exact

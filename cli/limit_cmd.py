@@ -18,6 +18,7 @@ from autodiff.cli.options import (
     format_option,
     option,
     program_options,
+    values_option,
 )
 from autodiff.cli.reading import read_formula
 
@@ -26,6 +27,7 @@ Examples (textbook exercises):
   autodiff limit 'sin(x)/x' x=0                  the limit of sin x / x as x -> 0
   autodiff limit '(1 - 1/x)**x' x=inf            (1 - 1/x)^x as x -> infinity: exp(-1)
   autodiff limit 'abs(x)/x' x=0 --side +         a one-sided limit (the two sides differ)
+  autodiff limit '(1 - cos x)/x^2' x=0 --values  with the values approaching 0, and the rounding error
 """
 
 
@@ -34,6 +36,7 @@ Examples (textbook exercises):
 @program_options
 @option("--side", type=click.Choice(["both", "+", "-", "right", "left"]), default="both", show_default=True,
         help="Approach a from above (+, right), below (-, left) or both.")
+@values_option()
 @exact_option()
 @format_option()
 @engine_options("float64")
@@ -63,7 +66,7 @@ def limit_command(program: str | None, assignments: tuple[str, ...], file: str |
     else:
         from autodiff.cli.text import write
 
-        write(_text(text, result, bindings.texts[name]), output == "pretty")
+        write(_text(text, result, bindings.texts[name], options["values"]), output == "pretty")
     return 0
 
 
@@ -75,7 +78,9 @@ def _arrow(result: Any, point_text: str) -> str:
     return f"{result.variable} -> {point_text}{side}"
 
 
-def _text(program: str, result: Any, point_text: str) -> Any:
+def _text(program: str, result: Any, point_text: str, values: bool = False) -> Any:
+    """A few lines, as a solutions manual answers; with `values`, the table of values on each side and what
+    they say about rounding error too."""
     from autodiff.cli.text import Doc
 
     doc = Doc()
@@ -94,8 +99,9 @@ def _text(program: str, result: Any, point_text: str) -> Any:
         towards = ("towards " + decimal(result.point)) if math.isinf(result.point) else \
             ("from the right" if s == "+" else "from the left")
         doc.line(f"  {towards}: {_status(one)}")
-        doc.table(_steps(result, s, one))
-    for w in result.warnings:
+        if values:
+            doc.table(_steps(result, s, one))
+    for w in result.warnings + (result.number_warnings if values else []):
         doc.line(f"warning: {w}")
     for m in result.method:
         doc.line(f"method: {m}")
@@ -140,4 +146,4 @@ def _document(result: Any) -> dict[str, Any]:
                           "digits": one.digits, "steps": [{"x": json_number(x), "value": json_number(v)}
                                                           for x, v in one.steps]}
                       for s, one in result.sides.items()},
-            "warnings": result.warnings, "method": result.method}
+            "warnings": result.warnings + result.number_warnings, "method": result.method}

@@ -26,6 +26,7 @@ Examples (textbook exercises):
   autodiff newton 'x**2 - 10' x=3                   sqrt(10) by Newton's method from x0 = 3
   autodiff newton 'cos(x) - x' x=1 --iterations 5   the root of cos x = x, five steps from x0 = 1
   autodiff newton 'x**3 - 2*x + 2' x=0              a cycle: Newton's method fails from x0 = 0
+  autodiff newton 'x^3 - 3x + 1' x=-2:2             every root in [-2, 2], each by Newton's method
 """
 
 
@@ -41,28 +42,72 @@ Examples (textbook exercises):
 def newton_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
     """Newton's method on PROGRAM = 0 from NAME=X0: x_{n+1} = x_n - f(x_n)/f'(x_n), with f' from autograd
     (float64). Prints every iterate (x_n, f(x_n), f'(x_n)) and the root, or why it failed (f' = 0, f not
-    defined, divergence, a cycle, too few steps). Exit 0 when it converged, 1 when not."""
+    defined, divergence, a cycle, too few steps). With an interval NAME=A:B, every root in it, each by Newton's
+    method from a start near it. Exit 0 when it converged (or did the --iterations asked), 1 when not."""
     from autodiff.app.newton import newton
     from autodiff.app.pointwise import Function
     from autodiff.engine.errors import UsageError
 
     text, assignments = read_formula(program, file, assignments, options, "newton")
-    bindings = read_bindings(assignments, options)
-    names = choose(bindings.point, (options["wrt"],) if options["wrt"] else (), bindings, "starting value")
+    bindings = read_bindings(assignments, options, intervals=True)
+    bound = {**bindings.point, **bindings.intervals}
+    names = choose(bound, (options["wrt"],) if options["wrt"] else (), bindings, "starting value")
     if len(names) != 1:
-        raise UsageError("give one starting value, e.g. x=3 (bind the other names with --const, or pick one with "
-                         "--wrt)" if names else "give the starting value, e.g. x=3")
+        raise UsageError("give one starting value, e.g. x=3, or an interval, x=-2:2 (bind the other names with "
+                         "--const, or pick one with --wrt)" if names else "give the starting value, e.g. x=3")
     (name,) = names
-    result = newton(Function(text, names, bindings.constants), bindings.point[name], options["iterations"],
-                    options["tol"])
+    asked = options["iterations"] is not None
+    steps = options["iterations"] if asked else DEFAULT_ITERATIONS
+    fn = Function(text, names, bindings.constants)
+    if name in bindings.intervals:
+        return _every_root(fn, text, name, bindings.intervals[name], steps, options)
+    result = newton(fn, bindings.point[name], steps, options["tol"], asked=asked)
     if output_format(options["output_format"]) == "json":
-        write_json({"variable": name, "iterations": [
-            {"n": it.n, "x": json_number(it.x), "f": json_number(it.f), "df": json_number(it.df)}
-            for it in result.iterations], "root": json_number(result.root), "converged": result.converged,
-            "reason": result.reason})
+        write_json({"variable": name, "iterations": _iterations(result), "root": json_number(result.root),
+                    "converged": result.converged,
+            "reason": result.reason, "completed": result.completed})
     else:
         _text(text, result, output_format(options["output_format"]) == "pretty")
-    return 0 if result.converged else 1
+    return 0 if result.converged or result.completed else 1
+
+
+DEFAULT_ITERATIONS = 50
+
+
+def _every_root(fn: Any, program: str, name: str, interval: tuple[float, float], steps: int,
+                options: dict[str, Any]) -> int:
+    from autodiff.app.newton import every_root
+
+    a, b = interval
+    runs, notes = every_root(fn, a, b, steps, options["tol"])
+    if output_format(options["output_format"]) == "json":
+        first = runs[0] if runs else None
+        write_json({"variable": name, "interval": [json_number(a), json_number(b)],
+                    "iterations": [] if first is None else _iterations(first),
+                    "root": None if first is None else json_number(first.root), "converged": True,
+                    "reason": f"{len(runs)} root(s) in [{decimal(a)}, {decimal(b)}]",
+                    "roots": [{"root": json_number(r.root), "start": json_number(r.iterations[0].x),
+                               "steps": len(r.iterations) - 1, "reason": r.reason, "multiple": r.multiple,
+                               "iterations": _iterations(r)}
+                              for r in runs], "notes": notes})
+        return 0
+    lines = [f"roots of {program} = 0 for {name} in [{decimal(a)}, {decimal(b)}]: {len(runs) or 'none'}"]
+    for r in runs:
+        how = (f"Newton's method from {name}_0 = {decimal(r.iterations[0].x)}, {len(r.iterations) - 1} steps"
+               if len(r.iterations) > 1 else r.reason)
+        if r.multiple:
+            how += "; a multiple root, f' = 0 there too: Newton converges slowly, about half the digits are right"
+        lines.append(f"  {name} = {decimal(r.root, 8 if r.multiple else 15)}  ({how})")
+    lines += [f"note: {n}" for n in notes]
+    lines.append("f' by autograd (float64); each root from a sign change (or a touching zero) of f on a grid of "
+                 "2,001 points")
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+def _iterations(result: Any) -> list[dict[str, Any]]:
+    return [{"n": it.n, "x": json_number(it.x), "f": json_number(it.f), "df": json_number(it.df)}
+            for it in result.iterations]
 
 
 COMMANDS = [newton_command]
@@ -81,6 +126,9 @@ def _text(program: str, result: Any, pretty: bool) -> None:
     if result.converged:
         sys.stdout.write(f"root: {x} = {decimal(result.root, 15)}  ({result.reason}; "
                          f"{len(result.iterations) - 1} steps)\n")
+    elif result.completed:
+        sys.stdout.write(f"after {len(result.iterations) - 1} steps: {x} = {decimal(result.root, 15)}  "
+                         f"({result.reason}; not yet converged to the tolerance)\n")
     else:
         sys.stdout.write(f"no root: {result.reason}\n")
     sys.stdout.write("f' by autograd (float64)\n")

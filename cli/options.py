@@ -35,6 +35,7 @@ class ProgramCommand(click.Command):
     the program, not an option (click would otherwise report "no such option")."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        self._given_once(ctx, args[1:] if args and self._is_program(args[0]) else args)
         if args and self._is_program(args[0]):
             program, rest = args[0], args[1:]
             remaining = super().parse_args(ctx, rest)
@@ -44,6 +45,39 @@ class ProgramCommand(click.Command):
             ctx.params["program"] = program
             return remaining
         return super().parse_args(ctx, args)
+
+    def _given_once(self, ctx: click.Context, args: list[str]) -> None:
+        """An option that takes one value, given twice with two values (--order 2 --order 3), is a usage error:
+        click would keep the last one silently."""
+        takes: dict[str, click.Option] = {}
+        for param in self.params:
+            if isinstance(param, click.Option) and not param.is_flag and not param.count:
+                takes.update(dict.fromkeys(param.opts, param))
+        seen: dict[str, tuple[str, str]] = {}
+        i = 0
+        while i < len(args):
+            token, i = args[i], i + 1
+            if token == "--":
+                return
+            spelling, _, attached = token.partition("=")
+            param = takes.get(spelling) if token.startswith("--") else takes.get(token[:2])
+            if param is None:
+                continue
+            if token.startswith("--") and "=" in token:
+                value = attached
+            elif not token.startswith("--") and len(token) > 2:
+                value = token[2:]
+            elif i < len(args) and not (param.is_bool_flag or getattr(param, "_flag_needs_value", False)):
+                value, i = args[i], i + 1
+            else:
+                continue
+            if param.multiple or param.name is None:
+                continue
+            if param.name in seen and seen[param.name][1] != value:
+                before = seen[param.name][1]
+                raise click.UsageError(f"{spelling if spelling in param.opts else token[:2]} is given twice ({before}, "
+                                       f"then {value}): give it once", ctx)
+            seen[param.name] = (spelling, value)
 
     def _is_program(self, token: str) -> bool:
         options = {opt for param in self.params for opt in (*getattr(param, "opts", ()),
@@ -262,9 +296,11 @@ def steps_option() -> Callable:
 
 
 def iterations_option(default: int) -> Callable:
-    """--iterations N (formerly --steps N): at most N iterations of a method."""
-    return option("--iterations", old=("--steps",), type=Positive(), default=default, show_default=True,
-                  help="At most this many iterations.")
+    """--iterations N (formerly --steps N): N iterations of a method, as an exercise asks (the command's own
+    limit, `default`, when not given)."""
+    return option("--iterations", old=("--steps",), type=Positive(), default=None,
+                  help=f"Do this many iterations, as an exercise asks (exit 0 when they are done; without it, at "
+                       f"most {default}, until converged).")
 
 
 def watch_options(fn: Callable) -> Callable:
@@ -292,6 +328,36 @@ def batch_options(what: str) -> Callable:
 def exact_option() -> Callable:
     """--no-exact: the calculus commands' decimals without SymPy's exact forms."""
     return option("--no-exact", is_flag=True, help="Numbers only: skip SymPy's exact forms.")
+
+
+def values_option() -> Callable:
+    """--values: limit's table of the values approaching the point."""
+    return option("--values", is_flag=True, help="Also the values approaching the point (f at a +- h, h = 0.1, "
+                  "0.01, ...), and what they say about rounding error.")
+
+
+def antiderivative_option() -> Callable:
+    """--antiderivative F: check's other question, is F' the program?"""
+    return option("--antiderivative", metavar="F", help="Your antiderivative of the program, instead of --expect: "
+                  "checks that F' is the program (a trailing '+ C' is fine).")
+
+
+def constraint_option() -> Callable:
+    """--constraint: critical's Lagrange multipliers (g = c) or closed region (g <= c)."""
+    return option("--constraint", metavar="'G = C' | 'G <= C'", help="Extrema subject to a constraint: on the curve "
+                  "G = C (Lagrange multipliers), or on the region G <= C (the critical points inside too).")
+
+
+def normal_option() -> Callable:
+    """--normal: tangent's normal line too."""
+    return option("--normal", is_flag=True, help="Also the normal line (through the point, perpendicular to the "
+                  "tangent line).")
+
+
+def at_option() -> Callable:
+    """--at POINT: tangent's line (polynomial) evaluated near the point, the linear approximation."""
+    return option("--at", metavar="X | x=X,y=Y", help="Evaluate the tangent line (plane, polynomial) there: the "
+                  "linear approximation, beside the function's own value (--at 3.01 for 3.01^4 from x^4 at 3).")
 
 
 def symbolic_option() -> Callable:

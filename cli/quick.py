@@ -101,6 +101,8 @@ def parameters(command: str, args: list[str]) -> dict[str, Any]:
         converted = _convert(value, type_, spelling)
         if multiple:
             given.setdefault(name, []).append(converted)
+        elif name in given and given[name] != converted:
+            raise Decline  # given twice with two values: click says so (cli.options.ProgramCommand)
         else:
             given[name] = converted
     params = dict(DEFAULTS[command])

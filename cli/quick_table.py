@@ -2,7 +2,8 @@
 tests/make_quick_table.py: do not edit."""
 
 # command -> spelling -> (parameter, kind, multiple, type)
-OPTIONS = {'check': {'--atol': ('atol', 'value', False, ('float',)),
+OPTIONS = {'check': {'--antiderivative': ('antiderivative', 'value', False, ('str',)),
+           '--atol': ('atol', 'value', False, ('float',)),
            '--batch': ('batch', 'value', False, ('str',)),
            '--const': ('constants', 'value', True, ('binding',)),
            '--dtype': ('dtype', 'value', False, ('choice', ('float32', 'float64'))),
@@ -42,7 +43,8 @@ OPTIONS = {'check': {'--atol': ('atol', 'value', False, ('float',)),
           '-f': ('file', 'value', False, ('str',))}}
 
 # command -> parameter -> its value when the command line does not set it
-DEFAULTS = {'check': {'assignments': (),
+DEFAULTS = {'check': {'antiderivative': None,
+           'assignments': (),
            'atol': None,
            'batch': None,
            'constants': (),

@@ -11,20 +11,22 @@ from autodiff.cli.commandline import read_program
 
 
 def read_math(program: str | None, file: str | None, assignments: tuple[str, ...], options: dict[str, Any], *,
-              implicit: bool = False, show: bool = True) -> tuple[Any, tuple[str, ...]]:
+              implicit: bool = False, show: bool = True, question: bool = False) -> tuple[Any, tuple[str, ...]]:
     """The program's Reading (see autodiff.app.notation) and the NAME=VALUE arguments; --wrt, --var and
     --const in `options` are rewritten in place. With `show`, "read as: ..." goes to stderr when the
-    program was read from textbook notation (diff and check show it in their own output instead)."""
+    program was read from textbook notation (diff and check show it in their own output instead). With
+    `question` (diff), `d/dx x^3` sets --wrt and --order; other commands refuse it."""
     from autodiff.app.notation import read
 
     text, assignments = read_program(program, file, assignments)
     text = text.rstrip()  # `echo 'x**3' | autodiff diff -`: the line's newline is not part of the formula
     if "\n" not in text:
         text = text.strip()
-    assignments = tuple(_binding(a) for a in assignments)
+    shown: list[str] = []
+    assignments = tuple(_binding(a, shown) for a in assignments)
     for key in ("variables", "constants"):
         if options.get(key):
-            options[key] = tuple(_binding(a) for a in options[key])
+            options[key] = tuple(_binding(a, shown) for a in options[key])
     wrt = options.get("wrt")
     if wrt:
         options["wrt"] = _names(wrt) if isinstance(wrt, str) else tuple(_names(w) for w in wrt)
@@ -32,9 +34,30 @@ def read_math(program: str | None, file: str | None, assignments: tuple[str, ...
     bound = [a.split("=", 1)[0].strip() for a in (*assignments, *(options.get("variables") or ())) if "=" in a]
     declared = [*_split((wrt,) if isinstance(wrt, str) else wrt), *bound]
     reading = read(text, declared, implicit)
+    if reading.derivative is not None:
+        _question(reading.derivative, text, options, question)
     if show and reading.read_as is not None:
         sys.stderr.write(f"read as: {reading.read_as}\n")
+    for binding in shown:  # sin π/2 is sin(pi)/2: a value read otherwise than spelt is shown too
+        sys.stderr.write(f"read as: {binding}\n")
     return reading, assignments
+
+
+def _question(derivative: tuple[str, int], text: str, options: dict[str, Any], allowed: bool) -> None:
+    """`d/dx f` as --wrt x (and `d^2/dx^2 f` as --order 2), unless the options already say otherwise."""
+    from autodiff.engine.errors import UsageError
+
+    name, order = derivative
+    asked = "d/d" + name if order == 1 else f"d^{order}/d{name}^{order}"
+    if not allowed:
+        raise UsageError(f"{asked} asks for a derivative: autodiff diff '{text}' answers it (this command takes the "
+                         "function itself)")
+    wrt = tuple(options.get("wrt") or ())
+    if wrt and wrt != (name,):
+        raise UsageError(f"the program asks {asked} but --wrt says {','.join(wrt)}: give one of them")
+    if options.get("order", 1) not in (1, order):
+        raise UsageError(f"the program asks {asked} but --order says {options['order']}: give one of them")
+    options["wrt"], options["order"] = (name,), order
 
 
 def refuse_equation(reading: Any, command: str) -> None:
@@ -57,16 +80,26 @@ def _split(wrt: tuple[str, ...]) -> list[str]:
     return [part for w in wrt for part in w.split(",") if part]
 
 
-def _binding(text: str) -> str:
-    """NAME=VALUE with NAME's Greek letters spelt out and VALUE read in textbook notation (x=π/4)."""
+def _binding(text: str, shown: list[str]) -> str:
+    """NAME=VALUE with NAME's Greek letters spelt out and VALUE read in textbook notation (x=π/4, and each end
+    and step of an interval, x=0:3π); a VALUE read as more than its letters spelt out is added to `shown`."""
     from autodiff.app.notation import name, read
 
     if "=" not in text:
         return text
     left, value = text.split("=", 1)
-    if not value.strip().startswith("@") and ":" not in value:
-        value = read(value).program
-    return f"{name(left.strip())}={value}"
+    left = name(left.strip())
+    if value.strip().startswith("@"):
+        return f"{left}={value}"
+    parts = [read(part).program if part.strip() else part for part in value.split(":")]
+    read_value = ":".join(parts)
+    if _bare(read_value) != _bare(name(value).replace("²", "**2")):  # more than a '*' put in (2π is 2*pi)
+        shown.append(f"{left} = {read_value}")
+    return f"{left}={read_value}"
+
+
+def _bare(text: str) -> str:
+    return text.replace(" ", "").replace("*", "")
 
 
 def read_formula(program: str | None, file: str | None, assignments: tuple[str, ...], options: dict[str, Any],

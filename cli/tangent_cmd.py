@@ -12,14 +12,15 @@ from autodiff.cli.calculus import choose, decimal, read_bindings, write_json
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
+    at_option,
     engine_options,
     exact_option,
     format_option,
+    normal_option,
     order_option,
     program_options,
     wrt_option,
 )
-from autodiff.cli.reading import read_formula
 
 EPILOG = """\b
 Examples (textbook exercises):
@@ -27,6 +28,9 @@ Examples (textbook exercises):
   autodiff tangent 'sqrt(x)' x=4                 linear approximation of sqrt(4.1): eval the line at 4.1
   autodiff tangent 'exp(x)' x=0 --order 3        Taylor polynomial of degree 3 of e^x about 0
   autodiff tangent 'x**2 + y**2' x=1 y=2         the tangent plane of z = x^2 + y^2 at (1, 2)
+  autodiff tangent 'x^4' x=3 --at 3.01           the linear approximation of 3.01^4: 82.08
+  autodiff tangent 'sqrt x' x=4 --normal         the tangent and the normal line
+  autodiff tangent 'x^2 + 2xy - y^2 + x = 2' x=1 y=2   the tangent line of a curve given by an equation
 """
 
 
@@ -35,6 +39,8 @@ Examples (textbook exercises):
 @program_options
 @order_option("The degree of the Taylor polynomial (1: the tangent line or plane).")
 @wrt_option()
+@normal_option()
+@at_option()
 @exact_option()
 @format_option()
 @engine_options("float64")
@@ -42,25 +48,97 @@ def tangent_command(program: str | None, assignments: tuple[str, ...], file: str
     """The tangent line of PROGRAM at NAME=VALUE, y = f(a) + f'(a)(x - a), written in the language so it
     pastes back into `autodiff eval` and `plot`; with two variables the tangent plane, with --order N the
     Taylor polynomial of degree N. Decimal coefficients from autograd (float64), the exact form from SymPy
-    when it finds one."""
+    when it finds one. An equation (x^2 + y^2 = 25 at x=3 y=4) is a curve: its tangent line, slope
+    -F_x/F_y. --normal adds the normal line, --at X the line's value at X (the linear approximation)."""
+    from autodiff.app import lines
     from autodiff.app.pointwise import Function
     from autodiff.app.tangent import taylor
     from autodiff.cli.commandline import output_format
+    from autodiff.cli.reading import read_math
     from autodiff.engine.errors import UsageError
 
-    text, assignments = read_formula(program, file, assignments, options, "tangent")
+    reading, assignments = read_math(program, file, assignments, options)
+    text = reading.program
     bindings = read_bindings(assignments, options)
     names = choose(bindings.point, options["wrt"], bindings, "point")
     if not names:
         raise UsageError("give the point, e.g. x=2 (and y=1 for a tangent plane)")
     fn = Function(text, names, bindings.constants)
-    result = taylor(fn, bindings.point, options["order"], text, bindings.texts, exact=not options["no_exact"])
     output = output_format(options["output_format"])
+    if reading.equation is not None:
+        from autodiff.cli.tangent_text import implicit_document, implicit_text
+
+        equation = " = ".join(reading.equation)
+        curve = lines.implicit(fn, equation, bindings.point, "y" if "y" in names else names[-1], text,
+                               bindings.texts, exact=not options["no_exact"])
+        normal = lines.implicit_normal(curve) if options["normal"] else None
+        at = _at(options["at"], [curve.independent], bindings.texts)
+        value = None if at is None else _implicit_at(curve, at)
+        write_json(implicit_document(curve, normal, value)) if output == "json" else \
+            sys.stdout.write(implicit_text(curve, normal, value))
+        return 0
+    result = taylor(fn, bindings.point, options["order"], text, bindings.texts, exact=not options["no_exact"])
+    normal = lines.normal(result) if options["normal"] else None
+    at = _at(options["at"], names, {})
+    value = None if at is None else lines.evaluate(result, at[0], at[1], fn)
     if output == "json":
-        write_json(_document(result))
+        document = _document(result)
+        if normal is not None:
+            document["normal"] = _line_document(normal)
+        if value is not None:
+            document["at"] = _value_document(value)
+        write_json(document)
     else:
-        sys.stdout.write(_text(text, result, bindings.texts))
+        sys.stdout.write(_text(text, result, bindings.texts, normal, value))
     return 0
+
+
+def _at(text: str | None, names: list[str], texts: dict[str, str]) -> tuple[dict[str, float], dict[str, str]] | None:
+    """--at 3.01 (one variable) or --at x=1.1,y=1.9: the point and each coordinate as written."""
+    from autodiff.app.notation import read
+    from autodiff.cli.calculus import scalar
+    from autodiff.cli.commandline import binding_value
+    from autodiff.engine.errors import UsageError
+
+    if text is None:
+        return None
+    parts = [p.strip() for p in text.split(",")] if "=" in text else [text.strip()]
+    written: dict[str, str] = {}
+    for part in parts:
+        name, _, value = part.rpartition("=")
+        name = name.strip() or (names[0] if len(names) == 1 else "")
+        if name not in names:
+            raise UsageError(f"--at {text}: give " + ("a number" if len(names) == 1 else "every variable, e.g. "
+                             + ",".join(f"{n}=1" for n in names)))
+        written[name] = read(value).program
+    if set(written) != set(names):
+        raise UsageError(f"--at {text}: give every variable ({', '.join(names)})")
+    point = {n: scalar(binding_value(n, v, None), f"--at {n}") for n, v in written.items()}
+    return point, written
+
+
+def _implicit_at(curve: Any, at: tuple[dict[str, float], dict[str, str]]) -> Any:
+    from autodiff.app.lines import Value
+
+    x = at[0][curve.independent]
+    if curve.slope is None:
+        return None
+    y = curve.point[curve.dependent] + curve.slope * (x - curve.point[curve.independent])
+    return Value(at[0], y, texts=at[1])
+
+
+def _line_document(line: Any) -> dict[str, Any]:
+    from autodiff.cli.calculus import json_number
+
+    return {"formula": line.formula, "exact": line.exact, "vertical": json_number(line.vertical),
+            "vertical_exact": line.vertical_exact}
+
+
+def _value_document(value: Any) -> dict[str, Any]:
+    from autodiff.cli.calculus import json_number
+
+    return {"point": {n: json_number(v) for n, v in value.point.items()}, "value": json_number(value.value),
+            "exact": value.exact, "function": json_number(value.actual)}
 
 
 COMMANDS = [tangent_command]
@@ -86,7 +164,7 @@ def _label(alpha: tuple[int, ...], variables: list[str]) -> str:
     return "f" if k == 0 else "f_" + "".join(v * e for v, e in zip(variables, alpha))
 
 
-def _text(program: str, result: Any, texts: dict[str, str]) -> str:
+def _text(program: str, result: Any, texts: dict[str, str], normal: Any = None, approximation: Any = None) -> str:
     where = ", ".join(f"{n} = {texts.get(n, decimal(v))}" for n, v in result.point.items())
     args = ", ".join(texts.get(n, decimal(v)) for n, v in result.point.items())
     lines = [f"{_what(result)} of {program} at {where}"]
@@ -100,6 +178,14 @@ def _text(program: str, result: Any, texts: dict[str, str]) -> str:
         lines.append(f"  exact: {lhs} = {result.exact}")
         if result.centered is not None and result.centered != result.exact:
             lines.append(f"  {' ' * len('exact: ' + lhs)} = {result.centered}")
+    if normal is not None:
+        from autodiff.cli.tangent_text import line_text
+
+        lines.append(f"  normal line: {line_text(normal, lhs, result.variables[0])}")
+    if approximation is not None:
+        from autodiff.cli.tangent_text import value_text
+
+        lines.append(f"  {value_text(approximation, 'L' if result.order == 1 else 'T')}")
     lines += [f"  note: {n}" for n in result.notes]
     lines.append("derivatives by autograd (float64)" + ("; exact form by SymPy" if result.exact is not None else ""))
     return "\n".join(lines) + "\n"

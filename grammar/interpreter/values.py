@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from autodiff import engine
 from autodiff.engine import AccumulateGrad, Node, Tensor
 from autodiff.engine.errors import LimitError
 from autodiff.grammar.syntax.tree import Node as SyntaxNode

@@ -26,6 +26,7 @@ def test_the_worked_exercise(cli):
         "critical points of x**2 * exp(-x), x in [-10, 10] (no interval given: x=A:B sets it)\n"
         "  x = 0  f = 0  minimum  (f'(x) = 0; f''(0) = 2 > 0)\n"
         "  x = 2  f = 4*exp(-2) (0.5413411329)  maximum  (f'(x) = 0; f''(2) = -0.270671 < 0)\n"
+        "  increasing on (0, 2); decreasing on (-10, 0) and (2, 10)\n"
         "method: exact: f'(x) = 0 solved by SymPy over all the reals\n"
         "method: numbers: autograd (float64) on a grid of 2,001 points over [-10, 10], every sign change of f' then "
         "refined by Newton's method\n")
@@ -101,7 +102,9 @@ def test_where_f_prime_is_not_defined(cli):
             assert point["x"] == pytest.approx(1.0 if "- 1" in program else 0.0, abs=1e-12)
     (point,) = _json(cli, "abs(x)")["points"]
     assert point["test"] == "f' is -1 on the left and 1 on the right (first-derivative test: - to +)"
-    (point,) = _json(cli, "x**(2/3)", "x=-1:1")["points"]  # nan for x < 0, as numpy: an end of the domain
+    (point,) = _json(cli, "x**(2/3)", "x=-1:1")["points"]  # the real root for x < 0, as a book means it
+    assert point["kind"] == "minimum" and "first-derivative test: - to +" in point["test"]
+    (point,) = _json(cli, "x**0.5", "x=-1:1")["points"]  # an even root: nan for x < 0, an end of the domain
     assert point["kind"] == "minimum" and "an end of f's domain" in point["test"]
 
 

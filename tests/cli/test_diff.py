@@ -48,7 +48,7 @@ def test_value_beside_autograd(cli):
 
 
 def test_higher_order_and_several_variables(cli):
-    (third,) = _diff(cli, "sin(x)", "--order", "3")["derivatives"]
+    *_, third = _diff(cli, "sin(x)", "--order", "3")["derivatives"]  # f', f'' and f''' (issue 43)
     assert third["expr"] == "-cos(x)" and third["order"] == 3
     names = [d["wrt"] for d in _diff(cli, "x*y**2 + z")["derivatives"]]
     assert names == ["x", "y", "z"]

@@ -73,11 +73,16 @@ def test_limits_that_do_not_exist(cli):
 
 
 def test_text_output(cli):
-    out = cli("limit", "sin(x)/x", "x=0", "--side", "+", "--format", "plain")
+    out = cli("limit", "sin(x)/x", "x=0", "--side", "+", "--values", "--format", "plain")
     lines = out.stdout.splitlines()
     assert lines[:5] == ["limit of sin(x)/x as x -> 0+", "  = 1",
                          "  from the right: SymPy: 1; the values settle at 1 (15 digits)", "        h  f(0 + h)",
                          "     1e-1  0.998334166468"]
+    short = cli("limit", "sin(x)/x", "x=0", "--format", "plain").stdout.splitlines()  # as a solutions manual
+    assert short == ["limit of sin(x)/x as x -> 0", "  = 1", "  from the left: SymPy: 1; the values settle at 1 (15 "
+                     "digits)", "  from the right: SymPy: 1; the values settle at 1 (15 digits)",
+                     "method: exact: SymPy's limit",
+                     "method: numbers: the program evaluated by autograd's engine (float64) approaching the point"]
     assert lines[-1] == "method: numbers: the program evaluated by autograd's engine (float64) approaching the point"
 
 

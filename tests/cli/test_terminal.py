@@ -122,7 +122,7 @@ def test_a_pole_of_the_derivative_is_explained_not_reported_as_a_bug(cli):
 NARROW = [
     ["jacobian", "x*1e10 + y", "--var", "x=[1, 2, 3, 4, 5]", "y=2"],
     ["hessian", "(x**3).sum() * y", "--var", "x=[1, 2, 3]", "y=2"],
-    ["limit", "sin(x)/x", "x=0"],
+    ["limit", "sin(x)/x", "x=0", "--values"],
     ["check", "x * y**2", "x=2", "y=3", "--expect", "x=y**2", "--expect", "y=x*y", "--seed", "2"],
     ["gradcheck", "sin(x) * y", "x=0.5", "y=[1, 2]"],
     ["eval", "(x*W).sum()", "--var", "x=[[1, 2], [3, 4]]", "--var", "W=[[1, 2], [3, 4]]"],
