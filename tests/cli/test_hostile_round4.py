@@ -1,0 +1,74 @@
+"""Hostile input, round four (issue #44), on the commands that parse programs with the grammar: every probe is
+a typed error with the contract's exit code (or the right answer), and nothing runs unbounded."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+BIG = "9" * 5000
+
+
+@pytest.mark.parametrize("args", [
+    ("diff", "8^5000*x"),
+    ("diff", "8**5000*x", "--format", "json"),
+])
+def test_an_exact_power_past_the_digits_python_writes_is_a_limit_error(cli, args):
+    outcome = cli(*args)
+    assert outcome.code == 1, outcome
+    assert "limit" in outcome.stderr + outcome.stdout and "internal error" not in outcome.stderr + outcome.stdout
+    assert "8**5000 has about 4.52e+03 digits" in outcome.stderr + outcome.stdout
+
+
+def test_an_exact_value_past_the_digits_python_writes_is_a_limit_error(cli):
+    outcome = cli("diff", "(x+1)^5000", "x=7", "--exact")
+    assert outcome.code == 1 and outcome.stdout == ""
+    assert outcome.stderr.startswith("autodiff: limit error: the result holds an exact number of more than 4,300 "
+                                     "digits, too long to write out (hint: ")
+    assert cli("diff", "(x+1)^5000", "x=7").code == 0  # the value as a float: inf, as autograd's
+
+
+@pytest.mark.parametrize("command", ["eval", "diff"])
+def test_a_5000_digit_number_in_a_batch_line_is_the_limit_error_the_command_line_gives(cli, command):
+    outcome = cli(command, "x*2", "--batch", "-", input=f'{{"x": {BIG}}}\n{{"x": 2}}\n')
+    first, second = (json.loads(line) for line in outcome.stdout.splitlines())
+    message = "the integer has 5,000 digits; the limit is 4,000"
+    assert first == {"line": 1, "error": {"kind": "limit", "message": message}}
+    assert second["line"] == 2 and "error" not in second  # and the next line is answered
+    assert outcome.code == 1
+    alone = cli(command, "x*2", f"x={BIG}", "--format", "json")
+    assert alone.code == 1 and alone.json()["error"]["message"] == first["error"]["message"]
+
+
+def test_a_number_past_2_63_is_the_same_float_in_a_batch_line_and_on_the_command_line(cli):
+    number = "12345678901234567890123456789"
+    alone = cli("eval", "x*2", f"x={number}", "--format", "json").json()
+    line = json.loads(cli("eval", "x*2", "--batch", "-", input=f'{{"x": {number}}}\n').stdout)
+    assert line["root"] == alone["root"] and line["grads"] == alone["grads"]
+    assert alone["root"]["value"] == pytest.approx(2.4691358e28, rel=1e-6)
+    lists = json.loads(cli("eval", "x.sum()", "--batch", "-", input=f'{{"x": [1, {number}]}}\n').stdout)
+    assert lists["root"]["value"] == pytest.approx(1.2345679e28, rel=1e-6)
+
+
+@pytest.mark.parametrize("program", ["x**x", "sin(sin(sin(sin(sin(x)))))"])
+def test_tangent_at_order_10_meets_the_node_guard_eval_table_and_plot_have(cli, program):
+    outcome = cli("tangent", program, "x=1", "--order", "10")
+    assert outcome.code == 1
+    assert "autodiff: limit error: --order 10: the graph grows too fast with the order (derivative 9 has" \
+        in outcome.stderr
+    assert "limit error: --order 10: the graph grows too fast" in cli("eval", program, "x=1", "--order", "10").stderr
+    assert cli("tangent", program, "x=1", "--order", "4").code == 0
+
+
+@pytest.mark.parametrize(("program", "message", "excerpt"), [
+    ("|x", "column 1: unclosed '|' opened at line 1, column 1", "|x\n^"),
+    ("x + |x", "column 5: unclosed '|' opened at line 1, column 5", "x + |x\n    ^"),
+    ("|x| + 2x)", "column 9: unexpected ')'", "|x| + 2x)\n        ^"),
+    ("2x + (x", "column 6: unclosed '(' opened at line 1, column 6", "2x + (x\n     ^"),
+])
+def test_a_mistake_in_textbook_notation_is_shown_in_the_users_text(cli, program, message, excerpt):
+    for command in (("diff", program), ("table", program, "x=0:1")):
+        outcome = cli(*command)
+        assert outcome.code == 2
+        assert outcome.stderr == f"autodiff: syntax error at line 1, {message}\n{excerpt}\n"
