@@ -17,7 +17,7 @@ from autodiff import engine
 from autodiff.app import Record
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UnknownNameError, UsageError
-from autodiff.grammar.interpreter import Evaluation, Interpreter, constant
+from autodiff.grammar.interpreter import Evaluation, Interpreter, constant, kind
 from autodiff.grammar.syntax import Program, parse
 
 CACHED_PROGRAM_CHARS = 20_000  # longer programs are parsed each time (a few hundred short ones are kept)
@@ -199,8 +199,9 @@ def root_tensor(evaluation: Evaluation) -> Tensor:
         if stmt is None:
             raise BadValueError("the program is empty (no statements, only blanks or comments): give the "
                                 "expression to differentiate, e.g. 'x**2'", reason="root")
-        kind = type(root).__name__
-        what = "nothing" if root is None else "a function" if kind == "UserFunction" else f"a {kind}"
+        named = kind(root)
+        named = {"builtin_function_or_method": "built-in function", "type": "type (a class)"}.get(named, named)
+        what = "nothing" if root is None else f"{'an' if named[0] in 'aeiou' else 'a'} {named}"
         raise BadValueError(
             f"the program's last statement gives {what}, not a tensor: end the program with the expression "
             "to differentiate", line=stmt.line if stmt else None, column=stmt.column if stmt else None,

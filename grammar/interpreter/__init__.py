@@ -19,7 +19,7 @@ from autodiff.grammar.interpreter.interpreter import MAX_STEPS, Interpreter
 from autodiff.grammar.interpreter.members import NODE_METHODS, TENSOR_ATTRIBUTES, TENSOR_METHODS
 from autodiff.grammar.interpreter.policy import EVAL, SCRIPT, Policy
 from autodiff.grammar.interpreter.prelude import CONSTANTS, functional_names
-from autodiff.grammar.interpreter.values import Evaluation, Function, Namespace, echo
+from autodiff.grammar.interpreter.values import Evaluation, Function, Namespace, echo, kind
 from autodiff.grammar.syntax import parse
 from autodiff.grammar.syntax.tree import ExprStmt, Program
 
@@ -59,4 +59,4 @@ def is_empty(program: Program) -> bool:
 
 __all__ = ["CONSTANTS", "EVAL", "FUNCTIONAL", "MAX_STEPS", "NODE_METHODS", "SCRIPT", "TENSOR_ATTRIBUTES",
            "TENSOR_METHODS", "Backend", "EngineBackend", "Evaluation", "Function", "Interpreter", "Namespace",
-           "Policy", "arguments_error", "constant", "echo", "is_empty", "signature"]
+           "Policy", "arguments_error", "constant", "echo", "is_empty", "kind", "signature"]

@@ -283,7 +283,7 @@ def set_attribute(owner: Any, attr: str, value: Any) -> None:
         owner.attributes[attr] = value
         return
     if not isinstance(owner, Tensor):
-        raise BadValueError(f"cannot set attribute '{attr}' of a {type(owner).__name__}", reason="attribute")
+        raise BadValueError(f"cannot set attribute '{attr}' of a {kind(owner)}", reason="attribute")
     if attr not in SETTABLE:
         raise BadValueError(f"attribute '{attr}' of a tensor cannot be assigned (only {', '.join(SETTABLE)} can)",
                             reason="attribute")

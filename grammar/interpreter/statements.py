@@ -142,7 +142,7 @@ def _delete_item(owner: Any, index: Any) -> None:
         return
     if isinstance(owner, list):
         raise BadValueError(f"list index {index!r} out of range or not an integer", reason="index")
-    raise BadValueError(f"'{type(owner).__name__}' object does not support item deletion", reason="subscript")
+    raise BadValueError(f"'{kind(owner)}' object does not support item deletion", reason="subscript")
 
 
 def _pass(interp: Any, stmt: S.Pass, result: Evaluation) -> None:
@@ -198,7 +198,7 @@ def assign(interp: Any, target: S.Node, value: Any, scope: dict | None = None) -
                 interp.guard(lambda o=owner, i=index, v=item: set_array_item(o, i, v), node)
                 continue
             if not isinstance(owner, Tensor):
-                raise BadValueError(f"'{type(owner).__name__}' object does not support item assignment",
+                raise BadValueError(f"'{kind(owner)}' object does not support item assignment",
                                     reason="subscript").at(node.line, node.column)
             index = interp.index_of(node.index)
             interp.guard(lambda o=owner, i=index, v=item: engine.setitem(o, i, v), node)
@@ -215,7 +215,7 @@ def _unpack(value: Any, count: int, node: S.Node) -> list:
     else:
         items = None
     if items is None:
-        raise BadValueError(f"cannot unpack a non-iterable {type(value).__name__} object",
+        raise BadValueError(f"cannot unpack a non-iterable {kind(value)} object",
                             reason="unpack").at(node.line, node.column)
     if len(items) != count:
         few = "not enough" if len(items) < count else "too many"

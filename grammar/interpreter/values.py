@@ -152,15 +152,23 @@ def gathered(items: Any, what: str) -> list:
 
 
 # ---------------------------------------------------------------------------- Python's meaning of values
+# The interpreter's own classes, named as Python names what they stand for (no message says Namespace)
+_PYTHON_KINDS = {"Namespace": "module", "TypeFunction": "type", "Function": "builtin_function_or_method",
+                 "UserFunction": "function", "DType": "torch.dtype"}
+
+
 def kind(value: Any) -> str:
-    """A value's type as messages name it."""
+    """A value's type as messages name it: Python's and PyTorch's names, never the interpreter's classes."""
     if isinstance(value, Tensor):
         return "Tensor"
     if isinstance(value, (Node, AccumulateGrad)):
         return value.name()
     if value is None:
         return "NoneType"
-    return type(value).__name__
+    name = type(value).__name__
+    if name == "GradMode":  # torch.no_grad() is a `no_grad`, torch.enable_grad() an `enable_grad`
+        return "enable_grad" if getattr(value, "enabled", False) else "no_grad"
+    return _PYTHON_KINDS.get(name, name)
 
 
 def shown(name: str, width: int = 60) -> str:
@@ -181,7 +189,7 @@ def hashable(key: Any) -> Any:
     """A dictionary key: numbers, strings, None, booleans, tuples of those and tensors (by identity, as in
     PyTorch); a list is refused as Python refuses it."""
     if isinstance(key, (list, dict)):
-        raise BadValueError(f"unhashable type: '{type(key).__name__}'", reason="unhashable")
+        raise BadValueError(f"unhashable type: '{kind(key)}'", reason="unhashable")
     if isinstance(key, tuple):
         for item in key:
             hashable(item)
@@ -226,7 +234,7 @@ def format_field(value: Any, conversion: str, spec: str) -> str:
         except ValueError as error:
             raise BadValueError(f"{error}", reason="format") from None
     if spec:
-        raise BadValueError(f"unsupported format string passed to {type(value).__name__}.__format__",
+        raise BadValueError(f"unsupported format string passed to {kind(value)}.__format__",
                             reason="format")
     return display(value)
 

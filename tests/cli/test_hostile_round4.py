@@ -72,3 +72,21 @@ def test_a_mistake_in_textbook_notation_is_shown_in_the_users_text(cli, program,
         outcome = cli(*command)
         assert outcome.code == 2
         assert outcome.stderr == f"autodiff: syntax error at line 1, {message}\n{excerpt}\n"
+
+
+@pytest.mark.parametrize(("program", "message"), [
+    ("torch", "the program's last statement gives a module, not a tensor"),
+    ("x + torch", "unsupported operand types for +: Tensor and module"),
+    ("torch(1)", "'module' object is not callable"),
+    ("type(x)", "the program's last statement gives a type (a class), not a tensor"),
+    ("float", "the program's last statement gives a type (a class), not a tensor"),
+    ("torch.no_grad()", "the program's last statement gives a no_grad, not a tensor"),
+    ("torch.enable_grad() * x", "unsupported operand types for *: enable_grad and Tensor"),
+    ("x in torch", "argument of type 'module' is not iterable"),
+    ("torch.x = 1", "cannot set attribute 'x' of a module"),
+])
+def test_messages_name_pythons_types_not_the_interpreters_classes(cli, program, message):
+    outcome = cli("eval", program, "x=1")
+    assert outcome.code == 1 and message in outcome.stderr, outcome
+    for internal in ("Namespace", "TypeFunction", "GradMode", "UserFunction"):
+        assert internal not in outcome.stderr
