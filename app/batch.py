@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any, ClassVar
 
 from autodiff import engine
+from autodiff.app.names import name_problem
 from autodiff.app.session import Binding, EvalRequest, parsed
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UsageError
 
@@ -222,8 +223,9 @@ def line_bindings(data: dict[str, Any], max_elements: int | None) -> list[Bindin
     """The bindings of one input line: values that are numbers or nested lists of numbers."""
     bindings = []
     for name, value in data.items():
-        if not name.isidentifier() or name.startswith("_"):
-            raise UsageError(f"{name!r} is not a valid name to bind (letters, digits and _, not starting with _)")
+        problem = name_problem(name, "a valid name to bind")
+        if problem:
+            raise UsageError(problem)
         problem = _not_numbers(value)
         if problem:
             raise BadValueError(f"the value of {name} {problem}: give a number or (nested) lists of numbers")

@@ -90,3 +90,33 @@ def test_messages_name_pythons_types_not_the_interpreters_classes(cli, program, 
     assert outcome.code == 1 and message in outcome.stderr, outcome
     for internal in ("Namespace", "TypeFunction", "GradMode", "UserFunction"):
         assert internal not in outcome.stderr
+
+
+CYRILLIC_X = "\u0445"
+
+
+@pytest.mark.parametrize("args", [
+    ("eval", "x*2", "x=2", f"{CYRILLIC_X}=1"),
+    ("eval", "x*2", "--var", f"{CYRILLIC_X}=1"),
+    ("diff", "x*2", "x=2", "--const", f"{CYRILLIC_X}=1"),
+    ("table", "x*2", "x=0:1", f"{CYRILLIC_X}=1"),
+])
+def test_a_binding_named_with_a_lookalike_letter_is_refused_naming_it(cli, args):
+    outcome = cli(*args)
+    assert outcome.code == 2 and outcome.stdout == ""
+    assert outcome.stderr.startswith("autodiff: usage error: ")
+    assert "'\u0445' has the letter '\u0445' (U+0445 CYRILLIC SMALL LETTER HA), which no name of the language has " \
+           "(names use only ASCII letters, digits and _); it looks like 'x': type that name in Latin letters" \
+        in outcome.stderr
+
+
+def test_a_batch_line_binding_a_lookalike_letter_is_refused_and_the_next_line_answered(cli):
+    outcome = cli("eval", "x*2", "--batch", "-", input=f'{{"{CYRILLIC_X}": 1, "x": 2}}\n{{"x": 2}}\n')
+    first, second = (json.loads(line) for line in outcome.stdout.splitlines())
+    assert first["error"]["kind"] == "usage" and "U+0445 CYRILLIC SMALL LETTER HA" in first["error"]["message"]
+    assert second["root"]["value"] == 4.0 and outcome.code == 1
+
+
+def test_greek_letters_still_bind_their_names_in_the_calculus_commands(cli):
+    outcome = cli("diff", "\u03b8*2", "\u03b8=1", "--format", "plain")
+    assert outcome.code == 0 and "d/dtheta theta*2 = 2" in outcome.stdout
