@@ -120,3 +120,36 @@ def test_a_batch_line_binding_a_lookalike_letter_is_refused_and_the_next_line_an
 def test_greek_letters_still_bind_their_names_in_the_calculus_commands(cli):
     outcome = cli("diff", "\u03b8*2", "\u03b8=1", "--format", "plain")
     assert outcome.code == 0 and "d/dtheta theta*2 = 2" in outcome.stdout
+
+
+@pytest.mark.parametrize(("make", "words"), [
+    ("read-only", "the file is read-only; it is not replaced"),
+    ("fifo", "it is a FIFO, not a regular file"),
+    ("folder", "it is a folder, not a regular file"),
+    ("link to read-only", "the file is read-only; it is not replaced"),
+])
+def test_plot_out_never_replaces_a_read_only_file_or_a_fifo(cli, tmp_path, monkeypatch, make, words):
+    pytest.importorskip("matplotlib")
+    import os
+
+    monkeypatch.setenv("MPLCONFIGDIR", str(tmp_path / "mpl"))
+    path = tmp_path / "image.png"
+    if make == "fifo":
+        os.mkfifo(path)
+    elif make == "folder":
+        path.mkdir()
+    else:
+        real = tmp_path / "real.png" if make == "link to read-only" else path
+        real.write_bytes(b"keep")
+        real.chmod(0o444)
+        if real != path:
+            path.symlink_to(real)
+    kind = path.lstat().st_mode
+    outcome = cli("plot", "x*x", "x=0:1", "--out", str(path))
+    assert outcome.code == 2 and f"autodiff: io error: --out {path}: {words}" in outcome.stderr
+    assert path.lstat().st_mode == kind  # the same kind of file, not replaced
+    if make in ("read-only", "link to read-only"):
+        assert path.read_bytes() == b"keep"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".autodiff")] == []
+    fresh = tmp_path / "new.png"
+    assert cli("plot", "x*x", "x=0:1", "--out", str(fresh)).code == 0 and fresh.stat().st_size > 1000
