@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -192,6 +193,8 @@ def grads_of(tensors: dict[str, Tensor]) -> dict[str, np.ndarray | None]:
 
 def root_tensor(evaluation: Evaluation) -> Tensor:
     root = evaluation.root
+    if isinstance(root, int) and not isinstance(root, bool) and abs(root) >= 2**63:
+        root = float(root) if abs(root) < 2**1024 else math.copysign(math.inf, root)  # as the language's numbers
     if isinstance(root, list) or (isinstance(root, (int, float)) and not isinstance(root, bool)):
         root = engine.tensor(root)
     if not isinstance(root, Tensor):

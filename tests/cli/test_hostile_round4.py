@@ -153,3 +153,14 @@ def test_plot_out_never_replaces_a_read_only_file_or_a_fifo(cli, tmp_path, monke
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".autodiff")] == []
     fresh = tmp_path / "new.png"
     assert cli("plot", "x*x", "x=0:1", "--out", str(fresh)).code == 0 and fresh.stat().st_size > 1000
+
+
+@pytest.mark.parametrize(("program", "code", "words"), [
+    ("len(range(2**64))", 1, "value error at line 1, column 5: 'float' object cannot be interpreted as an integer"),
+    ("len(range(-9223372036854775807, 9223372036854775807))", 0, "root = tensor(1.8447e+19)"),
+    ("sum(range(10**18))", 0, "root = tensor(5.0000e+35)"),  # past int64: a float, as the language's numbers
+    ("list(range(10**18))", 1, "limit error at line 1, column 1: list() of 1,000,000,000,000,000,000 items"),
+])
+def test_huge_ranges_are_answered_or_refused_at_once(cli, program, code, words):
+    outcome = cli("eval", program)
+    assert outcome.code == code and words in outcome.stdout + outcome.stderr, outcome
