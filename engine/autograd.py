@@ -134,12 +134,12 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
         nodes = [_target_node(t) for t in inputs_list]
         captured = execute(roots, _vocabulary(create_graph), keep_graph, dict.fromkeys(nodes))
     results: list[Tensor | None] = []
-    for node in nodes:
+    for index, node in enumerate(nodes):
         grad_value, owned = captured.get(node) or (None, False)
         if grad_value is None:
             if not allow_unused:
                 raise AutogradError(
-                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    f"The differentiated Tensor at index {index} appears to not have been used in the graph. "
                     "Set allow_unused=True if this is the desired behavior.",
                     reason="unused_input",
                 )
