@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 
 def _grad(L: Any) -> Any:
     return L.autograd.grad if hasattr(L, "autograd") and hasattr(L.autograd, "grad") else L.grad
@@ -65,6 +67,12 @@ def register(C: Any) -> None:
     # norm(p=0) has an undefined gradient: .grad stays None (only the other term reaches x)
     case("diff44_norm_p0", lambda L, x: x.norm(p=0), a23)
     case("diff44_norm_p0_dim_plus_sum", lambda L, x: x.norm(p=0, dim=1).sum() * x.sum(), a23)
+    # float32 running products and sums accumulate in double, as PyTorch's CPU kernels (a cumprod of 1,022 numbers
+    # alternating in sign: numpy's float32 accumulation put its gradient 2e-3 off)
+    k = np.arange(1022)
+    alternating = (np.where(k % 2, 1.03, -0.97) + 0.01 * np.cos(k)).astype(np.float32)
+    case("diff44_cumprod_f32_1022", lambda L, x: L.cumprod(x, 0), alternating, dtype=C.F32)
+    case("diff44_cumsum_f32_1022", lambda L, x: L.cumsum(x, 0), alternating * 100, dtype=C.F32)
     # a tensor exponent's result is saved whichever input needs grad (a write into an input is refused as in PyTorch)
     case("diff44_pow_tensor_saves_result", _pow_then_write, C.positive(2, 3, offset=74), values(2, 3, offset=75))
 
