@@ -12,11 +12,13 @@ different programs costs little more than lines of one.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any, ClassVar
 
 from autodiff import engine
+from autodiff.app.names import name_problem
 from autodiff.app.session import Binding, EvalRequest, parsed
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UsageError
 
@@ -187,7 +189,7 @@ def _json_object(raw: bytes) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise InputError("the line is not UTF-8 text") from None
     try:
-        data = json.loads(text.strip())
+        data = json.loads(text.strip(), parse_int=_json_integer)
     except json.JSONDecodeError as error:
         raise ParseError(f"the line is not JSON: {error.msg} at column {error.colno}",
                          hint='write one JSON object of bindings per line, e.g. {"x": [1, 2], "y": 3}') from None
@@ -199,12 +201,31 @@ def _json_object(raw: bytes) -> dict[str, Any]:
     return data
 
 
+def _json_integer(text: str) -> int | float:
+    """A JSON integer as the language reads the same literal on the command line: the parser's digit limit,
+    and a float past 2**63, inf past float's range (so `{"x": 12345678901234567890123456789}` is what
+    `x=12345678901234567890123456789` is)."""
+    from autodiff.grammar.syntax import MAX_INT_DIGITS
+
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise LimitError(f"the integer has {digits:,} digits; the limit is {MAX_INT_DIGITS:,}", reason="size")
+    value = int(text)
+    if abs(value) < 2**63:
+        return value
+    try:
+        return float(value)
+    except OverflowError:
+        return math.copysign(math.inf, value)
+
+
 def line_bindings(data: dict[str, Any], max_elements: int | None) -> list[Binding]:
     """The bindings of one input line: values that are numbers or nested lists of numbers."""
     bindings = []
     for name, value in data.items():
-        if not name.isidentifier() or name.startswith("_"):
-            raise UsageError(f"{name!r} is not a valid name to bind (letters, digits and _, not starting with _)")
+        problem = name_problem(name, "a valid name to bind")
+        if problem:
+            raise UsageError(problem)
         problem = _not_numbers(value)
         if problem:
             raise BadValueError(f"the value of {name} {problem}: give a number or (nested) lists of numbers")

@@ -16,7 +16,7 @@ import numpy as np
 
 from autodiff import engine
 from autodiff.app.realroots import BACKEND
-from autodiff.app.session import Binding, EvalRequest, evaluate, root_tensor
+from autodiff.app.session import Binding, EvalRequest, OrderGuard, evaluate, root_tensor
 from autodiff.engine import Tensor
 from autodiff.engine.errors import LimitError, UsageError
 from autodiff.grammar.syntax import parse
@@ -71,17 +71,19 @@ class Function:
         root, leaves = self.run(point)
         start = (0,) * n
         out = {start: _scalar(root, self.variables)}
-        queue: list[tuple[tuple[int, ...], Tensor | None, int]] = [(start, root, 0)]
+        guard = OrderGuard(root, order)
+        queue: list[tuple[tuple[int, ...], Tensor | None, int, int]] = [(start, root, 0, guard.size)]
         with engine.enable_grad(), np.errstate(all="ignore"):
             while queue:
-                alpha, t, first = queue.pop(0)
+                alpha, t, first, size = queue.pop(0)
                 if sum(alpha) == order:
                     continue
                 grads = _grads(t, leaves[first:], create_graph=sum(alpha) + 1 < order)
                 for j, g in zip(range(first, n), grads):
                     beta = tuple(a + (1 if k == j else 0) for k, a in enumerate(alpha))
                     out[beta] = 0.0 if g is None else float(np.asarray(g.numpy(force=True)).reshape(-1)[0])
-                    queue.append((beta, g, j))
+                    grown = guard.check(g, sum(beta), size) if g is not None and sum(beta) < order else 0
+                    queue.append((beta, g, j, grown))
         return out
 
     # ---------------------------------------------------------------- many points at once
@@ -203,10 +205,13 @@ def _one_variable(fn: Function, points: np.ndarray, order: int) -> list[np.ndarr
         raise ValueError("not elementwise")
     out = [_data(root, shape)]
     current: Tensor | None = root
+    guard = OrderGuard(root, order)
     with engine.enable_grad(), np.errstate(all="ignore"):
         for k in range(1, order + 1):
             (current,) = _grads(current, [leaf], create_graph=k < order, ones=True)
             out.append(_data(current, shape))
+            if current is not None and k < order:
+                guard.check(current, k)
     return out
 
 

@@ -3,13 +3,15 @@ pastes back into `autodiff eval` and into `autodiff check` as an expected deriva
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import sympy
 from sympy.printing.str import StrPrinter
 
 from autodiff.app.sympymath import LANGUAGE_NAMES
-from autodiff.engine.errors import BadValueError
+from autodiff.engine.errors import BadValueError, LimitError
 
 MAX_PRINTED_OPS = 20_000  # a formula larger than this is refused rather than printed
 
@@ -196,7 +198,22 @@ def to_language(expr: Any, book: bool = False) -> str:
     if ops > MAX_PRINTED_OPS:
         raise SymbolicError(f"diff: the formula has more than {MAX_PRINTED_OPS:,} operations; it is too large to "
                             "show", reason="symbolic")
-    return LanguagePrinter({} if book and ops <= ORDERED_OPS else {"order": "none"}).doprint(expr)
+    with written_out():
+        return LanguagePrinter({} if book and ops <= ORDERED_OPS else {"order": "none"}).doprint(expr)
+
+
+@contextlib.contextmanager
+def written_out() -> Iterator[None]:
+    """Python writes no integer of more than 4,300 digits (sys.get_int_max_str_digits): a formula or value
+    holding one is a limit error, not an internal one."""
+    try:
+        yield
+    except ValueError as error:
+        if "integer string conversion" not in str(error):
+            raise
+        raise LimitError("the result holds an exact number of more than 4,300 digits, too long to write out",
+                         hint="write a decimal (8.0**5000 for 8**5000) to compute with floats, or ask "
+                              "autodiff eval for the value at a point", reason="size") from None
 
 
 def operand(expr: Any, denominator: bool = False) -> str:
@@ -212,4 +229,5 @@ def to_book(expr: Any) -> str:
 
 
 def to_latex(expr: Any) -> str:
-    return sympy.latex(expr)
+    with written_out():
+        return sympy.latex(expr)

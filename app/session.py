@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +18,7 @@ from autodiff import engine
 from autodiff.app import Record
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UnknownNameError, UsageError
-from autodiff.grammar.interpreter import Evaluation, Interpreter, constant, literal_tensor
+from autodiff.grammar.interpreter import Evaluation, Interpreter, constant, kind, literal_tensor
 from autodiff.grammar.syntax import Program, parse
 
 CACHED_PROGRAM_CHARS = 20_000  # longer programs are parsed each time (a few hundred short ones are kept)
@@ -195,6 +196,8 @@ def grads_of(tensors: dict[str, Tensor]) -> dict[str, np.ndarray | None]:
 
 def root_tensor(evaluation: Evaluation) -> Tensor:
     root = evaluation.root
+    if isinstance(root, int) and not isinstance(root, bool) and abs(root) >= 2**63:
+        root = float(root) if abs(root) < 2**1024 else math.copysign(math.inf, root)  # as the language's numbers
     if isinstance(root, list) or (isinstance(root, (int, float)) and not isinstance(root, bool)):
         root = literal_tensor(root)
     if not isinstance(root, Tensor):
@@ -202,8 +205,9 @@ def root_tensor(evaluation: Evaluation) -> Tensor:
         if stmt is None:
             raise BadValueError("the program is empty (no statements, only blanks or comments): give the "
                                 "expression to differentiate, e.g. 'x**2'", reason="root")
-        kind = type(root).__name__
-        what = "nothing" if root is None else "a function" if kind == "UserFunction" else f"a {kind}"
+        named = kind(root)
+        named = {"builtin_function_or_method": "built-in function", "type": "type (a class)"}.get(named, named)
+        what = "nothing" if root is None else f"{'an' if named[0] in 'aeiou' else 'a'} {named}"
         raise BadValueError(
             f"the program's last statement gives {what}, not a tensor: end the program with the expression "
             "to differentiate", line=stmt.line if stmt else None, column=stmt.column if stmt else None,
@@ -282,6 +286,32 @@ def _check_kept(tensors: dict[str, Tensor], passes: int) -> None:
                      hint="fewer passes, a smaller tensor, or raise the element limit", reason="kept_passes")
 
 
+class OrderGuard:
+    """What keeps {order} N bounded, for eval, table, plot and the calculus commands alike: each derivative's
+    graph can multiply the last (x**x: by 3.5 an order), so derivative k is not differentiated again when the
+    next graph, grown as much as this one did, would pass the budget (MAX_DERIVATIVE_NODES, or 4 times the
+    program's graph if larger), or its arrays would not fit in the memory left under the cap."""
+
+    def __init__(self, root: Tensor, wanted: int) -> None:
+        self.wanted = wanted
+        self.size = engine.graph_size(root)
+        self.budget = max(MAX_DERIVATIVE_NODES, 4 * self.size)
+        self.held = engine.graph_bytes(root)  # the arrays the graph keeps: each order's memory is predicted from them
+
+    def check(self, derivative: Tensor, order: int, parent: int | None = None) -> int:
+        """Refuse to differentiate `derivative` (of order `order`, from a graph of `parent` nodes: by default
+        the last one checked) again when the next graph would be too large; its node count otherwise."""
+        previous = self.size if parent is None else parent
+        size = engine.graph_size(derivative, self.budget)
+        if size * max(1.0, size / max(previous, 1)) > self.budget:
+            raise LimitError(f"{{order}} {self.wanted}: the graph grows too fast with the order (derivative "
+                             f"{order} has {size:,} nodes; the limit for the next is {self.budget:,})",
+                             hint=f"ask for {{order}} {order} or less", reason="order", fields=("order",))
+        self.held = _check_next_order_memory(self.wanted, order, self.held, engine.graph_bytes(derivative))
+        self.size = size
+        return size
+
+
 def _check_next_order_memory(wanted: int, order: int, before: int, now: int) -> int:
     """Refuse the next derivative when its graph would not fit in the memory left under the process's cap:
     it keeps the current graph's arrays and adds new ones, as many as the last order added times its
@@ -332,11 +362,7 @@ def _higher_order(request: EvalRequest, evaluation: Evaluation, root: Tensor, gr
     passes = []
     current, grad_output = root, gradient
     derivative: Tensor | None = None
-    # Each order can multiply the graph (x**x: by 3.5): refuse to go on when the next one would be too large,
-    # not hours later.
-    size = engine.graph_size(root)
-    budget = max(MAX_DERIVATIVE_NODES, 4 * size)
-    held = engine.graph_bytes(root)  # the arrays the graph keeps: each order's memory is predicted from them
+    guard = OrderGuard(root, request.order)
     for order in range(1, request.order + 1):
         if current.requires_grad:
             (derivative,) = engine.grad(current, x, grad_outputs=grad_output, create_graph=True,
@@ -347,13 +373,8 @@ def _higher_order(request: EvalRequest, evaluation: Evaluation, root: Tensor, gr
             derivative = engine.zeros_like(x)
         passes.append(Pass(evaluation.root_name, {name: np.array(derivative.numpy(force=True), copy=True)}, order))
         current, grad_output = derivative.sum(), None
-        previous, size = size, engine.graph_size(current, budget)
-        if order < request.order and size * max(1.0, size / max(previous, 1)) > budget:
-            raise LimitError(f"{{order}} {request.order}: the graph grows too fast with the order (derivative "
-                             f"{order} has {size:,} nodes; the limit for the next is {budget:,})",
-                             hint=f"ask for {{order}} {order} or less", reason="order", fields=("order",))
         if order < request.order:
-            held = _check_next_order_memory(request.order, order, held, engine.graph_bytes(current))
+            guard.check(current, order)
     x.grad = derivative.detach()
     grads = grads_of(named_tensors(evaluation))
     return EvalResult(evaluation, root, passes, grads)
@@ -364,5 +385,5 @@ MAX_DERIVATIVE_NODES = 200_000  # the graph a higher order differentiates next (
 ROOT_NEEDS_NO_GRAD = "the root does not require grad"  # why no backward pass ran
 
 
-__all__ = ["AutodiffError", "Binding", "EvalRequest", "EvalResult", "Pass", "as_tensor", "constant", "root_tensor",
-           "run_eval"]
+__all__ = ["AutodiffError", "Binding", "EvalRequest", "EvalResult", "OrderGuard", "Pass", "as_tensor", "constant",
+           "root_tensor", "run_eval"]

@@ -257,7 +257,8 @@ class SymbolicBackend:
         return Symbolic(result, node, shown)
 
 
-MAX_EXACT_DIGITS = 10_000  # an exact power of numbers past this many digits is refused, not computed
+MAX_EXACT_DIGITS = 4_000  # an exact power of numbers past this many digits is refused, not computed (Python writes
+# no integer over 4,300 digits; the parser reads none over 4,000)
 
 
 def _form(op: Op, exprs: tuple, params: dict) -> Any:

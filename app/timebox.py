@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -85,7 +86,24 @@ def _stop(worker: threading.Thread, lock: Any, state: dict, box: list) -> bool:
         if worker.ident is not None and worker.is_alive():
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(Abandoned))
     worker.join(STOP_SECONDS)
+    _release()
     return False
+
+
+def _release() -> None:
+    """After stopped work: what it left behind is given back. SymPy's caches keep results of the work's inner
+    calls (each a formula that may be huge, scattered over the heap so that nothing around them can be
+    returned either): an abandoned simplification left 1.9 GiB resident after the answer. The caches are
+    emptied (they only save time), the garbage collected and malloc's free memory returned to the system."""
+    import gc
+
+    from autodiff.engine.allocator import trim_freed_memory
+
+    cache = sys.modules.get("sympy.core.cache")
+    if cache is not None:
+        cache.clear_cache()
+    gc.collect()
+    trim_freed_memory()
 
 
 def _own_clock(clock: list[int]) -> None:

@@ -194,8 +194,11 @@ def split_binding(text: str, option: str) -> tuple[str, str]:
     name = name.strip()
     if not sep or not name or not value.strip():
         raise UsageError(f"{option} {text!r}: expected NAME=VALUE, e.g. x=1.5 or 'x=[1, 2]'")
-    if not name.isidentifier() or name.startswith("_"):
-        raise UsageError(f"{option} {text!r}: {name!r} is not a valid name")
+    from autodiff.app.names import name_problem
+
+    problem = name_problem(name)
+    if problem:
+        raise UsageError(f"{option} {text!r}: {problem}")
     value = value.strip()
     if "," in value and re.match(_COMMA_NUMBERS, value):
         raise UsageError(f"{option} {text!r}: a list needs brackets and a decimal needs a point",

@@ -168,6 +168,8 @@ def _report_unexpected(error: Exception, json_mode: bool, debug: bool) -> int:
         return report(LimitError("out of memory (lower the sizes, or --max-elements)"), json_mode)
     if isinstance(error, RecursionError):
         return report(LimitError("the program is nested too deeply"), json_mode)
+    if isinstance(error, ValueError) and "integer string conversion" in str(error):  # Python's 4,300 digits
+        return report(LimitError("a number of more than 4,300 digits is too long to write out"), json_mode)
     from autodiff.engine.errors import BadValueError
 
     return report(BadValueError(f"internal error ({type(error).__name__}: {error}); please report it, with "

@@ -153,11 +153,13 @@ def write_image(out: str, points: Any, series: list, labels: list[str], wrt: str
             axes.axhline(0, color="0.8", linewidth=0.8)
             axes.legend()
             target = os.path.realpath(out)  # through a symbolic link, as writing to it would go
+            _check_replaceable(out, target)
             handle, temporary = tempfile.mkstemp(prefix=".autodiff-", suffix=os.path.splitext(out)[1],
                                                  dir=os.path.dirname(target))
             os.close(handle)
             os.chmod(temporary, _file_mode(target))
             figure.savefig(temporary, format=os.path.splitext(out)[1][1:].lower())
+            _check_replaceable(out, target)  # again: it may have changed while the image was drawn
             os.replace(temporary, target)
             temporary = None
         except OSError as error:
@@ -167,6 +169,30 @@ def write_image(out: str, points: Any, series: list, labels: list[str], wrt: str
             if temporary is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(temporary)
+
+
+def _check_replaceable(out: str, target: str) -> None:
+    """--out replaces only a regular file it may write (or makes a new one): never a read-only file (root may
+    write anything, so a file without any write permission counts as read-only), a FIFO, a device or a folder."""
+    import os
+    import stat
+
+    from autodiff.engine.errors import InputError
+
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise InputError(f"--out {out}: cannot write the image ({error.strerror or error})") from None
+    if not stat.S_ISREG(st.st_mode):
+        what = ("a folder" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+                else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "not a regular file")
+        raise InputError(f"--out {out}: it is {what}, not a regular file; the image is written only to a new or "
+                         "regular file", reason="out")
+    if not st.st_mode & 0o222 or not os.access(target, os.W_OK):
+        raise InputError(f"--out {out}: the file is read-only; it is not replaced (make it writable, or choose "
+                         "another name)", reason="out")
 
 
 def _file_mode(path: str) -> int:

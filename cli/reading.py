@@ -36,6 +36,8 @@ def read_math(program: str | None, file: str | None, assignments: tuple[str, ...
     reading = read(text, declared, implicit)
     if reading.derivative is not None:
         _question(reading.derivative, text, options, question)
+    if reading.read_as is not None and reading.equation is None:
+        _parses_as_read(reading.program, text)
     if show and reading.read_as is not None:
         sys.stderr.write(f"read as: {reading.read_as}\n")
     for binding in shown:  # sin π/2 is sin(pi)/2: a value read otherwise than spelt is shown too
@@ -58,6 +60,54 @@ def _question(derivative: tuple[str, int], text: str, options: dict[str, Any], a
     if options.get("order", 1) not in (1, order):
         raise UsageError(f"the program asks {asked} but --order says {options['order']}: give one of them")
     options["wrt"], options["order"] = (name,), order
+
+
+def _parses_as_read(program: str, text: str) -> None:
+    """Parse the textbook reading of `text`; its mistake is shown in the user's own text (`|x` is read as
+    `abs(x`, whose unclosed bracket is the '|' at column 1), not in the reading's."""
+    from autodiff.engine.errors import AutodiffError
+    from autodiff.grammar.syntax import parse
+
+    try:
+        parse(program)
+    except AutodiffError as error:
+        raise _in_users_text(error, program, text) from None
+
+
+def _in_users_text(error: Any, program: str, text: str) -> Any:
+    """The parse error of the one-line reading `program`, its columns moved to where they are in `text`."""
+    import difflib
+    import re
+
+    from autodiff.grammar.syntax import source_excerpt
+
+    if error.line != 1 or error.column is None or "\n" in program or "\n" in text or len(program) > 10_000:
+        return error
+    blocks = difflib.SequenceMatcher(None, program, text, autojunk=False).get_opcodes()
+
+    def moved(column: int) -> int:
+        i = column - 1
+        for tag, i1, i2, j1, _ in blocks:
+            if i1 <= i < i2:
+                return j1 + (i - i1 if tag == "equal" else 0) + 1
+        return len(text) + 1
+
+    def reworded(match: re.Match) -> str:
+        column = moved(int(match.group(2)))
+        return f"{match.group(1)}{column}"
+
+    column = moved(error.column)
+    summary = str(error.details.get("summary") or error.message.split("\n", 1)[0])
+    summary = re.sub(r"(line 1, column )(\d+)", reworded, summary)
+    if 0 < column <= len(text) and text[column - 1] == "|":
+        summary = summary.replace("'('", "'|'").replace("')'", "'|'")
+    shown = source_excerpt(text, 1, column)
+    error.message = f"{summary}\n{shown}"
+    error.details["summary"] = summary
+    if error.details.get("excerpt"):
+        error.details["excerpt"] = shown
+    error.column = column
+    return error
 
 
 def refuse_equation(reading: Any, command: str) -> None:

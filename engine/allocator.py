@@ -87,8 +87,9 @@ def room() -> int | None:
     return None if held is None else cap - held
 
 
-def _trim() -> None:
-    """Give the freed memory malloc keeps (cache_freed_memory) back, so that it counts as room again."""
+def trim_freed_memory() -> None:
+    """Give the freed memory malloc keeps (cache_freed_memory) back to the system, so that it counts as room
+    again (and no longer as the process's resident memory)."""
     libc = _glibc()
     if libc is not None:
         libc.malloc_trim(0)
@@ -99,7 +100,7 @@ def ensure_room(need: int, what: str) -> None:
     left = room()
     if left is None or need <= left:
         return
-    _trim()
+    trim_freed_memory()
     left = room()
     if left is None or need <= left:
         return

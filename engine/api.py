@@ -65,13 +65,19 @@ def _backward(self: Tensor, gradient: Any = None, retain_graph: bool | None = No
 
 
 def _fill(self: Tensor, value: float) -> Tensor:
-    """Fill with a number in place; recorded as FillBackward2 when it needs grad."""
-    if isinstance(value, Tensor) and value._data.size != 1:
-        raise BadValueError(f"fill_ only supports a 0-dimension value tensor, but got a tensor with "
-                            f"{value.ndim} dimensions", reason="arguments")
+    """Fill with a number in place (FillBackward2 when it needs grad), or with a 0-d tensor: PyTorch's
+    fill_.Tensor, which is self[...] = value (FillBackward3, or CopySlices on a view's base), the value's
+    gradient the sum of the gradient over what it filled."""
+    if isinstance(value, Tensor) and value.ndim != 0:
+        raise BadValueError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} "
+                            "dimensions.", reason="arguments")
     if not isinstance(value, (Tensor, int, float, np.number)):
         raise BadValueError(f"fill_() takes a number, not {type(value).__name__}", reason="arguments")
-    return fill_(self, float(value.item() if isinstance(value, Tensor) else value), "fill_")
+    if isinstance(value, Tensor):
+        lazy.load_operations()
+        _ARRAY_OPERATOR["__setitem__"](self, Ellipsis, value)
+        return self
+    return fill_(self, float(value), "fill_")
 
 
 def _distributions() -> Any:

@@ -147,12 +147,12 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     if watcher is not None:
         watcher(outputs, False)
     results: list[Tensor | None] = []
-    for node in nodes:
+    for index, node in enumerate(nodes):
         grad_value, owned = captured.get(node) or (None, False)
         if grad_value is None:
             if not allow_unused:
                 raise AutogradError(
-                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    f"The differentiated Tensor at index {index} appears to not have been used in the graph. "
                     "Set allow_unused=True if this is the desired behavior.",
                     reason="unused_input",
                 )

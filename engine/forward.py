@@ -179,7 +179,10 @@ def _rule(op: Op, values: list, tangents: list, params: dict, out: np.ndarray) -
                        for grad, t in zip(op.grads, tangents) if t is not None])
     if rule == REDUCTION_JVP:
         ones = np.ones(out.shape, dtype=out.dtype)
-        parts = [np.asarray(grad.fn(F, ones, s)) * t for grad, t in zip(op.grads, tangents) if t is not None]
+        slopes = [(grad.fn(F, ones, s), t) for grad, t in zip(op.grads, tangents) if t is not None]
+        parts = [np.asarray(slope) * t for slope, t in slopes if slope is not None]  # None: an undefined gradient
+        if not parts:  # (norm with p = 0): its tangent is zero
+            return np.zeros(out.shape, dtype=out.dtype)
         total = _total(parts)
         if total.shape == out.shape:  # nothing reduced (a loss with reduction='none')
             return total

@@ -59,8 +59,7 @@ def _normalize_index(x: Tensor, index: Any) -> list[tuple]:
                 raise BadValueError("step must be greater than zero (negative steps are not supported)",
                                     reason="index")
             start, stop, step = item.indices(shape[dim])
-            full = start == 0 and stop == shape[dim] and step == 1
-            if not full or single:
+            if not whole_slice(item, shape[dim]) or single:
                 steps.append(("slice", dim, start, stop, step))
                 shape[dim] = len(range(start, stop, step))
             dim += 1
@@ -72,6 +71,14 @@ def _normalize_index(x: Tensor, index: Any) -> list[tuple]:
             steps.append(("select", dim, i % size))
             shape.pop(dim)
     return steps
+
+
+def whole_slice(item: slice, length: int) -> bool:
+    """PyTorch's test for a slice it skips (records nothing for) inside an index: as written, it starts at 0 (or
+    None), steps by 1 (or None) and stops at the end or past it. `-3:` on a dim of 3 covers it all, yet is
+    recorded (SliceBackward0), as is `::5` on a dim of 1."""
+    return (item.start is None or item.start == 0) and (item.step is None or item.step == 1) and (
+        item.stop is None or item.stop >= length)
 
 
 def _as_python(item: Any) -> Any:
@@ -153,7 +160,7 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
             (src._data.shape, src._data.dtype) if isinstance(src, Tensor) else (None, None))
         nexts = (base_node, edge_node(src))
         op, params = COPY_SLICES, {"outside": outside, "where": where}
-        if all(isinstance(w, slice) or w is Ellipsis for w in where) and not outside.any():  # the whole: copy_
+        if _whole_region(x, where):  # the tensor itself, as PyTorch's index reads it: copy_ / fill_
             op = COPY if isinstance(src, Tensor) and src._data.ndim else FILL_TENSOR  # a 0-d tensor: fill_
             node = Node(op, nexts, meta, None, (), None)
         else:  # PyTorch frees CopySlices after a backward pass like a node with saved tensors: so does the plan
@@ -170,6 +177,19 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
     if recorded:
         x._grad_fn = node
         x._requires_grad = True
+
+
+def _whole_region(x: Tensor, where: tuple) -> bool:
+    """Whether PyTorch's index gives x itself (every item a slice it skips, or ...): its write is then x's own
+    copy_/fill_ (CopyBackwards, FillBackward3), any other (y[-2:] = v, though it covers y) a CopySlices."""
+    if not all(isinstance(w, slice) or w is Ellipsis for w in where):
+        return False
+    named = [w for w in where if w is not Ellipsis]
+    dims = list(range(len(named)))
+    if Ellipsis in where:
+        at = where.index(Ellipsis)
+        dims = dims[:at] + [x.ndim - len(named) + i for i in range(at, len(named))]
+    return all(whole_slice(w, x._data.shape[d]) for w, d in zip(named, dims))
 
 
 def _fitted(src: Any, shape: tuple[int, ...]) -> Any:

@@ -190,6 +190,11 @@ class _SavedPlans(dict):
         op = self.op
         savable = (*op.inputs, "result", *op.saved, *op.outputs)
         wanted = {n for flag, names in zip(needs, op.uses) if flag for n in names}
+        # PyTorch's generated code guards the saving of an input (saved when a formula that reads it runs), never
+        # an output's (the result of a ** b is saved even when b needs no grad, so a write into it is detected),
+        # nor anything of a double-backward op (`*_backward`)
+        unguarded = op.name.endswith(("_backward", "_backward_data"))
+        wanted |= {n for names in op.uses for n in names if n == "result" or n in op.outputs or unguarded}
         names = [n for n in savable if n in wanted]
         plan = tuple((n, op.inputs.index(n) if n in op.inputs else None) for n in names)
         self[needs] = plan

@@ -79,8 +79,15 @@ TRIL = _declare("tril", "TrilBackward0", lambda x, *, mask: np.where(mask, x, 0)
 TRIU = _declare("triu", "TriuBackward0", lambda x, *, mask: np.where(mask, x, 0).astype(x.dtype),
                 lambda F, g, s: F.where(s.mask, g, 0.0), "grad.triu(diagonal)",
                 "the upper triangle (on and above the diagonal + diagonal), zeros below")
-DIAGONAL = _declare("diagonal", "DiagonalBackward0",
-                    lambda x, *, offset, dim1, dim2: np.diagonal(x, offset, dim1, dim2), _diagonal_grad,
+def _diagonal_view(x: np.ndarray, *, offset: int, dim1: int, dim2: int) -> np.ndarray:
+    """numpy's diagonal view, writable as PyTorch's is (y.diagonal().zero_() writes into y)."""
+    view = np.diagonal(x, offset, dim1, dim2)
+    if x.flags.writeable:
+        view.flags.writeable = True
+    return view
+
+
+DIAGONAL = _declare("diagonal", "DiagonalBackward0", _diagonal_view, _diagonal_grad,
                     "zeros of self's shape with grad on the diagonal", "a diagonal, as the last dim (a view)",
                     view=True)
 def _pieces_of(x: np.ndarray, *, dim: int, bounds: tuple[tuple[int, int], ...]) -> tuple[np.ndarray, ...]:

@@ -98,11 +98,12 @@ def _std_grad(F: Any, g: Any, s: Any) -> Any:
 
 
 def _norm_grad(F: Any, g: Any, s: Any) -> Any:
-    """PyTorch's norm_backward for each p: 0 for p = 0, grad * sgn(self) for 1, grad * self / norm for 2, the
+    """PyTorch's norm_backward for each p: none for p = 0 (an undefined gradient: .grad stays None, grad() finds
+    the input unused), grad * sgn(self) for 1, grad * self / norm for 2, the
     extremes sharing grad for +-inf, else grad * sgn(self) * |self|**(p - 1) / norm**(p - 1); 0 where norm = 0."""
     norm, p = expand_back(F, s.result, s), s.p
     if p == 0:
-        return F.zeros_like(s.self)
+        return None
     if p == 1:
         return expand_back(F, g, s) * F.sgn(s.self)
     if p == 2:  # grad * (self / norm).masked_fill_(norm == 0, 0): an infinite grad at norm 0 gives nan, as PyTorch

@@ -117,7 +117,11 @@ def _rule(op: Op, primals: list, tangents: list, params: dict, result: Any) -> A
 def _reduced(op: Op, s: SimpleNamespace, tangents: list, params: dict, out: Tensor) -> Tensor:
     """Each input element reaches one output element: backward of ones, times the tangent, summed."""
     ones = Tensor._make(np.ones(out.shape, dtype=out.dtype))
-    total = _total([grad.fn(TensorMath, ones, s) * t for grad, t in zip(op.grads, tangents) if t is not None])
+    slopes = [(grad.fn(TensorMath, ones, s), t) for grad, t in zip(op.grads, tangents) if t is not None]
+    parts = [slope * t for slope, t in slopes if slope is not None]  # None: an undefined gradient
+    if not parts:  # (norm with p = 0): a zero tangent, without history
+        return Tensor._make(np.zeros(out.shape, dtype=out.dtype))
+    total = _total(parts)
     if tuple(total.shape) == tuple(out.shape):  # nothing reduced (a loss with reduction='none')
         return total
     dim = params.get("dim")

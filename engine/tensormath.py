@@ -380,8 +380,12 @@ class TensorMath:
 
     @staticmethod
     def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
+        """PyTorch's at::sum_to: to a 0-d shape the whole sum (SumBackward0); else a sum over the broadcast
+        dims kept (SumBackward1), then a view when leading dims went (ViewBackward0)."""
         if g.shape == shape:
             return g
+        if shape == ():
+            return sum(g)
         axes = summed_axes(tuple(g.shape), shape)
         if axes is None:
             return reshape(g, shape)

@@ -32,7 +32,7 @@ PUBLIC = {
             "autodiff.app.limits", "autodiff.app.noise", "autodiff.app.config", "autodiff.app.precision",
             "autodiff.app.script", "autodiff.app.passes", "autodiff.app.batch", "autodiff.app.notation",
             "autodiff.app.implicit", "autodiff.app.sympy_parts", "autodiff.app.sympy_lazy", "autodiff.app.sympy_names",
-            "autodiff.app.steps"},
+            "autodiff.app.steps", "autodiff.app.names"},
 }
 THIRD_PARTY = {  # what each layer may import besides the standard library and the layers below it
     "engine": {"numpy"},

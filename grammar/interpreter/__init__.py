@@ -19,7 +19,7 @@ from autodiff.grammar.interpreter.interpreter import MAX_STEPS, Interpreter
 from autodiff.grammar.interpreter.members import NODE_METHODS, TENSOR_ATTRIBUTES, TENSOR_METHODS
 from autodiff.grammar.interpreter.policy import EVAL, Policy
 from autodiff.grammar.interpreter.prelude import CONSTANTS, functional_names
-from autodiff.grammar.interpreter.values import Evaluation, Function, Namespace, literal_tensor
+from autodiff.grammar.interpreter.values import Evaluation, Function, Namespace, kind, literal_tensor
 from autodiff.grammar.syntax import parse
 from autodiff.grammar.syntax.tree import ExprStmt, Program
 
@@ -59,4 +59,4 @@ def is_empty(program: Program) -> bool:
 
 __all__ = ["CONSTANTS", "EVAL", "FUNCTIONAL", "MAX_STEPS", "NODE_METHODS", "TENSOR_ATTRIBUTES", "TENSOR_METHODS",
            "Backend", "EngineBackend", "Evaluation", "Function", "Interpreter", "Namespace", "Policy",
-           "arguments_error", "constant", "is_empty", "literal_tensor", "signature"]
+           "arguments_error", "constant", "is_empty", "kind", "literal_tensor", "signature"]

@@ -179,7 +179,7 @@ def identity_or_membership(op: str, left: Any, right: Any) -> bool:
     elif isinstance(right, str) and isinstance(left, str):
         found = left in right
     else:
-        raise BadValueError(f"argument of type '{type(right).__name__}' is not iterable", reason="operands")
+        raise BadValueError(f"argument of type '{kind(right)}' is not iterable", reason="operands")
     return found if op == "in" else not found
 
 

@@ -102,7 +102,7 @@ def assign(interp: Any, target: S.Node, value: Any, scope: dict | None = None) -
         elif isinstance(node, S.Subscript):
             owner = interp.expression(node.value)
             if not isinstance(owner, Tensor):
-                raise BadValueError(f"'{type(owner).__name__}' object does not support item assignment",
+                raise BadValueError(f"'{kind(owner)}' object does not support item assignment",
                                     reason="subscript").at(node.line, node.column)
             index = interp.index_of(node.index)
             interp.guard(lambda o=owner, i=index, v=item: engine.setitem(o, i, v), node)
@@ -119,7 +119,7 @@ def _unpack(value: Any, count: int, node: S.Node) -> list:
     else:
         items = None
     if items is None:
-        raise BadValueError(f"cannot unpack a non-iterable {type(value).__name__} object",
+        raise BadValueError(f"cannot unpack a non-iterable {kind(value)} object",
                             reason="unpack").at(node.line, node.column)
     if len(items) != count:
         few = "not enough" if len(items) < count else "too many"

@@ -107,19 +107,23 @@ def gathered(items: Any, what: str) -> list:
 
 
 # ---------------------------------------------------------------------------- Python's meaning of values
+# The interpreter's own classes, named as Python names what they stand for (no message says Namespace)
+_PYTHON_KINDS = {"Namespace": "module", "TypeFunction": "type", "Function": "builtin_function_or_method",
+                 "UserFunction": "function", "DType": "torch.dtype"}
+
+
 def kind(value: Any) -> str:
-    """A value's type as messages name it."""
+    """A value's type as messages name it: Python's and PyTorch's names, never the interpreter's classes."""
     if isinstance(value, Tensor):
         return "Tensor"
     if isinstance(value, (Node, AccumulateGrad)):
         return value.name()
     if value is None:
         return "NoneType"
-    if isinstance(value, Namespace):
-        return "module"
-    if isinstance(value, Function):
-        return "function"
-    return type(value).__name__
+    name = type(value).__name__
+    if name == "GradMode":  # torch.no_grad() is a `no_grad`, torch.enable_grad() an `enable_grad`
+        return "enable_grad" if getattr(value, "enabled", False) else "no_grad"
+    return _PYTHON_KINDS.get(name, name)
 
 
 def shown(name: str, width: int = 60) -> str:

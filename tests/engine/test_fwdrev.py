@@ -42,8 +42,11 @@ TORCH_SECOND_ORDER_WRONG = TORCH_NAN | frozenset({
 # of fmax with nan and of sinc at 0 the second derivatives differ (both differ from central differences there);
 # x ** 0's tangent requires grad (zeros, MulBackward0) where PyTorch's does not, slogdet's sign's tangent does
 # not where PyTorch's (zeros) does.
+# diff44_cumprod_f32_1022: through the tangent of a float32 cumprod of 1,022 numbers alternating in sign, PyTorch's
+# formula and the engine's round differently in float32's last digit, which the cancellation brings up to 2e-5.
 ENGINE_DIFFERS = frozenset({
     "v31_fmax_ties_nan", "v31_sinc", "pow_0", "layout_pow_0_of_expanded", "v31_slogdet_sign_only",
+    "diff44_cumprod_f32_1022",
 })
 # Cases whose tangent's grad_fn is named otherwise than PyTorch's: the engine's forward formula is another
 # expression of the same derivative (an elementwise op's backward formula given the tangent, a reduction's
@@ -68,7 +71,8 @@ NAME_DIFFERS = frozenset({
     "mixed_f32_plus_0d_f64", "mm31_pad_circular_f32", "mm31_pad_circular_zero", "mul_method_number", "mul_number_left",
     "mul_number_right", "nn_huber_loss_mean", "nn_huber_loss_sum", "nn_smooth_l1_loss_mean", "nn_smooth_l1_loss_sum",
     "normalize", "peers_pad_replicate_to_empty", "pos_operator", "pow_0", "reduce_amax", "reduce_amin_dim",
-    "reduce_cumprod", "reduce_norm", "reduce_norm_dim", "reduce_prod", "reduce_prod_dim", "reduce_prod_with_zero",
+    "reduce_cumprod", "reduce_norm", "reduce_norm_dim", "reduce_prod", "reduce_prod_dim",
+    "reduce_prod_with_zero",
     "reduce_std", "reduce_std_dim_biased", "reduce_var", "reduce_var_dim", "regression_cumprod_0d",
     "regression_cumprod_f32_zero", "regression_cumprod_one_zero", "regression_cumprod_two_zeros",
     "regression_cumprod_zero_first_and_last", "regression_cumsum_0d_negative_dim", "regression_prod_dim_zeros",

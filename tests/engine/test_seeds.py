@@ -4,7 +4,8 @@ examples/), written against the engine.
 Inputs are the numbers the tutorials print (rounded to 4 decimals); where a tutorial's own output came
 from its unrounded random input, the expected values here are PyTorch's for the rounded input (the
 printed strings were produced by torch 2.13 running the same lines). Tensors are float32, as there.
-The tutorials' `x.grad.data.zero_()` works here as in PyTorch: the engine's `.data` is PyTorch's (a tensor on the same memory).
+The tutorials' `x.grad.data.zero_()` works here as in PyTorch: the engine's `.data` is PyTorch's (a tensor on the
+same memory).
 """
 
 from __future__ import annotations
