@@ -99,13 +99,13 @@ def exit_status(error: SystemExit) -> tuple[int, str | None]:
 # ---------------------------------------------------------------------------- running a file
 @contextlib.contextmanager
 def as_main(filename: str, argv: list[str]) -> Iterator[types.ModuleType]:
-    """A fresh `__main__` module for the script, sys.argv and sys.path[0] as `python FILE ARGS` sets them; all three
-    as they were afterwards."""
+    """A fresh `__main__` module for the script, sys.argv and sys.path[0] as `python FILE ARGS` sets them; these and
+    the working folder as they were afterwards."""
     main = types.ModuleType("__main__")
     main.__file__ = filename
     main.__builtins__ = __builtins__
     main.__spec__ = None
-    saved = sys.modules.get("__main__"), sys.argv, list(sys.path)
+    saved = sys.modules.get("__main__"), sys.argv, list(sys.path), os.getcwd()
     sys.modules["__main__"] = main
     sys.argv = [filename, *argv]
     folder = "" if filename == "<stdin>" else os.path.dirname(os.path.abspath(filename))
@@ -117,6 +117,7 @@ def as_main(filename: str, argv: list[str]) -> Iterator[types.ModuleType]:
             sys.modules["__main__"] = saved[0]
         sys.argv = saved[1]
         sys.path[:] = saved[2]
+        os.chdir(saved[3])  # (a script may change it; the command's own process ends with it anyway)
 
 
 def run_source(source: bytes | str, filename: str, argv: list[str], watch: Any = None) -> int:

@@ -152,6 +152,8 @@ def _type(self: Tensor, dtype: Any = None) -> Any:
         return f"torch.{dtypes.TYPE_NAMES[self.dtype]}Tensor"
     if isinstance(dtype, str) and dtype in _LEGACY_TYPES:
         dtype = _LEGACY_TYPES[dtype]
+    elif isinstance(getattr(dtype, "dtype", None), dtypes.DType):  # a legacy type (torch.FloatTensor) names its dtype
+        dtype = dtype.dtype
     return to(self, dtype)
 
 

@@ -40,9 +40,17 @@ pi, e, inf, nan = _math.pi, _math.e, _math.inf, _math.nan
 globals().update(functions.torch_functions())
 
 from .grad_modes import enable_grad, inference_mode, no_grad
+from .serialization import load, save
 from .tensors import (
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
     DoubleTensor,
     FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
     as_tensor,
     from_numpy,
     is_floating_point,

@@ -1,5 +1,5 @@
 """The tensor-making names of torch beyond the engine's constructors: torch.from_numpy (sharing the array's
-memory), torch.as_tensor, the legacy torch.FloatTensor / torch.DoubleTensor, is_tensor, numel."""
+memory), torch.as_tensor, the legacy types (torch.FloatTensor, torch.LongTensor, ...), is_tensor, numel."""
 
 from __future__ import annotations
 
@@ -7,8 +7,21 @@ from typing import Any
 
 import numpy as np
 
-from autodiff.engine import Tensor, tensor
+from autodiff.engine import Tensor, tensor, zeros
 from autodiff.engine.devices import check_device
+from autodiff.engine.dtypes import (
+    TYPE_NAMES,
+    DType,
+    bool_,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+)
 from autodiff.engine.errors import WrongTypeError
 
 
@@ -29,27 +42,38 @@ def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
     return tensor(data, dtype=dtype)
 
 
-def _legacy(dtype: str) -> Any:
-    def construct(*args: Any, device: Any = None) -> Tensor:
-        """PyTorch's legacy constructor: from data, or an uninitialised tensor (zeros here) of the given sizes."""
+class _LegacyType(type):
+    """The metaclass of PyTorch's legacy tensor types: `torch.FloatTensor(data)` or `torch.FloatTensor(2, 3)` makes a
+    tensor, `isinstance(t, torch.FloatTensor)` asks its dtype, `t.type(torch.FloatTensor)` converts to it."""
+
+    dtype: DType
+
+    def __call__(cls, *args: Any, device: Any = None) -> Tensor:
         check_device(device)
         if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
-            from autodiff.engine import zeros
-
-            return zeros(*args, dtype=dtype)
+            return zeros(*args, dtype=cls.dtype)  # uninitialised in PyTorch; zeros here
         if len(args) != 1:
-            raise WrongTypeError(f"{construct.__name__}() takes the data (a number or nested lists), or sizes",
+            raise WrongTypeError(f"{cls.__name__}() takes the data (a number or nested lists), or sizes",
                                  reason="arguments")
         data = args[0]
-        return tensor(data.detach().numpy() if isinstance(data, Tensor) else data, dtype=dtype)
+        return tensor(data.detach().numpy() if isinstance(data, Tensor) else data, dtype=cls.dtype)
 
-    return construct
+    def __instancecheck__(cls, value: Any) -> bool:
+        return isinstance(value, Tensor) and value.dtype == cls.dtype
+
+    def __repr__(cls) -> str:
+        return f"<class 'torch.{cls.__name__}'>"
 
 
-FloatTensor = _legacy("float32")
-FloatTensor.__name__ = FloatTensor.__qualname__ = "FloatTensor"
-DoubleTensor = _legacy("float64")
-DoubleTensor.__name__ = DoubleTensor.__qualname__ = "DoubleTensor"
+def _legacy(dtype: DType) -> type:
+    return _LegacyType(f"{TYPE_NAMES[dtype]}Tensor", (), {"dtype": dtype, "__module__": "torch"})
+
+
+FloatTensor, DoubleTensor, HalfTensor = _legacy(float32), _legacy(float64), _legacy(float16)
+LongTensor, IntTensor, ShortTensor = _legacy(int64), _legacy(int32), _legacy(int16)
+CharTensor, ByteTensor, BoolTensor = _legacy(int8), _legacy(uint8), _legacy(bool_)
+LEGACY_TYPES = (FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor, ByteTensor,
+                BoolTensor)
 
 
 def is_tensor(obj: Any) -> bool:

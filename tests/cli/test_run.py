@@ -316,3 +316,50 @@ def test_detect_anomaly_names_the_node_and_the_scripts_line(cli, tmp_path):
 def test_run_help_states_the_trust_model(cli):
     out = cli("run", "--help")
     assert "not a sandbox" in out.stdout and "with your rights" in out.stdout
+
+
+# ---------------------------------------------------------------------------- the rest of torch that tutorials use
+def test_legacy_tensor_types(cli, tmp_path):
+    out = cli("run", script(tmp_path, (
+        "import torch\n"
+        "x = torch.normal(torch.ones(2), 1).type(torch.FloatTensor)\n"
+        "print(x.type(), isinstance(x, torch.FloatTensor), isinstance(x, torch.LongTensor), torch.FloatTensor)\n"
+        "print(torch.LongTensor([1, 2]), torch.FloatTensor(2, 1).shape, torch.tensor([1, 2]).type(torch.DoubleTensor))\n"
+    )))
+    assert (out.code, out.stderr) == (0, "")
+    assert out.stdout == ("torch.FloatTensor True False <class 'torch.FloatTensor'>\n"
+                          "tensor([1, 2]) torch.Size([2, 1]) tensor([1., 2.], dtype=torch.float64)\n")
+
+
+def test_save_and_load_a_checkpoint_without_pickle(cli, tmp_path):
+    out = cli("run", script(tmp_path, (
+        "import io, os, torch\n"
+        "os.chdir(os.path.dirname(__file__))\n"
+        "torch.manual_seed(0)\n"
+        "m = torch.nn.Linear(2, 1)\n"
+        "opt = torch.optim.SGD(m.parameters(), lr=0.1)\n"
+        "torch.save({'model': m.state_dict(), 'opt': opt.state_dict(), 'epoch': 3, 't': (1, [2.5, None])}, 'ck.pth')\n"
+        "ck = torch.load('ck.pth')\n"
+        "print(ck['epoch'], ck['t'], list(ck['model']), ck['opt']['param_groups'][0]['lr'])\n"
+        "n = torch.nn.Linear(2, 1)\n"
+        "print(n.load_state_dict(ck['model']), torch.equal(n.weight, m.weight))\n"
+        "buffer = io.BytesIO()\n"
+        "torch.save(torch.arange(3), buffer)\n"
+        "buffer.seek(0)\n"
+        "print(torch.load(buffer))\n"
+        "torch.save(m, 'model.pth')\n"
+    )))
+    assert out.stdout == ("3 (1, [2.5, None]) ['weight', 'bias'] 0.1\n<All keys matched successfully> True\n"
+                          "tensor([0, 1, 2])\n")
+    assert out.code == 1 and out.stderr.splitlines()[-1] == (
+        "TypeError: torch.save of a whole nn.Module needs pickle, which autodiff does not use: save its state_dict() "
+        "and load it into a new model (model.load_state_dict(torch.load(f)))")
+    assert (tmp_path / "ck.pth").is_file() and not (tmp_path / "model.pth").exists()
+
+
+def test_load_refuses_a_pickle(cli, tmp_path):
+    import pickle
+
+    (tmp_path / "evil.pt").write_bytes(pickle.dumps({"a": 1}))
+    out = cli("run", script(tmp_path, "import os, torch\ntorch.load(os.path.join(os.path.dirname(__file__), 'evil.pt'))\n"))
+    assert out.code == 1 and "RuntimeError: torch.load: this is not a file autodiff's torch.save wrote" in out.stderr
