@@ -324,7 +324,8 @@ def test_legacy_tensor_types(cli, tmp_path):
         "import torch\n"
         "x = torch.normal(torch.ones(2), 1).type(torch.FloatTensor)\n"
         "print(x.type(), isinstance(x, torch.FloatTensor), isinstance(x, torch.LongTensor), torch.FloatTensor)\n"
-        "print(torch.LongTensor([1, 2]), torch.FloatTensor(2, 1).shape, torch.tensor([1, 2]).type(torch.DoubleTensor))\n"
+        "print(torch.LongTensor([1, 2]), torch.FloatTensor(2, 1).shape,\n"
+        "      torch.tensor([1, 2]).type(torch.DoubleTensor))\n"
     )))
     assert (out.code, out.stderr) == (0, "")
     assert out.stdout == ("torch.FloatTensor True False <class 'torch.FloatTensor'>\n"
@@ -361,5 +362,6 @@ def test_load_refuses_a_pickle(cli, tmp_path):
     import pickle
 
     (tmp_path / "evil.pt").write_bytes(pickle.dumps({"a": 1}))
-    out = cli("run", script(tmp_path, "import os, torch\ntorch.load(os.path.join(os.path.dirname(__file__), 'evil.pt'))\n"))
+    text = "import os, torch\ntorch.load(os.path.join(os.path.dirname(__file__), 'evil.pt'))\n"
+    out = cli("run", script(tmp_path, text))
     assert out.code == 1 and "RuntimeError: torch.load: this is not a file autodiff's torch.save wrote" in out.stderr
