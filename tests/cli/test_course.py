@@ -454,3 +454,33 @@ def test_a_limit_in_a_few_lines(cli):
     assert "rounding error takes over" in more and "1e-8" in more
     document = cli("limit", "(1-cos x)/x^2", "x=0", "--format", "json").json()
     assert document["warnings"] and document["sides"]["+"]["steps"]  # JSON keeps everything
+
+
+@pytest.mark.parametrize(("program", "expected", "book"), [
+    ("sec(4x^5+2x)", sympy.diff(sympy.sec(4 * X**5 + 2 * X), X),
+     "2*(10*x**4 + 1)*sec(4*x**5 + 2*x)*tan(4*x**5 + 2*x)"),
+    ("csc x cot x", sympy.diff(sympy.csc(X) * sympy.cot(X), X), "-csc(x)*cot(x)**2 - csc(x)**3"),
+    ("|x|^2", 2 * X, "2*x"),
+    ("cbrt(x)^4", 4 * root(X, 3) / 3, "4*cbrt(x)/3"),
+    ("x^(2/3)", 2 / (3 * root(X, 3)), "2/(3*cbrt(x))"),
+    ("(sin x + cos x)/(sin x - cos x)", -2 / (sympy.sin(X) - sympy.cos(X)) ** 2, "-2/(sin(x) - cos(x))**2"),
+    ("2(sin x + cos x)^3", sympy.diff(2 * (sympy.sin(X) + sympy.cos(X)) ** 3, X),
+     "6*(cos(x) - sin(x))*(sin(x) + cos(x))**2"),
+])
+def test_derivatives_in_the_solutions_manuals_form(cli, program, expected, book):
+    """No sin/cos**2 for sec*tan, no sign(x)**2, no abs(y)**0.333, no new arguments (sin(x + pi/4))."""
+    out = cli("diff", program, "x=0.7", "--format", "json")
+    (derivative,) = out.json()["derivatives"]
+    assert derivative["expr"] == book
+    assert derivative["value"] == pytest.approx(float(expected.subs(X, sympy.Rational(7, 10))), rel=1e-12)
+    negative = cli("diff", program, "x=-0.7", "--format", "json").json()["derivatives"][0]
+    assert negative["value"] == pytest.approx(negative["autograd"], rel=1e-12, nan_ok=True)
+
+
+def test_an_exact_norm(cli):
+    """|grad f| of x^2 + 2xy at (1, 5): sqrt(144 + 4) = 2*sqrt(37), exactly."""
+    x, y = sympy.symbols("x y", real=True)
+    f = x**2 + 2 * x * y
+    norm = sympy.sqrt(sum(sympy.diff(f, v).subs({x: 1, y: 5}) ** 2 for v in (x, y)))
+    document = cli("gradient", "x^2 + 2xy", "x=1", "y=5", "--format", "json").json()
+    assert document["exact_norm"] == str(norm) == "2*sqrt(37)"
