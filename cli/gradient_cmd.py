@@ -62,7 +62,10 @@ def gradient_command(program: str | None, assignments: tuple[str, ...], file: st
     if output_format(options["output_format"]) == "json":
         write_json(_document(result))
     else:
-        sys.stdout.write(_text(text, result, bindings.texts))
+        from autodiff.cli.text import prose
+
+        pretty = output_format(options["output_format"]) == "pretty"
+        sys.stdout.write(prose(_text(text, result, bindings.texts), pretty))
     return 0
 
 

@@ -199,6 +199,9 @@ def engine_options(dtype: bool | str = True) -> Callable[[Callable], Callable]:
                help="Seed for the random numbers (PyTorch's generator: torch.manual_seed)."),
         option("--max-elements", type=Positive(), default=50_000_000, show_default=True,
                help="Refuse tensors with more elements."),
+        option("--color", type=click.Choice(["auto", "always", "never"]), default=None,
+               help="Colour: auto (default: on a terminal, as NO_COLOR, FORCE_COLOR and TERM=dumb say), always "
+                    "(and pretty output when piped), never."),
     ]
     if dtype is True:
         options.insert(0, dtype_option("float32"))

@@ -55,6 +55,7 @@ def tangent_command(program: str | None, assignments: tuple[str, ...], file: str
     from autodiff.app.tangent import taylor
     from autodiff.cli.commandline import output_format
     from autodiff.cli.reading import read_math
+    from autodiff.cli.text import prose
     from autodiff.engine.errors import UsageError
 
     reading, assignments = read_math(program, file, assignments, options)
@@ -75,7 +76,7 @@ def tangent_command(program: str | None, assignments: tuple[str, ...], file: str
         at = _at(options["at"], [curve.independent], bindings.texts)
         value = None if at is None else _implicit_at(curve, at)
         write_json(implicit_document(curve, normal, value)) if output == "json" else \
-            sys.stdout.write(implicit_text(curve, normal, value))
+            sys.stdout.write(prose(implicit_text(curve, normal, value), output == "pretty"))
         return 0
     result = taylor(fn, bindings.point, options["order"], text, bindings.texts, exact=not options["no_exact"])
     normal = lines.normal(result) if options["normal"] else None
@@ -89,7 +90,7 @@ def tangent_command(program: str | None, assignments: tuple[str, ...], file: str
             document["at"] = _value_document(value)
         write_json(document)
     else:
-        sys.stdout.write(_text(text, result, bindings.texts, normal, value))
+        sys.stdout.write(prose(_text(text, result, bindings.texts, normal, value), output == "pretty"))
     return 0
 
 

@@ -484,3 +484,25 @@ def test_an_exact_norm(cli):
     norm = sympy.sqrt(sum(sympy.diff(f, v).subs({x: 1, y: 5}) ** 2 for v in (x, y)))
     document = cli("gradient", "x^2 + 2xy", "x=1", "y=5", "--format", "json").json()
     assert document["exact_norm"] == str(norm) == "2*sqrt(37)"
+
+
+def test_a_misspelt_option_before_the_program_is_a_usage_error(cli):
+    for command in ("eval", "check", "diff", "critical"):
+        out = cli(command, "--frmat", "json", "x**2", "x=1")
+        assert out.code == 2 and "No such option '--frmat'" in out.stderr and "--format" in out.stderr
+    assert cli("eval", "-x**2", "x=1", "--format", "json").json()["root"]["value"] == -1.0  # a program still
+
+
+@pytest.mark.parametrize(("choice", "coloured"), [("always", True), ("never", False)])
+def test_the_color_option(cli, choice, coloured):
+    for env in ({}, {"NO_COLOR": "1"}, {"FORCE_COLOR": "1"}):
+        out = cli("eval", "x**2", "x=1", "--color", choice, env=env)
+        assert ("\x1b[" in out.stdout) is coloured, env
+    assert "\x1b[" not in cli("eval", "x**2", "x=1").stdout  # auto: not a terminal here
+
+
+def test_prose_is_wrapped_at_the_terminals_width(cli):
+    out = cli("critical", "x^(1/3)(x+4)", "--format", "pretty", env={"COLUMNS": "60"})
+    assert max(map(len, out.stdout.splitlines())) <= 60
+    plain = cli("critical", "x^(1/3)(x+4)", "--format", "plain", env={"COLUMNS": "60"})
+    assert max(map(len, plain.stdout.splitlines())) > 60  # plain output: one line per line, for scripts
