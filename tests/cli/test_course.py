@@ -506,3 +506,25 @@ def test_prose_is_wrapped_at_the_terminals_width(cli):
     assert max(map(len, out.stdout.splitlines())) <= 60
     plain = cli("critical", "x^(1/3)(x+4)", "--format", "plain", env={"COLUMNS": "60"})
     assert max(map(len, plain.stdout.splitlines())) > 60  # plain output: one line per line, for scripts
+
+
+@pytest.mark.parametrize(("program", "f", "interval"), [
+    ("x^3 - x", X**3 - X, (0, 2)),
+    ("sqrt x", sympy.sqrt(X), (0, 4)),
+    ("x^3 - 3x", X**3 - 3 * X, (-2, 2)),
+])
+def test_the_mean_value_theorems_c(cli, program, f, interval):
+    a, b = interval
+    slope = (f.subs(X, b) - f.subs(X, a)) / (b - a)
+    expected = sorted(float(c) for c in sympy.solveset(sympy.diff(f, X) - slope, X, sympy.Interval.open(a, b)))
+    out = cli("tangent", program, f"x={a}:{b}", "--format", "json")
+    assert out.code == 0
+    document = out.json()["mean_value"]
+    assert document["slope"] == pytest.approx(float(slope)) and document["slope_exact"] == str(slope)
+    assert [c["value"] for c in document["c"]] == pytest.approx(expected)
+
+
+def test_no_mean_value_c_where_f_is_not_differentiable(cli):
+    out = cli("tangent", "|x|", "x=-1:2", "--format", "json")
+    document = out.json()
+    assert document["mean_value"]["c"] == [] and "not differentiable at x = 0" in document["notes"][-1]
