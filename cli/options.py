@@ -321,6 +321,12 @@ def exact_option() -> Callable:
     return option("--no-exact", is_flag=True, help="Numbers only: skip SymPy's exact forms.")
 
 
+def inverse_option() -> Callable:
+    """--inverse B: diff's (f^-1)'(B)."""
+    return option("--inverse", metavar="B", help="The derivative of the inverse function at B: (f^-1)'(B) = 1/f'(a) "
+                  "where f(a) = B (a found on [-10, 10], where f must be one-to-one).")
+
+
 def values_option() -> Callable:
     """--values: limit's table of the values approaching the point."""
     return option("--values", is_flag=True, help="Also the values approaching the point (f at a +- h, h = 0.1, "

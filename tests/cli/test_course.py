@@ -528,3 +528,33 @@ def test_no_mean_value_c_where_f_is_not_differentiable(cli):
     out = cli("tangent", "|x|", "x=-1:2", "--format", "json")
     document = out.json()
     assert document["mean_value"]["c"] == [] and "not differentiable at x = 0" in document["notes"][-1]
+
+
+@pytest.mark.parametrize(("program", "point", "expected"), [
+    ("x^2 + y^2 = 25", ("x=3", "y=4", "dx/dt=2"), ("y", sympy.Rational(-3, 2))),
+    ("V = 4/3 π r^3", ("r=5", "dV/dt=100"), ("r", 1 / sympy.pi)),
+    ("A = π r^2", ("r=3", "dA/dt=6"), ("r", 1 / sympy.pi)),
+])
+def test_related_rates(cli, program, point, expected):
+    out = cli("diff", program, *point, "--format", "json")
+    assert out.code == 0, out.stderr
+    rates = out.json()["rates"]
+    assert (rates["unknown"], rates["exact"]) == (expected[0], str(expected[1]))
+    assert rates["value"] == pytest.approx(float(expected[1]))
+    t = sympy.Symbol("t")  # the book's way, in SymPy: x(t), y(t), differentiate, solve
+    x, y = sympy.Function("x")(t), sympy.Function("y")(t)
+    if program.startswith("x^2"):
+        solved = sympy.solve(sympy.diff(x**2 + y**2 - 25, t), sympy.diff(y, t))[0]
+        assert solved.subs({sympy.diff(x, t): 2}).subs({x: 3, y: 4}) == expected[1]
+
+
+def test_the_derivative_of_an_inverse_function(cli):
+    """APEX: f(x) = x^3 + x, (f^-1)'(2) = 1/f'(1) = 1/4."""
+    out = cli("diff", "x^3 + x", "--inverse", "2", "--format", "json")
+    inverse = out.json()["inverse"]
+    assert (inverse["at_exact"], inverse["exact"]) == ("1", "1/4")
+    assert 1 / sympy.diff(X**3 + X, X).subs(X, 1) == sympy.Rational(1, 4)
+    many = cli("diff", "sin x", "--inverse", "1/2")
+    assert many.code == 1 and "not one-to-one" in many.stderr
+    one = cli("diff", "sin x", "--inverse", "1/2", "x=-π/2:π/2", "--format", "json").json()["inverse"]
+    assert one["exact"] == "2*sqrt(3)/3" and one["at_exact"] == "pi/6"
