@@ -3,7 +3,7 @@ the question has them, a factored denominator kept factored, and of a few equal 
 reads fastest.
 
 The score of a candidate is the length of its text in the language, plus 40 per `where` (a piecewise formula
-reads slowest), 20 per trigonometric or hyperbolic function of an argument the derivation does not have (the
+reads slowest), 40 per trigonometric or hyperbolic function of an argument the derivation does not have (the
 double-angle sin(2*x) for 2*sin(x)*cos(x): a book applies the rules, not identities) and, when the question
 has sec, csc, cot or tan, 10 per division by cos, sin or tan; a polynomial written out in descending powers counts
 4/5 of its length (5*x**4 - 3*x**2 + 4*x, not x*(5*x**3 - 3*x + 4); a product of powers like
@@ -32,8 +32,9 @@ from autodiff.app.timebox import timed
 
 WHERE_PENALTY = 40
 TRIG_PENALTY = 10
-NEW_ARGUMENT_PENALTY = 20
+NEW_ARGUMENT_PENALTY = 40
 POLYNOMIAL_WEIGHT = 0.8
+GROUPED_PENALTY = 10  # the rules' terms factored (when simplify changed arguments) win only when much shorter
 _PERIODIC = (sympy.sin, sympy.cos, sympy.tan, sympy.sec, sympy.csc, sympy.cot, sympy.sinh, sympy.cosh, sympy.tanh)
 _PYTHAGOREAN = {sympy.tan: sympy.sec, sympy.cot: sympy.csc}
 _RECIPROCAL = {sympy.cos: sympy.sec, sympy.sin: sympy.csc, sympy.tan: sympy.cot}
@@ -105,6 +106,12 @@ def trig_form(expr: Any) -> Any:
     return identities(sympy.Add(*(_trig_factor(t) for t in sympy.Add.make_args(sympy.factor_terms(expr)))))
 
 
+def trig_terms(expr: Any) -> Any:
+    """trig_form term by term, without grouping first: the product rule's terms each in sec, csc and cot
+    (d/dx csc(x)*cot(x) = -csc(x)*cot(x)**2 - csc(x)**3, as a book writes it)."""
+    return identities(sympy.Add(*(_trig_factor(t) for t in sympy.Add.make_args(sympy.expand(expr, deep=False)))))
+
+
 def _pythagorean(add: Any) -> Any:
     """tan(u)**2 + 1 as sec(u)**2, cot(u)**2 + 1 as csc(u)**2 (one such pair in a sum)."""
     terms = list(add.args)
@@ -165,13 +172,45 @@ def identities(expr: Any) -> Any:
             expr = expr.replace(lambda e: e.is_Mul and e.has(sympy.Abs), _square_over_abs)
     if expr.has(sympy.sign):
         expr = expr.replace(lambda e: e.is_Mul and e.has(sympy.sign), _sign_abs)
+        # sign(u)**2 is 1 wherever the derivative is defined (u != 0), sign(u)**3 is sign(u)
+        expr = expr.replace(lambda e: e.is_Pow and isinstance(e.base, sympy.sign) and e.exp.is_Integer and e.exp > 1,
+                            lambda e: e.base ** (e.exp % 2))
     if expr.has(sympy.tan, sympy.cot):
         expr = expr.replace(lambda e: e.is_Add and sympy.S.One in e.args, _pythagorean)
+    if expr.has(sympy.sin) and expr.has(sympy.cos):
+        expr = expr.replace(lambda e: e.is_Add and len(e.args) > 1, _sine_cosine)
     return expr
+
+
+def _sine_cosine(add: Any) -> Any:
+    """c*sin(u)**2 + c*cos(u)**2 as c (one pair in a sum)."""
+    terms = list(add.args)
+    for k, term in enumerate(terms):
+        c, rest = term.as_coeff_Mul()
+        if rest.is_Pow and rest.exp == 2 and isinstance(rest.base, sympy.sin):
+            partner = c * sympy.cos(rest.base.args[0]) ** 2
+            if partner in terms:
+                others = [t for i, t in enumerate(terms) if i != k and t != partner]
+                return sympy.Add(c, *others)
+    return add
 
 
 def _arguments(expr: Any) -> set:
     return {f.args[0] for f in expr.atoms(*_PERIODIC)}
+
+
+def as_written(candidate: Any, arguments: set) -> Any:
+    """The candidate with each trigonometric argument written as the derivation wrote it where it is the same
+    (SymPy's simplify factors cos(4*x**5 + 2*x) into cos(2*x*(2*x**4 + 1)): a book keeps the question's)."""
+    changed = {}
+    for f in candidate.atoms(*_PERIODIC):
+        argument = f.args[0]
+        if argument in arguments:
+            continue
+        same = next((a for a in arguments if sympy.expand(argument - a) == 0), None)
+        if same is not None:
+            changed[f] = f.func(same)
+    return candidate.xreplace(changed) if changed else candidate
 
 
 def log_derivative_form(derivative: Any, function: Any, trig: bool = True) -> Any | None:
@@ -281,6 +320,10 @@ def _best_form(expr: Any, printer: Callable[[Any], str], trig: bool, seconds: fl
         if logarithmic is not None and logarithmic is not base:
             candidates.append(logarithmic)
     candidates.append(simple)
+    grouped = None
+    if _arguments(simple) - _arguments(base):  # simplify wrote sin(2*x) for 2*sin(x)*cos(x): the rules' terms
+        grouped = bounded(sympy.factor, base, seconds / 4)  # factored instead, arguments kept
+        candidates.append(grouped)
     if not simple.has(sympy.Piecewise):
         factored = bounded(sympy.factor, simple, seconds / 2)
         candidates.append(factored)
@@ -289,18 +332,22 @@ def _best_form(expr: Any, printer: Callable[[Any], str], trig: bool, seconds: fl
             candidates.append(bounded(sympy.expand, numerator, seconds / 4) / denominator)
     candidates += [bounded(trig_form, c, seconds / 4) for c in (base, simple)
                    if trig or raw.has(sympy.sign)]  # d/dx log(abs(sin(x))) = cot(x)
+    if trig:
+        candidates.append(bounded(trig_terms, base, seconds / 4))
     polynomial = bounded(_expanded_polynomial, simple, seconds / 4)
     if polynomial is not None and polynomial is not simple:
         candidates.append(polynomial)
     arguments = _arguments(base)
     best, best_score = expr, None
-    for candidate in candidates:
+    for original in candidates:
+        candidate = bounded(lambda c: identities(as_written(c, arguments)), original, seconds / 8)
         try:
             text = printer(candidate)
         except Exception:
             continue
-        value = score(text, trig, len(_arguments(candidate) - arguments), candidate is polynomial)
-        if (best_score is None or value < best_score) and (candidate is base or keep is None or keep(candidate)):
+        value = score(text, trig, len(_arguments(candidate) - arguments), original is polynomial)
+        value += GROUPED_PENALTY if original is grouped and original is not base else 0
+        if (best_score is None or value < best_score) and (original is base or keep is None or keep(candidate)):
             best, best_score = candidate, value
     return best
 

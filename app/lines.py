@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from autodiff.app.pointwise import Function, number
+from autodiff.app.pointwise import Function, jump, number
 from autodiff.app.tangent import Taylor, polynomial
 from autodiff.engine.errors import BadValueError, UsageError
 
@@ -186,4 +186,86 @@ def _line_text(name: str, a: Any, fa: Any, slope: Any) -> str | None:
     return text
 
 
-__all__ = ["Implicit", "Line", "Value", "evaluate", "implicit", "implicit_normal", "normal"]
+@dataclass
+class MeanValue:
+    """The Mean Value Theorem on [a, b]: the secant's slope, and the points c in (a, b) where f'(c) equals it."""
+
+    variable: str
+    a: float
+    b: float
+    slope: float
+    slope_exact: str | None
+    points: list[float]
+    exact: list[str | None]
+    notes: list[str]
+    texts: tuple[str, str] = ("", "")  # a and b as written (pi)
+
+
+def mean_value(fn: Function, a: float, b: float, program: str, texts: tuple[str, str], exact: bool = True
+               ) -> MeanValue:
+    """The c in (a, b) with f'(c) = (f(b) - f(a)) / (b - a): the critical points of f(x) - m*x (app.critical's
+    search), exact where SymPy solves f'(x) = m. The theorem needs f continuous on [a, b] and differentiable
+    inside: where it is not, that is said (and the points found are still the ones where f' = m)."""
+    from autodiff.app import critical as C
+
+    name = fn.variables[0]
+    fa, fb = fn.value({name: a}), fn.value({name: b})
+    if not (math.isfinite(fa) and math.isfinite(fb)):
+        raise BadValueError(f"f is not defined at an end of [{number(a, 10)}, {number(b, 10)}]: the Mean Value "
+                            "Theorem needs f continuous on the closed interval", reason="not_defined")
+    m = (fb - fa) / (b - a)
+    if abs(m) <= 1e-12 * max(1.0, abs(fa), abs(fb)) / (b - a):
+        m = 0.0  # sin on [0, pi]: f(pi) is 1.2e-16, a rounding of 0
+    shifted = Function(f"({fn.text}) - ({m!r})*{name}", [name], fn.constants)
+    found = C.search(shifted, 1, a, b, C.DEFAULT_POINTS)
+    notes = list(found.notes)
+    points = []
+    for c in C.distinct(found.candidates, 1.0):
+        c = 0.0 if abs(c) <= 1e-12 * (b - a) else c
+        if not a < c < b:
+            continue
+        p = fn.partials({name: c}, 1)
+        if math.isfinite(p[(1,)]) and abs(p[(1,)] - m) <= 1e-7 * max(1.0, abs(m)):
+            points.append(c)
+        elif not math.isfinite(p[(1,)]) or jump(fn, {name: c}, name, 1) is not None or abs(p[(1,)]) > 1e6 * max(
+                1.0, abs(m)):
+            notes.append(f"f is not differentiable at {name} = {number(c, 6)}: the theorem's hypothesis fails "
+                         "there, so it promises no c")
+    result = MeanValue(name, a, b, m, None, points, [None] * len(points), notes, texts)
+    if exact:
+        _mean_value_exact(result, program, texts)
+    return result
+
+
+def _mean_value_exact(result: MeanValue, program: str, texts: tuple[str, str]) -> None:
+    import sympy
+
+    from autodiff.app import exact as X
+    from autodiff.app.critical_exact import exact_text
+
+    found = X.expression(program)
+    ends = [X.exact_number(t) for t in texts]
+    if not found or any(e is None for e in ends):
+        return
+    expr, x = found[0], X.symbol(result.variable)
+    values = [X.at(expr, {result.variable: e}, seconds=1.0) for e in ends]
+    if any(isinstance(v, X.TimedOut) or v is None for v in values):
+        return
+    slope = X.bounded(lambda: sympy.simplify((values[1] - values[0]) / (ends[1] - ends[0])), 1.0)
+    if isinstance(slope, X.TimedOut):
+        return
+    result.slope_exact = exact_text(slope)
+    derivative = X.derivative(expr, [result.variable])
+    if isinstance(derivative, X.TimedOut):
+        return
+    solveset = sympy.solveset
+    solutions = X.bounded(lambda: solveset(sympy.Eq(derivative, slope), x, sympy.Interval.open(*ends)), 3.0)
+    if not isinstance(solutions, sympy.FiniteSet):
+        return
+    for s in solutions.args:
+        if X.is_real_number(s):
+            d = X.decimal(s)
+            for i, c in enumerate(result.points):
+                if abs(c - d) <= 1e-7 * max(1.0, abs(d)):
+                    result.exact[i] = exact_text(s)
+__all__ = ["Implicit", "Line", "MeanValue", "Value", "evaluate", "implicit", "implicit_normal", "mean_value", "normal"]

@@ -105,6 +105,13 @@ class LanguagePrinter(StrPrinter):
         base, exponent = expr.args
         if exponent.is_Integer and exponent < -1 and not base.is_Number:
             return f"1/{self._print(sympy.Pow(base, -exponent, evaluate=False))}"
+        if exponent.is_Rational and exponent.q == 3 and not base.is_Number:
+            # x**(2/3) as cbrt(x)**2: the real cube root the calculus commands mean, which eval computes too
+            # (x**(2/3) is nan there at a negative x, as in PyTorch)
+            root = f"cbrt({self._print(base)})"
+            power = abs(exponent.p)
+            shown = root if power == 1 else f"{root}**{power}"
+            return shown if exponent > 0 else f"1/{shown}"
         return super()._print_Pow(expr, rational)
 
     def _print_Abs(self, expr: Any) -> str:

@@ -218,6 +218,9 @@ class SymbolicBackend:
         except TypeError as error:
             raise arguments_error(name or builtin.name, error, builtin.signature) from None
         bound.apply_defaults()
+        if builtin.name == "cbrt":  # the real cube root: x**(1/3), as the calculus commands read it (app.realroots)
+            base, cube_root = self.value(next(iter(bound.arguments.values()))), Symbolic(sympy.Rational(1, 3))
+            return self.route(BUILTINS[OPERATORS["**"]], [base, cube_root], {})
         if builtin.composite is not None:
             return self._composite(builtin, list(bound.arguments.values()))
         if builtin.plan is not None:

@@ -23,8 +23,12 @@ HELP_OPTIONS = ("-h", "--help")
 def is_program(token: str, options: set[str] | dict[str, object]) -> bool:
     """Whether a command's first argument is its PROGRAM although it starts with a minus sign (`-x**2 + 3*x`):
     it is not one of the command's `options` (spellings, the help's included), with or without a value
-    attached (--format=json, -fPATH)."""
+    attached (--format=json, -fPATH). A word after two dashes (`--frmat`, a misspelt option) is an option, never
+    a program: click says it does not know it."""
     if not token.startswith("-") or token in ("-", "--"):
+        return False
+    if token.startswith("--") and token[2:3].isalpha() and all(c.isalnum() or c == "-" for c in
+                                                               token.split("=", 1)[0][2:]):
         return False
     return token.split("=", 1)[0] not in options and not (len(token) > 2 and token[:2] in options)
 
@@ -93,12 +97,13 @@ def batch_program(program: str | None, file: str | None, batch: str | None) -> s
 
 
 def output_format(choice: str | None) -> str:
-    """The chosen format, or pretty on a terminal (or with FORCE_COLOR) and plain when piped."""
+    """The chosen format, or pretty on a terminal (or with FORCE_COLOR or --color always) and plain when piped."""
     if choice:
         return choice
     import os
 
-    return "pretty" if sys.stdout.isatty() or os.environ.get("FORCE_COLOR") else "plain"
+    forced = COLOR[0] == "always" or (COLOR[0] != "never" and os.environ.get("FORCE_COLOR"))
+    return "pretty" if sys.stdout.isatty() or forced else "plain"
 
 
 def read_program(program: str | None, file: str | None, assignments: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
@@ -261,8 +266,16 @@ def run_configured(body: Callable[..., Any], dtype: bool | str, args: tuple[Any,
     from autodiff.cli import memory
 
     seed, max_elements = kwargs.pop("seed"), kwargs.pop("max_elements")
+    COLOR[0] = kwargs.pop("color", None)  # --color, for cli.text.colour and output_format while the body runs
     memory.prepare()  # the process's memory cap, now that the command computes
     chosen = dtype if isinstance(dtype, str) else kwargs.get("dtype") or "float32"
     config = Config(chosen, seed, max_elements)
-    with config.applied():
-        return body(*args, config=config, **kwargs)
+    try:
+        with config.applied():
+            return body(*args, config=config, **kwargs)
+    finally:
+        COLOR[0] = None
+
+
+# --color of the command being run (None or "auto": the environment decides, cli.text.colour)
+COLOR: list[str | None] = [None]

@@ -79,8 +79,9 @@ def critical_command(program: str | None, assignments: tuple[str, ...], file: st
         write_json(_document(result))
     else:
         from autodiff.cli.critical_text import text as render
+        from autodiff.cli.text import prose
 
-        sys.stdout.write(render(text, result))
+        sys.stdout.write(prose(render(text, result), output_format(options["output_format"]) == "pretty"))
     return 0
 
 

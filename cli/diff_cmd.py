@@ -14,6 +14,7 @@ from autodiff.cli.options import (
     ProgramCommand,
     batch_options,
     format_option,
+    inverse_option,
     option,
     order_option,
     program_options,
@@ -30,6 +31,8 @@ Examples:
   autodiff diff 'sin(x)' --order 3            (f', f'' and f''')
   autodiff diff 'x^2 y^3' --order 2           (f_x, f_y, f_xx, f_xy, f_yy)
   autodiff diff 'd/dx x^3'                    (the question as the book writes it)
+  autodiff diff 'x^2 + y^2 = 25' x=3 y=4 dx/dt=2   (related rates: dy/dt)
+  autodiff diff 'x^3 + x' --inverse 2         ((f^-1)'(2) = 1/f'(1))
   autodiff diff '3x^2 sin x' --steps          (textbook notation; the rules, step by step)
   autodiff diff 'x**2 + y**2 = 25' --implicit y x=3 y=4
   autodiff diff 'x**x' --steps backward
@@ -48,6 +51,7 @@ Examples:
               "derivative up to order N, each mixed one once).")
 @steps_option()
 @option("--exact", "exact", is_flag=True, help="Exact values at the point (sqrt(2)/2, 1600*pi) beside the decimals.")
+@inverse_option()
 @format_option("latex")
 @batch_options("Derive")
 def diff_command(program: str | None, assignments: tuple[str, ...], file: str | None, **options: Any) -> int:
@@ -64,6 +68,11 @@ def diff_command(program: str | None, assignments: tuple[str, ...], file: str | 
 
         text = batch_program(program, file, options["batch"])
         return run_batch(options, lambda: diff_answering(text, assignments, options))
+    from autodiff.cli.diff_questions import answer, rate_bindings
+
+    rates, time, rest = rate_bindings(assignments)
+    if rates or options["inverse"] is not None:  # related rates (dx/dt=2), or (f^-1)'(B)
+        return answer(program, file, rest, options, rates, time)
     from autodiff.cli.diff_text import write_result
 
     derived = _derive(program, assignments, file, options)

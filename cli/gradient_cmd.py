@@ -1,5 +1,5 @@
 """`autodiff gradient`: the gradient at a point, its norm, the steepest ascent and a directional derivative
-(app.gradient). SymPy is imported only for --symbolic, when the command runs."""
+(app.gradient). SymPy is imported when the command runs (for the exact values; --no-exact: numbers only)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
     engine_options,
+    exact_option,
     format_option,
     option,
     program_options,
@@ -37,6 +38,7 @@ Examples (textbook exercises):
 @option("--direction", metavar="A,B,...", multiple=True,
         help="A direction (normalised): the directional derivative along it (repeatable: one for each).")
 @symbolic_option()
+@exact_option()
 @wrt_option()
 @format_option()
 @engine_options("float64")
@@ -55,12 +57,15 @@ def gradient_command(program: str | None, assignments: tuple[str, ...], file: st
         raise UsageError("give the point, e.g. x=1 y=2")
     directions = [_direction(d) for d in options["direction"]]
     result = gradient(Function(text, names, bindings.constants), bindings.point, directions or None)
-    if options["symbolic"]:
-        formulas(result, text, bindings.texts)
+    if options["symbolic"] or not options["no_exact"]:
+        formulas(result, text, bindings.texts, written=options["symbolic"])
     if output_format(options["output_format"]) == "json":
         write_json(_document(result))
     else:
-        sys.stdout.write(_text(text, result, bindings.texts))
+        from autodiff.cli.text import prose
+
+        pretty = output_format(options["output_format"]) == "pretty"
+        sys.stdout.write(prose(_text(text, result, bindings.texts), pretty))
     return 0
 
 
@@ -101,17 +106,22 @@ def _text(program: str, result: Any, texts: dict[str, str]) -> str:
         shown = f"{exact}  ({decimal(g)})" if exact is not None and exact != decimal(g) else decimal(g)
         formula = f"{result.formulas[name]} = " if name in result.formulas else ""
         lines.append(f"  df/d{name} = {formula}{shown}")
-    lines.append(f"  gradient = {_vector(gradient)}, norm {decimal(result.norm)}")
+    norm = decimal(result.norm)
+    if result.exact_norm is not None and result.exact_norm != norm:
+        norm = f"{result.exact_norm} ({norm})"
+    lines.append(f"  gradient = {_vector(gradient)}, norm {norm}")
     if result.ascent is None:
         lines.append("  steepest ascent: none (the gradient is 0: a critical point)")
     else:
         ascent = {n: printed(a, scale / result.norm) for n, a in result.ascent.items()}  # the gradient's, scaled
-        lines.append(f"  steepest ascent along {_vector(ascent)} (the gradient / its norm), at rate "
-                     f"{decimal(result.norm)}")
-    for direction, rate in result.directions:
-        lines.append(f"  directional derivative along {_vector(direction)}: {decimal(rate)}")
+        lines.append(f"  steepest ascent along {_vector(ascent)} (the gradient / its norm), at rate {norm}")
+    for k, (direction, rate) in enumerate(result.directions):
+        exact = result.exact_directional[k] if k < len(result.exact_directional) else None
+        shown = decimal(rate) if exact in (None, decimal(rate)) else f"{exact} ({decimal(rate)})"
+        lines.append(f"  directional derivative along {_vector(direction)}: {shown}")
     lines += [f"  note: {n}" for n in result.notes]
-    lines.append("by autograd (float64)" + ("; formulas by SymPy" if result.formulas else ""))
+    lines.append("by autograd (float64)" + ("; formulas by SymPy" if result.formulas else "; exact values by SymPy"
+                                            if result.exact else ""))
     return "\n".join(lines) + "\n"
 
 
@@ -128,4 +138,5 @@ def _document(result: Any) -> dict[str, Any]:
     if result.formulas or result.exact:
         document["formulas"] = result.formulas
         document["exact_gradient"] = result.exact
+        document["exact_norm"] = result.exact_norm
     return document

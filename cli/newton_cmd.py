@@ -101,7 +101,9 @@ def _every_root(fn: Any, program: str, name: str, interval: tuple[float, float],
     lines += [f"note: {n}" for n in notes]
     lines.append("f' by autograd (float64); each root from a sign change (or a touching zero) of f on a grid of "
                  "2,001 points")
-    sys.stdout.write("\n".join(lines) + "\n")
+    from autodiff.cli.text import prose
+
+    sys.stdout.write(prose("\n".join(lines), output_format(options["output_format"]) == "pretty") + "\n")
     return 0
 
 
@@ -123,12 +125,14 @@ def _text(program: str, result: Any, pretty: bool) -> None:
              "" if it.df is None else decimal(it.df, 6)] for it in result.iterations]
     sys.stdout.write(f"Newton's method on {program} = 0 from {x}_0 = {decimal(result.iterations[0].x, 15)}\n")
     write_columns(header, rows, pretty)
+    from autodiff.cli.text import prose
+
     if result.converged:
-        sys.stdout.write(f"root: {x} = {decimal(result.root, 15)}  ({result.reason}; "
-                         f"{len(result.iterations) - 1} steps)\n")
+        line = f"root: {x} = {decimal(result.root, 15)}  ({result.reason}; {len(result.iterations) - 1} steps)"
     elif result.completed:
-        sys.stdout.write(f"after {len(result.iterations) - 1} steps: {x} = {decimal(result.root, 15)}  "
-                         f"({result.reason}; not yet converged to the tolerance)\n")
+        line = (f"after {len(result.iterations) - 1} steps: {x} = {decimal(result.root, 15)}  ({result.reason}; "
+                "not yet converged to the tolerance)")
     else:
-        sys.stdout.write(f"no root: {result.reason}\n")
+        line = f"no root: {result.reason}"
+    sys.stdout.write(prose(line, pretty) + "\n")
     sys.stdout.write("f' by autograd (float64)\n")

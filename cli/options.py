@@ -199,6 +199,9 @@ def engine_options(dtype: bool | str = True) -> Callable[[Callable], Callable]:
                help="Seed for the random numbers (PyTorch's generator: torch.manual_seed)."),
         option("--max-elements", type=Positive(), default=50_000_000, show_default=True,
                help="Refuse tensors with more elements."),
+        option("--color", type=click.Choice(["auto", "always", "never"]), default=None,
+               help="Colour: auto (default: on a terminal, as NO_COLOR, FORCE_COLOR and TERM=dumb say), always "
+                    "(and pretty output when piped), never."),
     ]
     if dtype is True:
         options.insert(0, dtype_option("float32"))
@@ -328,6 +331,12 @@ def batch_options(what: str) -> Callable:
 def exact_option() -> Callable:
     """--no-exact: the calculus commands' decimals without SymPy's exact forms."""
     return option("--no-exact", is_flag=True, help="Numbers only: skip SymPy's exact forms.")
+
+
+def inverse_option() -> Callable:
+    """--inverse B: diff's (f^-1)'(B)."""
+    return option("--inverse", metavar="B", help="The derivative of the inverse function at B: (f^-1)'(B) = 1/f'(a) "
+                  "where f(a) = B (a found on [-10, 10], where f must be one-to-one).")
 
 
 def values_option() -> Callable:

@@ -31,6 +31,7 @@ Examples (textbook exercises):
   autodiff tangent 'x^4' x=3 --at 3.01           the linear approximation of 3.01^4: 82.08
   autodiff tangent 'sqrt x' x=4 --normal         the tangent and the normal line
   autodiff tangent 'x^2 + 2xy - y^2 + x = 2' x=1 y=2   the tangent line of a curve given by an equation
+  autodiff tangent 'x^3 - x' x=0:2               the Mean Value Theorem's c on [0, 2]
 """
 
 
@@ -49,22 +50,31 @@ def tangent_command(program: str | None, assignments: tuple[str, ...], file: str
     pastes back into `autodiff eval` and `plot`; with two variables the tangent plane, with --order N the
     Taylor polynomial of degree N. Decimal coefficients from autograd (float64), the exact form from SymPy
     when it finds one. An equation (x^2 + y^2 = 25 at x=3 y=4) is a curve: its tangent line, slope
-    -F_x/F_y. --normal adds the normal line, --at X the line's value at X (the linear approximation)."""
+    -F_x/F_y. --normal adds the normal line, --at X the line's value at X (the linear approximation). An
+    interval NAME=A:B asks for the Mean Value Theorem: the secant's slope and each c in (A, B) where f'(c) is it."""
     from autodiff.app import lines
     from autodiff.app.pointwise import Function
     from autodiff.app.tangent import taylor
     from autodiff.cli.commandline import output_format
     from autodiff.cli.reading import read_math
+    from autodiff.cli.text import prose
     from autodiff.engine.errors import UsageError
 
     reading, assignments = read_math(program, file, assignments, options)
     text = reading.program
-    bindings = read_bindings(assignments, options)
+    bindings = read_bindings(assignments, options, intervals=True)
+    output = output_format(options["output_format"])
+    if bindings.intervals:  # x=a:b: the secant over [a, b] and the Mean Value Theorem's c
+        from autodiff.cli.tangent_text import mean_value_document, mean_value_text
+
+        result = _mean_value(text, bindings, options)
+        write_json(mean_value_document(result)) if output == "json" else \
+            sys.stdout.write(prose(mean_value_text(text, result), output == "pretty"))
+        return 0
     names = choose(bindings.point, options["wrt"], bindings, "point")
     if not names:
         raise UsageError("give the point, e.g. x=2 (and y=1 for a tangent plane)")
     fn = Function(text, names, bindings.constants)
-    output = output_format(options["output_format"])
     if reading.equation is not None:
         from autodiff.cli.tangent_text import implicit_document, implicit_text
 
@@ -75,7 +85,7 @@ def tangent_command(program: str | None, assignments: tuple[str, ...], file: str
         at = _at(options["at"], [curve.independent], bindings.texts)
         value = None if at is None else _implicit_at(curve, at)
         write_json(implicit_document(curve, normal, value)) if output == "json" else \
-            sys.stdout.write(implicit_text(curve, normal, value))
+            sys.stdout.write(prose(implicit_text(curve, normal, value), output == "pretty"))
         return 0
     result = taylor(fn, bindings.point, options["order"], text, bindings.texts, exact=not options["no_exact"])
     normal = lines.normal(result) if options["normal"] else None
@@ -89,8 +99,21 @@ def tangent_command(program: str | None, assignments: tuple[str, ...], file: str
             document["at"] = _value_document(value)
         write_json(document)
     else:
-        sys.stdout.write(_text(text, result, bindings.texts, normal, value))
+        sys.stdout.write(prose(_text(text, result, bindings.texts, normal, value), output == "pretty"))
     return 0
+
+
+def _mean_value(text: str, bindings: Any, options: dict[str, Any]) -> Any:
+    from autodiff.app.lines import mean_value
+    from autodiff.app.pointwise import Function
+    from autodiff.engine.errors import UsageError
+
+    if len(bindings.intervals) != 1 or bindings.point or options["order"] != 1:
+        raise UsageError("an interval x=A:B asks for the Mean Value Theorem's c on [A, B]: one variable, no point, "
+                         "order 1 (or give a point, x=A, for the tangent line there)")
+    ((name, (a, b)),) = bindings.intervals.items()
+    fn = Function(text, [name], bindings.constants)
+    return mean_value(fn, a, b, text, bindings.interval_texts[name], exact=not options["no_exact"])
 
 
 def _at(text: str | None, names: list[str], texts: dict[str, str]) -> tuple[dict[str, float], dict[str, str]] | None:

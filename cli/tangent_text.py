@@ -68,4 +68,31 @@ def implicit_document(curve: Any, normal: Any, value: Any) -> dict[str, Any]:
     return document
 
 
-__all__ = ["implicit_document", "implicit_text", "line_text", "value_text"]
+def mean_value_text(program: str, result: Any) -> str:
+    x = result.variable
+    slope = decimal(result.slope)
+    slope = slope if result.slope_exact in (None, slope) else f"{result.slope_exact}  ({slope})"
+    a, b = (text or decimal(v) for text, v in zip(result.texts, (result.a, result.b)))
+    lower = f"({a})" if a.startswith("-") else a
+    lines = [f"Mean Value Theorem for {program} on [{a}, {b}]",
+             f"  secant slope (f({b}) - f({a}))/({b} - {lower}) = {slope}"]
+    for c, exact in zip(result.points, result.exact):
+        shown = decimal(c) if exact in (None, decimal(c)) else f"{exact}  ({decimal(c)})"
+        lines.append(f"  c = {shown}: f'(c) = the secant slope")
+    if not result.points:
+        lines.append("  no c in the open interval where f'(c) is the secant slope")
+    lines += [f"note: {n}" for n in result.notes]
+    lines.append(f"f' by autograd (float64): f'({x}) = slope solved on a grid of 2,001 points, refined by Newton's "
+                 "method" + ("; exact by SymPy" if any(result.exact) or result.slope_exact else ""))
+    return "\n".join(lines) + "\n"
+
+
+def mean_value_document(result: Any) -> dict[str, Any]:
+    return {"variables": [result.variable], "point": {}, "order": 1, "formula": "", "exact": None, "centered": None,
+            "coefficients": [], "derivatives": [], "notes": result.notes,
+            "mean_value": {"interval": [json_number(result.a), json_number(result.b)],
+                           "slope": json_number(result.slope), "slope_exact": result.slope_exact,
+                           "c": [{"value": json_number(c), "exact": e} for c, e in zip(result.points, result.exact)]}}
+
+
+__all__ = ["implicit_document", "implicit_text", "line_text", "mean_value_document", "mean_value_text", "value_text"]

@@ -84,7 +84,12 @@ STYLES = {
 def colour(stream: Any = None) -> bool:
     """Whether to colour what goes to `stream` (standard output by default): the one decision every renderer
     (Rich's documents, plot) follows. NO_COLOR (non-empty, https://no-color.org) never; FORCE_COLOR (non-empty)
-    always; TERM=dumb never; otherwise only a terminal."""
+    always; TERM=dumb never; otherwise only a terminal. --color always or never (cli.commandline.COLOR) decides
+    before any of them."""
+    from autodiff.cli.commandline import COLOR
+
+    if COLOR[0] in ("always", "never"):
+        return COLOR[0] == "always"
     if os.environ.get("NO_COLOR"):
         return False
     if os.environ.get("FORCE_COLOR"):
@@ -96,6 +101,25 @@ def colour(stream: Any = None) -> bool:
         return bool(isatty and isatty())
     except (OSError, ValueError):
         return False
+
+
+def prose(text: str, pretty: bool) -> str:
+    """Lines of words as a terminal shows them (pretty output): each line longer than the terminal's width
+    wrapped at spaces, continued two spaces further in; plain output keeps one line per line (for scripts)."""
+    if not pretty:
+        return text
+    import textwrap
+
+    width = max(columns(), 20)
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip(" ")))
+        out.append(textwrap.fill(line, width, subsequent_indent=indent + "  ", break_long_words=False,
+                                 break_on_hyphens=False))
+    return "\n".join(out)
 
 
 def columns(default: int = 80) -> int:

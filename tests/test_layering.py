@@ -26,7 +26,8 @@ PUBLIC = {
             "autodiff.app.gradcheck", "autodiff.app.explain",
             "autodiff.app.graph", "autodiff.app.symbolic", "autodiff.app.diff", "autodiff.app.printing",
             "autodiff.app.sympymath", "autodiff.app.derivatives", "autodiff.app.table", "autodiff.app.exact",
-            "autodiff.app.pointwise", "autodiff.app.residue", "autodiff.app.lagrange",
+            "autodiff.app.pointwise", "autodiff.app.residue", "autodiff.app.lagrange", "autodiff.app.rates",
+            "autodiff.app.inverse",
             "autodiff.app.tangent", "autodiff.app.lines", "autodiff.app.gradient", "autodiff.app.newton",
             "autodiff.app.critical", "autodiff.app.extrema", "autodiff.app.critical_exact", "autodiff.app.critical_nd",
             "autodiff.app.limits", "autodiff.app.noise", "autodiff.app.config", "autodiff.app.precision",
@@ -42,7 +43,8 @@ THIRD_PARTY = {  # what each layer may import besides the standard library and t
 }
 SYMPY_MODULES = {"sympymath.py", "printing.py", "symbolic.py", "diff.py", "exact.py", "critical_exact.py",
                  "gradient.py", "limits.py", "tangent.py", "steps.py", "bookform.py", "implicit.py", "sympy_parts.py",
-                 "sympy_lazy.py", "lines.py", "lagrange.py"}
+                 "sympy_lazy.py", "lines.py", "lagrange.py", "rates.py",
+                 "inverse.py"}
 # Standard-library modules whose names start with '_' but are documented public API (the library reference has a
 # page for each): _thread's allocate_lock is threading.Lock without the threading module's import.
 DOCUMENTED_UNDERSCORE_MODULES = {"_thread"}

@@ -454,3 +454,107 @@ def test_a_limit_in_a_few_lines(cli):
     assert "rounding error takes over" in more and "1e-8" in more
     document = cli("limit", "(1-cos x)/x^2", "x=0", "--format", "json").json()
     assert document["warnings"] and document["sides"]["+"]["steps"]  # JSON keeps everything
+
+
+@pytest.mark.parametrize(("program", "expected", "book"), [
+    ("sec(4x^5+2x)", sympy.diff(sympy.sec(4 * X**5 + 2 * X), X),
+     "2*(10*x**4 + 1)*sec(4*x**5 + 2*x)*tan(4*x**5 + 2*x)"),
+    ("csc x cot x", sympy.diff(sympy.csc(X) * sympy.cot(X), X), "-csc(x)*cot(x)**2 - csc(x)**3"),
+    ("|x|^2", 2 * X, "2*x"),
+    ("cbrt(x)^4", 4 * root(X, 3) / 3, "4*cbrt(x)/3"),
+    ("x^(2/3)", 2 / (3 * root(X, 3)), "2/(3*cbrt(x))"),
+    ("(sin x + cos x)/(sin x - cos x)", -2 / (sympy.sin(X) - sympy.cos(X)) ** 2, "-2/(sin(x) - cos(x))**2"),
+    ("2(sin x + cos x)^3", sympy.diff(2 * (sympy.sin(X) + sympy.cos(X)) ** 3, X),
+     "6*(cos(x) - sin(x))*(sin(x) + cos(x))**2"),
+])
+def test_derivatives_in_the_solutions_manuals_form(cli, program, expected, book):
+    """No sin/cos**2 for sec*tan, no sign(x)**2, no abs(y)**0.333, no new arguments (sin(x + pi/4))."""
+    out = cli("diff", program, "x=0.7", "--format", "json")
+    (derivative,) = out.json()["derivatives"]
+    assert derivative["expr"] == book
+    assert derivative["value"] == pytest.approx(float(expected.subs(X, sympy.Rational(7, 10))), rel=1e-12)
+    negative = cli("diff", program, "x=-0.7", "--format", "json").json()["derivatives"][0]
+    assert negative["value"] == pytest.approx(negative["autograd"], rel=1e-12, nan_ok=True)
+
+
+def test_an_exact_norm(cli):
+    """|grad f| of x^2 + 2xy at (1, 5): sqrt(144 + 4) = 2*sqrt(37), exactly."""
+    x, y = sympy.symbols("x y", real=True)
+    f = x**2 + 2 * x * y
+    norm = sympy.sqrt(sum(sympy.diff(f, v).subs({x: 1, y: 5}) ** 2 for v in (x, y)))
+    document = cli("gradient", "x^2 + 2xy", "x=1", "y=5", "--format", "json").json()
+    assert document["exact_norm"] == str(norm) == "2*sqrt(37)"
+
+
+def test_a_misspelt_option_before_the_program_is_a_usage_error(cli):
+    for command in ("eval", "check", "diff", "critical"):
+        out = cli(command, "--frmat", "json", "x**2", "x=1")
+        assert out.code == 2 and "No such option '--frmat'" in out.stderr and "--format" in out.stderr
+    assert cli("eval", "-x**2", "x=1", "--format", "json").json()["root"]["value"] == -1.0  # a program still
+
+
+@pytest.mark.parametrize(("choice", "coloured"), [("always", True), ("never", False)])
+def test_the_color_option(cli, choice, coloured):
+    for env in ({}, {"NO_COLOR": "1"}, {"FORCE_COLOR": "1"}):
+        out = cli("eval", "x**2", "x=1", "--color", choice, env=env)
+        assert ("\x1b[" in out.stdout) is coloured, env
+    assert "\x1b[" not in cli("eval", "x**2", "x=1").stdout  # auto: not a terminal here
+
+
+def test_prose_is_wrapped_at_the_terminals_width(cli):
+    out = cli("critical", "x^(1/3)(x+4)", "--format", "pretty", env={"COLUMNS": "60"})
+    assert max(map(len, out.stdout.splitlines())) <= 60
+    plain = cli("critical", "x^(1/3)(x+4)", "--format", "plain", env={"COLUMNS": "60"})
+    assert max(map(len, plain.stdout.splitlines())) > 60  # plain output: one line per line, for scripts
+
+
+@pytest.mark.parametrize(("program", "f", "interval"), [
+    ("x^3 - x", X**3 - X, (0, 2)),
+    ("sqrt x", sympy.sqrt(X), (0, 4)),
+    ("x^3 - 3x", X**3 - 3 * X, (-2, 2)),
+])
+def test_the_mean_value_theorems_c(cli, program, f, interval):
+    a, b = interval
+    slope = (f.subs(X, b) - f.subs(X, a)) / (b - a)
+    expected = sorted(float(c) for c in sympy.solveset(sympy.diff(f, X) - slope, X, sympy.Interval.open(a, b)))
+    out = cli("tangent", program, f"x={a}:{b}", "--format", "json")
+    assert out.code == 0
+    document = out.json()["mean_value"]
+    assert document["slope"] == pytest.approx(float(slope)) and document["slope_exact"] == str(slope)
+    assert [c["value"] for c in document["c"]] == pytest.approx(expected)
+
+
+def test_no_mean_value_c_where_f_is_not_differentiable(cli):
+    out = cli("tangent", "|x|", "x=-1:2", "--format", "json")
+    document = out.json()
+    assert document["mean_value"]["c"] == [] and "not differentiable at x = 0" in document["notes"][-1]
+
+
+@pytest.mark.parametrize(("program", "point", "expected"), [
+    ("x^2 + y^2 = 25", ("x=3", "y=4", "dx/dt=2"), ("y", sympy.Rational(-3, 2))),
+    ("V = 4/3 π r^3", ("r=5", "dV/dt=100"), ("r", 1 / sympy.pi)),
+    ("A = π r^2", ("r=3", "dA/dt=6"), ("r", 1 / sympy.pi)),
+])
+def test_related_rates(cli, program, point, expected):
+    out = cli("diff", program, *point, "--format", "json")
+    assert out.code == 0, out.stderr
+    rates = out.json()["rates"]
+    assert (rates["unknown"], rates["exact"]) == (expected[0], str(expected[1]))
+    assert rates["value"] == pytest.approx(float(expected[1]))
+    t = sympy.Symbol("t")  # the book's way, in SymPy: x(t), y(t), differentiate, solve
+    x, y = sympy.Function("x")(t), sympy.Function("y")(t)
+    if program.startswith("x^2"):
+        solved = sympy.solve(sympy.diff(x**2 + y**2 - 25, t), sympy.diff(y, t))[0]
+        assert solved.subs({sympy.diff(x, t): 2}).subs({x: 3, y: 4}) == expected[1]
+
+
+def test_the_derivative_of_an_inverse_function(cli):
+    """APEX: f(x) = x^3 + x, (f^-1)'(2) = 1/f'(1) = 1/4."""
+    out = cli("diff", "x^3 + x", "--inverse", "2", "--format", "json")
+    inverse = out.json()["inverse"]
+    assert (inverse["at_exact"], inverse["exact"]) == ("1", "1/4")
+    assert 1 / sympy.diff(X**3 + X, X).subs(X, 1) == sympy.Rational(1, 4)
+    many = cli("diff", "sin x", "--inverse", "1/2")
+    assert many.code == 1 and "not one-to-one" in many.stderr
+    one = cli("diff", "sin x", "--inverse", "1/2", "x=-π/2:π/2", "--format", "json").json()["inverse"]
+    assert one["exact"] == "2*sqrt(3)/3" and one["at_exact"] == "pi/6"

@@ -21,9 +21,10 @@ def test_gradient_text(cli):
         "  f = 2\n"
         "  df/dx = exp(y) = 1\n"
         "  df/dy = x*exp(y) = 2\n"
-        "  gradient = (1, 2), norm 2.236067977\n"
-        "  steepest ascent along (0.4472135955, 0.894427191) (the gradient / its norm), at rate 2.236067977\n"
-        "  directional derivative along (0.6, 0.8): 2.2\n"
+        "  gradient = (1, 2), norm sqrt(5) (2.236067977)\n"
+        "  steepest ascent along (0.4472135955, 0.894427191) (the gradient / its norm), at rate sqrt(5) "
+        "(2.236067977)\n"
+        "  directional derivative along (0.6, 0.8): 11/5 (2.2)\n"
         "by autograd (float64); formulas by SymPy\n")
 
 

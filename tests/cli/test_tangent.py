@@ -105,7 +105,8 @@ def test_a_random_point_has_decimals_only(cli):
 
 def test_usage_errors(cli):
     assert cli("tangent", "x**2").code == 2
-    assert cli("tangent", "x**2", "x=0:1").code == 2
+    assert cli("tangent", "x**2", "x=0:1").code == 0  # an interval asks for the Mean Value Theorem (issue 43)
+    assert cli("tangent", "x**2", "x=0:1", "--order", "2").code == 2
     assert cli("tangent", "x**2", "x=1", "--order", "11").code == 2
     out = cli("tangent", "x**2", "x=1", "--format", "json", "--order", "0")
     assert out.code == 2 and out.json()["error"]["kind"] == "usage"
