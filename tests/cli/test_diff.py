@@ -208,7 +208,7 @@ def test_every_kind_of_node_is_a_formula_or_refused_by_name():
 
 @pytest.mark.parametrize(("program", "what"), [
     ("[x, 2]", "a list"),
-    ("y = x if x > 0 else -x\ny", "a conditional expression"),
+    ("y = x if x > 0 else -x\ny", "a conditional expression (A if C else B)"),
     ("[i * x for i in range(3)]", "a comprehension"),
 ])
 def test_diff_names_the_construct_it_refuses(cli, program, what):
