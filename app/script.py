@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import itertools
 import linecache
 import os
 import sys
@@ -62,8 +63,38 @@ def locate() -> Origin | None:
 
 
 # ---------------------------------------------------------------------------- an uncaught exception
+def _chain(error: BaseException) -> list[BaseException]:
+    """The error and every exception it was raised from or during (its causes and contexts)."""
+    found: list[BaseException] = []
+    pending: list[BaseException | None] = [error]
+    while pending:
+        current = pending.pop()
+        if current is None or any(current is known for known in found):
+            continue
+        found.append(current)
+        pending += [current.__cause__, current.__context__]
+    return found
+
+
+def _pruned(tb: types.TracebackType | None) -> types.TracebackType | None:
+    """The traceback without autodiff's own frames (the script's, and any library's, stay linked in order)."""
+    kept = []
+    while tb is not None:
+        if not _is_ours(tb.tb_frame.f_code.co_filename):
+            kept.append(tb)
+        tb = tb.tb_next
+    for earlier, later in itertools.pairwise(kept):
+        earlier.tb_next = later
+    if kept:
+        kept[-1].tb_next = None
+    return kept[0] if kept else None
+
+
 def python_traceback(error: BaseException) -> str:
-    """The error as Python prints an uncaught exception, with autodiff's own frames left out."""
+    """The error as Python prints an uncaught exception, with autodiff's own frames left out and the engine's
+    errors named as PyTorch names them (RuntimeError, TypeError, ...)."""
+    for value in _chain(error):
+        value.with_traceback(_pruned(value.__traceback__))
     report = traceback.TracebackException.from_exception(error)
     pending, seen = [(report, error)], set()
     while pending:  # the chain of causes and contexts, iteratively
@@ -71,9 +102,7 @@ def python_traceback(error: BaseException) -> str:
         if id(current) in seen:
             continue
         seen.add(id(current))
-        current.stack = traceback.StackSummary.from_list(
-            [frame for frame in current.stack if not _is_ours(frame.filename)])
-        if isinstance(value, AutodiffError):  # named as PyTorch names it (RuntimeError, TypeError, ...)
+        if isinstance(value, AutodiffError):
             shown = value.python_exception
             if hasattr(current, "exc_type_qualname"):  # Python 3.13
                 current.exc_type_qualname, current.exc_type_module = shown.__qualname__, shown.__module__
@@ -84,6 +113,21 @@ def python_traceback(error: BaseException) -> str:
             if linked is not None and linked_value is not None:
                 pending.append((linked, linked_value))
     return "".join(report.format())
+
+
+def report_exception(error: BaseException) -> None:
+    """Print an uncaught exception of the script on stderr as Python prints it (what the script printed first):
+    Python's own display (with its "Did you mean" suggestions) on the pruned traceback, the traceback module's
+    when the engine's errors need PyTorch's names."""
+    sys.stdout.flush()
+    chain = _chain(error)
+    if any(isinstance(value, AutodiffError) for value in chain):
+        sys.stderr.write(python_traceback(error))
+    else:
+        for value in chain:
+            value.with_traceback(_pruned(value.__traceback__))
+        sys.__excepthook__(type(error), error, error.__traceback__)
+    sys.stderr.flush()
 
 
 def exit_status(error: SystemExit) -> tuple[int, str | None]:
@@ -136,13 +180,13 @@ def run_source(source: bytes | str, filename: str, argv: list[str], watch: Any =
             _flush_then(text + "\n")
         return status
     except KeyboardInterrupt as stop:
-        _flush_then(python_traceback(stop))
+        report_exception(stop)
         return 130
     except BrokenPipeError:  # the reader of stdout went away (`autodiff run train.py | head`): a quiet end
         _quiet_stdout()
         return 0
     except BaseException as error:  # the script's own exception: Python's report, exit 1
-        _flush_then(python_traceback(error))
+        report_exception(error)
         return 1
     return 0
 
@@ -189,12 +233,10 @@ def console(banner: str, on_exit: Callable[[], None] | None = None) -> int:
 
     class Console(code.InteractiveConsole):
         def showtraceback(self) -> None:
-            _, error, _ = sys.exc_info()
-            _flush_then(python_traceback(error))
+            report_exception(sys.exc_info()[1])
 
         def showsyntaxerror(self, filename: str | None = None, **kwargs: Any) -> None:
-            _, error, _ = sys.exc_info()
-            _flush_then(python_traceback(error))
+            report_exception(sys.exc_info()[1])
 
     with installed(), _line_editing(namespace):
         Console(namespace, filename="<stdin>").interact(banner=banner, exitmsg="")
