@@ -365,3 +365,33 @@ def test_load_refuses_a_pickle(cli, tmp_path):
     text = "import os, torch\ntorch.load(os.path.join(os.path.dirname(__file__), 'evil.pt'))\n"
     out = cli("run", script(tmp_path, text))
     assert out.code == 1 and "RuntimeError: torch.load: this is not a file autodiff's torch.save wrote" in out.stderr
+
+
+def test_the_python_constructs_the_interpreter_lacked(cli, tmp_path):
+    """Issue 40's list of what stopped tutorials under the old interpreter: each is Python's now."""
+    out = cli("run", script(tmp_path, (
+        "import torch, os\n"
+        "import random\n"
+        "count = 0\n"
+        "def bump():\n"
+        "    global count\n"
+        "    count += 1\n"
+        "class Value:\n"
+        "    def __init__(self, data):\n"
+        "        self.data = data\n"
+        "    def __add__(self, other):\n"
+        "        return Value(self.data + other.data)\n"
+        "    def __repr__(self):\n"
+        "        return f'Value(data={self.data})'\n"
+        "def squares(n):\n"
+        "    for i in range(n):\n"
+        "        yield torch.tensor(float(i)) ** 2\n"
+        "bump(); bump()\n"
+        "x = torch.ones(2)\n"
+        "print(count, Value(1.0) + Value(2.5), sum(squares(4)), type(x).__name__, next(iter(squares(2))))\n"
+        "print(sorted({int(v) for v in torch.tensor([3, 1, 3])}), [a * b for a in range(2) for b in range(3)])\n"
+        "random.seed(1); print(random.randint(0, 10), os.path.basename('a/b.py'), '%.4f' % x.sum())\n"
+    )))
+    assert (out.code, out.stderr) == (0, "")
+    assert out.stdout == ("2 Value(data=3.5) tensor(14.) Tensor tensor(0.)\n[1, 3] [0, 0, 0, 0, 1, 2]\n"
+                          "2 b.py 2.0000\n")
