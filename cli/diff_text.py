@@ -61,9 +61,14 @@ def diff_document(reading: Any, result: Any, rows: list, steps: str | None, warn
         if steps == "rules":
             entry["steps"] = [step_json(s, stage.wrt) for stage in d.stages for s in stage.steps]
         entries.append(entry)
-    document["derivatives"] = entries
+    # The asked order's derivatives are `derivatives` (README: diff's JSON); with --order N the lower orders a
+    # book asks for too (f' ... f^(N-1)) are `lower_orders`, in order
+    highest = max((e["order"] for e in entries), default=1)
+    document["derivatives"] = [e for e in entries if e["order"] == highest]
+    if highest > 1:
+        document["lower_orders"] = [e for e in entries if e["order"] < highest]
     if steps == "rules":
-        document["steps"] = [s for entry in entries for s in entry["steps"]]
+        document["steps"] = [s for entry in document["derivatives"] for s in entry["steps"]]
     elif steps == "backward":
         from autodiff.app.printing import to_book as to_language
 

@@ -209,7 +209,9 @@ def test_a_point_read_otherwise_than_spelt_is_shown(cli):
 def test_diff_order_n_gives_every_order_up_to_n(cli):
     out = cli("diff", "x^5 - 3x^2", "--order", "4", "x=1.5", "--format", "json")
     assert out.code == 0
-    derivatives = out.json()["derivatives"]
+    document = out.json()
+    assert [d["order"] for d in document["derivatives"]] == [4]  # the asked order (README: diff's JSON)
+    derivatives = document["lower_orders"] + document["derivatives"]
     assert [d["order"] for d in derivatives] == [1, 2, 3, 4]
     f = X**5 - 3 * X**2
     for d in derivatives:
@@ -222,7 +224,8 @@ def test_second_order_in_two_variables_gives_every_partial(cli):
     f = x**2 * y**3 + sympy.sin(x * y)
     out = cli("diff", "x^2 y^3 + sin(xy)", "--order", "2", "x=0.5", "y=2", "--format", "json")
     assert out.code == 0
-    found = {(d["wrt"], d["order"]): d["value"] for d in out.json()["derivatives"]}
+    document = out.json()
+    found = {(d["wrt"], d["order"]): d["value"] for d in document["lower_orders"] + document["derivatives"]}
     point = {x: sympy.Rational(1, 2), y: 2}
     expected = {("x", 1): sympy.diff(f, x), ("y", 1): sympy.diff(f, y), ("x", 2): sympy.diff(f, x, 2),
                 ("x,y", 2): sympy.diff(f, x, y), ("y", 2): sympy.diff(f, y, 2)}
