@@ -100,14 +100,17 @@ def _index_add_forward(x: np.ndarray, source: np.ndarray, *, dim: int, index: np
 
 
 def _source_grad(F: Any, g: Any, s: Any) -> Any:
-    picked = F.index(g, (slice(None),) * s.dim + (s.index,))
+    """grad.index_select(dim, index).expand_as(source) * alpha: PyTorch saves source for its shape (so a write into
+    it is detected) and index as a tensor (freed after backward)."""
+    picked = F.reshape(F.index(g, (slice(None),) * s.dim + (s.index,)), F.values(s.source).shape)
     return picked if s.alpha == 1 else picked * s.alpha
 
 
 INDEX_ADD = declare(Op("index_add", "IndexAddBackward0", ("self", "source"), _index_add_forward,
                        (Grad(lambda F, g, s: g, "grad"),
                         Grad(_source_grad, "grad.index_select(dim, index) * alpha")),
-                       "self with source's slices added at index along dim", group=SHAPES, jvp=LINEAR_JVP))
+                       "self with source's slices added at index along dim", group=SHAPES, jvp=LINEAR_JVP,
+                       saved=("index",)))
 
 
 @builtin("index_add(input, dim, index, source, alpha=1)", ("index_add",),

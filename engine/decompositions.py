@@ -20,11 +20,10 @@ from .coerce import tensor_arg
 from .errors import BadValueError, ShapeError
 from .logic import where
 from .optable import LINEAR_ALGEBRA, Grad, Op, declare
-from .rearrange import movedim
 from .recording import apply
 from .registry import builtin
 from .returns import return_type
-from .shapes import transpose
+from .shapes import permute, transpose
 from .tensor import Tensor
 
 SlogdetResult = return_type("slogdet", ("sign", "logabsdet"))
@@ -476,8 +475,9 @@ def nuclear_norm(input: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
     x = tensor_arg(input)
     if x.ndim < 2:
         raise BadValueError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.", reason="norm")
-    rows, cols = (-2, -1) if dim is None else (int(dim[0]) % x.ndim, int(dim[1]) % x.ndim)
-    values = svdvals(movedim(x, (rows, cols), (-2, -1)) if (rows, cols) != (x.ndim - 2, x.ndim - 1) else x)
+    rows, cols = (x.ndim - 2, x.ndim - 1) if dim is None else (int(dim[0]) % x.ndim, int(dim[1]) % x.ndim)
+    others = [d for d in range(x.ndim) if d not in (rows, cols)]
+    values = svdvals(permute(x, (*others, rows, cols)))  # PyTorch's permute (PermuteBackward0), even of no dims
     total = values.sum(-1)
     if keepdim:
         for d in sorted(d % x.ndim for d in (rows, cols)):

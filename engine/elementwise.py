@@ -207,9 +207,12 @@ def _bounds_grad(F: Any, g: Any, s: Any, which: str) -> Any:
 
 CLAMP_TENSOR = declare(Op("clamp_tensor", "ClampBackward0", ("self", "min", "max"),
                           lambda x, low, high: np.minimum(np.maximum(x, low), high),
-                          (Grad(lambda F, g, s: _bounds_grad(F, g, s, "self"), "grad where min <= self <= max"),
-                           Grad(lambda F, g, s: _bounds_grad(F, g, s, "min"), "grad where self < min (< max)"),
-                           Grad(lambda F, g, s: _bounds_grad(F, g, s, "max"), "grad where self > max (or max < min)")),
+                          (Grad(lambda F, g, s: _bounds_grad(F, g, s, "self"),
+                                "where((self >= min) & (self <= max), grad, 0)"),
+                           Grad(lambda F, g, s: _bounds_grad(F, g, s, "min"),
+                                "where((self < min) & (min < max), grad, 0)"),
+                           Grad(lambda F, g, s: _bounds_grad(F, g, s, "max"),
+                                "where((self > max) | (max < min), grad, 0)")),
                           "self limited to [min, max], tensors that broadcast", group=ELEMENTWISE, elementwise=True,
                           jvp=ELEMENTWISE_JVP, integers=PROMOTED))
 

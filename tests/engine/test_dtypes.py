@@ -303,3 +303,56 @@ def test_gradients_match_pytorch(torch_lib, name):
     assert ours[1] == theirs[1]
     for mine, expected in zip(ours[:1] + ours[2:], theirs[:1] + theirs[2:]):
         np.testing.assert_allclose(mine, expected, rtol=1e-5, atol=1e-6)
+
+
+# ---------------------------------------------------------------------------- a tutorial's idioms end to end
+def _bigrams(torch: object, functional: object) -> tuple:
+    """The makemore tutorial's bigram model on a few names: int32 counts written by index, a Generator for
+    multinomial, randn and randint, one_hot, indexing by arange and an int64 tensor, embedding rows."""
+    words = ["emma", "olivia", "ava", "isabella", "sophia", "mia", "amelia", "harper"]
+    stoi = {s: i + 1 for i, s in enumerate(sorted(set("".join(words))))}
+    stoi["."] = 0
+    n = len(stoi)
+    counts = torch.zeros((n, n), dtype=torch.int32)
+    xs, ys = [], []
+    for w in words:
+        for a, b in zip([".", *w], [*w, "."]):
+            counts[stoi[a], stoi[b]] += 1
+            xs.append(stoi[a])
+            ys.append(stoi[b])
+    p = (counts + 1).float()
+    p /= p.sum(1, keepdims=True)
+    g = torch.Generator().manual_seed(2147483647)
+    drawn, ix = [], 0
+    for _ in range(10):
+        ix = torch.multinomial(p[ix], num_samples=1, replacement=True, generator=g).item()
+        drawn.append(ix)
+    xs, ys = torch.tensor(xs), torch.tensor(ys)
+    w = torch.randn((n, n), generator=g, requires_grad=True)
+    for _ in range(20):
+        logits = functional.one_hot(xs, num_classes=n).float() @ w
+        probs = logits.exp() / logits.exp().sum(1, keepdims=True)
+        loss = -probs[torch.arange(xs.nelement()), ys].log().mean() + 0.01 * (w**2).mean()
+        w.grad = None
+        loss.backward()
+        with torch.no_grad():
+            w -= 10 * w.grad
+    rows = torch.randn((n, 2), generator=g)[xs.view(-1, 1).repeat(1, 3)]
+    picks = torch.randint(0, xs.shape[0], (4,), generator=g)
+    return (drawn, loss.item(), counts.sum().item(), str(counts.dtype), tuple(rows.shape), picks.tolist(),
+            torch.bincount(ys).tolist())
+
+
+def test_the_bigram_tutorial_gives_pytorchs_numbers():
+    drawn, loss, total, dtype, shape, picks, counts = _bigrams(E, E)
+    assert (drawn, total, dtype, shape, picks) == ([3, 7, 6, 5, 1, 0, 0, 4, 3, 4], 50, "torch.int32", (50, 3, 2),
+                                                   [10, 14, 21, 25])
+    assert counts == [8, 11, 1, 4, 2, 6, 4, 4, 2, 2, 2, 2, 2]
+    assert loss == pytest.approx(1.3303292989730835, rel=1e-6)
+
+
+def test_the_bigram_tutorial_live(torch_lib):
+    torch = torch_lib.mod
+    theirs, ours = _bigrams(torch, torch.nn.functional), _bigrams(E, E)
+    assert ours[:1] + ours[2:] == theirs[:1] + theirs[2:]
+    assert ours[1] == pytest.approx(theirs[1], rel=1e-6)
