@@ -216,7 +216,7 @@ def _json_integer(text: str) -> int | float:
     try:
         return float(value)
     except OverflowError:
-        return math.copysign(math.inf, value)
+        return math.inf if value > 0 else -math.inf
 
 
 def line_bindings(data: dict[str, Any], max_elements: int | None) -> list[Binding]:
