@@ -81,7 +81,7 @@ def _in_users_text(error: Any, program: str, text: str) -> Any:
 
     from autodiff.grammar.syntax import source_excerpt
 
-    if error.line != 1 or error.column is None or "\n" in program or "\n" in text or len(program) > 10_000:
+    if error.line != 1 or error.column is None or "\n" in program or "\n" in text or len(program) > 2_000:
         return error
     blocks = difflib.SequenceMatcher(None, program, text, autojunk=False).get_opcodes()
 

@@ -69,8 +69,8 @@ def _fill(self: Tensor, value: float) -> Tensor:
     fill_.Tensor, which is self[...] = value (FillBackward3, or CopySlices on a view's base), the value's
     gradient the sum of the gradient over what it filled."""
     if isinstance(value, Tensor) and value.ndim != 0:
-        raise BadValueError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} "
-                            "dimensions.", reason="arguments")
+        raise BadValueError(f"fill_ only supports a 0-dimension value tensor, but got a tensor with "
+                            f"{value.ndim} dimensions", reason="arguments")
     if not isinstance(value, (Tensor, int, float, np.number)):
         raise BadValueError(f"fill_() takes a number, not {type(value).__name__}", reason="arguments")
     if isinstance(value, Tensor):

@@ -162,3 +162,11 @@ def test_plot_out_never_replaces_a_read_only_file_or_a_fifo(cli, tmp_path, monke
 def test_huge_ranges_are_answered_or_refused_at_once(cli, program, code, words):
     outcome = cli("eval", program)
     assert outcome.code == code and words in outcome.stdout + outcome.stderr, outcome
+
+
+def test_a_batch_integer_past_floats_range_is_infinite_as_on_the_command_line(cli):
+    for sign in ("", "-"):
+        number = sign + "1" + "0" * 400
+        line = json.loads(cli("eval", "x*2", "--batch", "-", input=f'{{"x": {number}}}\n').stdout)
+        alone = cli("eval", "x*2", f"x={number}" if not sign else f"x=({number})", "--format", "json").json()
+        assert line["root"]["value"] == alone["root"]["value"] == f"{sign}inf"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 
 import pytest
+from tolerance import close
 
 from autodiff.cli.text import colour, columns
 
@@ -57,7 +58,7 @@ def test_rounding_residues_of_0_print_as_0_in_every_command(cli):
                           " 1.5708      0  -1\n"
                           "3.14159     -1   0\n")
     rows = cli("table", "cos(x)", "x=0:pi:pi/2", "--format", "json").json()["rows"]
-    assert rows[1]["value"] == -3.4914813388431334e-15 and rows[2]["d1"] == -3.2310891488651735e-15
+    assert 0 < -rows[1]["value"] < 1e-14 and 0 < -rows[2]["d1"] < 1e-14  # the raw residues (their digits: libm's)
     out = cli("table", "exp(x)", "x=-40:0:20", "--format", "plain")  # tiny, but no residue: kept
     assert out.stdout.splitlines()[1] == "-40  4.24835e-18  4.24835e-18"
     out = cli("jacobian", "x*cos(y)", "x=1", "y=pi/2", "--format", "plain")
@@ -70,7 +71,8 @@ def test_rounding_residues_of_0_print_as_0_in_every_command(cli):
     out = cli("gradient", "x*cos(y)", "x=1", "y=pi/2", "--format", "plain")
     assert out.stdout.splitlines()[1:6] == ["  f = 0", "  df/dx = 0", "  df/dy = -1", "  gradient = (0, -1), norm 1",
                                             "  steepest ascent along (0, -1) (the gradient / its norm), at rate 1"]
-    assert cli("gradient", "x*cos(y)", "x=1", "y=pi/2", "--format", "json").json()["value"] == 6.123233995736766e-17
+    value = cli("gradient", "x*cos(y)", "x=1", "y=pi/2", "--format", "json").json()["value"]
+    assert value != 0 and close(value, 6.123233995736766e-17)  # cos(pi/2): JSON keeps the raw number
     out = cli("tangent", "sin(x)*cos(y)", "x=pi", "y=pi/2", "--no-exact", "--format", "plain")
     assert out.stdout.splitlines()[1:5] == ["  f(pi, pi/2) = 0", "  f_x(pi, pi/2) = 0", "  f_y(pi, pi/2) = 0",
                                             "  z = 0"]
