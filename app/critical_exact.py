@@ -67,7 +67,7 @@ def _general(solutions: Any) -> str | None:
 
 
 def _solve(equation: Any, x: Any, domain: Any, seconds: float) -> Any:
-    solveset = sympy.solveset  # here, not in the time box's thread: the first use imports SymPy's solvers (sympy_lazy)
+    solveset = sympy.solveset
     return X.bounded(lambda: solveset(sympy.Eq(equation, 0), x, domain), seconds)
 
 
@@ -145,7 +145,7 @@ def several_variables(program: str, names: list[str], texts: dict[str, str],
             out.note = d.reason
             return out
         equations.append(d)
-    solve = sympy.solve  # imports SymPy's solvers on first use (app/sympy_lazy.py): never inside the time box
+    solve = sympy.solve
     found = X.bounded(lambda: solve(equations, symbols, dict=True), seconds)
     if isinstance(found, X.TimedOut):
         out.note = found.reason

@@ -13,7 +13,7 @@ def interrupted_while_starting(signum: int, frame: object) -> None:
     # Ctrl-C before main() runs (while Python imports the command) would end in a KeyboardInterrupt
     # traceback: exit as main() does on Ctrl-C instead. main() puts Python's own handler back.
     _os.write(2, b"autodiff: interrupted\n")
-    _os._exit(130)
+    raise SystemExit(130)
 
 
 # Only when this process is the command itself: the console script, or `python -m autodiff.cli` (whose
@@ -23,16 +23,3 @@ def interrupted_while_starting(signum: int, frame: object) -> None:
 COMMAND_PROCESS = _os.path.basename(_sys.argv[0]) == "autodiff" or _sys.argv[:1] == ["-m"]
 if COMMAND_PROCESS and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
     _signal.signal(_signal.SIGINT, interrupted_while_starting)
-
-# Start-up creates some 300,000 objects that live as long as the process (modules, functions, classes), and
-# Python's cyclic collector would walk them again and again while they are made (measured: 6 ms of an eval's
-# 50 ms of imports, and as much of numpy's). In the command's own process, collections are rare until the
-# command starts computing; memory.prepare() then freezes what start-up made (never walked again) and puts
-# the usual thresholds back.
-STARTING_GC_THRESHOLD = (100_000, 50, 1_000)
-USUAL_GC_THRESHOLD: tuple[int, ...] | None = None  # the thresholds before start-up (None: not changed)
-if COMMAND_PROCESS:
-    import gc as _gc
-
-    USUAL_GC_THRESHOLD = _gc.get_threshold()
-    _gc.set_threshold(*STARTING_GC_THRESHOLD)

@@ -1,6 +1,5 @@
 """`autodiff check` (your derivative against autograd) and `autodiff gradcheck` (autograd against finite
-differences): their options, and gradcheck's body. Check's body is cli/check_run.py (click-free: cli/quick.py
-runs it without click too)."""
+differences): their options, and gradcheck's body. Check's body is cli/check_run.py."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The body of `autodiff check` (your derivative against autograd), once its options are read: by click
-(cli/check_cmd.py, which declares them) or by cli/quick.py (the click-free start). The numerics are
-autodiff.app.checking's; this module reads the program and bindings and renders the report."""
+"""The body of `autodiff check` (your derivative against autograd), once click has read its options
+(cli/check_cmd.py declares them). The numerics are autodiff.app.checking's; this module reads the program and
+bindings and renders the report."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ DEFAULT_SAMPLES = 5  # the bound point and four around it: a formula right at on
 
 
 def check_body(program: str | None, assignments: tuple[str, ...], file: str | None, options: dict[str, Any]) -> int:
-    """`autodiff check` once its options are read (by click, or cli/quick.py): exit status 0 when every derivative
+    """`autodiff check` once its options are read: exit status 0 when every derivative
     matches, 1 when one does not."""
     if options["batch"] is not None:
         from autodiff.cli.batch import run_batch

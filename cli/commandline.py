@@ -1,7 +1,6 @@
-"""What every command shares that does not need click: the command line being run and how it spells each
-option, reading the program, NAME=VALUE bindings, the output format, and running a command inside its engine
-configuration. The commands' option declarations (click) are cli/options.py; the click-free path of eval and
-check (cli/quick.py) uses only this module, so that those commands start without importing click."""
+"""What every command shares besides its option declarations (cli/options.py): the command line being run and how
+it spells each option, reading the program, NAME=VALUE bindings, the output format, and running a command inside
+its engine configuration."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""`autodiff eval` once its options are read, by click (cli/eval_cmd.py, which declares them) or by cli/quick.py
-(the click-free start): --batch goes to cli/batch.py, one program to cli/eval_run.py (each imported when used)."""
+"""`autodiff eval` once click has read its options (cli/eval_cmd.py declares them): --batch goes to cli/batch.py,
+one program to cli/eval_run.py (each imported when used)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from autodiff.cli.commandline import backward_names, batch_program, program_text
 
 def eval_body(program: str | None, assignments: tuple[str, ...], file: str | None,
               options: dict[str, Any]) -> int | None:
-    """`autodiff eval` once its options are read (by click in cli/eval_cmd.py, or by cli/quick.py)."""
+    """`autodiff eval` once click has read its options (cli/eval_cmd.py)."""
     if file is not None and program is not None:
         assignments = (program, *assignments)
         program = None

@@ -1,6 +1,5 @@
-"""The `autodiff` command group (click): the table of commands, each loaded from its module when used, and the
-group's help. cli/main.py imports it only when a command line needs click (cli/quick.py reads the common
-command lines of eval and check without it)."""
+"""The `autodiff` command group (click): the table of commands, each loaded from its module when used (click's
+documented lazily loaded subcommands), and the group's help."""
 
 from __future__ import annotations
 

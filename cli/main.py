@@ -1,8 +1,8 @@
-"""The entry point of `autodiff`: the command line read (by cli/quick.py, or by click's group in cli/group.py),
-the command run, every failure mapped to its message and exit code.
+"""The entry point of `autodiff`: the command line read by click's group (cli/group.py, whose commands load
+lazily), the command run, every failure mapped to its message and exit code.
 
-Start-up matters (a one-shot command should cost little more than importing numpy), so the heavy
-parts (click, the engine, the grammar, Rich) are imported only by the commands that use them.
+Start-up matters (a one-shot command should cost little more than importing numpy), so the heavy parts (the
+engine, the grammar, Rich, SymPy) are imported only by the commands that use them.
 """
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Callable
 
-from autodiff.cli import COMMAND_PROCESS, interrupted_while_starting
+from autodiff.cli import interrupted_while_starting
 from autodiff.cli.commandline import remember_command_line
 
 
@@ -31,60 +30,15 @@ def main(argv: list[str] | None = None) -> None:
         from autodiff.cli import memory  # set when a command starts computing (memory.prepare)
 
         memory.OWN_PROCESS = True
-        sys.meta_path.insert(0, _SymPyFirst())  # SymPy's units and tensors as placeholders (app/sympy_parts.py)
     try:
-        code = _in_one_stack_chunk(_run, args)
+        code = _run(args)
     except BaseException as error:  # each kind is answered in _outcome; what is no failure is raised again
         code = _outcome(error, json_mode, debug)
-    _exit(code, own_process=argv is None and COMMAND_PROCESS)
-
-
-class _SymPyFirst:
-    """A finder that, when SymPy is first imported, installs app/sympy_parts.py's finders and hands the import to
-    them: their modules are imported only then (most commands never import SymPy; the two cost 0.4 ms)."""
-
-    def find_spec(self, fullname: str, path: object, target: object = None) -> object:
-        if fullname != "sympy":
-            return None
-        sys.meta_path.remove(self)
-        from autodiff.app import sympy_parts
-
-        sympy_parts.install()
-        for finder in sys.meta_path:
-            find = getattr(finder, "find_spec", None)
-            spec = find(fullname, path, target) if find is not None else None
-            if spec is not None:
-                return spec
-        return None
-
-
-def _in_one_stack_chunk(run: Callable[[list[str]], int], args: list[str]) -> int:
-    """run(args), in a frame large enough that the whole command's calls share one frame-stack chunk (below)."""
-    return run(args)
-
-
-# CPython keeps frames in 16 KB chunks: a call that does not fit maps a new chunk, and the return of the chunk's
-# first frame unmaps it, so code that calls back and forth across a chunk's end maps and unmaps one at every
-# crossing (`autodiff diff`'s import of SymPy: 2,400 times). A frame of a 1 MB value stack (an upper bound
-# CPython trusts, never filled: only the pages used are touched) makes its chunk 2 MB, and the command's calls
-# run in the rest of it. Measured: diff 372 -> 350 ms (benchmarks/README.md, "one stack chunk").
-with contextlib.suppress(AttributeError, TypeError, ValueError):  # an interpreter without code.replace: as is
-    _in_one_stack_chunk.__code__ = _in_one_stack_chunk.__code__.replace(co_stacksize=1 << 17)
+    _exit(code)
 
 
 def _run(args: list[str]) -> int:
-    """The command's exit status. A command line of eval or check that cli/quick.py reads is run without click
-    (saving click's import, a tenth of a start-up); every other one goes to click's group."""
-    from autodiff.cli import quick
-
-    command = quick.read(args)
-    if command is not None:
-        try:
-            code = command.run()
-        except (EOFError, KeyboardInterrupt):
-            sys.stderr.write("\n")  # what click does before its Abort: the same output either way
-            raise KeyboardInterrupt from None
-        return code if isinstance(code, int) else 0
+    """The command's exit status."""
     from autodiff.cli.group import cli
 
     code = cli.main(args=args, prog_name="autodiff", standalone_mode=False)
@@ -186,11 +140,9 @@ def _closed_pipe() -> int:
     return 0
 
 
-def _exit(code: int, own_process: bool = False) -> None:
-    """Flush the output and exit with `code`. In the command's own process (the console script or `python -m
-    autodiff.cli`, not a program that calls main), without Python's finalization: the output is flushed and every
-    file the command wrote is closed by now, and tearing down some 300 modules and their objects only to exit
-    costs ~8 ms of an eval's ~125 (benchmarks/README: "Exiting")."""
+def _exit(code: int) -> None:
+    """Flush the output and exit with `code` (a closed pipe is a quiet exit 0; an output that cannot be written is
+    an io error)."""
     try:
         sys.stdout.flush()
     except BrokenPipeError:
@@ -201,8 +153,4 @@ def _exit(code: int, own_process: bool = False) -> None:
         code = write_failed(error)
     except ValueError:
         pass
-    if own_process:
-        with contextlib.suppress(OSError, ValueError):
-            sys.stderr.flush()
-        os._exit(code)
     sys.exit(code)

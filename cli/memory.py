@@ -10,8 +10,6 @@ from __future__ import annotations
 import os
 import re
 
-from autodiff import cli
-
 OWN_PROCESS = False  # main() sets it when the process is the `autodiff` command itself (not a test's caller)
 _DONE = False
 
@@ -23,7 +21,6 @@ def prepare() -> None:
     if not OWN_PROCESS or _DONE:
         return
     _DONE = True
-    _collect_as_usual()
     problem = _cap_memory()
     if problem is not None:
         from autodiff.engine.errors import UsageError
@@ -32,16 +29,6 @@ def prepare() -> None:
     from autodiff.engine.allocator import cache_freed_memory
 
     cache_freed_memory()  # large arrays reuse freed memory instead of faulting in fresh pages
-
-
-def _collect_as_usual() -> None:
-    """After start-up (see autodiff.cli): what it made is frozen out of the collector's walks, and the
-    collector runs at Python's default thresholds again."""
-    import gc
-
-    if cli.USUAL_GC_THRESHOLD is not None and gc.get_threshold() == cli.STARTING_GC_THRESHOLD:
-        gc.freeze()
-        gc.set_threshold(*cli.USUAL_GC_THRESHOLD)
 
 
 MEMORY_SHARE = 0.5  # the default cap: this share of the machine's available memory (and swap), per process

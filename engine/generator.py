@@ -85,7 +85,7 @@ _NORMAL_AT = 24 + 8 * MERSENNE_N  # the legacy state's normal_x, normal_y, norma
 
 
 class Generator:
-    """torch.Generator: PyTorch's CPU generator (mt19937, engine/mersenne.py), the seed it started from and
+    """torch.Generator: PyTorch's CPU generator (mt19937: numpy's MT19937 bit generator), the seed it started from and
     the cached second sample of the last scalar Box-Muller pair. `Generator()` starts from PyTorch's default
     seed 67280421310721, as torch.Generator() does; pass it as `generator=` to the random functions."""
 
@@ -121,10 +121,8 @@ class Generator:
 
     def _bit_generator(self) -> Any:
         if self._bits is None:
-            from autodiff.engine.mersenne import MT19937
-
             # pos 624: the first draw regenerates the state first, as mt19937 with left_ == 1 does
-            self._bits = MT19937(mt19937_key(self.seed_value), MERSENNE_N)
+            self._bits = _mt19937(mt19937_key(self.seed_value), MERSENNE_N)
         return self._bits
 
     def snapshot(self) -> tuple:
@@ -142,13 +140,13 @@ class Generator:
         from .tensor import Tensor
 
         fresh = self._bits is None
-        bits = self._bit_generator()
-        position = bits.pos
+        state = self._bit_generator().state["state"]
+        position = state["pos"]
         left, next_ = (1, 0) if fresh else (MERSENNE_N + 1 - position, position)
         cached = self.next_normal
         head = np.array([self.seed_value], "<u8").tobytes() + np.array([left, 1], "<i4").tobytes() \
             + np.array([next_], "<u8").tobytes()
-        words = bits.key.astype("<u8").tobytes()
+        words = np.asarray(state["key"]).astype("<u8").tobytes()
         normal = np.array([0.0, 0.0 if cached is None else cached, 0.0], "<f8").tobytes() \
             + np.array([0 if cached is None else 1, 0], "<i4").tobytes()
         tail = np.array([0.0], "<f4").tobytes() + bytes(STATE_BYTES - LEGACY_STATE_BYTES - 4)
@@ -170,11 +168,9 @@ class Generator:
         next_ = int(np.frombuffer(raw[16:24], "<u8")[0])
         if not (seeded and 0 < left <= MERSENNE_N and next_ <= MERSENNE_N):
             raise BadValueError("Invalid mt19937 state", reason="generator_state")
-        from autodiff.engine.mersenne import MT19937
-
         words = np.frombuffer(raw[24:_NORMAL_AT], "<u8").astype(np.uint32)
         self.seed_value = seed
-        self._bits = MT19937(words, MERSENNE_N + 1 - left)
+        self._bits = _mt19937(words, MERSENNE_N + 1 - left)
         valid = int(np.frombuffer(raw[_NORMAL_AT + 24:_NORMAL_AT + 28], "<i4")[0])
         self.next_normal = float(np.frombuffer(raw[_NORMAL_AT + 8:_NORMAL_AT + 16], "<f8")[0]) if valid else None
         return self
@@ -191,6 +187,15 @@ class Generator:
         refuse_draw()
         raw = self._bit_generator().random_raw(2 * n) if n > 0 else np.empty(0, np.uint64)
         return (raw[0::2] << np.uint64(32)) | raw[1::2]
+
+
+def _mt19937(key: np.ndarray, pos: int) -> Any:
+    """numpy's MT19937 bit generator (the same algorithm as PyTorch's mt19937) in the state key, pos."""
+    from numpy.random import MT19937
+
+    bits = MT19937(0)
+    bits.state = {"bit_generator": "MT19937", "state": {"key": np.asarray(key, dtype=np.uint32), "pos": pos}}
+    return bits
 
 
 def chosen(generator: Any) -> Generator:

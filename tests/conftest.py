@@ -1,15 +1,10 @@
-"""The tests' processes import SymPy as the `autodiff` command's own process does (app/sympy_lazy.py: the steps of
-SymPy's __init__ through `simplify`, the rest on demand), so that the exact-output tests of diff, critical, tangent,
-limit and check judge that package. AUTODIFF_TESTS_REAL_SYMPY=1 runs them on SymPy's own package instead.
-
-tests/tolerance.py, the suite's one numeric tolerance and its comparisons, is registered as the module
+"""tests/tolerance.py, the suite's one numeric tolerance and its comparisons, is registered as the module
 `tolerance` (the tests folders are not packages), so any test can `from tolerance import assert_close`; likewise
 tests/scripting.py as `scripting` (`from scripting import run_script`)."""
 
 from __future__ import annotations
 
 import importlib.util
-import os
 import sys
 from pathlib import Path
 
@@ -25,8 +20,3 @@ def _register(name: str) -> None:
 
 _register("tolerance")
 _register("scripting")
-
-if os.environ.get("AUTODIFF_TESTS_REAL_SYMPY") != "1":
-    from autodiff.app import sympy_lazy
-
-    sympy_lazy.install()

@@ -32,7 +32,7 @@ PUBLIC = {
             "autodiff.app.critical", "autodiff.app.extrema", "autodiff.app.critical_exact", "autodiff.app.critical_nd",
             "autodiff.app.limits", "autodiff.app.noise", "autodiff.app.config", "autodiff.app.precision",
             "autodiff.app.script", "autodiff.app.passes", "autodiff.app.batch", "autodiff.app.notation",
-            "autodiff.app.implicit", "autodiff.app.sympy_parts", "autodiff.app.sympy_lazy", "autodiff.app.sympy_names",
+            "autodiff.app.implicit",
             "autodiff.app.steps", "autodiff.app.names"},
 }
 THIRD_PARTY = {  # what each layer may import besides the standard library and the layers below it
@@ -42,9 +42,8 @@ THIRD_PARTY = {  # what each layer may import besides the standard library and t
     "cli": {"numpy", "click", "rich", "uniplot", "matplotlib"},  # the last two only in cli/plot_cmd.py
 }
 SYMPY_MODULES = {"sympymath.py", "printing.py", "symbolic.py", "diff.py", "exact.py", "critical_exact.py",
-                 "gradient.py", "limits.py", "tangent.py", "steps.py", "bookform.py", "implicit.py", "sympy_parts.py",
-                 "sympy_lazy.py", "lines.py", "lagrange.py", "rates.py",
-                 "inverse.py"}
+                 "gradient.py", "limits.py", "tangent.py", "steps.py", "bookform.py", "implicit.py", "lines.py",
+                 "lagrange.py", "rates.py", "inverse.py"}
 # Standard-library modules whose names start with '_' but are documented public API (the library reference has a
 # page for each): _thread's allocate_lock is threading.Lock without the threading module's import.
 DOCUMENTED_UNDERSCORE_MODULES = {"_thread"}

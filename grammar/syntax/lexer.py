@@ -73,26 +73,9 @@ class Token:
 # of a pattern close before its own group, so they never shadow it).
 _PATTERN = "|".join(f"(?P<{name}>{regex})" for name, regex in _tables.TERMINALS)
 
-# Most programs are formulas made only of these characters: `(2*x)**3`, `x**2*sin(x) + exp(-x)`, a bound value
-# `1.5`. Every terminal but SHORT_TERMINALS needs a character outside them to match (a quote, a newline, '#',
-# '=', '<', '>', '!', a backslash, '&', '@', ':', a brace, a square bracket, '%', ';', '~', '|'), so none of them
-# can match anywhere in such a text, and the alternation of the others in the same order finds the same tokens
-# (tests/grammar/test_lexer.py checks both claims). Its pattern compiles in 2.4 M instructions instead of 8.3 M,
-# a tenth of what `autodiff eval '(2*x)**3'` spends over importing numpy.
-FORMULA_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ \t.,+-*/()")
-SHORT_TERMINALS = frozenset(("NUMBER", "NAME", "__IGNORE_0", "ELLIPSIS", "DSLASH", "POW", "COMMA", "DOT", "LPAR",
-                             "MINUS", "PLUS", "RPAR", "SLASH", "STAR"))
-
-
 @functools.cache
-def _scanner(formula: bool = False) -> re.Pattern[str]:
-    """The compiled pattern (with `formula`, of SHORT_TERMINALS only), compiled at the first lexing rather than at
-    import. re's compiler recurses; at an import nested ten modules deep its frames straddle the end of one of
-    CPython's 16 KB frame-stack chunks, and each crossing maps and unmaps a chunk: the compile took 5 ms there
-    instead of 1 (benchmarks/README)."""
-    if formula:
-        return re.compile("|".join(f"(?P<{name}>{regex})" for name, regex in _tables.TERMINALS
-                                   if name in SHORT_TERMINALS))
+def _scanner() -> re.Pattern[str]:
+    """The compiled pattern, compiled at the first lexing (re caches it too)."""
     return re.compile(_PATTERN)
 
 
@@ -125,7 +108,7 @@ def tokens(text: str, brackets: list[Token]):  # -> Iterator[Token]
     `brackets` is the caller's: it holds the brackets open so far, for error messages. Every line ends
     with an _NL, the last one too (an empty one, described as the end of the program).
     """
-    match = _scanner(FORMULA_CHARACTERS.issuperset(text)).match
+    match = _scanner().match
     scan = _Scan(text, brackets)
     pos, end = 0, len(text)
     while pos < end:

@@ -73,36 +73,6 @@ def test_the_installed_command_imports_no_numpy_to_help_version_or_complete(args
                 "graph" if env["_AUTODIFF_COMPLETE"] == "fish_complete" else "_autodiff_completion") in done.stdout
 
 
-def test_diff_imports_neither_sympy_units_nor_tensors():
-    """`autodiff diff` in its own process: SymPy's physics units and tensor modules are placeholders
-    (app/sympy_parts.py), and the derivative is the one SymPy gives with the real modules."""
-    import os
-
-    done = subprocess.run([_installed_command(), "diff", "sin(x)*exp(x)/x + x**3", "--format", "plain"],
-                          capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1"})
-    assert done.returncode == 0, done.stderr[-2000:]
-    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
-    assert not {m for m in imported if m.startswith(("sympy.physics.units.", "sympy.combinatorics"))}
-    code = ("import sys\nfrom autodiff.cli.main import main\ntry:\n    main(['diff', 'sin(x)*exp(x)/x + x**3', "
-            "'--format', 'plain'])\nexcept SystemExit:\n    pass\nprint('sympy.physics.units.systems' in sys.modules)")
-    real = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert real.stdout.strip().splitlines() == [*done.stdout.strip().splitlines(), "True"]
-
-
-def test_a_name_the_sympy_placeholders_lack_loads_the_real_module():
-    """A newer SymPy may import more from sympy.physics.units than the placeholder holds: the real module then
-    replaces it, so nothing fails (it is only slower)."""
-    code = ("from autodiff.app import sympy_parts\nsympy_parts.install()\nimport sympy\n"
-            "x = sympy.Symbol('x')\nprint(sympy.simplify(sympy.sin(x)**2 + sympy.cos(x)**2))\n"
-            "from sympy.physics.units import Quantity\nprint(Quantity.__module__)\n"
-            "from sympy.physics.units import meter\nprint(meter, type(meter).__module__)\n"
-            "print(sympy.solve(x**2 - 4, x))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.splitlines() == ["1", "sympy.physics.units", "meter sympy.physics.units.quantities", "[-2, 2]"]
-
-
 @pytest.mark.parametrize(("shell", "words", "word", "expected"), [
     ("bash", "autodiff ev", "1", "plain,eval\n"),
     ("zsh", "autodiff ev", "1", "plain\neval\nEvaluate PROGRAM, run backward, and show the gradients.\n"),
@@ -116,31 +86,3 @@ def test_completion_names_each_command_with_its_whole_help_line(shell, words, wo
                           env={**os.environ, "_AUTODIFF_COMPLETE": f"{shell}_complete", "COMP_WORDS": words,
                                "COMP_CWORD": word})
     assert (done.returncode, done.stdout, done.stderr) == (0, expected, "")
-
-
-def test_start_up_defers_the_collector_and_the_command_restores_it():
-    """The command's own process collects rarely while it imports, then freezes what start-up made and
-    collects as usual; a program that imports autodiff keeps its collector untouched."""
-    code = """
-import gc, sys
-usual = gc.get_threshold()
-sys.argv = [sys.argv[1]]
-import autodiff.cli as cli
-from autodiff.cli import memory
-starting = gc.get_threshold()
-memory.OWN_PROCESS = True
-memory.prepare()
-print(starting == cli.STARTING_GC_THRESHOLD, gc.get_threshold() == usual, gc.get_freeze_count() > 1000)
-"""
-    for argv0, expected in (("/usr/bin/autodiff", "True True True"), ("python", "False True False")):
-        done = subprocess.run([sys.executable, "-c", code, argv0], capture_output=True, text=True, check=True)
-        assert done.stdout.split("\n")[0] == expected
-
-
-def test_the_command_runs_in_one_large_frame_stack_chunk():
-    """cli/main.py runs each command inside a frame whose value stack is 1 MB, so that CPython's 16 KB frame
-    chunks are not mapped and unmapped at every call across a chunk's end (2,400 times in `diff`)."""
-    from autodiff.cli import main as entry
-
-    assert entry._in_one_stack_chunk.__code__.co_stacksize == 1 << 17
-    assert entry._in_one_stack_chunk(lambda args: len(args) * 7, ["a", "b"]) == 14

@@ -376,15 +376,6 @@ def test_the_default_generator_is_seeded_from_the_system():
     assert G.initial_seed() == 123
 
 
-def test_numpy_random_is_imported_for_a_large_draw_only():
-    """engine/mersenne.py draws small tensors' words; numpy's MT19937 the words of a draw above BLOCK_WORDS."""
-    program = ("import sys; from autodiff import engine; assert 'numpy.random' not in sys.modules; "
-               "engine.manual_seed(0); engine.tensor(1.0); engine.randn(2, 3); engine.rand(100); "
-               "assert 'numpy.random' not in sys.modules; "
-               "engine.randn(10_000); assert 'numpy.random' in sys.modules")
-    subprocess.run([sys.executable, "-c", program], check=True)
-
-
 @pytest.mark.parametrize("call, error, text", [
     (lambda: E.manual_seed(-1), BadValueError, "non-negative"),
     (lambda: E.manual_seed(2**64), BadValueError, "less than 2**64"),
