@@ -13,20 +13,26 @@ modules of each kind of operation, each declaring its ops and functions (arithme
 reductions, linalg, shapes, joins, logic, indexing, losses, constructors); the formulas' vocabularies
 (vocabulary.py, tensormath.py); the executor and backward's entry points; the Tensor's API (api.py).
 
-The engine loads in two steps (lazy.py): the modules above at import, but for the array operations (indexing,
-joins, gathers, logic, linalg, tensormath), which load when a program first uses one; the rest (convolutions,
-decompositions, losses, nn, optim, forward-mode AD, torch.func, ...) when one of their names is first asked
-for, here, in BUILTINS, in OPS or as a Tensor method.
+Importing the package imports every module, in the order below (the order `autodiff ops` lists the built-ins),
+then installs the Tensor's API (api.install).
 """
 
 from __future__ import annotations
 
-from . import api as _api  # installs the Tensor's constructor, operators and methods
-from . import constructors as _constructors
-from . import lazy
+# isort: off
+from . import api as _api  # the first layers, up to backward and the Tensor's API
+# Each module registers its built-ins and ops when imported: the array operations, then the rest
+from . import gathers, indexing, joins, logic, linalg, tensormath  # noqa: F401
+from . import activations, cumulative, distributions, pointwise, rearrange, sorting, classification  # noqa: F401
+from . import counting, convolution, custom, decompositions, einsum, layers, losses, lossgrads  # noqa: F401
+from . import moments, padding, pooling, forward, functional, func, initializers, modules  # noqa: F401
+from . import nnfunctions, nnlayers, optim  # noqa: F401
+# isort: on
 from .api import INPLACE, OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
 from .autograd import backward, grad
 from .constructors import manual_seed
+from .custom import CustomNode, FunctionCtx, apply_function, once_differentiable
+from .decompositions import linalg_pinv, linalg_slogdet, linalg_svd
 from .dtypes import (  # the dtypes, PyTorch's objects (engine.int64 is torch.int64; engine.bool_ is torch.bool)
     DType,
     bool_,
@@ -54,8 +60,13 @@ from .errors import (
 )
 from .executor import execute
 from .formatting import set_printoptions
+from .forward import UnpackedDualTensor, dual_level, enter_dual_level, exit_dual_level, make_dual, unpack_dual
+from .functional import hessian, hvp, jacobian, jvp, vhp, vjp
 from .generator import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
+from .gradcheck import gradcheck, gradgradcheck
 from .graph import AccumulateGrad, GraphInput, Node, grad_node, graph_bytes, graph_size
+from .indexing import getitem, setitem
+from .initializers import INIT_FUNCTIONS
 from .inplace import fresh
 from .modes import (
     GradMode,
@@ -70,8 +81,12 @@ from .modes import (
     set_grad_enabled,
     watch_passes,
 )
+from .modules import Module, Parameter, apply_to_modules, cast_module, parameter
+from .nnfunctions import NN_MODULES
+from .nnlayers import NN_LAYERS, ModuleList
 from .optable import FUNCTION, OPS, Grad, Op
 from .optable import GROUPS as OP_GROUPS
+from .optim import OPTIMIZERS, SCHEDULERS, Optimizer, StepLR
 from .recording import apply
 from .reductions import MinMax, linalg_norm
 from .registry import BUILTINS, Builtin, alias_of
@@ -87,34 +102,15 @@ from .settings import (
     settings,
 )
 from .tensor import RemovableHandle, Size, Tensor
+from .tensormath import TensorMath
 from .vocabulary import NumpyMath, Vocabulary
 
-# The names of the modules loaded second (lazy.py), by module: `engine.Module` or `from autodiff.engine import
-# Module` loads them.
-_SECOND = {
-    "custom": ("CustomNode", "FunctionCtx", "apply_function", "once_differentiable"),
-    "decompositions": ("linalg_pinv", "linalg_slogdet", "linalg_svd"),
-    "forward": ("UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level", "make_dual",
-                "unpack_dual"),
-    "functional": ("hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"),
-    "gradcheck": ("gradcheck", "gradgradcheck"),
-    "initializers": ("INIT_FUNCTIONS",),
-    "modules": ("Module", "Parameter", "apply_to_modules", "cast_module", "parameter"),
-    "nnfunctions": ("NN_MODULES",),
-    "nnlayers": ("NN_LAYERS", "ModuleList"),
-    "optim": ("OPTIMIZERS", "SCHEDULERS", "Optimizer", "StepLR"),
-}
-_SECOND_NAMES = {name: module for module, names in _SECOND.items() for name in names}
-# The names of the array operations (lazy.OPERATIONS) that are not built-ins, by module
-_OPERATION_NAMES = {"getitem": "indexing", "setitem": "indexing", "TensorMath": "tensormath"}
+_api.install()
 
+# Every built-in as a module function: autodiff.engine.sin(x), autodiff.engine.zeros(3, 1), ...
+globals().update({name: entry.fn for name, entry in BUILTINS.items()})
 
-# Every built-in as a module function: autodiff.engine.sin(x), autodiff.engine.zeros(3, 1), ... (those of the
-# modules loaded second are found by __getattr__ below)
-globals().update({name: entry.fn for name, entry in BUILTINS.entries_now()})  # type: ignore[attr-defined]
-
-# With the names of the modules loaded second (_SECOND) and torch.func (func.py) as a module; every built-in is
-# found by __getattr__ too.
+# With torch.func (func.py) as a module; every built-in is an attribute too.
 __all__ = [
     "BUILTINS",
     "FUNCTION",
@@ -210,7 +206,6 @@ __all__ = [
     "is_grad_enabled",
     "jacobian",
     "jvp",
-    "lazy",
     "linalg_norm",
     "linalg_pinv",
     "linalg_slogdet",
@@ -237,40 +232,3 @@ __all__ = [
     "vjp",
     "watch_passes",
 ]
-
-
-def __getattr__(name: str) -> object:
-    """A name of the modules loaded second (lazy.py), or a built-in: load them, then answer."""
-    if name in _SECOND_NAMES or name == "func":
-        lazy.load_all()
-        if name == "func":
-            from . import func
-
-            return func
-        return lazy.late(_SECOND_NAMES[name], name)
-    if name in _OPERATION_NAMES:
-        return lazy.operation(_OPERATION_NAMES[name], name)
-    if not name.startswith("_") and BUILTINS.get(name) is not None:
-        return BUILTINS[name].fn
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def _bind_second() -> None:
-    """Once the second step is loaded: its names as attributes (importing a submodule binds its name here, and
-    engine.gradcheck is a function, not the module of that name); its built-ins are bound by _bind_operations,
-    which load_all runs first (engine.einsum)."""
-    for name, module in _SECOND_NAMES.items():
-        globals()[name] = lazy.late(module, name)
-
-
-def _bind_operations() -> None:
-    """Once the array operations are loaded: their names and built-ins as attributes (x[i] in a script's loop
-    calls engine.getitem without going through __getattr__)."""
-    for name, module in _OPERATION_NAMES.items():
-        globals()[name] = lazy.operation(module, name)
-    globals().update({name: entry.fn for name, entry in BUILTINS.entries_now()})  # type: ignore[attr-defined]
-
-
-lazy.AFTER_LOADING.append(_bind_operations)
-lazy.AFTER_ALL.append(_bind_second)
-del _api, _constructors

@@ -1,4 +1,5 @@
-"""The Tensor's API, installed in one place once every function exists: its public constructor, its
+"""The Tensor's API, installed in one place once every function exists (`install`, which the package calls after
+importing every module): its public constructor, its
 operators (x + y, x[i], -x, ...), backward, the in-place updates and every built-in declared as a method
 (x.sum(), x.exp(), ...). It also lists what the Tensor offers a program (`TENSOR_METHODS`,
 `TENSOR_PROPERTIES`): the language's allow-list reads them, so the two cannot drift apart.
@@ -15,14 +16,13 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes, lazy, protocols
+from . import dtypes, protocols
 from .arithmetic import ADD, DIV, MUL, REFLECTED, SUB, rdiv, rsub
 from .autograd import backward
 from .coerce import array_from
 from .elementwise import clamp
 from .errors import BadValueError
 from .inplace import fill_, fresh, update_
-from .names import METHOD_NAMES, OPERATIONS_METHOD_NAMES
 from .optable import Op
 from .recording import apply
 from .registry import BUILTINS
@@ -74,8 +74,9 @@ def _fill(self: Tensor, value: float) -> Tensor:
     if not isinstance(value, (Tensor, int, float, np.number)):
         raise BadValueError(f"fill_() takes a number, not {type(value).__name__}", reason="arguments")
     if isinstance(value, Tensor):
-        lazy.load_operations()
-        _ARRAY_OPERATOR["__setitem__"](self, Ellipsis, value)
+        from .indexing import setitem  # imported after this module
+
+        setitem(self, Ellipsis, value)
         return self
     return fill_(self, float(value), "fill_")
 
@@ -178,28 +179,11 @@ def _install_operators(T: type) -> None:
     T.__neg__ = lambda self: BUILTINS[UNARY_OPERATORS["-"]].fn(self)
     T.__pos__ = lambda self: self
     T.__abs__ = lambda self: BUILTINS["abs"].fn(self)
-    _set_operators(T, {name: _loading(name) for name in _ARRAY_OPERATORS})
-
-
-# The operators made of the array operations (lazy.py): until those are loaded, each loads them first.
-_ARRAY_OPERATORS = ("__matmul__", "__rmatmul__", "__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__",
-                    "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__", "__invert__", "__getitem__",
-                    "__setitem__")
-_ARRAY_OPERATOR: dict[str, Callable] = {}  # each one's own function, once the array operations are loaded
-
-
-def _loading(name: str) -> Callable:
-    """The operator `name` before the array operations are loaded: load them (installing the operator), call it."""
-
-    def operator(self: Tensor, *args: Any) -> Any:
-        lazy.load_operations()
-        return _ARRAY_OPERATOR[name](self, *args)
-
-    return operator
+    _set_operators(T, _array_operators())
 
 
 def _array_operators() -> dict[str, Callable]:
-    """The operators made of the array operations (indexing, logic, linalg's matmul), which are loaded by now."""
+    """The operators made of the array operations (indexing, logic, linalg's matmul), imported after this module."""
     from . import indexing, logic
 
     matmul = BUILTINS["matmul"].fn
@@ -241,8 +225,8 @@ def _set_operators(T: type, operators: dict[str, Callable]) -> None:
         setattr(T, name, method)
 
 
-def _install() -> tuple[str, ...]:
-    """Install the API on Tensor; the names of the methods installed from the built-ins."""
+def install() -> None:
+    """Install the API on Tensor, once every module of the engine is imported (the package calls it)."""
     T = Tensor
     T.__init__ = _init
     _install_operators(T)
@@ -264,52 +248,20 @@ def _install() -> tuple[str, ...]:
         setattr(T, name, _conversion(dtype))
     T.type = _type
     T.type_as = lambda self, other: to(self, other)
-    T.__getattr__ = _load_for
-    return _install_methods()
-
-
-def _install_methods() -> list[str]:
-    """Install every built-in registered so far that is a method (and not already an attribute of Tensor)."""
-    installed = []
-    for name, entry in BUILTINS.entries_now():  # type: ignore[attr-defined]
-        if entry.method and name not in _INSTALLED and not hasattr(Tensor, name):
-            setattr(Tensor, name, entry.fn)
-            installed.append(name)
+    for name, entry in BUILTINS.items():  # every built-in that is a method and not already an attribute
         if entry.method:
-            _INSTALLED.add(name)
-    return installed
+            if not hasattr(T, name):
+                setattr(T, name, entry.fn)
+            TENSOR_METHODS.add(name)
 
 
-def _load_for(self: Tensor, name: str) -> Any:
-    """A Tensor attribute not found: a method of a part of the engine loaded later (lazy.py) loads it, else the
-    usual AttributeError."""
-    if lazy.load_for(name, OPERATIONS_METHOD_NAMES, METHOD_NAMES) and name in _INSTALLED:
-        return getattr(self, name)
-    raise AttributeError(f"'Tensor' object has no attribute '{name}'")
-
-
-_INSTALLED: set[str] = set()
-_FROM_BUILTINS = _install()
-
-# What a program may read and call on a tensor (the language's allow-list): the built-ins that are methods,
-# the Tensor's own methods, and its properties.
-TENSOR_METHODS = lazy.NameSet(_INSTALLED | {
+# What a program may read and call on a tensor (the language's allow-list): the built-ins that are methods
+# (added by install), the Tensor's own methods, and its properties.
+TENSOR_METHODS: set[str] = {
     "backward", "retain_grad", "item", "tolist", "size", "dim", "numel", "detach_", "requires_grad_", *CONVERSIONS,
-    "type", "type_as", "element_size", "is_floating_point", "nelement", "register_hook", *INPLACE},
-    METHOD_NAMES, OPERATIONS_METHOD_NAMES)
-
-
-def _after_loading() -> None:
-    if not _ARRAY_OPERATOR:  # the array operations are loaded (first, and with the second step)
-        _ARRAY_OPERATOR.update(_array_operators())
-        _set_operators(Tensor, _ARRAY_OPERATOR)
-    _install_methods()
-    TENSOR_METHODS.update(_INSTALLED)
-
-
-lazy.AFTER_LOADING.append(_after_loading)
+    "type", "type_as", "element_size", "is_floating_point", "nelement", "register_hook", *INPLACE}
 TENSOR_PROPERTIES = ("T", "mT", "shape", "grad", "data", "requires_grad", "is_leaf", "grad_fn", "dtype", "ndim",
                      "retains_grad")
 
-__all__ = ["INPLACE", "OPERATORS", "REFLECTED", "TENSOR_METHODS", "TENSOR_PROPERTIES", "UNARY_OPERATORS", "rdiv",
-           "rsub"]
+__all__ = ["INPLACE", "OPERATORS", "REFLECTED", "TENSOR_METHODS", "TENSOR_PROPERTIES", "UNARY_OPERATORS", "install",
+           "rdiv", "rsub"]

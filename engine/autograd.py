@@ -13,7 +13,6 @@ from .coerce import array_from
 from .errors import AutogradError
 from .executor import execute
 from .graph import accumulator
-from .lazy import operation
 from .modes import GradMode
 from .settings import STATE
 from .tensor import Tensor
@@ -21,8 +20,10 @@ from .vocabulary import NumpyMath
 
 
 def _tensor_math() -> Any:
-    """The vocabulary on Tensors (tensormath.py), one of the array operations loaded on first use (lazy.py)."""
-    return operation("tensormath", "TensorMath")
+    """The vocabulary on Tensors (tensormath.py, which imports this module)."""
+    from .tensormath import TensorMath
+
+    return TensorMath
 
 
 def _vocabulary(create_graph: bool) -> Any:

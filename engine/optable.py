@@ -28,8 +28,6 @@ from typing import Any
 
 import numpy as np
 
-from .lazy import Registry
-from .names import OP_NAMES, OPERATIONS_OP_NAMES
 from .parallel import Kernel, binary, splitting, unary
 
 # The groups of `autodiff ops`, in the order it lists them; an op's `group` is one of them or None.
@@ -208,12 +206,12 @@ def _ufunc_kernel(forward: Any) -> Kernel | None:
     return None
 
 
-OPS: dict[str, Op] = Registry(OP_NAMES, OPERATIONS_OP_NAMES)  # a miss loads the part declaring it (lazy.py)
+OPS: dict[str, Op] = {}
 
 
 def declare(op: Op) -> Op:
     """Add an op to the table (each name once)."""
-    if OPS.own(op.name):  # type: ignore[attr-defined]
+    if op.name in OPS:
         raise ValueError(f"op {op.name} is declared twice")
     OPS[op.name] = op
     return op

@@ -20,8 +20,6 @@ from collections.abc import Callable
 from typing import Any
 
 from .coerce import tensor_arg
-from .lazy import Registry
-from .names import BUILTIN_NAMES, OPERATIONS_BUILTIN_NAMES
 from .optable import OPS, Op, Record, declare
 from .recording import apply, binary
 
@@ -61,11 +59,11 @@ class Builtin(Record):
                   composite=composite, plan=plan, functional=functional, alias_of=alias_of, parameters=tuple(names))
 
 
-BUILTINS: dict[str, Builtin] = Registry(BUILTIN_NAMES, OPERATIONS_BUILTIN_NAMES)  # a miss loads its part (lazy.py)
+BUILTINS: dict[str, Builtin] = {}
 
 
 def _register(entry: Builtin) -> Builtin:
-    if BUILTINS.own(entry.name):  # type: ignore[attr-defined]
+    if entry.name in BUILTINS:
         raise ValueError(f"built-in {entry.name} is registered twice")
     BUILTINS[entry.name] = entry
     return entry

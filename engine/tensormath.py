@@ -21,7 +21,6 @@ from .gathers import GATHER, INDEX_PUT_ADD, MASKED_FILL, SCATTER_ADD
 from .indexing import getitem
 from .inplace import AS_STRIDED, AS_STRIDED_SCATTER, COPY
 from .joins import cat, stack
-from .lazy import late
 from .linalg import bmm, diag, inverse, matmul, mm, mv
 from .logic import WHERE
 from .optable import ELEMENTWISE_JVP, KEPT, Grad, Op, declare
@@ -188,7 +187,11 @@ class TensorMath:
     log_number = NumpyMath.log_number
 
     inverse = staticmethod(inverse)
-    solve = staticmethod(lambda a, b, left: late("decompositions", "solve")(a, b, left=left))
+    @staticmethod
+    def solve(a: Tensor, b: Tensor, left: bool) -> Tensor:
+        from .decompositions import solve  # imported after this module
+
+        return solve(a, b, left=left)
     diagonal = staticmethod(lambda g: diag(g))
 
     @staticmethod
@@ -202,6 +205,8 @@ class TensorMath:
     def prod_others(x: Tensor, result: Tensor, dims: tuple[int, ...]) -> Tensor:
         """The product of the other elements, recorded: result / x away from zeros; with a zero, PyTorch's
         prod_safe_zeros_backward (exclusive running products from both ends), which stays differentiable."""
+        from . import cumulative  # imported after this module
+
         kept = kept_shape(tuple(x.shape), dims)
         if not (x._data == 0).any():
             return reshape(result, kept) / x
@@ -214,7 +219,7 @@ class TensorMath:
         backwards = np.arange(n - 1, -1, -1)
 
         def exclusive(t: Tensor) -> Tensor:  # the product of the elements before each one
-            return late("cumulative", "cumprod")(cat([ones, getitem(t, (Ellipsis, slice(0, n - 1)))], last), last)
+            return cumulative.cumprod(cat([ones, getitem(t, (Ellipsis, slice(0, n - 1)))], last), last)
 
         right = getitem(exclusive(getitem(flat, (Ellipsis, backwards))), (Ellipsis, backwards))
         others = reshape(exclusive(flat) * right, tuple(moved.shape))
@@ -222,14 +227,18 @@ class TensorMath:
 
     @staticmethod
     def reverse_cumsum(g: Tensor, dim: int) -> Tensor:
+        from . import cumulative  # imported after this module
+
         if g.ndim == 0:
             return g
-        return sum(g, (dim,), True) - late("cumulative", "cumsum")(g, dim) + g
+        return sum(g, (dim,), True) - cumulative.cumsum(g, dim) + g
 
     @staticmethod
     def cumprod_backward(g: Tensor, x: Tensor, result: Tensor, dim: int) -> Tensor:
         """Recorded: reverse_cumsum(grad * result) / self without zeros; with zeros, PyTorch's O(n**2) form that
         stays differentiable: the gradient at k is sum over j >= k of grad[j] * prod(self[i], i <= j, i != k)."""
+        from . import cumulative  # imported after this module
+
         if x.ndim == 0 or x.shape[dim] <= 1:
             return g
         if not (x._data == 0).any():
@@ -242,7 +251,7 @@ class TensorMath:
         ones = Tensor._make(np.ones(kept_shape(tuple(x.shape), (dim,)), dtype=x.dtype))
         pieces = []
         for k in range(n):  # a loop over one dim's positions (no recursion)
-            omitted = cat([ones, late("cumulative", "cumprod")(part(x, k + 1, n), dim)], dim) if k + 1 < n else ones
+            omitted = cat([ones, cumulative.cumprod(part(x, k + 1, n), dim)], dim) if k + 1 < n else ones
             if k:
                 omitted = omitted * prod(part(x, 0, k), dim, True)
             pieces.append(sum(part(g, k, n) * omitted, (dim,), False))
@@ -312,30 +321,42 @@ class TensorMath:
 
     @staticmethod
     def div_scalar(x: Tensor, number: float) -> Tensor:
-        return apply(late("classification", "DIV_SCALAR"), (x,), {"other": number})
+        from . import classification  # imported after this module
+
+        return apply(classification.DIV_SCALAR, (x,), {"other": number})
 
     @staticmethod
     def nll_loss(g: Tensor, coefficients: Any, reduction: str) -> Tensor:
-        return apply(late("classification", "NLL_LOSS"), (g,), {"coefficients": coefficients, "reduction": reduction})
+        from . import classification  # imported after this module
+
+        return apply(classification.NLL_LOSS, (g,), {"coefficients": coefficients, "reduction": reduction})
 
     @staticmethod
     def nll_backward(g: Tensor, x: Tensor, coefficients: Any, reduction: str, shape: Any) -> Tensor:
-        return apply(late("lossgrads", "NLL_BACKWARD"), (g, x),
+        from . import lossgrads  # imported after this module
+
+        return apply(lossgrads.NLL_BACKWARD, (g, x),
                      {"coefficients": coefficients, "reduction": reduction, "shape": shape})
 
     @staticmethod
     def smooth_l1_backward(g: Tensor, a: Tensor, b: Tensor, reduction: str, beta: float, count: int) -> Tensor:
-        return apply(late("lossgrads", "SMOOTH_L1_BACKWARD"), (g, a, b),
+        from . import lossgrads  # imported after this module
+
+        return apply(lossgrads.SMOOTH_L1_BACKWARD, (g, a, b),
                      {"reduction": reduction, "beta": beta, "count": count})
 
     @staticmethod
     def huber_backward(g: Tensor, a: Tensor, b: Tensor, reduction: str, delta: float, count: int) -> Tensor:
-        return apply(late("lossgrads", "HUBER_BACKWARD"), (g, a, b),
+        from . import lossgrads  # imported after this module
+
+        return apply(lossgrads.HUBER_BACKWARD, (g, a, b),
                      {"reduction": reduction, "delta": delta, "count": count})
 
     @staticmethod
     def trilinear(a: Tensor, b: Tensor, c: Tensor, spec: str) -> Tensor:
-        return apply(late("layers", "TRILINEAR"), (a, b, c), {"spec": spec})
+        from . import layers  # imported after this module
+
+        return apply(layers.TRILINEAR, (a, b, c), {"spec": spec})
 
     @staticmethod
     def pow_backward(g: Tensor, x: Tensor, exponent: float) -> Tensor:
@@ -362,7 +383,9 @@ class TensorMath:
     def maximum_backward(g: Tensor, a: np.ndarray, b: np.ndarray) -> Tensor:
         """PyTorch's `at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)`: WhereBackward0 over
         DivBackward1, then MaskedFillBackward0."""
-        chosen = where(a == b, apply(late("classification", "DIV_SCALAR"), (g,), {"other": 2.0}), g)
+        from . import classification  # imported after this module
+
+        chosen = where(a == b, apply(classification.DIV_SCALAR, (g,), {"other": 2.0}), g)
         return apply(MASKED_FILL, (chosen,), {"mask": a < b, "value": 0.0})
 
     @staticmethod

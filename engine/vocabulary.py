@@ -31,7 +31,6 @@ from .arrays import (
     swapaxes,
     tanh_backward,
 )
-from .lazy import late
 from .reductions import prod_others
 from .summation import torch_sum
 from .tensor import Tensor
@@ -350,7 +349,11 @@ class NumpyMath:
         return math.log(base) if base > 0 else (-math.inf if base == 0 else math.nan)
     inverse = staticmethod(allocator.inverse)
     # X with A X = B (left) or X A = B; B a matrix or a vector
-    solve = staticmethod(lambda a, b, left: late("decompositions", "solve_arrays")(a, b, left))
+    @staticmethod
+    def solve(a: np.ndarray, b: np.ndarray, left: bool) -> np.ndarray:
+        from .decompositions import solve_arrays  # imported after this module
+
+        return solve_arrays(a, b, left)
 
     @staticmethod
     def diagonal(g: np.ndarray) -> np.ndarray:
@@ -371,10 +374,19 @@ class NumpyMath:
                 return np.reshape(result, kept_shape(x.shape, dims)) / x
         return prod_others(x, dims)
 
-    # the sum of g from each position to the end along dim
-    reverse_cumsum = staticmethod(lambda g, dim: late("cumulative", "reverse_cumsum")(g, dim))
-    cumprod_backward = staticmethod(  # zeros handled as PyTorch's cumprod_backward
-        lambda g, x, result, dim: late("cumulative", "cumprod_backward")(g, x, result, dim))
+    @staticmethod
+    def reverse_cumsum(g: np.ndarray, dim: int) -> np.ndarray:
+        """The sum of g from each position to the end along dim."""
+        from .cumulative import reverse_cumsum  # imported after this module
+
+        return reverse_cumsum(g, dim)
+
+    @staticmethod
+    def cumprod_backward(g: np.ndarray, x: np.ndarray, result: np.ndarray, dim: int) -> np.ndarray:
+        """Zeros handled as PyTorch's cumprod_backward."""
+        from .cumulative import cumprod_backward  # imported after this module
+
+        return cumprod_backward(g, x, result, dim)
     gather = staticmethod(scatter.gather)  # x's elements at index along dim
     scatter_add = staticmethod(scatter.scatter_add)  # zeros(shape) with src added at index along dim
     index_put_add = staticmethod(scatter.index_put_add)  # zeros(shape) with values added at an advanced index

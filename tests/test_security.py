@@ -38,7 +38,6 @@ FORBIDDEN_OS = {"system", "popen", "spawnl", "spawnle", "spawnlp", "spawnlpe", "
 # (file, attribute): where a dangerous attribute is used on purpose, with why it is safe
 ALLOWED_ATTRIBUTES = {
     ("cli/group.py", "import_module"),  # a command's module, from cli.group.COMMANDS' fixed names (never user text)
-    ("engine/lazy.py", "import_module"),  # the engine's own modules, from the constant tuples lazy.DEFERRED, OPERATIONS
 }
 ALLOWED_MODULES = {
     ("engine/allocator.py", "ctypes"): "calls glibc's mallopt with constant arguments (opt-in malloc caching)",
@@ -47,26 +46,16 @@ ALLOWED_MODULES = {
 # getattr/setattr/delattr with a computed name, where the name cannot come from a user, and why.
 # Keyed by (file, enclosing function, call as written); each entry allows that many occurrences.
 DYNAMIC_ATTRIBUTES = {
-    ("engine/api.py", "_install_methods", "setattr(Tensor, name, entry.fn)"):
-        (1, "installs the BUILTINS table's functions as Tensor methods (at import, and when the rest loads)"),
-    ("engine/api.py", "_load_for", "getattr(self, name)"):
-        (1, "only when name is one of the method names installed from the BUILTINS table (_INSTALLED)"),
-    ("engine/lazy.py", "_name_in", "getattr(importlib.import_module(f'{__package__}.{module}'), name)"):
-        (1, "a name written in the engine's code (late, operation), of a module of the constant tuple DEFERRED "
-            "or OPERATIONS (checked first)"),
+    ("engine/api.py", "install", "setattr(T, name, entry.fn)"):
+        (1, "installs the BUILTINS table's functions as Tensor methods, at import"),
     ("engine/api.py", "_set_operators", "setattr(T, name, method)"):
-        (1, "installs the Tensor's operators of the array operations (a fixed table, _ARRAY_OPERATORS)"),
-    ("grammar/interpreter/values.py", "second", "getattr(engine, name)"):
-        (1, "name is a constant in the interpreter's code (a type of the engine's second step), never user text"),
-    ("grammar/interpreter/values.py", "script_type", "getattr(loaded, name)"):
-        (1, "module and name are constants in the interpreter's code (a class of its script-only modules), never "
-            "user text"),
-    ("engine/api.py", "_install", "setattr(T, name, method)"):
+        (1, "installs the Tensor's operators made of the array operations (a fixed table, _array_operators)"),
+    ("engine/api.py", "install", "setattr(T, name, method)"):
         (2, "installs the in-place methods and the Python protocols (fixed tables, INPLACE and protocols.METHODS) at "
             "import time"),
-    ("engine/api.py", "_install", "setattr(T, name, prop)"):
+    ("engine/api.py", "install", "setattr(T, name, prop)"):
         (1, "installs the properties of protocols.PROPERTIES (a fixed table) at import time"),
-    ("engine/api.py", "_install", "setattr(T, name, _conversion(dtype))"):
+    ("engine/api.py", "install", "setattr(T, name, _conversion(dtype))"):
         (1, "installs the dtype conversions (.long(), .int(), ...: a fixed table of dtypes) at import time"),
     ("engine/api.py", "_install_operators", "setattr(T, name, INPLACE[method])"):
         (1, "installs the in-place operators (+=, -=, ...: a fixed tuple of names) at import time"),
@@ -200,6 +189,8 @@ def test_computed_attribute_names_are_the_allowed_ones():
                   or n > DYNAMIC_ATTRIBUTES[key][0]}
     assert not unexpected, ("getattr/setattr/delattr with a computed name; if the name cannot come from a user, "
                             f"add it to DYNAMIC_ATTRIBUTES with the reason: {unexpected}")
+    stale = sorted(set(DYNAMIC_ATTRIBUTES) - set(dynamic))
+    assert not stale, f"DYNAMIC_ATTRIBUTES entries whose code is gone: remove them: {stale}"
 
 
 def test_the_allow_lists_behind_getattr_hold_no_private_names():

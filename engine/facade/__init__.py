@@ -15,10 +15,7 @@ from collections.abc import Iterator as _Iterator
 from typing import Any as _Any
 
 from autodiff import engine as _engine
-
-_engine.lazy.load_all()
-
-from autodiff.engine import (  # (after the engine's parts are loaded)
+from autodiff.engine import (
     Size,
     Tensor,
     get_default_dtype,

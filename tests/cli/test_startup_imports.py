@@ -1,0 +1,55 @@
+"""What a command imports is what it uses: `eval` and `check` import neither SymPy nor matplotlib nor what only
+scripts use (autodiff run's runner and the torch facade); `--help` imports no numpy (issue 42's bounds)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+SCRIPT_ONLY = ["sympy", "matplotlib", "autodiff.app.script", "autodiff.engine.facade"]
+
+# argv[0] is not "autodiff": the probe runs main() and then reports the modules it finds in sys.modules
+PROBE = """
+import json, sys
+sys.argv = ["probe"]
+from autodiff.cli.main import main
+try:
+    main(%r)
+except SystemExit:
+    pass
+sys.stdout.write("\\n" + json.dumps(sorted(m for m in %r if m in sys.modules)) + "\\n")
+"""
+
+
+def imported(args: list[str], modules: list[str]) -> tuple[str, list[str]]:
+    """The output of `autodiff ARGS` in a fresh interpreter, and which of `modules` it imported."""
+    done = subprocess.run([sys.executable, "-c", PROBE % (args, modules)], capture_output=True, text=True,
+                          timeout=120, check=True)
+    return done.stdout, json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("args, shown", [
+    (["eval", "(2*x)**3", "x=1.5", "--format", "plain"], "x.grad  tensor(54.)"),
+    (["eval", "x**2*sin(x) + exp(-x)", "x=1.5", "--trace", "--format", "plain"], "x.grad"),
+    (["check", "x**2*sin(x)", "x=1.5", "--expect", "x=2*x*sin(x) + x**2*cos(x)", "--format", "plain"],
+     "your derivative is right"),
+])
+def test_eval_and_check_import_nothing_only_other_commands_use(args: list[str], shown: str) -> None:
+    out, modules = imported(args, SCRIPT_ONLY)
+    assert shown in out
+    assert modules == []
+
+
+def test_help_imports_no_numpy() -> None:
+    out, modules = imported(["--help"], ["numpy", "autodiff.engine", *SCRIPT_ONLY])
+    assert "Usage:" in out
+    assert modules == []
+
+
+def test_diff_imports_sympy_and_eval_does_not() -> None:
+    out, modules = imported(["diff", "x**3", "--format", "plain"], ["sympy"])
+    assert "3*x**2" in out.replace(" ", "")
+    assert modules == ["sympy"]
