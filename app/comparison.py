@@ -138,16 +138,7 @@ def compare(values: np.ndarray, reference: np.ndarray, rtol: float, atol: float)
     r = np.asarray(reference, dtype=np.float64).reshape(-1)
     if v.size == 0:
         return Comparison(True, 0.0, 0.0, 0, 0.0)
-    finite = np.isfinite(v) & np.isfinite(r)
-    same_special = (np.isnan(v) & np.isnan(r)) | (np.isinf(v) & (v == r))
-    with np.errstate(all="ignore"):
-        error = np.where(finite, np.abs(v - r), np.where(same_special, 0.0, np.inf))
-        allowed = atol + rtol * np.where(finite, np.abs(r), 0.0)
-        badness = np.where(error == 0, 0.0, np.where(allowed > 0, error / allowed, np.inf))
-        large = (np.abs(r) > atol) | ~finite
-        relative = np.where(large & (error > 0), error / np.where(finite, np.abs(r), 1.0), 0.0)
-        relative = np.where(~finite & (error > 0), np.inf, relative)
-    failing = badness > 1.0
+    error, relative, failing = _errors(v, r, rtol, atol)
     # the worst element: the largest error among those out of tolerance, else the largest error
     worst = int(np.argmax(np.where(failing, error, -1.0))) if failing.any() else int(np.argmax(error))
     return Comparison(
@@ -157,3 +148,27 @@ def compare(values: np.ndarray, reference: np.ndarray, rtol: float, atol: float)
         worst=worst,
         worst_error=float(error[worst]),
     )
+
+
+def compare_each(values: np.ndarray, reference: np.ndarray, rtol: float, atol: float) -> list[Comparison]:
+    """compare(values[i], reference[i]) for every i of two 1-d arrays of the same size, computed at once
+    (the same elementwise steps, so each is what compare gives for the pair alone)."""
+    v = np.asarray(values, dtype=np.float64).reshape(-1)
+    r = np.asarray(reference, dtype=np.float64).reshape(-1)
+    error, relative, failing = _errors(v, r, rtol, atol)
+    return [Comparison(not bad, e, rel, 0, e)
+            for bad, e, rel in zip(failing.tolist(), error.tolist(), relative.tolist())]
+
+
+def _errors(v: np.ndarray, r: np.ndarray, rtol: float, atol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each element's absolute and relative error, and whether it is out of tolerance."""
+    finite = np.isfinite(v) & np.isfinite(r)
+    same_special = (np.isnan(v) & np.isnan(r)) | (np.isinf(v) & (v == r))
+    with np.errstate(all="ignore"):
+        error = np.where(finite, np.abs(v - r), np.where(same_special, 0.0, np.inf))
+        allowed = atol + rtol * np.where(finite, np.abs(r), 0.0)
+        badness = np.where(error == 0, 0.0, np.where(allowed > 0, error / allowed, np.inf))
+        large = (np.abs(r) > atol) | ~finite
+        relative = np.where(large & (error > 0), error / np.where(finite, np.abs(r), 1.0), 0.0)
+        relative = np.where(~finite & (error > 0), np.inf, relative)
+    return error, relative, badness > 1.0
