@@ -4,6 +4,7 @@ torch.allclose (in float64: a value passes when |value - reference| <= atol + rt
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -13,8 +14,9 @@ from autodiff import engine
 from autodiff.app import Record
 from autodiff.app.session import Binding, bind, constant, parsed, root_tensor
 from autodiff.engine import Tensor
-from autodiff.engine.errors import BadValueError, UsageError
+from autodiff.engine.errors import AutodiffError, BadValueError, UsageError
 from autodiff.grammar.interpreter import Evaluation, Interpreter
+from autodiff.grammar.syntax.tree import ExprStmt, Number, UnaryOp
 
 # torch.allclose's defaults, for float64; float32 rounds at about 6e-8, so its defaults are looser
 # (the atol of torch.testing.assert_close for float32, and a relative tolerance that float32 arithmetic
@@ -67,7 +69,24 @@ class Variable(Record):
     def draw(self) -> Any:
         if self.values is not None:
             return self.values
-        return constant(self.text or "", f"the value of {self.name}")
+        number = _plain_number(self.text or "")
+        return constant(self.text or "", f"the value of {self.name}") if number is None else number
+
+
+@functools.lru_cache(maxsize=1024)
+def _plain_number(text: str) -> float | int | None:
+    """The value of a VALUE that is a number as written (1.5, -3, 2e-3): the same at every draw, so worked out
+    once (a check draws its values again at every sample); None for anything else (rand(), a list, a typo)."""
+    try:
+        statements = parsed(text).statements
+    except AutodiffError:
+        return None
+    if len(statements) != 1 or type(statements[0]) is not ExprStmt:
+        return None
+    node = statements[0].value
+    if type(node) is UnaryOp:
+        node = node.operand
+    return constant(text, "") if type(node) is Number else None
 
 
 class Program:
