@@ -42,46 +42,50 @@ def _command(path: str | None) -> str:
     return beside if os.path.exists(beside) else (shutil.which("autodiff") or "autodiff")
 
 
-# (program, its derivative) with coefficients a, b in (0.5, 2)
+# (program, its derivative, a derivative with a rule left out: the chain rule, or the product or quotient of the
+# parts' derivatives; None where there is none to leave out) with coefficients a, b in (0.5, 2)
 TEMPLATES = [
-    ("{a}*x**3*sin({b}*x)", "{a}*(3*x**2*sin({b}*x) + {b}*x**3*cos({b}*x))"),
-    ("exp(-{a}*x**2)", "-2*{a}*x*exp(-{a}*x**2)"),
-    ("log(1 + {a}*x**2)", "2*{a}*x/(1 + {a}*x**2)"),
-    ("tanh({a}*x) + {b}*x**3", "{a}*(1 - tanh({a}*x)**2) + 3*{b}*x**2"),
-    ("sqrt(x**2 + {a})", "x/sqrt(x**2 + {a})"),
-    ("{a}*sin(x)*cos({b}*x)", "{a}*(cos(x)*cos({b}*x) - {b}*sin(x)*sin({b}*x))"),
-    ("x/(1 + {a}*x**2)", "(1 - {a}*x**2)/(1 + {a}*x**2)**2"),
-    ("sigmoid({a}*x)", "{a}*sigmoid({a}*x)*(1 - sigmoid({a}*x))"),
-    ("{a}*x**4 - {b}*x**2 + 1", "4*{a}*x**3 - 2*{b}*x"),
-    ("exp({a}*x)*sin(x)", "exp({a}*x)*({a}*sin(x) + cos(x))"),
-    ("atan({a}*x)", "{a}/(1 + {a}**2*x**2)"),
-    ("(x + {a})**3", "3*(x + {a})**2"),
+    ("{a}*x**3*sin({b}*x)", "{a}*(3*x**2*sin({b}*x) + {b}*x**3*cos({b}*x))", "{a}*3*x**2*{b}*cos({b}*x)"),
+    ("exp(-{a}*x**2)", "-2*{a}*x*exp(-{a}*x**2)", None),
+    ("log(1 + {a}*x**2)", "2*{a}*x/(1 + {a}*x**2)", "1/(1 + {a}*x**2)"),
+    ("tanh({a}*x) + {b}*x**3", "{a}*(1 - tanh({a}*x)**2) + 3*{b}*x**2", "1 - tanh({a}*x)**2 + 3*{b}*x**2"),
+    ("sqrt(x**2 + {a})", "x/sqrt(x**2 + {a})", "1/(2*sqrt(x**2 + {a}))"),
+    ("{a}*sin(x)*cos({b}*x)", "{a}*(cos(x)*cos({b}*x) - {b}*sin(x)*sin({b}*x))", "-{a}*{b}*cos(x)*sin({b}*x)"),
+    ("x/(1 + {a}*x**2)", "(1 - {a}*x**2)/(1 + {a}*x**2)**2", "1/(2*{a}*x)"),
+    ("sigmoid({a}*x)", "{a}*sigmoid({a}*x)*(1 - sigmoid({a}*x))", "sigmoid({a}*x)*(1 - sigmoid({a}*x))"),
+    ("{a}*x**4 - {b}*x**2 + 1", "4*{a}*x**3 - 2*{b}*x", None),
+    ("exp({a}*x)*sin(x)", "exp({a}*x)*({a}*sin(x) + cos(x))", "{a}*exp({a}*x)*cos(x)"),
+    ("atan({a}*x)", "{a}/(1 + {a}**2*x**2)", "1/(1 + {a}**2*x**2)"),
+    ("(x + {a})**3", "3*(x + {a})**2", None),
 ]
 
 
 # the mistakes app/mistakes.py names (and one it cannot), as wrong answers to a template's program
-def _wrong(program: str, derivative: str, a: float, b: float, kind: int) -> str:
+def _wrong(template: tuple[str, str, str | None], a: float, b: float, kind: int) -> str:
+    program, derivative, rule_left_out = template
     if kind == 0:
         return f"-({derivative.format(a=a, b=b)})"  # a sign lost
     if kind == 1:
         return f"3*({derivative.format(a=a, b=b)})"  # off by a constant factor
     if kind == 2:
         return program.format(a=a, b=b)  # the function itself
+    if kind == 3 and rule_left_out is not None:
+        return rule_left_out.format(a=a, b=b)  # the chain, product or quotient rule left out
     return f"2*x + {a}"  # nothing to name
 
 
-def _line(rng: random.Random, kind: str, i: int, template: tuple[str, str] | None = None,
+def _line(rng: random.Random, kind: str, i: int, template: tuple[str, str, str | None] | None = None,
           coefficients: tuple[float, float] | None = None) -> dict:
     x = round(rng.uniform(-2.0, 2.0), 6)
-    program, derivative = template or rng.choice(TEMPLATES)
+    template = template or rng.choice(TEMPLATES)
     a, b = coefficients or (round(rng.uniform(0.5, 2.0), 3), round(rng.uniform(0.5, 2.0), 3))
-    line = {"program": program.format(a=a, b=b), "x": x}
+    line = {"program": template[0].format(a=a, b=b), "x": x}
     if kind == "check":
-        line["expect"] = {"x": derivative.format(a=a, b=b) if i % 2 else f"2*x + {a}"}
+        line["expect"] = {"x": template[1].format(a=a, b=b) if i % 2 else f"2*x + {a}"}
     elif kind.endswith("right"):
-        line["expect"] = {"x": derivative.format(a=a, b=b)}
+        line["expect"] = {"x": template[1].format(a=a, b=b)}
     elif kind.endswith("wrong"):
-        line["expect"] = {"x": _wrong(program, derivative, a, b, i % 4)}
+        line["expect"] = {"x": _wrong(template, a, b, i % 5)}
     return line
 
 
@@ -95,7 +99,7 @@ def _lines(count: int, seed: int, kind: str) -> bytes:
             out.append({"x": round(rng.uniform(-2.0, 2.0), 6)})
         elif kind.startswith("class"):
             template, coefficients = questions[rng.randrange(len(questions))]
-            out.append(_line(rng, kind, rng.randrange(4), template, coefficients))
+            out.append(_line(rng, kind, rng.randrange(5), template, coefficients))
         else:
             out.append(_line(rng, kind, i))
     return "".join(json.dumps(line) + "\n" for line in out).encode()
