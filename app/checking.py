@@ -23,12 +23,12 @@ from autodiff.app.comparison import (
     second,
     tolerances,
 )
-from autodiff.app.elementwise import elementwise
 from autodiff.app.realroots import BACKEND
 from autodiff.app.session import Binding, as_tensor, bind, parsed
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, ParseError, ShapeError, UnknownNameError, UsageError
 from autodiff.grammar.interpreter import Evaluation, Interpreter
+from autodiff.grammar.syntax import elementwise
 
 MAX_SAMPLES = 10_000  # check's points, each a run of the program
 

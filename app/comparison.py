@@ -16,7 +16,7 @@ from autodiff.app.session import Binding, bind, constant, parsed, root_tensor
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, UsageError
 from autodiff.grammar.interpreter import Evaluation, Interpreter
-from autodiff.grammar.syntax.tree import ExprStmt, Number, UnaryOp
+from autodiff.grammar.syntax import is_number
 
 # torch.allclose's defaults, for float64; float32 rounds at about 6e-8, so its defaults are looser
 # (the atol of torch.testing.assert_close for float32, and a relative tolerance that float32 arithmetic
@@ -78,15 +78,10 @@ def _plain_number(text: str) -> float | int | None:
     """The value of a VALUE that is a number as written (1.5, -3, 2e-3): the same at every draw, so worked out
     once (a check draws its values again at every sample); None for anything else (rand(), a list, a typo)."""
     try:
-        statements = parsed(text).statements
+        program = parsed(text)
     except AutodiffError:
         return None
-    if len(statements) != 1 or type(statements[0]) is not ExprStmt:
-        return None
-    node = statements[0].value
-    if type(node) is UnaryOp:
-        node = node.operand
-    return constant(text, "") if type(node) is Number else None
+    return constant(text, "") if is_number(program) else None
 
 
 class Program:

@@ -88,7 +88,6 @@ def _remembered(text: str, variables: tuple[str, ...], equations: bool) -> tuple
 
 
 def _read(text: str, variables: tuple[str, ...] | list[str] = (), equations: bool = False) -> Reading:
-    """read(), every time."""
     question = derivative_question(text)
     if question is not None:
         variable = name(question[0])

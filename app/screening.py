@@ -1,6 +1,6 @@
-"""Numbers that settle a wrong derivative's diagnosis before SymPy is asked (app.mistakes). For an elementwise
-program (app.elementwise) the value, the first and the second derivative of every part are computed at the
-points in float64 (forward mode: each part's (value, d/dx, d2/dx2) from its operands'), which gives every
+"""Numbers that settle a wrong derivative's diagnosis before SymPy is asked (app.mistakes). The program is run
+once on jets (JetBackend): the value, the first and the second derivative of every part at every point, in
+float64 (forward mode: each part's jet from its operands'), which gives every
 number app.mistakes would compare yours with: the inner derivative of each chain rule (every operand of every
 operation is a candidate), the product and quotient of the parts' derivatives of each `*` and `/`, the function
 itself and its second derivative. When yours is clearly none of them (further from each than a few times the
@@ -12,15 +12,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from autodiff.app.elementwise import elementwise
 from autodiff.app.session import parsed
-from autodiff.engine.errors import AutodiffError
-from autodiff.grammar.syntax import tree as S
-
-Jet = tuple[np.ndarray, np.ndarray, np.ndarray]  # value, d/dx, d2/dx2 at every point
+from autodiff.grammar.interpreter import Interpreter
 
 _LN2, _LN10 = math.log(2.0), math.log(10.0)
 
@@ -81,111 +78,128 @@ class Candidates:
         self.orders: dict[int, np.ndarray] = {}
 
 
+class Jet:
+    """A part's value and its first and second derivatives at every point; `moving`: it depends on the
+    variable."""
+
+    __slots__ = ("d1", "d2", "moving", "value")
+
+    def __init__(self, value: np.ndarray, d1: np.ndarray, d2: np.ndarray, moving: bool) -> None:
+        self.value, self.d1, self.d2, self.moving = value, d1, d2, moving
+
+    def __bool__(self) -> bool:
+        raise _Unknown  # a condition on a value (`x if x > 0 else -x`) is not this module's
+
+
+class _Unknown(Exception):
+    """A part this module does not know: SymPy decides."""
+
+
+class JetBackend:
+    """The interpreter's backend (grammar.interpreter.Backend) whose values are jets: the program run once
+    computes every part's jet, noting each operand of an operation that moves (a chain rule's inner function
+    may be any of them) and each `*` and `/` of two moving parts. Anything but numbers, pi and e, + - * / **,
+    signs and the functions of FUNCTIONS is unknown."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.found = Candidates()
+
+    def fixed(self, value: float) -> Jet:
+        return Jet(np.full(self.size, float(value)), np.zeros(self.size), np.zeros(self.size), False)
+
+    def number(self, value: int | float, text: str) -> Jet:
+        return self.fixed(value)
+
+    def constant(self, name: str) -> Jet:
+        if name not in ("pi", "e"):
+            raise _Unknown
+        return self.fixed(math.pi if name == "pi" else math.e)
+
+    def unbound(self, name: str) -> None:
+        return None
+
+    def unary(self, op: str, a: Any) -> Jet:
+        if not isinstance(a, Jet) or op not in "+-":
+            raise _Unknown
+        self._operands(a)
+        return Jet(-a.value, -a.d1, -a.d2, a.moving) if op == "-" else a
+
+    def call(self, function: Any, args: list, kwargs: dict) -> Jet:
+        builtin = getattr(function, "builtin", None)
+        rule = FUNCTIONS.get(getattr(builtin, "name", None) or getattr(function, "name", ""))
+        if rule is None or kwargs or len(args) != 1 or not isinstance(args[0], Jet):
+            raise _Unknown
+        (u,) = args
+        self._operands(u)
+        f, f1, f2 = rule(u.value)
+        return Jet(f, f1 * u.d1, f2 * u.d1 * u.d1 + f1 * u.d2, u.moving)
+
+    def operator(self, op: str, a: Any, b: Any) -> Jet:
+        if not (isinstance(a, Jet) and isinstance(b, Jet)) or op not in ("+", "-", "*", "/", "**"):
+            raise _Unknown
+        self._operands(a, b)
+        moving = a.moving or b.moving
+        if op in ("+", "-"):
+            sign = 1.0 if op == "+" else -1.0
+            return Jet(a.value + sign * b.value, a.d1 + sign * b.d1, a.d2 + sign * b.d2, moving)
+        if op == "*":
+            if a.moving and b.moving:
+                self.found.wrong.append(a.d1 * b.d1)
+            return Jet(a.value * b.value, a.d1 * b.value + a.value * b.d1,
+                       a.d2 * b.value + 2 * a.d1 * b.d1 + a.value * b.d2, moving)
+        if op == "/":
+            if a.moving and b.moving:
+                self.found.wrong.append(a.d1 / b.d1)
+            q = a.value / b.value
+            q1 = (a.d1 - q * b.d1) / b.value
+            return Jet(q, q1, (a.d2 - 2 * q1 * b.d1 - q * b.d2) / b.value, moving)
+        return _power(a, b)
+
+    def index(self, value: Any, items: list) -> Any:
+        raise _Unknown
+
+    def attribute(self, value: Any, name: str) -> Any:
+        raise _Unknown
+
+    def _operands(self, *operands: Jet) -> None:
+        self.found.factors += [u.d1 for u in operands if u.moving]
+
+
+def _power(a: Jet, b: Jet) -> Jet:
+    p = a.value**b.value
+    if not b.moving:  # u**c
+        c = b.value
+        return Jet(p, c * a.value ** (c - 1) * a.d1,
+                   c * (c - 1) * a.value ** (c - 2) * a.d1 * a.d1 + c * a.value ** (c - 1) * a.d2, a.moving)
+    log = np.log(a.value)
+    rate = b.d1 * log + (b.value * a.d1 / a.value if a.moving else 0.0)  # d/dx of b*log(a)
+    rate1 = b.d2 * log + ((2 * b.d1 * a.d1 / a.value + b.value * a.d2 / a.value
+                           - b.value * a.d1 * a.d1 / (a.value * a.value)) if a.moving else 0.0)
+    return Jet(p, p * rate, p * rate * rate + p * rate1, True)
+
+
 def candidates(program: str, name: str, points: list[dict[str, float]]) -> Candidates | None:
     """The numbers app.mistakes compares yours with, for a first derivative with respect to `name`; None when
     the program is not one whose parts this module knows."""
-    try:
-        tree = parsed(program)
-    except AutodiffError:
-        return None
     names = list(points[0])
-    if name not in names or not elementwise(tree, names):
+    if name not in names:
         return None
-    found = Candidates()
-    values = {n: np.array([p[n] for p in points], dtype=np.float64) for n in names}
+    backend = JetBackend(len(points))
+    interpreter = Interpreter(backend)
     zeros = np.zeros(len(points))
-    jets: dict[str, tuple[Jet, bool]] = {n: ((v, zeros + (n == name), zeros), n == name) for n, v in values.items()}
-    root = None
-    with np.errstate(all="ignore"):
-        for statement in tree.statements:
-            root = _jet(statement.value, jets, found, len(points))
-            if root is None:
-                return None
-            if type(statement) is S.Assign:
-                jets[statement.name] = root
-    assert root is not None
-    (value, _, second), _ = root
-    found.orders = {0: value, 2: second}
-    return found
-
-
-def _jet(root: S.Node, jets: dict[str, tuple[Jet, bool]], found: Candidates, size: int
-         ) -> tuple[Jet, bool] | None:
-    """(value, d, d2) of an expression and whether it moves with the variable, computed post-order with a stack;
-    every moving operand's derivative goes into found.factors, each `*` and `/` of two moving parts into
-    found.wrong. None for a part this module does not know."""
-    stack: list[tuple[S.Node, bool]] = [(root, False)]
-    done: list[tuple[Jet, bool]] = []
-    while stack:
-        node, ready = stack.pop()
-        kind = type(node)
-        if kind is S.Number:
-            done.append(((np.full(size, float(node.value)), np.zeros(size), np.zeros(size)), False))
-        elif kind is S.Name:
-            if node.id in jets:
-                done.append(jets[node.id])
-            else:  # pi or e (elementwise() allows no other name)
-                done.append(((np.full(size, math.pi if node.id == "pi" else math.e), np.zeros(size), np.zeros(size)),
-                             False))
-        elif not ready:
-            stack.append((node, True))
-            operands = (node.left, node.right) if kind is S.BinOp else (node.operand,) if kind is S.UnaryOp \
-                else node.args
-            stack.extend((child, False) for child in reversed(operands))
-        else:
-            count = 2 if kind is S.BinOp else 1
-            operands = done[len(done) - count:]
-            del done[len(done) - count:]
-            for (_, d, _), moving in operands:
-                if moving:
-                    found.factors.append(d)
-            result = _combine(node, operands, found)
-            if result is None:
-                return None
-            done.append(result)
-    return done[0]
-
-
-def _combine(node: S.Node, operands: list[tuple[Jet, bool]], found: Candidates) -> tuple[Jet, bool] | None:
-    kind = type(node)
-    if kind is S.UnaryOp:
-        (a, a1, a2), moving = operands[0]
-        return ((-a, -a1, -a2) if node.op == "-" else (a, a1, a2)), moving
-    if kind is S.Call:
-        function = FUNCTIONS.get(node.func.id)
-        if function is None:
-            return None
-        (u, u1, u2), moving = operands[0]
-        f, f1, f2 = function(u)
-        return (f, f1 * u1, f2 * u1 * u1 + f1 * u2), moving
-    ((a, a1, a2), left), ((b, b1, b2), right) = operands
-    moving = left or right
-    op = node.op
-    if op in ("+", "-"):
-        sign = 1.0 if op == "+" else -1.0
-        return (a + sign * b, a1 + sign * b1, a2 + sign * b2), moving
-    if op == "*":
-        if left and right:
-            found.wrong.append(a1 * b1)
-        return (a * b, a1 * b + a * b1, a2 * b + 2 * a1 * b1 + a * b2), moving
-    if op == "/":
-        if left and right:
-            found.wrong.append(a1 / b1)
-        q = a / b
-        q1 = (a1 - q * b1) / b
-        return (q, q1, (a2 - 2 * q1 * b1 - q * b2) / b), moving
-    return _power(a, a1, a2, left, b, b1, b2, right), moving
-
-
-def _power(a: np.ndarray, a1: np.ndarray, a2: np.ndarray, left: bool, b: np.ndarray, b1: np.ndarray,
-           b2: np.ndarray, right: bool) -> Jet:
-    p = a**b
-    if not right:  # u**c
-        return p, b * a ** (b - 1) * a1, b * (b - 1) * a ** (b - 2) * a1 * a1 + b * a ** (b - 1) * a2
-    log = np.log(a)
-    rate = b1 * log + (b * a1 / a if left else 0.0)  # d/dx of b*log(a)
-    rate1 = b2 * log + ((2 * b1 * a1 / a + b * a2 / a - b * a1 * a1 / (a * a)) if left else 0.0)
-    return p, p * rate, p * rate * rate + p * rate1
+    for n in names:
+        interpreter.names[n] = Jet(np.array([p[n] for p in points], dtype=np.float64), zeros + (n == name), zeros,
+                                   n == name)
+    try:
+        with np.errstate(all="ignore"):
+            root = interpreter.run(parsed(program)).root
+    except Exception:  # an unknown part, or a program that fails: SymPy decides, as before
+        return None
+    if not isinstance(root, Jet):
+        return None
+    backend.found.orders = {0: root.value, 2: root.d2}
+    return backend.found
 
 
 def clearly(a: np.ndarray, b: np.ndarray) -> bool | None:
@@ -200,4 +214,4 @@ def clearly(a: np.ndarray, b: np.ndarray) -> bool | None:
     return False if np.any(error > 4.0 * allowed) else None
 
 
-__all__ = ["Candidates", "candidates", "clearly"]
+__all__ = ["Candidates", "Jet", "JetBackend", "candidates", "clearly"]

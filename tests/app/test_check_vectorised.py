@@ -13,10 +13,11 @@ from autodiff import engine
 from autodiff.app import checking
 from autodiff.app.checking import CheckRequest, Expectation, check_derivatives
 from autodiff.app.comparison import Variable, compare, compare_each
-from autodiff.app.elementwise import FUNCTIONS, elementwise
 from autodiff.app.session import parsed
 from autodiff.cli.check_run import check_json
 from autodiff.engine.errors import AutodiffError
+from autodiff.grammar.syntax import ELEMENTWISE_FUNCTIONS as FUNCTIONS
+from autodiff.grammar.syntax import elementwise
 
 
 @pytest.fixture(autouse=True)

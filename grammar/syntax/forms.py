@@ -1,4 +1,6 @@
-"""Is a program elementwise in its scalar variables? Then one run with every sample point in one vector gives,
+"""Forms of a parsed program that the layers above may ask about without reading its tree.
+
+Is a program elementwise in its scalar variables? Then one run with every sample point in one vector gives,
 element by element, what a run per point gives (check's samples, a batch's lines): each operation computes
 every element on its own, with the same numpy kernel. Decided from the parsed program alone, conservatively:
 numbers, the variables, names the program assigns, pi and e, + - * / ** and unary signs, and calls of the
@@ -64,4 +66,12 @@ def _expression(root: S.Node, names: set[str]) -> bool:
     return True
 
 
-__all__ = ["elementwise"]
+def is_number(program: S.Program) -> bool:
+    """Whether the program is one number as written, signed or not (1.5, -3, 2e-3): the same value every time."""
+    if len(program.statements) != 1 or type(program.statements[0]) is not S.ExprStmt:
+        return False
+    node = program.statements[0].value
+    return type(node.operand if type(node) is S.UnaryOp else node) is S.Number
+
+
+__all__ = ["FUNCTIONS", "elementwise", "is_number"]
