@@ -117,6 +117,12 @@ class NotScalarError(BadValueError, ValueError):
     python_exception = ValueError
 
 
+class InvalidArgumentError(BadValueError, ValueError):
+    """An argument PyTorch's Python code refuses with ValueError (DataLoader(batch_size=0), random_split lengths)."""
+
+    python_exception = ValueError
+
+
 class OutOfRangeError(BadValueError, IndexError):
     """An index out of range, where PyTorch raises IndexError (so a script's `for` over __getitem__ stops)."""
 

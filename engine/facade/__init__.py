@@ -143,6 +143,9 @@ MODULES = {
         "optim.lr_scheduler", "func", "linalg", "cuda", "backends", "backends.mps", "random", "testing", "utils",
         "utils.data")},
     "functorch": f"{__name__}.func",
+    # torch.utils.data's submodules (one flat module each here)
+    "torch.utils.data.dataset": f"{__name__}.utils.data", "torch.utils.data.dataloader": f"{__name__}.utils.data",
+    "torch.utils.data.sampler": f"{__name__}.utils.samplers",
 }
 
 
@@ -150,10 +153,12 @@ MODULES = {
 def installed() -> _Iterator[None]:
     """PyTorch's module names answered by the facade inside the block; sys.modules as it was after it."""
     saved = {name: _sys.modules.get(name) for name in MODULES}
+    renamed = set()
     for torch_name, own in MODULES.items():
         module = _sys.modules[own]
-        if torch_name != "functorch":  # named as a script sees it (an ImportError says 'torch.nn', not ours)
-            module.__name__ = torch_name
+        if torch_name != "functorch" and own not in renamed:  # named as a script sees it (an ImportError says
+            module.__name__ = torch_name                      # 'torch.nn', not ours)
+            renamed.add(own)
         _sys.modules[torch_name] = module
     try:
         yield
