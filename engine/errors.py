@@ -117,9 +117,11 @@ class NotScalarError(BadValueError, ValueError):
     python_exception = ValueError
 
 
-class InvalidArgumentError(BadValueError, ValueError):
-    """An argument PyTorch's Python code refuses with ValueError (DataLoader(batch_size=0), random_split lengths)."""
+class InvalidArgumentError(AutodiffError, ValueError):
+    """An argument PyTorch's Python code refuses with ValueError (DataLoader(batch_size=0), random_split lengths,
+    nn.LSTM's input of 4 dims): a ValueError only, so that `except RuntimeError:` does not catch it (as in PyTorch)."""
 
+    kind = "value"
     python_exception = ValueError
 
 

@@ -43,9 +43,9 @@ OP_NAMES = frozenset((
     'index_put_', 'index_put_add', 'index_select', 'inverse', 'leaky_relu', 'lerp', 'lerp_tensor', 'log', 'log10',
     'log1p', 'log2', 'log_softmax', 'log_softmax_backward_data', 'logaddexp', 'logaddexp2', 'logcumsumexp',
     'logsigmoid', 'logsumexp', 'masked_fill', 'max', 'max_dim', 'max_pool2d', 'maximum', 'mean', 'mean_dim', 'min',
-    'min_dim', 'minimum', 'mish', 'mm', 'mse_loss', 'mse_loss_backward', 'mul', 'mul_scalar', 'mv',
-    'native_batch_norm', 'native_group_norm', 'native_layer_norm', 'neg', 'nll_loss', 'nll_loss_backward', 'norm',
-    'permute', 'pinv', 'pow', 'pow_scalar_base', 'pow_tensor', 'prod', 'prod_dim', 'rad2deg', 'reciprocal',
+    'min_dim', 'minimum', 'mish', 'mkldnn_rnn_layer', 'mm', 'mse_loss', 'mse_loss_backward', 'mul', 'mul_scalar',
+    'mv', 'native_batch_norm', 'native_group_norm', 'native_layer_norm', 'neg', 'nll_loss', 'nll_loss_backward',
+    'norm', 'permute', 'pinv', 'pow', 'pow_scalar_base', 'pow_tensor', 'prod', 'prod_dim', 'rad2deg', 'reciprocal',
     'reflect_pad1d', 'reflect_pad2d', 'reflect_pad3d', 'relu', 'remainder', 'remainder_tensor', 'repeat',
     'replicate_pad1d', 'replicate_pad2d', 'replicate_pad3d', 'reshape_alias', 'roll', 'round', 'round_decimals',
     'rsqrt', 'rsub', 'scatter', 'scatter_add', 'scatter_value', 'select', 'select_backward', 'sgn', 'sigmoid',
@@ -53,8 +53,8 @@ OP_NAMES = frozenset((
     'smooth_l1_loss', 'smooth_l1_loss_backward', 'softmax', 'softmax_backward_data', 'softplus', 'solve', 'sort',
     'sort_stable', 'split', 'split_with_sizes', 'sqrt', 'squeeze', 'squeeze_dim', 'squeeze_dims', 'squeeze_vm',
     'stack', 'std', 'std_mean', 'sub', 'sub_scalar', 'sum', 'sum_dim', 'svd', 't', 'tan', 'tanh', 'tanh_backward',
-    'threshold_backward', 'to', 'topk', 'trace', 'transpose', 'tril', 'trilinear', 'triu', 'trunc', 'unbind',
-    'unpack_dual', 'unsafe_view', 'unsqueeze', 'var', 'var_mean', 'view', 'where', 'zero_',
+    'threshold_backward', 'to', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'trilinear', 'triu', 'trunc',
+    'unbind', 'unpack_dual', 'unsafe_view', 'unsqueeze', 'var', 'var_mean', 'view', 'where', 'zero_',
 ))
 
 METHOD_NAMES = frozenset((

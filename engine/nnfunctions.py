@@ -12,6 +12,7 @@ from .modules import Module
 from .nnconv import CONV_LAYERS
 from .nnlayers import NN_LAYERS
 from .nnnorm import NORM_LAYERS
+from .nnrecurrent import RECURRENT_LAYERS
 from .registry import BUILTINS
 from .tensor import Tensor
 
@@ -157,5 +158,5 @@ LOSS_MODULES = [
 ]
 
 # Every module class of torch.nn that autodiff provides, by name
-NN_MODULES = {**NN_LAYERS, **CONV_LAYERS, **NORM_LAYERS, **EMBEDDING_LAYERS,
+NN_MODULES = {**NN_LAYERS, **CONV_LAYERS, **NORM_LAYERS, **EMBEDDING_LAYERS, **RECURRENT_LAYERS,
               **{cls.__name__: cls for cls in (*ACTIVATIONS, *LOSS_MODULES)}}
