@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .containers import CONTAINER_LAYERS
 from .embedding import EMBEDDING_LAYERS
 from .errors import BadValueError
 from .modules import Module
@@ -159,4 +160,5 @@ LOSS_MODULES = [
 
 # Every module class of torch.nn that autodiff provides, by name
 NN_MODULES = {**NN_LAYERS, **CONV_LAYERS, **NORM_LAYERS, **EMBEDDING_LAYERS, **RECURRENT_LAYERS,
+              **CONTAINER_LAYERS,
               **{cls.__name__: cls for cls in (*ACTIVATIONS, *LOSS_MODULES)}}

@@ -59,6 +59,13 @@ from .tensors import (
 )
 
 
+def where(condition: _Any, input: _Any = None, other: _Any = None) -> _Any:
+    """torch.where(condition, input, other) elementwise; torch.where(condition): nonzero(condition, as_tuple=True)."""
+    if input is None and other is None:
+        return _engine.BUILTINS["nonzero"].fn(condition, as_tuple=True)
+    return _engine.BUILTINS["where"].fn(condition, input, other)
+
+
 def manual_seed(seed: _Any) -> Generator:
     """Seed PyTorch's default generator: the random numbers that follow are PyTorch's for that seed."""
     return _engine.manual_seed(seed) or _engine.generator.default_generator()

@@ -21,6 +21,7 @@ NOT_AT_TORCH = frozenset((
     # torch.batch_norm takes (input, weight, bias, running_mean, running_var, ...), torch.embedding (weight,
     # indices): not F's order
     "batch_norm", "embedding",
+    "unfold",  # Tensor.unfold only (torch.nn.functional.unfold is im2col)
 ))
 # The constructors, which take PyTorch's device= (the CPU only), pin_memory= and layout= too
 CONSTRUCTORS = frozenset((
