@@ -26,7 +26,7 @@ DEFERRED = ("activations", "cumulative", "distributions", "pointwise", "rearrang
             "convolution", "custom", "decompositions", "einsum", "layers", "losses", "lossgrads", "moments",
             "padding", "pooling", "forward", "functional", "func", "gradcheck", "initializers", "modules",
             "nnfunctions", "nnlayers", "optim", "normalization", "nnnorm", "embedding", "lstmlayer", "recurrent",
-            "nnrecurrent", "containers", "selecting")
+            "nnrecurrent", "containers", "selecting", "scatterreduce")
 
 # The first step's later part, the array operations, in the order they load (each after what it imports).
 OPERATIONS = ("gathers", "indexing", "joins", "logic", "linalg", "tensormath")

@@ -25,13 +25,13 @@ BUILTIN_NAMES = frozenset((
     'nll_loss', 'nonzero', 'norm', 'normal', 'normalize', 'nuclear_norm', 'one_hot', 'ones', 'ones_like', 'outer',
     'pad', 'permute', 'pinverse', 'pow', 'prod', 'rad2deg', 'rand', 'rand_like', 'randint', 'randn', 'randn_like',
     'randperm', 'range', 'ravel', 'reciprocal', 'relu', 'relu6', 'remainder', 'repeat', 'repeat_interleave',
-    'reshape', 'roll', 'round', 'rsqrt', 'scatter', 'scatter_add', 'sec', 'select', 'selu', 'sigmoid', 'sign',
-    'silu', 'sin', 'sinc', 'sinh', 'slogdet', 'smooth_l1_loss', 'softmax', 'softmin', 'softplus', 'softsign',
-    'solve', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'sum', 'svd',
-    'svdvals', 'swapaxes', 'swapdims', 't', 'take_along_dim', 'tan', 'tanh', 'tensor', 'tensordot', 'tile', 'to',
-    'topk', 'trace', 'transpose', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc', 'unbind',
-    'unflatten', 'unfold', 'unique', 'unsqueeze', 'var', 'var_mean', 'vector_norm', 'view', 'vstack', 'where',
-    'zeros', 'zeros_like',
+    'reshape', 'roll', 'round', 'rsqrt', 'scatter', 'scatter_add', 'scatter_reduce', 'sec', 'select', 'selu',
+    'sigmoid', 'sign', 'silu', 'sin', 'sinc', 'sinh', 'slogdet', 'smooth_l1_loss', 'softmax', 'softmin', 'softplus',
+    'softsign', 'solve', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'sum',
+    'svd', 'svdvals', 'swapaxes', 'swapdims', 't', 'take_along_dim', 'tan', 'tanh', 'tensor', 'tensordot', 'tile',
+    'to', 'topk', 'trace', 'transpose', 'tril', 'tril_indices', 'triu', 'triu_indices', 'true_divide', 'trunc',
+    'unbind', 'unflatten', 'unfold', 'unique', 'unsqueeze', 'var', 'var_mean', 'vector_norm', 'view', 'vstack',
+    'where', 'zeros', 'zeros_like',
 ))
 
 OP_NAMES = frozenset((
@@ -52,13 +52,14 @@ OP_NAMES = frozenset((
     'permute', 'pinv', 'pow', 'pow_scalar_base', 'pow_tensor', 'prod', 'prod_dim', 'rad2deg', 'reciprocal',
     'reflect_pad1d', 'reflect_pad2d', 'reflect_pad3d', 'relu', 'remainder', 'remainder_tensor', 'repeat',
     'replicate_pad1d', 'replicate_pad2d', 'replicate_pad3d', 'reshape_alias', 'roll', 'round', 'round_decimals',
-    'rsqrt', 'rsub', 'scatter', 'scatter_add', 'scatter_value', 'select', 'select_backward', 'sgn', 'sigmoid',
-    'sigmoid_backward', 'sign', 'silu', 'sin', 'sinc', 'sinh', 'slice', 'slice_backward', 'slogdet',
-    'smooth_l1_loss', 'smooth_l1_loss_backward', 'softmax', 'softmax_backward_data', 'softplus', 'solve', 'sort',
-    'sort_stable', 'split', 'split_with_sizes', 'sqrt', 'squeeze', 'squeeze_dim', 'squeeze_dims', 'squeeze_vm',
-    'stack', 'std', 'std_mean', 'sub', 'sub_scalar', 'sum', 'sum_dim', 'svd', 't', 'tan', 'tanh', 'tanh_backward',
-    'threshold_backward', 'to', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'trilinear', 'triu', 'trunc',
-    'unbind', 'unfold', 'unpack_dual', 'unsafe_view', 'unsqueeze', 'var', 'var_mean', 'view', 'where', 'zero_',
+    'rsqrt', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'scatter_value', 'select', 'select_backward',
+    'sgn', 'sigmoid', 'sigmoid_backward', 'sign', 'silu', 'sin', 'sinc', 'sinh', 'slice', 'slice_backward',
+    'slogdet', 'smooth_l1_loss', 'smooth_l1_loss_backward', 'softmax', 'softmax_backward_data', 'softplus', 'solve',
+    'sort', 'sort_stable', 'split', 'split_with_sizes', 'sqrt', 'squeeze', 'squeeze_dim', 'squeeze_dims',
+    'squeeze_vm', 'stack', 'std', 'std_mean', 'sub', 'sub_scalar', 'sum', 'sum_dim', 'svd', 't', 'tan', 'tanh',
+    'tanh_backward', 'threshold_backward', 'to', 'topk', 'trace', 'transpose', 'transpose_', 'tril', 'trilinear',
+    'triu', 'trunc', 'unbind', 'unfold', 'unpack_dual', 'unsafe_view', 'unsqueeze', 'var', 'var_mean', 'view',
+    'where', 'zero_',
 ))
 
 METHOD_NAMES = frozenset((
@@ -82,12 +83,12 @@ METHOD_NAMES = frozenset((
     'permute', 'pinverse', 'pow', 'pow_', 'prod', 'rad2deg', 'random_', 'ravel', 'reciprocal', 'reciprocal_',
     'register_hook', 'relu', 'relu6', 'relu_', 'remainder', 'repeat', 'repeat_interleave', 'requires_grad_',
     'reshape', 'retain_grad', 'roll', 'round', 'round_', 'rsqrt', 'rsqrt_', 'scatter', 'scatter_', 'scatter_add',
-    'scatter_add_', 'select', 'selu', 'short', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'silu', 'sin', 'sin_',
-    'sinc', 'sinh', 'sinh_', 'size', 'slogdet', 'softmax', 'softmin', 'softplus', 'softsign', 'sort', 'split',
-    'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'std', 'sub', 'sub_', 'sum', 'svd', 'swapaxes', 'swapdims',
-    't', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tile', 'to', 'tolist', 'topk', 'trace', 'transpose',
-    'tril', 'triu', 'true_divide', 'trunc', 'trunc_', 'type', 'type_as', 'unbind', 'unflatten', 'unfold',
-    'uniform_', 'unique', 'unsqueeze', 'var', 'view', 'zero_',
+    'scatter_add_', 'scatter_reduce', 'select', 'selu', 'short', 'sigmoid', 'sigmoid_', 'sign', 'sign_', 'silu',
+    'sin', 'sin_', 'sinc', 'sinh', 'sinh_', 'size', 'slogdet', 'softmax', 'softmin', 'softplus', 'softsign', 'sort',
+    'split', 'sqrt', 'sqrt_', 'square', 'square_', 'squeeze', 'std', 'sub', 'sub_', 'sum', 'svd', 'swapaxes',
+    'swapdims', 't', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tile', 'to', 'tolist', 'topk', 'trace',
+    'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'trunc_', 'type', 'type_as', 'unbind', 'unflatten',
+    'unfold', 'uniform_', 'unique', 'unsqueeze', 'var', 'view', 'zero_',
 ))
 
 OPERATIONS_BUILTIN_NAMES = frozenset((

@@ -29,7 +29,7 @@ from autodiff.engine import (  # (after the engine's parts are loaded)
     set_printoptions,
 )
 from autodiff.engine.devices import device
-from autodiff.engine.generator import Generator, initial_seed
+from autodiff.engine.generator import Generator, get_rng_state, initial_seed, set_rng_state
 
 from . import functions
 
@@ -40,6 +40,7 @@ pi, e, inf, nan = _math.pi, _math.e, _math.inf, _math.nan
 globals().update(functions.torch_functions())
 
 from .grad_modes import enable_grad, inference_mode, no_grad
+from .info import finfo, iinfo
 from .serialization import load, save
 from .tensors import (
     BoolTensor,
@@ -64,6 +65,16 @@ def where(condition: _Any, input: _Any = None, other: _Any = None) -> _Any:
     if input is None and other is None:
         return _engine.BUILTINS["nonzero"].fn(condition, as_tuple=True)
     return _engine.BUILTINS["where"].fn(condition, input, other)
+
+
+def range(start: _Any = 0, end: _Any = None, step: _Any = 1, **options: _Any) -> _Any:
+    """torch.range (deprecated in PyTorch, with its warning): start to end inclusive, in the default float dtype."""
+    import warnings
+
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
+                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+                  "[start, end).", UserWarning, stacklevel=2)
+    return functions.on_the_cpu(_engine.BUILTINS["range"].fn)(start, end, step, **options)
 
 
 def manual_seed(seed: _Any) -> Generator:
@@ -135,7 +146,10 @@ _MISSING = {name: "complex tensors are not available in autodiff (its tensors ar
 
 
 def __getattr__(name: str) -> _Any:
-    """An attribute torch has and autodiff does not: AttributeError, saying so (and what to do, where known)."""
+    """torch.default_generator (the process's generator, made on first use); an attribute torch has and autodiff
+    does not: AttributeError, saying so (and what to do, where known)."""
+    if name == "default_generator":
+        return _engine.generator.default_generator()
     hint = _MISSING.get(name)
     message = f"module 'torch' has no attribute '{name}'"
     raise AttributeError(f"{message}: {hint}" if hint else f"{message} (autodiff does not provide it)")
