@@ -131,6 +131,13 @@ class OutOfRangeError(BadValueError, IndexError):
     python_exception = IndexError
 
 
+class IndexShapeError(ShapeError, IndexError):
+    """Index tensors whose shapes do not go together (they do not broadcast, a mask's shape is not the indexed
+    dims'): IndexError, as PyTorch raises it."""
+
+    python_exception = IndexError
+
+
 class LimitError(AutodiffError, RuntimeError):
     kind = "limit"
     python_exception = RuntimeError
