@@ -145,9 +145,9 @@ def _ready(descriptor: int) -> bool:
 
 
 def _work(args: list[str], stdin_text: str | None, connection: Any) -> None:
-    """A worker: the command line run again, as `python -m autodiff.cli ARGS` runs it, its batch serving the
-    chunks that come on `connection`."""
-    import runpy
+    """A worker: the command line run again, as `autodiff ARGS` runs it, its batch serving the chunks that come on
+    `connection`."""
+    from autodiff.cli.main import main
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to answer
     _SERVING.append(connection)
@@ -155,7 +155,7 @@ def _work(args: list[str], stdin_text: str | None, connection: Any) -> None:
     sys.stdout = io.StringIO()  # nothing of a worker's reaches the output but through the main process
     sys.argv = ["autodiff", *args]
     with contextlib.suppress(SystemExit):
-        runpy.run_module("autodiff.cli", run_name="__main__")
+        main()
 
 
 def serve(connection: Any, answer_chunk: Any) -> int:

@@ -27,6 +27,8 @@ from . import activations, cumulative, distributions, pointwise, rearrange, sort
 from . import counting, convolution, custom, decompositions, einsum, layers, losses, lossgrads  # noqa: F401
 from . import moments, padding, pooling, forward, functional, func, initializers, modules  # noqa: F401
 from . import nnfunctions, nnlayers, optim  # noqa: F401
+from . import normalization, nnnorm, embedding, lstmlayer, recurrent, nnrecurrent, containers  # noqa: F401
+from . import selecting, scatterreduce, randomfill  # noqa: F401
 # isort: on
 from .api import INPLACE, OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
 from .autograd import backward, grad

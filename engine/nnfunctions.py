@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from .containers import CONTAINER_LAYERS
+from .embedding import EMBEDDING_LAYERS
 from .errors import BadValueError
 from .modules import Module
 from .nnconv import CONV_LAYERS
 from .nnlayers import NN_LAYERS
+from .nnnorm import NORM_LAYERS
+from .nnrecurrent import RECURRENT_LAYERS
 from .registry import BUILTINS
 from .tensor import Tensor
 
@@ -155,4 +159,6 @@ LOSS_MODULES = [
 ]
 
 # Every module class of torch.nn that autodiff provides, by name
-NN_MODULES = {**NN_LAYERS, **CONV_LAYERS, **{cls.__name__: cls for cls in (*ACTIVATIONS, *LOSS_MODULES)}}
+NN_MODULES = {**NN_LAYERS, **CONV_LAYERS, **NORM_LAYERS, **EMBEDDING_LAYERS, **RECURRENT_LAYERS,
+              **CONTAINER_LAYERS,
+              **{cls.__name__: cls for cls in (*ACTIVATIONS, *LOSS_MODULES)}}
