@@ -1,4 +1,5 @@
-"""What the wheel ships besides the package: the man page, as data (PREFIX/share/man/man1/autodiff.1)."""
+"""What the wheel ships: every module of the four folders (engine, grammar, app, cli) under `autodiff`, the
+grammar file, and the man page, as data (PREFIX/share/man/man1/autodiff.1)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,27 @@ except ModuleNotFoundError:  # Python 3.10
 
 ROOT = Path(__file__).resolve().parent.parent
 MAN_PAGE = "share/man/man1/autodiff.1"
+LAYERS = ("engine", "grammar", "app", "cli")
+
+
+def _packages_on_disk() -> list[str]:
+    return sorted(".".join(["autodiff", *init.parent.relative_to(ROOT).parts])
+                  for layer in LAYERS for init in (ROOT / layer).rglob("__init__.py"))
+
+
+def _package_dirs_without_init() -> list[str]:
+    folders = [d for layer in LAYERS for d in [ROOT / layer, *(ROOT / layer).rglob("*")] if d.is_dir()]
+    return sorted(str(d.relative_to(ROOT)) for d in folders
+                  if d.name != "__pycache__" and any(d.glob("*.py")) and not (d / "__init__.py").exists())
+
+
+def test_pyproject_lists_every_package():
+    """setuptools installs only the packages listed: a folder left out would be missing from every install."""
+    assert _package_dirs_without_init() == []
+    if tomllib is None:
+        pytest.skip("tomllib is Python 3.11's")
+    listed = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    assert sorted(listed) == _packages_on_disk()
 
 
 def test_pyproject_installs_the_man_page():
@@ -49,3 +71,7 @@ def test_the_wheel_ships_the_man_page(tmp_path):
         pages = [n for n in archive.namelist() if n.endswith(MAN_PAGE)]
         assert pages == [f"autodiff_cli-{wheel.name.split('-')[1]}.data/data/{MAN_PAGE}"]
         assert archive.read(pages[0]) == (ROOT / "docs" / "autodiff.1").read_bytes()
+        shipped = {n for n in archive.namelist() if n.startswith("autodiff/")}
+    expected = {"autodiff/" + p.relative_to(ROOT).as_posix() for layer in LAYERS for p in (ROOT / layer).rglob("*")
+                if p.suffix in (".py", ".lark") and "__pycache__" not in p.parts}
+    assert sorted(expected - shipped) == []

@@ -40,26 +40,26 @@ ALLOWED_ATTRIBUTES = {
     ("cli/group.py", "import_module"),  # a command's module, from cli.group.COMMANDS' fixed names (never user text)
 }
 ALLOWED_MODULES = {
-    ("engine/allocator.py", "ctypes"): "calls glibc's mallopt with constant arguments (opt-in malloc caching)",
+    ("engine/kernels/allocator.py", "ctypes"): "calls glibc's mallopt with constant arguments (opt-in malloc caching)",
 }
 
 # getattr/setattr/delattr with a computed name, where the name cannot come from a user, and why.
 # Keyed by (file, enclosing function, call as written); each entry allows that many occurrences.
 DYNAMIC_ATTRIBUTES = {
-    ("engine/api.py", "install", "setattr(T, name, entry.fn)"):
+    ("engine/core/api.py", "install", "setattr(T, name, entry.fn)"):
         (1, "installs the BUILTINS table's functions as Tensor methods, at import"),
-    ("engine/api.py", "_set_operators", "setattr(T, name, method)"):
+    ("engine/core/api.py", "_set_operators", "setattr(T, name, method)"):
         (1, "installs the Tensor's operators made of the array operations (a fixed table, _array_operators)"),
-    ("engine/api.py", "install", "setattr(T, name, method)"):
+    ("engine/core/api.py", "install", "setattr(T, name, method)"):
         (2, "installs the in-place methods and the Python protocols (fixed tables, INPLACE and protocols.METHODS) at "
             "import time"),
-    ("engine/api.py", "install", "setattr(T, name, prop)"):
+    ("engine/core/api.py", "install", "setattr(T, name, prop)"):
         (1, "installs the properties of protocols.PROPERTIES (a fixed table) at import time"),
-    ("engine/api.py", "install", "setattr(T, name, _conversion(dtype))"):
+    ("engine/core/api.py", "install", "setattr(T, name, _conversion(dtype))"):
         (1, "installs the dtype conversions (.long(), .int(), ...: a fixed table of dtypes) at import time"),
-    ("engine/api.py", "_install_operators", "setattr(T, name, INPLACE[method])"):
+    ("engine/core/api.py", "_install_operators", "setattr(T, name, INPLACE[method])"):
         (1, "installs the in-place operators (+=, -=, ...: a fixed tuple of names) at import time"),
-    ("engine/outputs.py", "MultiNode._context_of", "setattr(ctx, name, output)"):
+    ("engine/core/multi_output.py", "MultiNode._context_of", "setattr(ctx, name, output)"):
         (1, "name is one of the op's saved-value names in the op table (Op.outputs), never user text"),
     ("grammar/syntax/nodes.py", "moved", "getattr(node, name)"):
         (1, "name is one of the syntax node class's own fields (__match_args__), never user text"),

@@ -25,8 +25,9 @@ from autodiff.engine import (
     set_grad_enabled,
     set_printoptions,
 )
-from autodiff.engine.devices import device
-from autodiff.engine.generator import Generator, initial_seed
+from autodiff.engine.core import devices as _devices
+from autodiff.engine.core.devices import device
+from autodiff.engine.random.generator import Generator, initial_seed
 
 from . import functions
 
@@ -58,7 +59,7 @@ from .tensors import (
 
 def manual_seed(seed: _Any) -> Generator:
     """Seed PyTorch's default generator: the random numbers that follow are PyTorch's for that seed."""
-    return _engine.manual_seed(seed) or _engine.generator.default_generator()
+    return _engine.manual_seed(seed) or _engine.default_generator()
 
 
 def seed() -> int:
@@ -94,12 +95,12 @@ def get_default_device() -> device:
 
 
 def set_default_device(where: _Any) -> None:
-    _engine.devices.check_device(where)
+    _devices.check_device(where)
 
 
 # PyTorch's dtypes, by every name it gives them (torch.float is torch.float32, torch.long is torch.int64)
-globals().update(_engine.dtypes.ALIASES)
-dtype = _engine.dtypes.DType
+globals().update(_engine.DTYPE_ALIASES)
+dtype = _engine.DType
 
 from . import (  # the submodules, which read the names above
     accelerator,

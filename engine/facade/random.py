@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from autodiff.engine.generator import Generator, default_generator, initial_seed
+from autodiff.engine.random.generator import Generator, default_generator, initial_seed
 
 
 def manual_seed(seed: Any) -> Generator:

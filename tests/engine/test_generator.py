@@ -1,4 +1,4 @@
-"""PyTorch's CPU random numbers, bit for bit (engine/generator.py, engine/distributions.py).
+"""PyTorch's CPU random numbers, bit for bit (engine/random/generator.py, engine/random/distributions.py).
 
 Without torch: every case of random_cases.py against golden/random.json (recorded by
 tests/make_random_golden.py from PyTorch 2.13), the exact fused multiply-adds, seeding and errors.
@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 
 from autodiff import engine as E
-from autodiff.engine import generator as G
 from autodiff.engine.errors import AutogradError, BadValueError, LimitError, ShapeError
-from autodiff.engine.floatmath import fma32, fma64, log_avx2, sincos_avx2
+from autodiff.engine.kernels.floatmath import fma32, fma64, log_avx2, sincos_avx2
+from autodiff.engine.random import generator as G
 
 from .caseload import load_random_cases
 
