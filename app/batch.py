@@ -92,16 +92,21 @@ class Batch:
         for number_, raw in enumerate(lines(stream, self.line_limit), 1):
             if raw is not None and not raw.strip():
                 continue
-            try:
-                yield number_, answer(self._read(raw, max_elements)), None
-            except AutodiffError as error:
-                yield number_, None, error
-            except (MemoryError, RecursionError) as error:
-                what = "out of memory" if isinstance(error, MemoryError) else "the line's values are nested too deeply"
-                yield number_, None, LimitError(what, hint="lower the sizes")
-            except Exception as error:  # a bug must not cost the other lines their answers
-                yield number_, None, BadValueError(f"internal error ({type(error).__name__}: {error}); please "
-                                                   "report it, with the line")
+            yield self.answer_line(number_, raw, answer, max_elements)
+
+    def answer_line(self, number: int, raw: bytes | None, answer: Callable[[Line], Any],
+                    max_elements: int | None) -> tuple[int, Any, AutodiffError | None]:
+        """(number, answer(line) or None, its error or None) for one line (None: a line over the limit)."""
+        try:
+            return number, answer(self._read(raw, max_elements)), None
+        except AutodiffError as error:
+            return number, None, error
+        except (MemoryError, RecursionError) as error:
+            what = "out of memory" if isinstance(error, MemoryError) else "the line's values are nested too deeply"
+            return number, None, LimitError(what, hint="lower the sizes")
+        except Exception as error:  # a bug must not cost the other lines their answers
+            return number, None, BadValueError(f"internal error ({type(error).__name__}: {error}); please "
+                                               "report it, with the line")
 
     def _read(self, raw: bytes | None, max_elements: int | None) -> Line:
         if raw is None:
@@ -160,6 +165,60 @@ def lines(stream: IO[bytes], limit: int) -> Iterator[bytes | None]:
                 rest = stream.readline(1 << 20)
         else:
             yield raw
+
+
+class LineReader:
+    """The lines of a stream read in blocks, as they come: `take()` gives the (number, line) pairs complete so far
+    (numbered as `lines` numbers them, blank lines counted but not given; None for a line over `limit` bytes, as
+    soon as the limit is passed, the rest of it skipped unheld), `fill()` reads one more block (blocking at most
+    once: a caller that waits for the stream first never blocks), `done` once the stream has ended."""
+
+    BLOCK = 1 << 16
+
+    def __init__(self, stream: IO[bytes], limit: int) -> None:
+        self.stream, self.limit = stream, limit
+        self.read = getattr(stream, "read1", stream.read)
+        self.buffer = bytearray()
+        self.number = 0  # of the last line taken
+        self.skipping = False  # inside a line over the limit: its bytes are dropped up to its end
+        self.done = False
+
+    def fill(self) -> None:
+        block = self.read(self.BLOCK)
+        if not block:
+            self.done = True
+        else:
+            self.buffer += block
+
+    def take(self, most: int) -> list[tuple[int, bytes | None]]:
+        """Up to `most` complete lines (the last line too, once the stream has ended)."""
+        out: list[tuple[int, bytes | None]] = []
+        while len(out) < most:
+            end = self.buffer.find(b"\n")
+            if self.skipping:
+                if end < 0:
+                    self.buffer.clear()
+                    return out
+                del self.buffer[:end + 1]
+                self.skipping = False
+                continue
+            if end < 0 and len(self.buffer) > self.limit:  # a line over the limit: answered now, the rest skipped
+                self.number += 1
+                out.append((self.number, None))
+                self.buffer.clear()
+                self.skipping = True
+                continue
+            if end < 0 and not (self.done and self.buffer):
+                return out
+            size = len(self.buffer) if end < 0 else end + 1
+            raw = bytes(self.buffer[:size])
+            del self.buffer[:size]
+            self.number += 1
+            if len(raw.rstrip(b"\n")) > self.limit:
+                out.append((self.number, None))
+            elif raw.strip():
+                out.append((self.number, raw))
+        return out
 
 
 def read_line(raw: bytes, max_elements: int | None, settings: LineSettings) -> Line:

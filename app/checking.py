@@ -12,9 +12,11 @@ import numpy as np
 from autodiff import engine
 from autodiff.app import Record
 from autodiff.app.comparison import (
+    Comparison,
     Program,
     Variable,
     compare,
+    compare_each,
     fresh_seed,
     gradients,
     nothing_to_compare,
@@ -22,10 +24,11 @@ from autodiff.app.comparison import (
     tolerances,
 )
 from autodiff.app.realroots import BACKEND
-from autodiff.app.session import Binding, as_tensor, parsed
+from autodiff.app.session import Binding, as_tensor, bind, parsed
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, ParseError, ShapeError, UnknownNameError, UsageError
 from autodiff.grammar.interpreter import Evaluation, Interpreter
+from autodiff.grammar.syntax import elementwise
 
 MAX_SAMPLES = 10_000  # check's points, each a run of the program
 
@@ -159,16 +162,16 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
         if seed is not None:
             engine.manual_seed(seed)
         program = Program(request.program, BACKEND)  # a calculus command: x**(1/3) is the real root
-        undefined: list[dict[str, np.ndarray]] = []
-        for sample in range(1, samples + 1):
-            root, leaves, _ = program.run(sampling.bindings(sample))
-            if root.numel() == 1 and np.isnan(root.numpy(force=True)).all():
-                # outside the function's domain (log(x) at x < 0, any x = nan): no derivative there, no verdict
-                if sample == 1 or not sampling.fixed:
-                    undefined.append(sampling.seen(root, leaves, checked=False))
-                continue
-            point = sampling.seen(root, leaves)
-            _compare_at(root, leaves, point, sample, derivatives, states, request.order, (rtol, atol))
+        undefined = None
+        if samples > 1 and elementwise(program.tree, variables) and \
+                all(elementwise(d.tree, variables) for d in derivatives):
+            undefined = _all_at_once(program, sampling, samples, derivatives, states, request.order, (rtol, atol))
+            if undefined is None:  # not a vector's work after all: point by point, from the same seed
+                engine.manual_seed(seed)
+                sampling, states = _Sampling(variables), [{} for _ in derivatives]
+        if undefined is None:
+            undefined = _point_by_point(program, sampling, samples, derivatives, states, request.order,
+                                        (rtol, atol))
     if undefined and not sampling.points:
         raise BadValueError(f"the program is not defined at {where(undefined[0])} (its value there is nan): "
                             "there is no derivative to check", hint="give a point where it is defined",
@@ -265,6 +268,70 @@ class _Sampling:
         return point
 
 
+def _point_by_point(program: Program, sampling: _Sampling, samples: int, derivatives: list[_Derivative],
+                    states: list[dict[str, Any]], order: int, tolerance: tuple[float, float]
+                    ) -> list[dict[str, np.ndarray]]:
+    """Run the program at each sample point in turn and fold each comparison in; the points where it is not
+    defined."""
+    undefined: list[dict[str, np.ndarray]] = []
+    for sample in range(1, samples + 1):
+        root, leaves, _ = program.run(sampling.bindings(sample))
+        if root.numel() == 1 and np.isnan(root.numpy(force=True)).all():
+            # outside the function's domain (log(x) at x < 0, any x = nan): no derivative there, no verdict
+            if sample == 1 or not sampling.fixed:
+                undefined.append(sampling.seen(root, leaves, checked=False))
+            continue
+        point = sampling.seen(root, leaves)
+        _compare_at(root, leaves, point, sample, derivatives, states, order, tolerance)
+    return undefined
+
+
+def _all_at_once(program: Program, sampling: _Sampling, samples: int, derivatives: list[_Derivative],
+                 states: list[dict[str, Any]], order: int, tolerance: tuple[float, float]
+                 ) -> list[dict[str, np.ndarray]] | None:
+    """_point_by_point's work for an elementwise program (app.elementwise) of scalar variables: the points are
+    drawn in the same order, then the program, its derivatives and the expectations run once on vectors of
+    every point, and each point is folded in as before (the same numbers, element by element). None, with
+    nothing folded in, when the points or the run are not those of a vector (then the caller goes point by
+    point)."""
+    drawn: list[dict[str, Tensor]] = []
+    for sample in range(1, samples + 1):
+        leaves = bind(sampling.bindings(sample))
+        if any(t.ndim != 0 for t in leaves.values()):
+            return None
+        if sample == 1:
+            sampling.first = {n: np.array(t.numpy(force=True), copy=True).astype(np.float64) for n, t in leaves.items()}
+        drawn.append(leaves)
+    stacked = {n: np.stack([leaves[n].numpy(force=True) for leaves in drawn]) for n in drawn[0]}
+    try:
+        root, leaves, _ = program.run([Binding(n, v, drawn[0][n].requires_grad) for n, v in stacked.items()])
+        if root.shape != (samples,):
+            return None
+        targets = [leaves[d.name] for d in derivatives]
+        ones = np.ones(root.shape)
+        grads = gradients(root, targets, ones) if order == 1 else second(root, targets, ones)
+        expected = [d.value(stacked) for d in derivatives]
+    except AutodiffError:
+        return None
+    if any(e.shape not in ((), (samples,)) for e in expected) or any(g.shape != (samples,) for g in grads):
+        return None
+    expected = [np.broadcast_to(e, (samples,)) for e in expected]
+    judged = [compare_each(e, g, *tolerance) for e, g in zip(expected, grads)]
+    undefined: list[dict[str, np.ndarray]] = []
+    values = root.numpy(force=True)
+    for i in range(samples):
+        point = {n: np.array(v[i], copy=True) for n, v in stacked.items()}
+        sampling.root_shape = ()
+        if np.isnan(values[i]):
+            if i == 0 or not sampling.fixed:
+                undefined.append(point)
+            continue
+        sampling.points.append(point)
+        for e, g, comparisons, state in zip(expected, grads, judged, states):
+            _record(state, i + 1, point, np.array(e[i]), np.array(g[i], copy=True), *tolerance, comparisons[i])
+    return undefined
+
+
 def _compare_at(root: Tensor, leaves: dict[str, Tensor], point: dict[str, np.ndarray], sample: int,
                 derivatives: list[_Derivative], states: list[dict[str, Any]], order: int,
                 tolerance: tuple[float, float]) -> None:
@@ -343,9 +410,10 @@ def _shaped(expected: np.ndarray, shape: tuple[int, ...], derivative: _Derivativ
 
 
 def _record(state: dict[str, Any], sample: int, point: dict[str, np.ndarray], expected: np.ndarray,
-            grad: np.ndarray, rtol: float, atol: float) -> None:
-    """Fold one point's comparison into an expectation's running worst case."""
-    result = compare(expected, grad, rtol, atol)
+            grad: np.ndarray, rtol: float, atol: float, result: Comparison | None = None) -> None:
+    """Fold one point's comparison into an expectation's running worst case (`result`: the comparison, when
+    it is known already)."""
+    result = compare(expected, grad, rtol, atol) if result is None else result
     if grad.size == 1 and len(state.setdefault("values", [])) < 64:  # for naming a mistake (app.mistakes)
         state["values"].append((np.array(expected, copy=True), np.array(grad, copy=True), point))
     state["ok"] = state.get("ok", True) and result.ok
@@ -356,7 +424,7 @@ def _record(state: dict[str, Any], sample: int, point: dict[str, np.ndarray], ex
     if "worst" not in state or key > state["key"]:
         index = tuple(int(i) for i in np.unravel_index(result.worst, grad.shape)) if grad.ndim else ()
         e, a = float(expected.reshape(-1)[result.worst]), float(grad.reshape(-1)[result.worst])
-        single = compare(np.array(e), np.array(a), rtol, atol)
+        single = result if grad.size == 1 else compare(np.array(e), np.array(a), rtol, atol)
         state["key"] = key
         state["worst"] = Worst(point, np.array(expected, dtype=np.float64), np.array(grad, copy=True), index,
                                sample, single.max_abs_error, single.max_rel_error)

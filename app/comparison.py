@@ -4,6 +4,7 @@ torch.allclose (in float64: a value passes when |value - reference| <= atol + rt
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -13,8 +14,9 @@ from autodiff import engine
 from autodiff.app import Record
 from autodiff.app.session import Binding, bind, constant, parsed, root_tensor
 from autodiff.engine import Tensor
-from autodiff.engine.errors import BadValueError, UsageError
+from autodiff.engine.errors import AutodiffError, BadValueError, UsageError
 from autodiff.grammar.interpreter import Evaluation, Interpreter
+from autodiff.grammar.syntax import is_number
 
 # torch.allclose's defaults, for float64; float32 rounds at about 6e-8, so its defaults are looser
 # (the atol of torch.testing.assert_close for float32, and a relative tolerance that float32 arithmetic
@@ -67,7 +69,19 @@ class Variable(Record):
     def draw(self) -> Any:
         if self.values is not None:
             return self.values
-        return constant(self.text or "", f"the value of {self.name}")
+        number = _plain_number(self.text or "")
+        return constant(self.text or "", f"the value of {self.name}") if number is None else number
+
+
+@functools.lru_cache(maxsize=1024)
+def _plain_number(text: str) -> float | int | None:
+    """The value of a VALUE that is a number as written (1.5, -3, 2e-3): the same at every draw, so worked out
+    once (a check draws its values again at every sample); None for anything else (rand(), a list, a typo)."""
+    try:
+        program = parsed(text)
+    except AutodiffError:
+        return None
+    return constant(text, "") if is_number(program) else None
 
 
 class Program:
@@ -138,16 +152,7 @@ def compare(values: np.ndarray, reference: np.ndarray, rtol: float, atol: float)
     r = np.asarray(reference, dtype=np.float64).reshape(-1)
     if v.size == 0:
         return Comparison(True, 0.0, 0.0, 0, 0.0)
-    finite = np.isfinite(v) & np.isfinite(r)
-    same_special = (np.isnan(v) & np.isnan(r)) | (np.isinf(v) & (v == r))
-    with np.errstate(all="ignore"):
-        error = np.where(finite, np.abs(v - r), np.where(same_special, 0.0, np.inf))
-        allowed = atol + rtol * np.where(finite, np.abs(r), 0.0)
-        badness = np.where(error == 0, 0.0, np.where(allowed > 0, error / allowed, np.inf))
-        large = (np.abs(r) > atol) | ~finite
-        relative = np.where(large & (error > 0), error / np.where(finite, np.abs(r), 1.0), 0.0)
-        relative = np.where(~finite & (error > 0), np.inf, relative)
-    failing = badness > 1.0
+    error, relative, failing = _errors(v, r, rtol, atol)
     # the worst element: the largest error among those out of tolerance, else the largest error
     worst = int(np.argmax(np.where(failing, error, -1.0))) if failing.any() else int(np.argmax(error))
     return Comparison(
@@ -157,3 +162,27 @@ def compare(values: np.ndarray, reference: np.ndarray, rtol: float, atol: float)
         worst=worst,
         worst_error=float(error[worst]),
     )
+
+
+def compare_each(values: np.ndarray, reference: np.ndarray, rtol: float, atol: float) -> list[Comparison]:
+    """compare(values[i], reference[i]) for every i of two 1-d arrays of the same size, computed at once
+    (the same elementwise steps, so each is what compare gives for the pair alone)."""
+    v = np.asarray(values, dtype=np.float64).reshape(-1)
+    r = np.asarray(reference, dtype=np.float64).reshape(-1)
+    error, relative, failing = _errors(v, r, rtol, atol)
+    return [Comparison(not bad, e, rel, 0, e)
+            for bad, e, rel in zip(failing.tolist(), error.tolist(), relative.tolist())]
+
+
+def _errors(v: np.ndarray, r: np.ndarray, rtol: float, atol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each element's absolute and relative error, and whether it is out of tolerance."""
+    finite = np.isfinite(v) & np.isfinite(r)
+    same_special = (np.isnan(v) & np.isnan(r)) | (np.isinf(v) & (v == r))
+    with np.errstate(all="ignore"):
+        error = np.where(finite, np.abs(v - r), np.where(same_special, 0.0, np.inf))
+        allowed = atol + rtol * np.where(finite, np.abs(r), 0.0)
+        badness = np.where(error == 0, 0.0, np.where(allowed > 0, error / allowed, np.inf))
+        large = (np.abs(r) > atol) | ~finite
+        relative = np.where(large & (error > 0), error / np.where(finite, np.abs(r), 1.0), 0.0)
+        relative = np.where(~finite & (error > 0), np.inf, relative)
+    return error, relative, badness > 1.0

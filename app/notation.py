@@ -11,6 +11,7 @@ language's own parser then reads. No recursion: brackets are a stack.
 
 from __future__ import annotations
 
+import functools
 import keyword
 import re
 
@@ -69,7 +70,24 @@ def name(text: str) -> str:
 
 def read(text: str, variables: tuple[str, ...] | list[str] = (), equations: bool = False) -> Reading:
     """The program as the language reads it; in textbook notation where the language would reject it. With
-    `equations`, a last statement `A = B` whose left side is not a name is an equation (A - B = 0)."""
+    `equations`, a last statement `A = B` whose left side is not a name is an equation (A - B = 0). Short
+    texts are read once (a batch repeats its programs and answers): each call gets a Reading of its own."""
+    if len(text) > _REMEMBERED_CHARS:
+        return _read(text, variables, equations)
+    program, read_as, equation, names, derivative = _remembered(text, tuple(variables), equations)
+    return Reading(program, read_as, equation, list(names), derivative)
+
+
+_REMEMBERED_CHARS = 2_000
+
+
+@functools.lru_cache(maxsize=1024)
+def _remembered(text: str, variables: tuple[str, ...], equations: bool) -> tuple:
+    reading = _read(text, variables, equations)
+    return reading.program, reading.read_as, reading.equation, tuple(reading.variables), reading.derivative
+
+
+def _read(text: str, variables: tuple[str, ...] | list[str] = (), equations: bool = False) -> Reading:
     question = derivative_question(text)
     if question is not None:
         variable = name(question[0])

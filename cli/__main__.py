@@ -2,4 +2,5 @@
 
 from autodiff.cli.main import main
 
-main()
+if __name__ == "__main__":  # not when a --jobs worker (multiprocessing's spawn) imports it as __mp_main__
+    main()

@@ -24,8 +24,10 @@ from typing import IO, Any
 Answering = tuple[Any, Callable[[Any], dict[str, Any]]]
 
 
-def run_batch(options: dict[str, Any], start: Callable[[], Answering]) -> int:
-    """Answer every input line; return the exit code (1 if any line failed, else 0).
+def run_batch(options: dict[str, Any], start: Callable[[], Answering], stdin_text: str | None = None) -> int:
+    """Answer every input line; return the exit code (1 if any line failed, else 0). With --jobs N (N != 1),
+    in N worker processes (cli/batchjobs.py), which run the same command line (`stdin_text`: the program, when
+    it was read from standard input, for them to read again).
 
     Mistakes that concern every line (the program does not parse, a bad option or default binding, an
     unreadable FILE) stop before the first line: `start` raises them, and they give one error document on
@@ -34,6 +36,7 @@ def run_batch(options: dict[str, Any], start: Callable[[], Answering]) -> int:
     import numpy as np
 
     from autodiff.app.batch import Batch
+    from autodiff.cli import batchjobs
     from autodiff.cli.errors import report
     from autodiff.engine.errors import AutodiffError, UsageError
 
@@ -44,12 +47,22 @@ def run_batch(options: dict[str, Any], start: Callable[[], Answering]) -> int:
         with np.errstate(all="ignore"):
             settings, answer = start()
         batch = Batch(limit, "max_line_bytes" if option == "--max-line-bytes" else "max_elements", settings)
+        if batchjobs.serving() is not None:  # a worker of --jobs: the main process sends the lines
+            return batchjobs.serve(batchjobs.serving(), lambda lines: _answer_chunk(batch, answer, lines, options))
         stream, close = _open_input(options["batch"])
     except AutodiffError as error:
         return report(error, json_mode=True)
+    jobs = 1 if options.get("jobs") is None else batchjobs.worker_count(options["jobs"])
     try:
         with np.errstate(all="ignore"):
-            answered, failed, first = _write_answers(batch, answer, stream, options)
+            if jobs == 1:
+                answered, failed, first = _write_answers(batch, answer, stream, options)
+            else:
+                from autodiff.app.batch import LineReader
+
+                answered, failed, first = batchjobs.run_in_workers(jobs, LineReader(stream, limit), stdin_text)
+    except AutodiffError as error:  # a worker that died
+        return report(error, json_mode=True)
     finally:
         if close:
             stream.close()
@@ -79,6 +92,29 @@ def _write_answers(batch: Any, answer: Callable[[Any], dict[str, Any]], stream: 
         write("\n")
         flush()
     return answered, failed, first
+
+
+def _answer_chunk(batch: Any, answer: Callable[[Any], dict[str, Any]], lines: list[tuple[int, bytes | None]],
+                  options: dict[str, Any]) -> tuple[str, tuple[int, int, int]]:
+    """In a --jobs worker: the answers to a chunk of lines, written as _write_answers writes them, and (answered,
+    failed, the first failed line)."""
+    import numpy as np
+
+    from autodiff.cli import jsonout
+    from autodiff.cli.errors import error_document
+
+    out: list[str] = []
+    failed = first = 0
+    with np.errstate(all="ignore"):
+        for number, raw in lines:
+            number, document, error = batch.answer_line(number, raw, answer, _max_elements(options))
+            if error is not None:
+                document = error_document(error)
+                failed += 1
+                first = first or number
+            jsonout.write({"line": number, **document}, out.append)
+            out.append("\n")
+    return "".join(out), (len(lines), failed, first)
 
 
 def _max_elements(options: dict[str, Any]) -> int:

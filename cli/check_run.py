@@ -19,7 +19,8 @@ def check_body(program: str | None, assignments: tuple[str, ...], file: str | No
         from autodiff.cli.batch import run_batch
 
         text = batch_program(program, file, options["batch"])
-        return run_batch(options, lambda: check_answering(text, assignments, options))
+        return run_batch(options, lambda: check_answering(text, assignments, options),
+                         stdin_text=text if "-" in (program, file) else None)
     report, read_as = _check(program, assignments, file, options)
     output = output_format(options["output_format"])
     if output == "json":

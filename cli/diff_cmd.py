@@ -67,7 +67,8 @@ def diff_command(program: str | None, assignments: tuple[str, ...], file: str | 
         from autodiff.cli.commandline import batch_program
 
         text = batch_program(program, file, options["batch"])
-        return run_batch(options, lambda: diff_answering(text, assignments, options))
+        return run_batch(options, lambda: diff_answering(text, assignments, options),
+                         stdin_text=text if "-" in (program, file) else None)
     from autodiff.cli.diff_questions import answer, rate_bindings
 
     rates, time, rest = rate_bindings(assignments)

@@ -19,7 +19,8 @@ def eval_body(program: str | None, assignments: tuple[str, ...], file: str | Non
         from autodiff.cli.batch import eval_answering, run_batch
 
         text = batch_program(program, file, options["batch"])
-        return run_batch(options, lambda: eval_answering(text, assignments, options))
+        return run_batch(options, lambda: eval_answering(text, assignments, options),
+                         stdin_text=text if "-" in (program, file) else None)
     text = program_text(program, file)
     from autodiff.cli.eval_run import run_eval_command
 

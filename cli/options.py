@@ -325,6 +325,9 @@ def batch_options(what: str) -> Callable:
                "and optionally the line's own \"program\" and settings; one JSON answer per line."),
         option("--max-line-bytes", metavar="BYTES", default="32M", show_default=True,
                help="With --batch: a longer line gets a limit error, unread (BYTES: 1000000, 64M, 1G)."),
+        option("--jobs", metavar="N", type=Whole(0), default=1, show_default=True,
+               help="With --batch: answer the lines in N worker processes (0: one per core); the answers come in "
+                    "input order, exactly as with 1."),
     ])
 
 

@@ -65,11 +65,11 @@ def _question(derivative: tuple[str, int], text: str, options: dict[str, Any], a
 def _parses_as_read(program: str, text: str) -> None:
     """Parse the textbook reading of `text`; its mistake is shown in the user's own text (`|x` is read as
     `abs(x`, whose unclosed bracket is the '|' at column 1), not in the reading's."""
+    from autodiff.app.session import parsed
     from autodiff.engine.errors import AutodiffError
-    from autodiff.grammar.syntax import parse
 
     try:
-        parse(program)
+        parsed(program)
     except AutodiffError as error:
         raise _in_users_text(error, program, text) from None
 

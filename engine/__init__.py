@@ -23,6 +23,7 @@ from __future__ import annotations
 
 # isort: off
 from .core import api as _api  # the core, up to backward and the Tensor's API (installed below)
+from .core import autograd  # engine.autograd.grad and .backward, as torch.autograd's  # noqa: F401
 # Each module registers its built-ins and ops when imported, in this order (the order `autodiff ops` lists them)
 from .ops import gathers, indexing, joins, logic, linalg  # noqa: F401
 from .core import tensormath  # noqa: F401
@@ -38,6 +39,10 @@ from .nn import padding, pooling, init, module  # noqa: F401
 from .transforms import forward_ad, autograd_functional, torch_func as func  # noqa: F401
 from .nn import function_modules, layers  # noqa: F401
 from .optim import optimizers  # noqa: F401
+from .nn import normalization, norm_layers, embedding, lstm_layer, recurrent, recurrent_layers  # noqa: F401
+from .nn import containers  # noqa: F401
+from .ops import selecting, scatter_reduce  # noqa: F401
+from .random import random_fill  # noqa: F401
 # isort: on
 from .core.api import INPLACE, OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
 from .core.autograd import backward, grad

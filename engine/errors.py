@@ -117,8 +117,23 @@ class NotScalarError(BadValueError, ValueError):
     python_exception = ValueError
 
 
+class InvalidArgumentError(AutodiffError, ValueError):
+    """An argument PyTorch's Python code refuses with ValueError (DataLoader(batch_size=0), random_split lengths,
+    nn.LSTM's input of 4 dims): a ValueError only, so that `except RuntimeError:` does not catch it (as in PyTorch)."""
+
+    kind = "value"
+    python_exception = ValueError
+
+
 class OutOfRangeError(BadValueError, IndexError):
     """An index out of range, where PyTorch raises IndexError (so a script's `for` over __getitem__ stops)."""
+
+    python_exception = IndexError
+
+
+class IndexShapeError(ShapeError, IndexError):
+    """Index tensors whose shapes do not go together (they do not broadcast, a mask's shape is not the indexed
+    dims'): IndexError, as PyTorch raises it."""
 
     python_exception = IndexError
 

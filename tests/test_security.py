@@ -72,6 +72,20 @@ DYNAMIC_ATTRIBUTES = {
         (1, "only after `attr in TENSOR_METHODS`: the engine's fixed allow-list without '_' names (checked below)"),
     ("grammar/interpreter/members.py", "", "getattr(t, name)"):
         (1, "name is one of the engine's TENSOR_PROPERTIES, a fixed tuple without '_' names (checked below)"),
+    ("engine/nn/containers.py", "ParameterList.__getitem__", "getattr(self, key)"):
+        (1, "nn.ParameterList of a user's own Python script (autodiff run); key is the str of an int index"),
+    ("engine/nn/containers.py", "ParameterList.__setitem__", "setattr(self, self._key(idx), _as_parameter(value))"):
+        (1, "nn.ParameterList of a user's own Python script (autodiff run); the key is the str of an int index"),
+    ("engine/nn/containers.py", "ParameterDict.__getitem__", "getattr(self, key)"):
+        (1, "nn.ParameterDict of a user's own Python script (autodiff run), as PyTorch's: the script's own keys"),
+    ("engine/nn/containers.py", "ParameterDict.__setitem__", "setattr(self, key, _as_parameter(value))"):
+        (1, "nn.ParameterDict of a user's own Python script (autodiff run), as PyTorch's: the script's own keys"),
+    ("engine/nn/containers.py", "ParameterDict.__delitem__", "delattr(self, key)"):
+        (1, "nn.ParameterDict of a user's own Python script (autodiff run), as PyTorch's: the script's own keys"),
+    ("engine/nn/recurrent_layers.py", "RNNBase.__init__", "setattr(self, name, _empty(shape, dtype))"):
+        (1, "the recurrent layers' parameter names (weight_ih_l0, ...), made from layer numbers, never user text"),
+    ("engine/nn/recurrent_layers.py", "RNNBase.all_weights", "getattr(self, name)"):
+        (1, "the recurrent layers' parameter names (weight_ih_l0, ...), made from layer numbers, never user text"),
     ("cli/main.py", "_standard_streams", "getattr(sys, name)"):
         (1, "name is one of the constants 'stdin', 'stdout', 'stderr'"),
     ("cli/main.py", "_standard_streams", "setattr(sys, name, open(os.devnull, mode, encoding='utf-8'))"):

@@ -87,6 +87,12 @@ def _distributions() -> Any:
     return distributions
 
 
+def _randomfill() -> Any:
+    from ..random import random_fill as randomfill
+
+    return randomfill
+
+
 def _scaled(other: Any, alpha: Any) -> Any:
     """`other * alpha` of add(x, other, alpha=...) (other itself for the usual alpha of 1)."""
     return other if alpha == 1 else other * alpha
@@ -116,6 +122,8 @@ INPLACE: dict[str, Callable[..., Tensor]] = {
                                                                                             generator=generator),
     "uniform_": lambda self, from_=0.0, to=1.0, *, generator=None: _distributions().uniform_(self, from_, to,
                                                                                              generator=generator),
+    "random_": lambda self, *bounds, generator=None, **named: _randomfill().random_(self, *bounds, generator=generator,
+                                                                                   **named),
 }
 
 

@@ -27,7 +27,7 @@ from autodiff.engine import (
 )
 from autodiff.engine.core import devices as _devices
 from autodiff.engine.core.devices import device
-from autodiff.engine.random.generator import Generator, initial_seed
+from autodiff.engine.random.generator import Generator, get_rng_state, initial_seed, set_rng_state
 
 from . import functions
 
@@ -38,6 +38,7 @@ pi, e, inf, nan = _math.pi, _math.e, _math.inf, _math.nan
 globals().update(functions.torch_functions())
 
 from .grad_modes import enable_grad, inference_mode, no_grad
+from .info import finfo, iinfo
 from .serialization import load, save
 from .tensors import (
     BoolTensor,
@@ -55,6 +56,23 @@ from .tensors import (
     is_tensor,
     numel,
 )
+
+
+def where(condition: _Any, input: _Any = None, other: _Any = None) -> _Any:
+    """torch.where(condition, input, other) elementwise; torch.where(condition): nonzero(condition, as_tuple=True)."""
+    if input is None and other is None:
+        return _engine.BUILTINS["nonzero"].fn(condition, as_tuple=True)
+    return _engine.BUILTINS["where"].fn(condition, input, other)
+
+
+def range(start: _Any = 0, end: _Any = None, step: _Any = 1, **options: _Any) -> _Any:
+    """torch.range (deprecated in PyTorch, with its warning): start to end inclusive, in the default float dtype."""
+    import warnings
+
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
+                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+                  "[start, end).", UserWarning, stacklevel=2)
+    return functions.on_the_cpu(_engine.BUILTINS["range"].fn)(start, end, step, **options)
 
 
 def manual_seed(seed: _Any) -> Generator:
@@ -126,7 +144,10 @@ _MISSING = {name: "complex tensors are not available in autodiff (its tensors ar
 
 
 def __getattr__(name: str) -> _Any:
-    """An attribute torch has and autodiff does not: AttributeError, saying so (and what to do, where known)."""
+    """torch.default_generator (the process's generator, made on first use); an attribute torch has and autodiff
+    does not: AttributeError, saying so (and what to do, where known)."""
+    if name == "default_generator":
+        return _engine.default_generator()
     hint = _MISSING.get(name)
     message = f"module 'torch' has no attribute '{name}'"
     raise AttributeError(f"{message}: {hint}" if hint else f"{message} (autodiff does not provide it)")
@@ -141,6 +162,9 @@ MODULES = {
         "optim.lr_scheduler", "func", "linalg", "cuda", "backends", "backends.mps", "random", "testing", "utils",
         "utils.data")},
     "functorch": f"{__name__}.func",
+    # torch.utils.data's submodules (one flat module each here)
+    "torch.utils.data.dataset": f"{__name__}.utils.data", "torch.utils.data.dataloader": f"{__name__}.utils.data",
+    "torch.utils.data.sampler": f"{__name__}.utils.samplers",
 }
 
 
@@ -148,10 +172,12 @@ MODULES = {
 def installed() -> _Iterator[None]:
     """PyTorch's module names answered by the facade inside the block; sys.modules as it was after it."""
     saved = {name: _sys.modules.get(name) for name in MODULES}
+    renamed = set()
     for torch_name, own in MODULES.items():
         module = _sys.modules[own]
-        if torch_name != "functorch":  # named as a script sees it (an ImportError says 'torch.nn', not ours)
-            module.__name__ = torch_name
+        if torch_name != "functorch" and own not in renamed:  # named as a script sees it (an ImportError says
+            module.__name__ = torch_name                      # 'torch.nn', not ours)
+            renamed.add(own)
         _sys.modules[torch_name] = module
     try:
         yield

@@ -18,6 +18,10 @@ NOT_AT_TORCH = frozenset((
     "leaky_relu", "elu", "gelu", "silu", "mish", "softplus", "hardtanh", "relu6", "hardsigmoid", "hardswish",
     "logsigmoid", "softsign", "softmin", "normalize", "linear", "mse_loss", "l1_loss", "binary_cross_entropy",
     "nll_loss", "cross_entropy", "smooth_l1_loss", "huber_loss", "pad", "avg_pool2d",
+    # torch.batch_norm takes (input, weight, bias, running_mean, running_var, ...), torch.embedding (weight,
+    # indices): not F's order
+    "batch_norm", "embedding",
+    "unfold",  # Tensor.unfold only (torch.nn.functional.unfold is im2col)
 ))
 # The constructors, which take PyTorch's device= (the CPU only), pin_memory= and layout= too
 CONSTRUCTORS = frozenset((

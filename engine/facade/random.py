@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from autodiff.engine.random.generator import Generator, default_generator, initial_seed
+from autodiff.engine.random.generator import Generator, default_generator, get_rng_state, initial_seed, set_rng_state
 
 
 def manual_seed(seed: Any) -> Generator:
@@ -21,4 +21,4 @@ def seed() -> int:
     return facade.seed()
 
 
-__all__ = ["initial_seed", "manual_seed", "seed"]
+__all__ = ["get_rng_state", "initial_seed", "manual_seed", "seed", "set_rng_state"]

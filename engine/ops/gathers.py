@@ -16,7 +16,7 @@ from ..core.recording import apply
 from ..core.registry import builtin
 from ..core.settings import check_dim, check_elements
 from ..core.tensor import Tensor
-from ..errors import BadValueError, ShapeError
+from ..errors import BadValueError, IndexShapeError, OutOfRangeError, ShapeError
 from ..kernels import gather_scatter as kernels
 from .shapes import expand, reshape
 
@@ -34,14 +34,15 @@ def index_array(value: Any, what: str = "an index") -> np.ndarray:
         return data.astype(np.int64)
     if data.dtype.kind == "f" and np.all(np.isfinite(data)) and np.all(data == np.round(data)):
         return data.astype(np.int64)
-    raise BadValueError(f"tensors used as {what} must hold integers or booleans, got {data.dtype.name} values "
-                        f"that are not whole numbers", reason="index")
+    raise OutOfRangeError("tensors used as indices must be long, int, byte or bool tensors", reason="index")
 
 
 def _check_bounds(index: np.ndarray, size: int, dim: int, what: str = "index") -> None:
+    """An index out of range: IndexError for x[idx] (what="index"), RuntimeError for gather and scatter (what="")."""
     if index.size and (index.max() >= size or index.min() < -size):
         bad = int(index.max()) if index.max() >= size else int(index.min())
-        raise BadValueError(f"{what} {bad} is out of bounds for dimension {dim} with size {size}", reason="index")
+        error = OutOfRangeError if what == "index" else BadValueError
+        raise error(f"index {bad} is out of bounds for dimension {dim} with size {size}", reason="index")
 
 
 def _dim_index(x: Tensor, dim: Any, index: Any, name: str) -> tuple[int, np.ndarray]:
@@ -58,7 +59,7 @@ def _dim_index(x: Tensor, dim: Any, index: Any, name: str) -> tuple[int, np.ndar
         if i != d and n > shape[i]:
             raise ShapeError(f"{name}(): Size does not match at dimension {i}: index {tuple(idx.shape)} is larger "
                              f"than input {tuple(shape)} there", reason="index", shapes=(tuple(shape), idx.shape))
-    _check_bounds(idx, shape[d] if x.ndim else 1, d, f"{name}(): index")
+    _check_bounds(idx, shape[d] if x.ndim else 1, d, "")
     return d, np.where(idx < 0, idx + (shape[d] if x.ndim else 1), idx)
 
 
@@ -138,22 +139,25 @@ def split_index(x: Tensor, items: list) -> tuple[tuple, tuple]:
     if len(ellipses) > 1:
         raise BadValueError("an index can only have a single ellipsis ('...')", reason="index")
     if consumed > x.ndim:
-        raise BadValueError(f"too many indices for tensor of dimension {x.ndim}", reason="index")
+        raise OutOfRangeError(f"too many indices for tensor of dimension {x.ndim}", reason="index")
     if ellipses:
         arrays[ellipses[0]:ellipses[0] + 1] = [slice(None)] * (x.ndim - consumed)
     basic: list = []
     advanced: list = []
     dim = 0  # the dim of x the next item indexes
+    after = _after_basic(x._data.shape, arrays)
+    kept = 0  # the dim of x[basic part] the next item indexes (PyTorch's messages count there)
     for a in arrays:
         if isinstance(a, (bool, np.bool_)):
             basic.append(None)
             advanced.append(np.zeros(1 if a else 0, dtype=np.int64))
         elif isinstance(a, np.ndarray):
             span = a.ndim if a.dtype == np.bool_ else 1
-            _check_array(a, x._data.shape[dim:dim + span], dim)
+            _check_array(a, x._data.shape[dim:dim + span], dim, (after, kept))
             basic.extend([slice(None)] * span)
             advanced.append(a)
             dim += span
+            kept += span
         elif a is None:
             basic.append(None)
             advanced.append(slice(None))
@@ -161,28 +165,53 @@ def split_index(x: Tensor, items: list) -> tuple[tuple, tuple]:
             basic.append(a)
             if isinstance(a, slice):
                 advanced.append(slice(None))
+                kept += 1
             dim += 1
     return tuple(basic), tuple(advanced)
 
 
-def _check_array(a: np.ndarray, sizes: tuple[int, ...], dim: int) -> None:
+def _after_basic(shape: tuple[int, ...], arrays: list) -> list[int]:
+    """The shape of x[the basic part of the index]: the dims integers select dropped (None and bools ignored)."""
+    after, dim = [], 0
+    for a in arrays:
+        if a is None or isinstance(a, (bool, np.bool_)):
+            continue
+        span = a.ndim if isinstance(a, np.ndarray) and a.dtype == np.bool_ else 1
+        if not isinstance(a, (int, np.integer)):
+            after.extend(shape[dim:dim + span])
+        dim += span
+    return after + list(shape[dim:])
+
+
+def _check_array(a: np.ndarray, sizes: tuple[int, ...], dim: int, where: tuple[list, int]) -> None:
+    """A mask of the indexed dims' shape, integers in range; the messages are PyTorch's (they name the shape
+    after the basic part of the index, and the dim there)."""
     if a.dtype == np.bool_:
         if a.shape != sizes:
-            raise ShapeError(f"The shape of the mask {list(a.shape)} at index {dim} does not match the shape of the "
-                             f"indexed tensor {list(sizes)} at index {dim}", reason="index", shapes=(a.shape, sizes))
+            after, kept = where
+            bad = next((j for j, (m, n) in enumerate(zip(a.shape, sizes)) if m != n), 0)
+            raise IndexShapeError(f"The shape of the mask {list(a.shape)} at index {bad} does not match the shape of "
+                                  f"the indexed tensor {list(after)} at index {kept + bad}", reason="index",
+                                  shapes=(a.shape, sizes))
     else:
         _check_bounds(a, sizes[0], dim)
 
 
-def index(x: Tensor, where: tuple) -> Tensor:
-    """The advanced part of x[...] (IndexBackward0), where holds arrays and full slices for x's dims."""
+def broadcast_indices(where: tuple) -> tuple[int, ...]:
+    """The shape the index arrays of an advanced index broadcast to, or PyTorch's IndexError."""
     arrays = [a for a in where if isinstance(a, np.ndarray)]
     try:
-        shape = np.broadcast_shapes(*(a.shape if a.dtype != np.bool_ else (int(np.count_nonzero(a)),)
-                                      for a in arrays))
+        return np.broadcast_shapes(*(a.shape if a.dtype != np.bool_ else (int(np.count_nonzero(a)),)
+                                     for a in arrays))
     except ValueError:
-        raise ShapeError("shape mismatch: indexing tensors could not be broadcast together with shapes "
-                         + " ".join(str(list(a.shape)) for a in arrays), reason="index") from None
+        raise IndexShapeError("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                              + ", ".join(str(list(a.shape) if a.dtype != np.bool_ else [int(np.count_nonzero(a))])
+                                          for a in arrays), reason="index") from None
+
+
+def index(x: Tensor, where: tuple) -> Tensor:
+    """The advanced part of x[...] (IndexBackward0), where holds arrays and full slices for x's dims."""
+    shape = broadcast_indices(where)
     check_elements((*shape, math.prod(x._data.shape) // max(1, _covered(x, where))), "the indexing result")
     return apply(INDEX, (x,), {"indices": where})
 
@@ -274,7 +303,8 @@ def index_select(input: Any, dim: int, index: Any) -> Tensor:
         raise BadValueError("index_select(): Index is supposed to be a vector of integers", reason="index")
     idx = idx.reshape(-1)
     size = x._data.shape[d] if x.ndim else 1
-    _check_bounds(idx, size, d, "index_select(): index")
+    if idx.size and (idx.max() >= size or idx.min() < -size):
+        raise OutOfRangeError("index out of range in self", reason="index")
     check_elements((*x._data.shape[:d], idx.size, *x._data.shape[d + 1:]), "the index_select result")
     return apply(INDEX_SELECT, (x,), {"dim": d, "index": np.where(idx < 0, idx + size, idx)})
 

@@ -14,10 +14,10 @@ from ..core.inplace import COPY, COPY_SLICES, FILL_TENSOR, INDEX_PUT, base_of, w
 from ..core.recording import apply
 from ..core.settings import STATE, check_dims
 from ..core.tensor import Tensor
-from ..errors import BadValueError, ShapeError
+from ..errors import BadValueError, OutOfRangeError, ShapeError
 from ..transforms.dual_tensors import write_tangent
+from .gathers import broadcast_indices, is_advanced, split_index
 from .gathers import index as advanced_index
-from .gathers import is_advanced, split_index
 from .shapes import ALIAS, SELECT, SLICE, UNSQUEEZE, expand, view
 
 
@@ -36,7 +36,7 @@ def _normalize_index(x: Tensor, index: Any) -> list[tuple]:
     if items.count(Ellipsis) > 1:
         raise BadValueError("an index can only have a single ellipsis ('...')", reason="index")
     if consumed > x.ndim:
-        raise BadValueError(f"too many indices for tensor of dimension {x.ndim}", reason="index")
+        raise OutOfRangeError(f"too many indices for tensor of dimension {x.ndim}", reason="index")
     selected = len([i for i in items if not (i is None or i is Ellipsis or isinstance(i, slice))])
     check_dims(x.ndim - selected + items.count(None), "the indexing result")
     if Ellipsis in items:
@@ -66,8 +66,8 @@ def _normalize_index(x: Tensor, index: Any) -> list[tuple]:
         else:
             size, i = shape[dim], int(item)
             if not -size <= i < size:
-                raise BadValueError(f"index {i} is out of bounds for dimension {dim} with size {size}",
-                                    reason="index")
+                raise OutOfRangeError(f"index {i} is out of bounds for dimension {dim} with size {size}",
+                                      reason="index")
             steps.append(("select", dim, i % size))
             shape.pop(dim)
     return steps
@@ -218,6 +218,7 @@ def _setitem_advanced(x: Tensor, items: list, value: Any) -> None:
     """x[mask] = v, x[[0, 2]] = v, x[:, idx] = v: PyTorch's index_put_, recorded as IndexPutBackward0 (the
     written positions' gradient goes to the value, summed to its shape; the rest to what x held)."""
     basic, where = split_index(x, items)
+    broadcast_indices(where)
     if any(not (isinstance(b, slice) and b == slice(None)) for b in basic):
         raise BadValueError(
             "writing at an index of tensors, lists or a mask combined with integers, None or partial slices is "

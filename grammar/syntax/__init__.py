@@ -3,13 +3,16 @@
 `parse(source) -> Program` lexes (lexer.py), drives the LALR(1) tables generated from `grammar/autodiff.lark`
 (tables.py, states.py, parser.py) and builds the tree bottom-up (builder.py, tree.py, fstrings.py); a
 mistake is a ParseError with line, column and a caret excerpt (diagnostics.py). Only the interpreter
-(autodiff.grammar.interpreter) reads the tree; the layers above hold a parsed program without looking in.
+(autodiff.grammar.interpreter) reads the tree; the layers above hold a parsed program without looking in (they
+may ask forms.py what form it has: elementwise, a number).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from autodiff.grammar.syntax.forms import FUNCTIONS as ELEMENTWISE_FUNCTIONS
+from autodiff.grammar.syntax.forms import elementwise, is_number
 from autodiff.grammar.syntax.lexer import MAX_BRACKET_DEPTH, MAX_INT_DIGITS, MAX_PARSE_DEPTH, MAX_SOURCE_CHARS
 from autodiff.grammar.syntax.parser import parse
 from autodiff.grammar.syntax.tree import Program
@@ -25,5 +28,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["MAX_BRACKET_DEPTH", "MAX_INT_DIGITS", "MAX_PARSE_DEPTH", "MAX_SOURCE_CHARS", "Program", "parse",
-           "source_excerpt"]
+__all__ = ["ELEMENTWISE_FUNCTIONS", "MAX_BRACKET_DEPTH", "MAX_INT_DIGITS", "MAX_PARSE_DEPTH", "MAX_SOURCE_CHARS",
+           "Program", "elementwise", "is_number", "parse", "source_excerpt"]

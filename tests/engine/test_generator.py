@@ -367,7 +367,7 @@ def test_manual_seed_forgets_the_cached_normal_sample():
 def test_the_default_generator_is_seeded_from_the_system():
     """As PyTorch's default CPU generator: a fresh process starts from os.urandom, not a constant; a
     Generator() made by a program starts from c10's default seed, as torch.Generator() does."""
-    program = "from autodiff.engine import generator; print(generator.initial_seed())"
+    program = "from autodiff.engine.random import generator; print(generator.initial_seed())"
     seeds = {subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True).stdout
              for _ in range(2)}
     assert len(seeds) == 2 and all(0 <= int(s) < 2**64 for s in seeds)

@@ -217,6 +217,9 @@ BUILTIN_CALLS = {
     "swapdims": "swapdims(x, 1, 0)",
     "clamp_min": "x.clamp_min(0.7)", "repeat_interleave": "repeat_interleave(x, 2, 1)",
     "index_add": "x.index_add(0, tensor([1, 1]).long(), x * 2, alpha=0.5)",
+    "select": "select(x, 1, 0)", "narrow": "x.narrow(0, 1, 1)", "unfold": "x.unfold(1, 1, 1)",
+    "masked_select": "masked_select(x, x > 1)", "clamp_max": "x.clamp_max(1.6)", "diff": "diff(x, dim=0)",
+    "scatter_reduce": "scatter_reduce(x, 0, tensor([[0, 1], [1, 0]]).long(), x * 2, 'amax')",
     **VOCABULARY_CALLS,
 }
 
@@ -240,6 +243,10 @@ def test_every_differentiable_builtin_through_the_grammar_matches_the_engine_api
 
 
 _ENGINE_CALLS = {
+    "select": lambda x: E.select(x, 1, 0), "narrow": lambda x: E.narrow(x, 0, 1, 1),
+    "unfold": lambda x: x.unfold(1, 1, 1), "masked_select": lambda x: E.masked_select(x, x > 1),
+    "clamp_max": lambda x: E.clamp_max(x, 1.6), "diff": lambda x: E.diff(x, dim=0),
+    "scatter_reduce": lambda x: E.scatter_reduce(x, 0, E.tensor([[0, 1], [1, 0]]).long(), x * 2, "amax"),
     "add": lambda x: E.add(x, 2), "sub": lambda x: E.sub(x, 2), "mul": lambda x: E.mul(x, x),
     "div": lambda x: E.div(x, 2), "pow": lambda x: E.pow(x, 3), "maximum": lambda x: E.maximum(x, x * 0.5),
     "minimum": lambda x: E.minimum(x, x * 2), "neg": E.neg, "exp": E.exp, "log": E.log, "sin": E.sin, "cos": E.cos,

@@ -1,0 +1,75 @@
+# BatchNorm1d/2d (training and eval, running statistics, momentum), LayerNorm, GroupNorm, F.batch_norm,
+# F.layer_norm: values, gradients, node names, buffers and printed forms
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+bn = nn.BatchNorm1d(3)
+print(bn, list(bn.state_dict().keys()), bn.num_batches_tracked)
+x = torch.randn(5, 3, requires_grad=True)
+y = bn(x)
+print(y, y.grad_fn.name())
+(y * torch.arange(15.0).reshape(5, 3)).sum().backward()
+print(x.grad[:, ::2], bn.weight.grad, bn.bias.grad)  # (column 1 holds a value near 0: float32 noise)
+print(bn.running_mean, bn.running_var, bn.num_batches_tracked)
+bn(torch.randn(4, 3) * 3 + 1)
+print(bn.running_mean, bn.running_var, bn.num_batches_tracked)
+bn.eval()
+x.grad = None
+y = bn(x)
+print(y, y.grad_fn.name())
+(y ** 2).sum().backward()
+print(x.grad, bn.weight.grad)
+
+bn2 = nn.BatchNorm2d(2, momentum=None, affine=False)
+print(bn2, list(bn2.state_dict().keys()))
+for _ in range(3):
+    out = bn2(torch.randn(3, 2, 4, 4))
+print(out.mean().abs() < 1e-6, bn2.running_mean, bn2.running_var, bn2.num_batches_tracked)
+bn3 = nn.BatchNorm1d(4, track_running_stats=False, momentum=0.3)
+print(bn3, bn3.running_mean, list(bn3.state_dict()))
+z = torch.randn(2, 4, 5, requires_grad=True)
+out = bn3(z)
+(out[:, 1] * torch.arange(10.0).reshape(2, 5)).sum().backward()
+print(out[0, :2], z.grad[0])
+img = torch.randn(4, 3, 5, 5, requires_grad=True)
+conv_bn = nn.Sequential(nn.Conv2d(3, 2, 3), nn.BatchNorm2d(2), nn.ReLU())
+r = conv_bn(img)
+r.sum().backward()
+print(r[0, 0], img.grad[1, 2], conv_bn[1].weight.grad, conv_bn[1].running_var)
+
+ln = nn.LayerNorm(4)
+print(ln, list(ln.state_dict().keys()))
+a = torch.randn(2, 3, 4, requires_grad=True)
+b = ln(a)
+print(b, b.grad_fn.name())
+(b * torch.linspace(-1, 1, 24).reshape(2, 3, 4)).sum().backward()
+print(a.grad, ln.weight.grad, ln.bias.grad)
+ln2 = nn.LayerNorm([3, 4], elementwise_affine=False, eps=1e-3)
+print(ln2, ln2(a)[1])
+w = torch.randn(3, 4, requires_grad=True)
+v = F.layer_norm(a, (3, 4), weight=w)
+v.pow(3).sum().backward()
+print(v.grad_fn.name(), w.grad)
+gn = nn.GroupNorm(2, 4)
+print(gn)
+c = torch.randn(2, 4, 3, requires_grad=True)
+d = gn(c)
+(d * d.detach().exp()).sum().backward()
+print(d[1], d.grad_fn.name(), c.grad[0], gn.weight.grad)
+rm, rv = torch.zeros(3), torch.ones(3)
+e = F.batch_norm(torch.randn(6, 3), rm, rv, training=True, momentum=0.5)
+print(e[0], rm, rv)
+# gradients of gradients
+weights = torch.tensor([[1.0, -2.0, 0.5], [3.0, 1.0, -1.0], [0.2, 0.4, 2.0], [-1.0, 1.5, 1.0]])
+x2 = torch.randn(4, 3, requires_grad=True)
+g, = torch.autograd.grad((F.layer_norm(x2, (3,)).exp() * weights).sum() +
+                         (F.batch_norm(x2, None, None, training=True).sin() * weights).sum(), x2, create_graph=True)
+(g * g).sum().backward()
+print(g, x2.grad)
+try:
+    bn(torch.randn(2, 3, 4, 5))
+except ValueError as err:
+    print("ValueError", err)
+nn.BatchNorm1d(3)(torch.randn(1, 3))
