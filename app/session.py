@@ -316,7 +316,7 @@ def _check_next_order_memory(wanted: int, order: int, before: int, now: int) -> 
     """Refuse the next derivative when its graph would not fit in the memory left under the process's cap:
     it keeps the current graph's arrays and adds new ones, as many as the last order added times its
     growth (at least as many as the graph holds). Returns what the graph holds now."""
-    from autodiff.engine.allocator import room
+    from autodiff.engine.kernels.allocator import room
 
     growth = max(1.0, now / max(before, 1))
     need = int(now * growth)

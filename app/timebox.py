@@ -97,7 +97,7 @@ def _release() -> None:
     emptied (they only save time), the garbage collected and malloc's free memory returned to the system."""
     import gc
 
-    from autodiff.engine.allocator import trim_freed_memory
+    from autodiff.engine.kernels.allocator import trim_freed_memory
 
     cache = sys.modules.get("sympy.core.cache")
     if cache is not None:

@@ -73,7 +73,7 @@ def _info() -> dict:
     except ImportError:
         pass
     try:
-        from autodiff.engine import parallel
+        from autodiff.engine.kernels import parallel
 
         info.update(engine_threads=parallel.workers(), engine_split_from=parallel.THRESHOLD)
     except ImportError:  # an engine from before the split kernels
@@ -134,7 +134,7 @@ def _program(lib, name: str, t: dict):
 def worker(library: str, name: str, elements: int, runs: int, cached: bool = False) -> float:
     """Best wall time of `runs` forward+backward passes (after one warm-up), in seconds.
 
-    With `cached`, malloc keeps freed memory (autodiff.engine.allocator, as the autodiff command runs):
+    With `cached`, malloc keeps freed memory (autodiff.engine.kernels.allocator, as the autodiff command runs):
     applied to both libraries alike, so the comparison stays fair.
     """
     return phases(library, name, elements, runs, cached)["total"]
@@ -143,7 +143,7 @@ def worker(library: str, name: str, elements: int, runs: int, cached: bool = Fal
 def phases(library: str, name: str, elements: int, runs: int, cached: bool = False) -> dict[str, float]:
     """Best wall times of the forward pass, the backward pass and both, over `runs` (seconds each)."""
     if cached:
-        from autodiff.engine.allocator import cache_freed_memory
+        from autodiff.engine.kernels.allocator import cache_freed_memory
 
         cache_freed_memory()
     if library == "torch":

@@ -4,7 +4,7 @@
 
 Each kernel runs on an array that stays in the cache, into a preallocated output, on one thread, so the
 figure is the kernel's arithmetic alone (nanoseconds per element, best of `--repeat`). The engine calls
-numpy's kernels and splits large arrays over the cores (engine/parallel.py), so on the same number of
+numpy's kernels and splits large arrays over the cores (engine/kernels/parallel.py), so on the same number of
 cores it cannot be faster than the ratio printed here: where numpy's kernel is slower than PyTorch's on
 this CPU, an engine row made of that kernel stays above 1.0 whatever the engine does around it.
 """

@@ -99,7 +99,7 @@ def main() -> None:
 
     sizes = [4_000_000] if args.quick else [4_000_000, 16_000_000]
     # Both libraries run with the same malloc settings: glibc's default, and keeping freed memory (as the
-    # autodiff command runs; see engine/allocator.py).
+    # autodiff command runs; see engine/kernels/allocator.py).
     modes = [(True, "cached malloc")] if args.quick else [(False, "default malloc"), (True, "cached malloc")]
     for cached, label in modes:
         for elements in sizes:

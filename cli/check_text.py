@@ -134,7 +134,7 @@ def _check_details(doc: Any, result: Any, order: int) -> None:
 
 
 def _tensor_text(values: Any) -> str:
-    from autodiff.engine.formatting import format_tensor
+    from autodiff.engine.core.formatting import format_tensor
 
     return format_tensor(values, default_dtype=values.dtype)
 

@@ -39,7 +39,7 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
         sys.stdout.write("\n")
         return
     pretty = output == "pretty"
-    from autodiff.engine.formatting import set_printoptions
+    from autodiff.engine.core.formatting import set_printoptions
 
     set_printoptions(options.get("digits"))
     try:
@@ -152,7 +152,7 @@ class Shown:
 
 def _shown(values: np.ndarray) -> Any:
     """A copy of a small gradient; the printed text of a large one (which prints its edges only)."""
-    from autodiff.engine.formatting import THRESHOLD
+    from autodiff.engine.core.formatting import THRESHOLD
 
     if values.size <= THRESHOLD:
         return np.array(values, copy=True)
@@ -169,7 +169,7 @@ def _repr(values: Any) -> str:
     if isinstance(values, Shown):
         return values.text
     from autodiff import engine
-    from autodiff.engine.formatting import format_tensor
+    from autodiff.engine.core.formatting import format_tensor
 
     return format_tensor(values, default_dtype=engine.get_default_dtype())
 

@@ -26,7 +26,7 @@ def prepare() -> None:
         from autodiff.engine.errors import UsageError
 
         raise UsageError(problem)
-    from autodiff.engine.allocator import cache_freed_memory
+    from autodiff.engine.kernels.allocator import cache_freed_memory
 
     cache_freed_memory()  # large arrays reuse freed memory instead of faulting in fresh pages
 
@@ -42,7 +42,7 @@ def _cap_memory() -> str | None:
     instead of the kernel's out-of-memory killer, and leaves the machine usable. A bad AUTODIFF_MAX_MEMORY
     is returned as a usage error's message; otherwise best effort: where the numbers cannot be read or the
     limit set, nothing changes."""
-    from autodiff.engine.allocator import data_bytes, warm_blas
+    from autodiff.engine.kernels.allocator import data_bytes, warm_blas
 
     text = os.environ.get("AUTODIFF_MAX_MEMORY", "").strip()
     requested = None

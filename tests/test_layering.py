@@ -19,8 +19,8 @@ LAYERS = ["engine", "grammar", "app", "cli"]  # each may import only the ones be
 # The modules of a layer that the layers above may import (the rest are its own business). The syntax tree
 # (autodiff.grammar.syntax.tree) is not among them: only the interpreter reads a program's tree.
 PUBLIC = {
-    "engine": {"autodiff.engine", "autodiff.engine.errors", "autodiff.engine.formatting",
-               "autodiff.engine.allocator", "autodiff.engine.facade"},
+    "engine": {"autodiff.engine", "autodiff.engine.errors", "autodiff.engine.core.formatting",
+               "autodiff.engine.kernels.allocator", "autodiff.engine.facade"},
     "grammar": {"autodiff.grammar", "autodiff.grammar.syntax", "autodiff.grammar.interpreter"},
     "app": {"autodiff.app", "autodiff.app.session", "autodiff.app.checking", "autodiff.app.comparison",
             "autodiff.app.gradcheck", "autodiff.app.explain",

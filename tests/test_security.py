@@ -40,26 +40,26 @@ ALLOWED_ATTRIBUTES = {
     ("cli/group.py", "import_module"),  # a command's module, from cli.group.COMMANDS' fixed names (never user text)
 }
 ALLOWED_MODULES = {
-    ("engine/allocator.py", "ctypes"): "calls glibc's mallopt with constant arguments (opt-in malloc caching)",
+    ("engine/kernels/allocator.py", "ctypes"): "calls glibc's mallopt with constant arguments (opt-in malloc caching)",
 }
 
 # getattr/setattr/delattr with a computed name, where the name cannot come from a user, and why.
 # Keyed by (file, enclosing function, call as written); each entry allows that many occurrences.
 DYNAMIC_ATTRIBUTES = {
-    ("engine/api.py", "install", "setattr(T, name, entry.fn)"):
+    ("engine/core/api.py", "install", "setattr(T, name, entry.fn)"):
         (1, "installs the BUILTINS table's functions as Tensor methods, at import"),
-    ("engine/api.py", "_set_operators", "setattr(T, name, method)"):
+    ("engine/core/api.py", "_set_operators", "setattr(T, name, method)"):
         (1, "installs the Tensor's operators made of the array operations (a fixed table, _array_operators)"),
-    ("engine/api.py", "install", "setattr(T, name, method)"):
+    ("engine/core/api.py", "install", "setattr(T, name, method)"):
         (2, "installs the in-place methods and the Python protocols (fixed tables, INPLACE and protocols.METHODS) at "
             "import time"),
-    ("engine/api.py", "install", "setattr(T, name, prop)"):
+    ("engine/core/api.py", "install", "setattr(T, name, prop)"):
         (1, "installs the properties of protocols.PROPERTIES (a fixed table) at import time"),
-    ("engine/api.py", "install", "setattr(T, name, _conversion(dtype))"):
+    ("engine/core/api.py", "install", "setattr(T, name, _conversion(dtype))"):
         (1, "installs the dtype conversions (.long(), .int(), ...: a fixed table of dtypes) at import time"),
-    ("engine/api.py", "_install_operators", "setattr(T, name, INPLACE[method])"):
+    ("engine/core/api.py", "_install_operators", "setattr(T, name, INPLACE[method])"):
         (1, "installs the in-place operators (+=, -=, ...: a fixed tuple of names) at import time"),
-    ("engine/outputs.py", "MultiNode._context_of", "setattr(ctx, name, output)"):
+    ("engine/core/multi_output.py", "MultiNode._context_of", "setattr(ctx, name, output)"):
         (1, "name is one of the op's saved-value names in the op table (Op.outputs), never user text"),
     ("grammar/syntax/nodes.py", "moved", "getattr(node, name)"):
         (1, "name is one of the syntax node class's own fields (__match_args__), never user text"),
@@ -72,19 +72,19 @@ DYNAMIC_ATTRIBUTES = {
         (1, "only after `attr in TENSOR_METHODS`: the engine's fixed allow-list without '_' names (checked below)"),
     ("grammar/interpreter/members.py", "", "getattr(t, name)"):
         (1, "name is one of the engine's TENSOR_PROPERTIES, a fixed tuple without '_' names (checked below)"),
-    ("engine/containers.py", "ParameterList.__getitem__", "getattr(self, key)"):
+    ("engine/nn/containers.py", "ParameterList.__getitem__", "getattr(self, key)"):
         (1, "nn.ParameterList of a user's own Python script (autodiff run); key is the str of an int index"),
-    ("engine/containers.py", "ParameterList.__setitem__", "setattr(self, self._key(idx), _as_parameter(value))"):
+    ("engine/nn/containers.py", "ParameterList.__setitem__", "setattr(self, self._key(idx), _as_parameter(value))"):
         (1, "nn.ParameterList of a user's own Python script (autodiff run); the key is the str of an int index"),
-    ("engine/containers.py", "ParameterDict.__getitem__", "getattr(self, key)"):
+    ("engine/nn/containers.py", "ParameterDict.__getitem__", "getattr(self, key)"):
         (1, "nn.ParameterDict of a user's own Python script (autodiff run), as PyTorch's: the script's own keys"),
-    ("engine/containers.py", "ParameterDict.__setitem__", "setattr(self, key, _as_parameter(value))"):
+    ("engine/nn/containers.py", "ParameterDict.__setitem__", "setattr(self, key, _as_parameter(value))"):
         (1, "nn.ParameterDict of a user's own Python script (autodiff run), as PyTorch's: the script's own keys"),
-    ("engine/containers.py", "ParameterDict.__delitem__", "delattr(self, key)"):
+    ("engine/nn/containers.py", "ParameterDict.__delitem__", "delattr(self, key)"):
         (1, "nn.ParameterDict of a user's own Python script (autodiff run), as PyTorch's: the script's own keys"),
-    ("engine/nnrecurrent.py", "RNNBase.__init__", "setattr(self, name, _empty(shape, dtype))"):
+    ("engine/nn/recurrent_layers.py", "RNNBase.__init__", "setattr(self, name, _empty(shape, dtype))"):
         (1, "the recurrent layers' parameter names (weight_ih_l0, ...), made from layer numbers, never user text"),
-    ("engine/nnrecurrent.py", "RNNBase.all_weights", "getattr(self, name)"):
+    ("engine/nn/recurrent_layers.py", "RNNBase.all_weights", "getattr(self, name)"):
         (1, "the recurrent layers' parameter names (weight_ih_l0, ...), made from layer numbers, never user text"),
     ("cli/main.py", "_standard_streams", "getattr(sys, name)"):
         (1, "name is one of the constants 'stdin', 'stdout', 'stderr'"),

@@ -25,8 +25,9 @@ from autodiff.engine import (
     set_grad_enabled,
     set_printoptions,
 )
-from autodiff.engine.devices import device
-from autodiff.engine.generator import Generator, get_rng_state, initial_seed, set_rng_state
+from autodiff.engine.core import devices as _devices
+from autodiff.engine.core.devices import device
+from autodiff.engine.random.generator import Generator, get_rng_state, initial_seed, set_rng_state
 
 from . import functions
 
@@ -76,7 +77,7 @@ def range(start: _Any = 0, end: _Any = None, step: _Any = 1, **options: _Any) ->
 
 def manual_seed(seed: _Any) -> Generator:
     """Seed PyTorch's default generator: the random numbers that follow are PyTorch's for that seed."""
-    return _engine.manual_seed(seed) or _engine.generator.default_generator()
+    return _engine.manual_seed(seed) or _engine.default_generator()
 
 
 def seed() -> int:
@@ -112,12 +113,12 @@ def get_default_device() -> device:
 
 
 def set_default_device(where: _Any) -> None:
-    _engine.devices.check_device(where)
+    _devices.check_device(where)
 
 
 # PyTorch's dtypes, by every name it gives them (torch.float is torch.float32, torch.long is torch.int64)
-globals().update(_engine.dtypes.ALIASES)
-dtype = _engine.dtypes.DType
+globals().update(_engine.DTYPE_ALIASES)
+dtype = _engine.DType
 
 from . import (  # the submodules, which read the names above
     accelerator,
@@ -146,7 +147,7 @@ def __getattr__(name: str) -> _Any:
     """torch.default_generator (the process's generator, made on first use); an attribute torch has and autodiff
     does not: AttributeError, saying so (and what to do, where known)."""
     if name == "default_generator":
-        return _engine.generator.default_generator()
+        return _engine.default_generator()
     hint = _MISSING.get(name)
     message = f"module 'torch' has no attribute '{name}'"
     raise AttributeError(f"{message}: {hint}" if hint else f"{message} (autodiff does not provide it)")

@@ -7,7 +7,7 @@ from typing import Any
 
 from autodiff.engine import Module
 from autodiff.engine.errors import WrongTypeError
-from autodiff.engine.func import (
+from autodiff.engine.transforms.torch_func import (
     functional_call,
     grad,
     hessian,

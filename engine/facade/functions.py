@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from autodiff.engine import BUILTINS
-from autodiff.engine.devices import check_device
+from autodiff.engine.core.devices import check_device
 
 # Built-ins that PyTorch has only as methods (x.view), only in torch.nn.functional or torch.linalg, or not at all
 # (the calculus vocabulary of `autodiff eval`: ln, sec, cbrt, ...)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from autodiff.engine import get_default_dtype
-from autodiff.engine.dtypes import DType
+from autodiff.engine.core.dtypes import DType
 from autodiff.engine.errors import WrongTypeError
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from autodiff.engine.generator import Generator, default_generator, get_rng_state, initial_seed, set_rng_state
+from autodiff.engine.random.generator import Generator, default_generator, get_rng_state, initial_seed, set_rng_state
 
 
 def manual_seed(seed: Any) -> Generator:

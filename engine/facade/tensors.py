@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from autodiff.engine import Tensor, tensor, zeros
-from autodiff.engine.devices import check_device
-from autodiff.engine.dtypes import (
+from autodiff.engine.core.devices import check_device
+from autodiff.engine.core.dtypes import (
     TYPE_NAMES,
     DType,
     bool_,

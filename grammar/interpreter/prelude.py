@@ -89,7 +89,7 @@ def _torch_members() -> dict[str, Any]:
     members.update({
         "manual_seed": Function("manual_seed", engine.manual_seed, "manual_seed(seed)"),
         **CONSTANTS,
-        **engine.dtypes.ALIASES,
+        **engine.DTYPE_ALIASES,
         "autograd": Namespace("torch.autograd", {
             "grad": Function("torch.autograd.grad", engine.grad,
                              "grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False)"),

@@ -13,8 +13,8 @@ from autodiff.app.checking import CheckRequest, Expectation, check_derivatives
 from autodiff.app.comparison import Variable, compare, default_tolerances
 from autodiff.app.gradcheck import GradcheckRequest, gradcheck
 from autodiff.engine import BUILTINS
+from autodiff.engine.core.vocabulary import NumpyMath
 from autodiff.engine.errors import LimitError, ParseError, ShapeError, UnknownNameError, UsageError
-from autodiff.engine.vocabulary import NumpyMath
 
 
 @pytest.fixture(autouse=True)

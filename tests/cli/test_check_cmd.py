@@ -9,7 +9,7 @@ import pytest
 
 from autodiff import engine
 from autodiff.cli.main import main
-from autodiff.engine.vocabulary import NumpyMath
+from autodiff.engine.core.vocabulary import NumpyMath
 
 
 @pytest.fixture(autouse=True)

@@ -103,7 +103,7 @@ def test_a_power_of_numbers_too_large_to_write_exactly_is_a_limit_error_not_a_ha
 _STOPPED_WORK = """
 from sympy.core.cache import cacheit
 from autodiff.app import timebox
-from autodiff.engine.allocator import cache_freed_memory
+from autodiff.engine.kernels.allocator import cache_freed_memory
 cache_freed_memory()  # as the command does
 timebox.WALL_FACTOR = 1000.0  # stopped by its CPU time alone, however busy the machine is
 def rss():

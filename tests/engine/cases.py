@@ -553,7 +553,7 @@ case("composite_cbrt", lambda L, x: _either(L, "cbrt", lambda t: L.sign(t) * L.a
 
 def _functional(L: Any) -> Any:
     """torch.nn.functional for torch; the engine's module, which has the loss functions itself."""
-    return L.nn.functional if hasattr(L, "nn") else L
+    return L.nn.functional if L.__name__ == "torch" else L
 
 
 def _either(L: Any, name: str, spelt_out: Callable[[Any], Any]) -> Callable[[Any], Any]:

@@ -9,7 +9,7 @@ from typing import Any
 
 def _F(L: Any) -> Any:
     """torch.nn.functional for torch; the engine's module, which has these functions itself."""
-    return L.nn.functional if hasattr(L, "nn") else L
+    return L.nn.functional if L.__name__ == "torch" else L
 
 
 def _classes(L: Any, *indices: int) -> Any:

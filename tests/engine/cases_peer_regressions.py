@@ -8,12 +8,12 @@ from typing import Any
 
 
 def _pad(L: Any) -> Any:
-    return L.nn.functional.pad if hasattr(L, "nn") else L.pad
+    return L.nn.functional.pad if L.__name__ == "torch" else L.pad
 
 
 def _F(L: Any) -> Any:
     """torch.nn.functional for torch; the engine's module, which has these functions itself."""
-    return L.nn.functional if hasattr(L, "nn") else L
+    return L.nn.functional if L.__name__ == "torch" else L
 
 
 def register(C: Any) -> None:

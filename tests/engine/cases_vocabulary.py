@@ -419,7 +419,7 @@ def _svd_squares(usv: Any, narrow: bool = False) -> Any:
 
 def _functional(L: Any) -> Any:
     """torch.nn.functional for torch; the engine's module, which has the activations itself."""
-    return L.nn.functional if hasattr(L, "nn") else L
+    return L.nn.functional if L.__name__ == "torch" else L
 
 
 def _index_twice(L: Any, x: Any) -> Any:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from autodiff import engine as E
-from autodiff.engine import arrays
+from autodiff.engine.kernels import arrays
 
 
 @settings(max_examples=300, deadline=None)

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autodiff import engine as E
-from autodiff.engine import dtypes
+from autodiff.engine.core import dtypes
 from autodiff.engine.errors import AutodiffError, AutogradError, BadValueError
 
 from .caseload import _load

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from autodiff.engine import Size
-from autodiff.engine.formatting import format_tensor
+from autodiff.engine.core.formatting import format_tensor
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "format.json").read_text())
 NON_FINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
@@ -88,7 +88,7 @@ def test_large_tensor_is_summarised_quickly():
 
 
 def test_module_does_not_import_torch():
-    code = "import sys, autodiff.engine.formatting; assert 'torch' not in sys.modules"
+    code = "import sys, autodiff.engine.core.formatting; assert 'torch' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

@@ -1,4 +1,4 @@
-"""PyTorch's CPU random numbers, bit for bit (engine/generator.py, engine/distributions.py).
+"""PyTorch's CPU random numbers, bit for bit (engine/random/generator.py, engine/random/distributions.py).
 
 Without torch: every case of random_cases.py against golden/random.json (recorded by
 tests/make_random_golden.py from PyTorch 2.13), the exact fused multiply-adds, seeding and errors.
@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 
 from autodiff import engine as E
-from autodiff.engine import generator as G
 from autodiff.engine.errors import AutogradError, BadValueError, LimitError, ShapeError
-from autodiff.engine.floatmath import fma32, fma64, log_avx2, sincos_avx2
+from autodiff.engine.kernels.floatmath import fma32, fma64, log_avx2, sincos_avx2
+from autodiff.engine.random import generator as G
 
 from .caseload import load_random_cases
 
@@ -367,7 +367,7 @@ def test_manual_seed_forgets_the_cached_normal_sample():
 def test_the_default_generator_is_seeded_from_the_system():
     """As PyTorch's default CPU generator: a fresh process starts from os.urandom, not a constant; a
     Generator() made by a program starts from c10's default seed, as torch.Generator() does."""
-    program = "from autodiff.engine import generator; print(generator.initial_seed())"
+    program = "from autodiff.engine.random import generator; print(generator.initial_seed())"
     seeds = {subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True).stdout
              for _ in range(2)}
     assert len(seeds) == 2 and all(0 <= int(s) < 2**64 for s in seeds)

@@ -1,4 +1,4 @@
-"""The loss functions of torch.nn.functional (engine/losses.py): values and gradients worked out by hand,
+"""The loss functions of torch.nn.functional (engine/nn/losses.py): values and gradients worked out by hand,
 the errors, and PyTorch's values, gradients, node names and next_functions when torch is installed."""
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from autodiff import engine as E
 from autodiff.engine import OPS
-from autodiff.engine.vocabulary import NumpyMath
+from autodiff.engine.core.vocabulary import NumpyMath
 from autodiff.grammar.interpreter import Interpreter
 from autodiff.grammar.syntax import parse
 

@@ -1,4 +1,4 @@
-"""Large elementwise computations split over the cores (engine/parallel.py) give bit-identical results to
+"""Large elementwise computations split over the cores (engine/kernels/parallel.py) give bit-identical results to
 numpy's unsplit ones: the kernels alone, and whole programs forward and backward."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from autodiff import engine
-from autodiff.engine import parallel
+from autodiff.engine.kernels import parallel
 
 N = parallel.CHEAP_THRESHOLD + 4099  # above both thresholds, not a multiple of the block size (1027 * 1025)
 SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40, 88.7, 89.0, -104.0, 1e30, -1e30, 1.0, -1.0]

@@ -59,7 +59,7 @@ def _tutorial(L, F, linear, seed: int, batches: int) -> dict:
 
 
 def _both(seed: int, batches: int) -> tuple[dict, dict]:
-    from autodiff.engine.nnlayers import Linear
+    from autodiff.engine.nn.layers import Linear
 
     return (_tutorial(torch, torch.nn.functional, torch.nn.Linear, seed, batches),
             _tutorial(E, E, Linear, seed, batches))

@@ -1,4 +1,4 @@
-"""Sums added in PyTorch's order (engine/summation.py): bit for bit equal to PyTorch's, from the golden file
+"""Sums added in PyTorch's order (engine/kernels/summation.py): bit for bit equal to PyTorch's, from the golden file
 (tests/make_summation_golden.py) and, where torch is installed, on random shapes, layouts and dims
 (tests/cli/test_tutorial_python.py checks a float32 training loop's printed numbers)."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autodiff.engine.summation import SERIAL, torch_sum
+from autodiff.engine.kernels.summation import SERIAL, torch_sum
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "summation.json").read_text(encoding="utf-8"))
 RANDOM_CASES = int(os.environ.get("AUTODIFF_SUM_CASES", "300"))

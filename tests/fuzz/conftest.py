@@ -32,7 +32,7 @@ from autodiff import engine
 from autodiff.cli.errors import EXIT_CODES
 from autodiff.cli.main import main
 from autodiff.engine import BUILTINS, KINDS
-from autodiff.engine.settings import STATE
+from autodiff.engine.core.settings import STATE
 from autodiff.grammar.interpreter import TENSOR_ATTRIBUTES, TENSOR_METHODS
 
 # ---------------------------------------------------------------------------- profiles

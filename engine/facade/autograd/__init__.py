@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from autodiff.engine import Tensor, backward, grad, gradcheck, gradgradcheck, set_grad_enabled
+from autodiff.engine.core.settings import STATE
 from autodiff.engine.errors import WrongTypeError
-from autodiff.engine.settings import STATE
 
 from ..grad_modes import enable_grad, inference_mode, no_grad
 from . import forward_ad, function, functional, graph, profiler

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from autodiff.engine import Tensor, stack, tensor
-from autodiff.engine.dtypes import float64
+from autodiff.engine.core.dtypes import float64
 from autodiff.engine.errors import BadValueError, WrongTypeError
 
 from ..tensors import as_tensor

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 from autodiff.engine import Tensor, empty, randperm
-from autodiff.engine.dtypes import int64
+from autodiff.engine.core.dtypes import int64
 from autodiff.engine.errors import InvalidArgumentError
 
 from .collate import collate, default_collate, default_collate_fn_map, default_convert

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 from autodiff.engine import Tensor, empty, multinomial, randint, randperm, tensor
-from autodiff.engine.dtypes import float64, int64
+from autodiff.engine.core.dtypes import float64, int64
 from autodiff.engine.errors import InvalidArgumentError, WrongTypeError
-from autodiff.engine.generator import Generator
+from autodiff.engine.random.generator import Generator
 
 T_co = TypeVar("T_co", covariant=True)
 REPLACEMENT_CHUNK = 32  # RandomSampler(replacement=True) draws its indices 32 at a time

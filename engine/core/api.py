@@ -1,0 +1,275 @@
+"""The Tensor's API, installed in one place once every function exists (`install`, which the package calls after
+importing every module): its public constructor, its
+operators (x + y, x[i], -x, ...), backward, the in-place updates and every built-in declared as a method
+(x.sum(), x.exp(), ...). It also lists what the Tensor offers a program (`TENSOR_METHODS`,
+`TENSOR_PROPERTIES`): the language's allow-list reads them, so the two cannot drift apart.
+
+`OPERATORS` names the built-in each binary operator calls, and `REFLECTED` how `number - x` and
+`number / x` are recorded: the Tensor's operators are made from them here, and a backend other than the
+engine (autodiff diff's) reads them to give the operators the same meaning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..errors import BadValueError
+from ..ops.arithmetic import ADD, DIV, MUL, REFLECTED, SUB, rdiv, rsub
+from ..ops.elementwise import clamp
+from ..ops.shapes import permute, to, transpose
+from . import dtypes, protocols
+from .autograd import backward
+from .coerce import array_from
+from .inplace import fill_, fresh, update_
+from .optable import Op
+from .recording import apply
+from .registry import BUILTINS
+from .settings import as_dtype
+from .tensor import Tensor
+
+# The built-in each operator of the language calls, and (REFLECTED) how a number on the left is recorded.
+OPERATORS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "**": "pow", "@": "matmul"}
+UNARY_OPERATORS = {"-": "neg"}
+
+
+def _init(self: Tensor, data: Any = None, *, requires_grad: bool = False, dtype: Any = None) -> None:
+    """Tensor(data, requires_grad=False, dtype=None): a new leaf holding a copy of data."""
+    array = array_from([] if data is None else data, as_dtype(dtype) if dtype is not None else None)
+    self._init(array)
+    if requires_grad:
+        self.requires_grad_(True)
+
+
+def _fast(op: Op, general: Callable) -> Callable:
+    """A Tensor operator that goes straight to the op for a Python number (the common scalar case)."""
+
+    def operator(self: Tensor, other: Any) -> Tensor:
+        if type(other) is float or type(other) is int:
+            return apply(op, (self, other))
+        return general(self, other)
+
+    return operator
+
+
+def _reflected(fn: Callable) -> Callable:
+    return lambda self, other: fn(other, self)
+
+
+def _backward(self: Tensor, gradient: Any = None, retain_graph: bool | None = None, create_graph: bool = False,
+              inputs: Any = None) -> None:
+    """Accumulate d(self)/d(leaf) into every leaf's .grad, as torch.Tensor.backward does."""
+    backward(self, gradient, retain_graph=retain_graph, create_graph=create_graph, inputs=inputs)
+
+
+def _fill(self: Tensor, value: float) -> Tensor:
+    """Fill with a number in place (FillBackward2 when it needs grad), or with a 0-d tensor: PyTorch's
+    fill_.Tensor, which is self[...] = value (FillBackward3, or CopySlices on a view's base), the value's
+    gradient the sum of the gradient over what it filled."""
+    if isinstance(value, Tensor) and value.ndim != 0:
+        raise BadValueError(f"fill_ only supports a 0-dimension value tensor, but got a tensor with "
+                            f"{value.ndim} dimensions", reason="arguments")
+    if not isinstance(value, (Tensor, int, float, np.number)):
+        raise BadValueError(f"fill_() takes a number, not {type(value).__name__}", reason="arguments")
+    if isinstance(value, Tensor):
+        from ..ops.indexing import setitem  # imported after this module
+
+        setitem(self, Ellipsis, value)
+        return self
+    return fill_(self, float(value), "fill_")
+
+
+def _distributions() -> Any:
+    from ..random import distributions
+
+    return distributions
+
+
+def _randomfill() -> Any:
+    from ..random import random_fill as randomfill
+
+    return randomfill
+
+
+def _scaled(other: Any, alpha: Any) -> Any:
+    """`other * alpha` of add(x, other, alpha=...) (other itself for the usual alpha of 1)."""
+    return other if alpha == 1 else other * alpha
+
+
+# In-place updates (x += y is x.add_(y)): the result is written into the tensor's memory.
+INPLACE: dict[str, Callable[..., Tensor]] = {
+    "add_": lambda self, other, *, alpha=1: update_(self, lambda t: t + _scaled(other, alpha), "add_"),
+    "sub_": lambda self, other, *, alpha=1: update_(self, lambda t: t - _scaled(other, alpha), "sub_"),
+    "mul_": lambda self, other: update_(self, lambda t: t * other, "mul_"),
+    "div_": lambda self, other: update_(self, lambda t: t / other, "div_"),
+    "pow_": lambda self, exponent: update_(self, lambda t: t**exponent, "pow_"),
+    "clamp_": lambda self, min=None, max=None: update_(self, lambda t: clamp(t, min, max), "clamp_"),
+    "clip_": lambda self, min=None, max=None: update_(self, lambda t: clamp(t, min, max), "clip_"),
+    "abs_": lambda self: update_(self, BUILTINS["abs"].fn, "abs_"),
+    "zero_": lambda self: fill_(self, 0.0, "zero_"),
+    "fill_": _fill,
+    # Writes at integer indices: x.index_add_(0, idx, src), x.scatter_add_(0, idx, src), x.scatter_(0, idx, src)
+    "index_add_": lambda self, dim, index, source, *, alpha=1: update_(
+        self, lambda t: BUILTINS["index_add"].fn(t, dim, index, source, alpha=alpha), "index_add_"),
+    "scatter_add_": lambda self, dim, index, src: update_(
+        self, lambda t: BUILTINS["scatter_add"].fn(t, dim, index, src), "scatter_add_"),
+    "scatter_": lambda self, dim, index, src=None, value=None: update_(
+        self, lambda t: BUILTINS["scatter"].fn(t, dim, index, src, value), "scatter_"),
+    # Random values written in place, PyTorch's numbers after manual_seed (not recorded)
+    "normal_": lambda self, mean=0.0, std=1.0, *, generator=None: _distributions().normal_(self, mean, std,
+                                                                                            generator=generator),
+    "uniform_": lambda self, from_=0.0, to=1.0, *, generator=None: _distributions().uniform_(self, from_, to,
+                                                                                             generator=generator),
+    "random_": lambda self, *bounds, generator=None, **named: _randomfill().random_(self, *bounds, generator=generator,
+                                                                                   **named),
+}
+
+
+def _unary_inplace(name: str) -> Callable[..., Tensor]:
+    return lambda self: update_(self, BUILTINS[name].fn, f"{name}_")
+
+
+# x.exp_(), x.cos_(), ...: the elementwise functions in place, recorded as the function's node (ExpBackward0)
+INPLACE.update({f"{name}_": _unary_inplace(name) for name in (
+    "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu",
+    "asin", "acos", "atan", "sinh", "cosh", "neg", "reciprocal", "floor", "ceil", "round", "trunc", "frac", "sign",
+    "square", "erf", "erfc", "exp2")})
+
+
+# x.long(), x.float(), ...: the tensor in another dtype (itself when it has it already), as PyTorch's
+CONVERSIONS = {"float": dtypes.float32, "double": dtypes.float64, "half": dtypes.float16, "long": dtypes.int64,
+               "int": dtypes.int32, "short": dtypes.int16, "char": dtypes.int8, "byte": dtypes.uint8,
+               "bool": dtypes.bool_}
+_LEGACY_TYPES = {f"torch.{name}Tensor": dtype for dtype, name in dtypes.TYPE_NAMES.items()}
+
+
+def _conversion(dtype: dtypes.DType) -> Callable[[Tensor], Tensor]:
+    def convert(self: Tensor) -> Tensor:
+        return to(self, dtype)
+
+    convert.__name__ = convert.__qualname__ = next(n for n, d in CONVERSIONS.items() if d is dtype)
+    convert.__doc__ = f"The tensor as {dtype} (itself when it is one already)."
+    return convert
+
+
+def _type(self: Tensor, dtype: Any = None) -> Any:
+    """x.type(): the tensor type's name ('torch.FloatTensor'); x.type(dtype): the tensor in that dtype (a dtype,
+    its name, or a legacy type name such as 'torch.LongTensor')."""
+    if dtype is None:
+        return f"torch.{dtypes.TYPE_NAMES[self.dtype]}Tensor"
+    if isinstance(dtype, str) and dtype in _LEGACY_TYPES:
+        dtype = _LEGACY_TYPES[dtype]
+    elif isinstance(getattr(dtype, "dtype", None), dtypes.DType):  # a legacy type (torch.FloatTensor) names its dtype
+        dtype = dtype.dtype
+    return to(self, dtype)
+
+
+def _install_operators(T: type) -> None:
+    function = {symbol: BUILTINS[name].fn for symbol, name in OPERATORS.items() if symbol != "@"}
+    T.__add__ = T.__radd__ = _fast(ADD, function["+"])
+    T.__sub__ = _fast(SUB, function["-"])
+    T.__rsub__ = REFLECTED["-"].fn
+    T.__mul__ = T.__rmul__ = _fast(MUL, function["*"])
+    T.__truediv__ = _fast(DIV, function["/"])
+    T.__rtruediv__ = REFLECTED["/"].fn
+    T.__floordiv__ = lambda self, other: BUILTINS["div"].fn(self, other, rounding_mode="floor")
+    T.__rfloordiv__ = lambda self, other: BUILTINS["div"].fn(other, self, rounding_mode="floor")
+    T.__mod__ = lambda self, other: BUILTINS["remainder"].fn(self, other)
+    T.__rmod__ = lambda self, other: BUILTINS["remainder"].fn(other, self)
+    T.__pow__ = lambda self, other: function["**"](self, other)
+    # x += y is in place, as in PyTorch (x.add_(y)): an integer tensor stays one
+    for name, method in (("__iadd__", "add_"), ("__isub__", "sub_"), ("__imul__", "mul_"),
+                         ("__itruediv__", "div_"), ("__ipow__", "pow_")):
+        setattr(T, name, INPLACE[method])
+    T.__rpow__ = _reflected(function["**"])
+    T.__neg__ = lambda self: BUILTINS[UNARY_OPERATORS["-"]].fn(self)
+    T.__pos__ = lambda self: self
+    T.__abs__ = lambda self: BUILTINS["abs"].fn(self)
+    _set_operators(T, _array_operators())
+
+
+def _array_operators() -> dict[str, Callable]:
+    """The operators made of the array operations (indexing, logic, linalg's matmul), imported after this module."""
+    from ..ops import indexing, logic
+
+    matmul = BUILTINS["matmul"].fn
+
+    def both(self: Tensor, other: Any) -> Tensor:
+        return logic.bitwise_and(self, other)
+
+    def either(self: Tensor, other: Any) -> Tensor:
+        return logic.bitwise_or(self, other)
+
+    def differ(self: Tensor, other: Any) -> Tensor:
+        return logic.bitwise_xor(self, other)
+
+    return {
+        "__matmul__": lambda self, other: matmul(self, other), "__rmatmul__": _reflected(matmul),
+        "__lt__": lambda self, other: logic.lt(self, other), "__le__": lambda self, other: logic.le(self, other),
+        "__gt__": lambda self, other: logic.gt(self, other), "__ge__": lambda self, other: logic.ge(self, other),
+        "__eq__": _compared(logic.eq), "__ne__": _compared(logic.ne),
+        "__and__": both, "__rand__": both, "__or__": either, "__ror__": either, "__xor__": differ,
+        "__rxor__": differ, "__invert__": lambda self: logic.bitwise_not(self),
+        "__getitem__": indexing.getitem, "__setitem__": indexing.setitem,
+    }
+
+
+def _compared(compare: Callable[[Tensor, Any], Tensor]) -> Callable[[Tensor, Any], Any]:
+    """x == y and x != y: elementwise, as PyTorch's, for a tensor or a number; NotImplemented for anything else
+    (so `x == None` is False and `x in [None, x]` works, as in Python)."""
+
+    def operator(self: Tensor, other: Any) -> Any:
+        if isinstance(other, (Tensor, int, float, bool, np.number, np.ndarray)):
+            return compare(self, other)
+        return NotImplemented
+
+    return operator
+
+
+def _set_operators(T: type, operators: dict[str, Callable]) -> None:
+    for name, method in operators.items():
+        setattr(T, name, method)
+
+
+def install() -> None:
+    """Install the API on Tensor, once every module of the engine is imported (the package calls it)."""
+    T = Tensor
+    T.__init__ = _init
+    _install_operators(T)
+    T.T = property(lambda self: permute(self, tuple(reversed(range(self.ndim)))))
+    T.mT = property(lambda self: transpose(self, -2, -1))
+    T.backward = _backward
+    T.grad_fn = property(lambda self: fresh(self)._grad_fn, doc="The node that made this tensor (None for a leaf).")
+    T.is_leaf = property(lambda self: fresh(self)._grad_fn is None,
+                         doc="True for tensors not produced by a recorded operation (PyTorch's definition).")
+    for name, method in protocols.METHODS.items():
+        setattr(T, name, method)
+    for name, prop in protocols.PROPERTIES.items():
+        setattr(T, name, prop)
+    for name, method in INPLACE.items():
+        setattr(T, name, method)
+    shown = T.__repr__
+    T.__repr__ = lambda self: shown(fresh(self))  # a view's grad_fn as PyTorch shows it after a write
+    for name, dtype in CONVERSIONS.items():
+        setattr(T, name, _conversion(dtype))
+    T.type = _type
+    T.type_as = lambda self, other: to(self, other)
+    for name, entry in BUILTINS.items():  # every built-in that is a method and not already an attribute
+        if entry.method:
+            if not hasattr(T, name):
+                setattr(T, name, entry.fn)
+            TENSOR_METHODS.add(name)
+
+
+# What a program may read and call on a tensor (the language's allow-list): the built-ins that are methods
+# (added by install), the Tensor's own methods, and its properties.
+TENSOR_METHODS: set[str] = {
+    "backward", "retain_grad", "item", "tolist", "size", "dim", "numel", "detach_", "requires_grad_", *CONVERSIONS,
+    "type", "type_as", "element_size", "is_floating_point", "nelement", "register_hook", *INPLACE}
+TENSOR_PROPERTIES = ("T", "mT", "shape", "grad", "data", "requires_grad", "is_leaf", "grad_fn", "dtype", "ndim",
+                     "retains_grad")
+
+__all__ = ["INPLACE", "OPERATORS", "REFLECTED", "TENSOR_METHODS", "TENSOR_PROPERTIES", "UNARY_OPERATORS", "install",
+           "rdiv", "rsub"]

@@ -1,0 +1,315 @@
+"""More of torch.nn's containers and simple layers: ModuleDict, ParameterList, ParameterDict (which make tensors
+Parameters, as PyTorch's do, and print as PyTorch prints them), Unflatten, Dropout1d/2d/3d (whole channels zeroed:
+F.dropout1d/2d/3d, PyTorch's mask under the seed) and LazyLinear (in_features taken from the first input, its
+weights drawn then, when it becomes a Linear)."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+import numpy as np
+
+from ..core.coerce import number, tensor_arg
+from ..core.dtypes import TYPE_NAMES
+from ..core.registry import builtin
+from ..core.tensor import Tensor
+from ..errors import BadValueError, OutOfRangeError
+from ..ops.arithmetic import mul
+from ..ops.constructors import leaf
+from ..ops.shapes import squeeze, unflatten, unsqueeze
+from ..random.distributions import bernoulli
+from .layers import Linear, empty_parameter
+from .module import Module, Parameter
+
+
+class ModuleDict(Module):
+    """Modules by name, in insertion order: md['name'], md.keys(), md.items(), update(), pop()."""
+
+    def __init__(self, modules: Any = None) -> None:
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key: str) -> Module:
+        return self.registered_modules[key]
+
+    def __setitem__(self, key: str, module: Module) -> None:
+        self.add_module(key, module)
+
+    def __delitem__(self, key: str) -> None:
+        del self.registered_modules[key]
+
+    def __len__(self) -> int:
+        return len(self.registered_modules)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self.registered_modules))
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.registered_modules
+
+    def clear(self) -> None:
+        self.registered_modules.clear()
+
+    def pop(self, key: str) -> Module:
+        value = self[key]
+        del self[key]
+        return value
+
+    def keys(self) -> Iterable[str]:
+        return self.registered_modules.keys()
+
+    def items(self) -> Iterable[tuple[str, Module]]:
+        return self.registered_modules.items()
+
+    def values(self) -> Iterable[Module]:
+        return self.registered_modules.values()
+
+    def update(self, modules: Any) -> None:
+        pairs = modules.items() if isinstance(modules, (Mapping, ModuleDict)) else modules
+        for key, module in pairs:
+            self[key] = module
+
+
+def _as_parameter(value: Any) -> Any:
+    return Parameter(value) if isinstance(value, Tensor) and not isinstance(value, Parameter) else value
+
+
+class ParameterList(Module):
+    """Parameters in a list (tensors become Parameters), registered as "0", "1", ..."""
+
+    def __init__(self, values: Any = None) -> None:
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self.extend(values)
+
+    def _key(self, idx: int) -> str:
+        if not -self._size <= idx < self._size:
+            raise OutOfRangeError(f"index {idx} is out of range", reason="index")
+        return str(idx % self._size)
+
+    def __getitem__(self, idx: Any) -> Any:
+        if isinstance(idx, slice):
+            return ParameterList([self[i] for i in range(self._size)[idx]])
+        key = self._key(idx)
+        found, value = self.lookup(key)
+        return value if found else getattr(self, key)
+
+    def __setitem__(self, idx: int, value: Any) -> None:
+        setattr(self, self._key(idx), _as_parameter(value))
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter([self[i] for i in range(self._size)])
+
+    def __iadd__(self, values: Iterable[Any]) -> ParameterList:
+        return self.extend(values)
+
+    def append(self, value: Any) -> ParameterList:
+        self._size += 1
+        self[self._size - 1] = value
+        return self
+
+    def extend(self, values: Iterable[Any]) -> ParameterList:
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self) -> str:
+        return "\n".join(f"  ({k}): {_parameter_line(p, False)}" for k, p in enumerate(self))
+
+
+def _parameter_line(p: Any, legacy: bool) -> str:
+    """One entry of a ParameterList's (dtype) or ParameterDict's (legacy type name) printed form."""
+    if not isinstance(p, Tensor):
+        return f"Object of type: {type(p).__name__}"
+    kind = f"torch.{TYPE_NAMES[p.dtype]}Tensor" if legacy else str(p.dtype)
+    size = "x".join(str(n) for n in p.shape)
+    return f"{'Parameter' if isinstance(p, Parameter) else 'Tensor'} containing: [{kind} of size {size}]"
+
+
+class ParameterDict(Module):
+    """Parameters by name (tensors become Parameters): pd['name'], keys(), items(), update()."""
+
+    def __init__(self, parameters: Any = None) -> None:
+        super().__init__()
+        self._keys: dict[str, None] = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self._keys:
+            raise KeyError(key)
+        found, value = self.lookup(key)
+        return value if found else getattr(self, key)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._keys[key] = None
+        setattr(self, key, _as_parameter(value))
+
+    def __delitem__(self, key: str) -> None:
+        del self._keys[key]
+        delattr(self, key)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._keys))
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._keys
+
+    def keys(self) -> Iterable[str]:
+        return list(self._keys)
+
+    def items(self) -> Iterable[tuple[str, Any]]:
+        return [(k, self[k]) for k in self._keys]
+
+    def values(self) -> Iterable[Any]:
+        return [self[k] for k in self._keys]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self._keys else default
+
+    def pop(self, key: str) -> Any:
+        value = self[key]
+        del self[key]
+        return value
+
+    def update(self, parameters: Any) -> None:
+        pairs = parameters.items() if isinstance(parameters, (Mapping, ParameterDict)) else parameters
+        for key, value in pairs:
+            self[key] = value
+
+    def extra_repr(self) -> str:
+        return "\n".join(f"  ({k}): {_parameter_line(p, True)}" for k, p in self.items())
+
+
+class Unflatten(Module):
+    """Dim `dim` unflattened into unflattened_size (the inverse of Flatten)."""
+
+    def __init__(self, dim: Any, unflattened_size: Any) -> None:
+        super().__init__()
+        self.dim, self.unflattened_size = dim, unflattened_size
+
+    def settings(self) -> dict[str, Any]:
+        return {"dim": self.dim, "unflattened_size": self.unflattened_size}
+
+    def forward(self, input: Any) -> Tensor:
+        return unflatten(input, self.dim, self.unflattened_size)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
+
+
+def _feature_dropout(x: Tensor, p: float) -> Tensor:
+    """PyTorch's feature dropout: one Bernoulli(1 - p) draw per (sample, channel), scaled by 1 / (1 - p)."""
+    if p == 1:
+        return mul(x, leaf(np.zeros((), x._data.dtype), False))
+    shape = (*x._data.shape[:2], *([1] * (x.ndim - 2)))
+    noise = bernoulli(leaf(np.empty(shape, x._data.dtype), False), 1 - p)
+    noise._data[...] = noise._data / np.asarray(1 - p, noise._data.dtype)
+    return mul(x, noise)
+
+
+def _channel_dropout(input: Any, p: Any, training: bool, inplace: bool, batched: int, name: str) -> Tensor:
+    """dropout1d/2d/3d: `batched` is the dims of a batched input (one fewer: unbatched)."""
+    x = tensor_arg(input)
+    chance = number(p, "p")
+    if not 0 <= chance <= 1:
+        raise BadValueError(f"dropout probability has to be between 0 and 1, but got {chance}", reason="dropout")
+    if x.ndim not in (batched - 1, batched):
+        if name != "dropout2d":
+            raise BadValueError(f"{name}: Expected {batched - 1}D or {batched}D input, but received a {x.ndim}D input. "
+                                f"Note that {name} exists to provide channel-wise dropout on inputs with "
+                                f"{batched - 2} spatial dimension{'s' if batched > 3 else ''}", reason="dropout")
+        warnings.warn(f"dropout2d: Received a {x.ndim}-D input to dropout2d, which is deprecated and will result in "
+                      "an error in a future release.", UserWarning, stacklevel=3)
+    if not training or chance == 0:
+        return x
+    if x.ndim == batched - 1:
+        return squeeze(_feature_dropout(unsqueeze(x, 0), chance), 0)
+    return _feature_dropout(x, chance)
+
+
+@builtin("dropout1d(input, p=0.5, training=True, inplace=False)", ("mul",), method=False, functional=True)
+def dropout1d(input: Any, p: Any = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Whole channels of (N, C, L) or (C, L) zeroed with probability p, the rest scaled by 1 / (1 - p)."""
+    return _channel_dropout(input, p, training, inplace, 3, "dropout1d")
+
+
+@builtin("dropout2d(input, p=0.5, training=True, inplace=False)", ("mul",), method=False, functional=True)
+def dropout2d(input: Any, p: Any = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Whole channels of (N, C, H, W) or (C, H, W) zeroed with probability p, the rest scaled by 1 / (1 - p)."""
+    return _channel_dropout(input, p, training, inplace, 4, "dropout2d")
+
+
+@builtin("dropout3d(input, p=0.5, training=True, inplace=False)", ("mul",), method=False, functional=True)
+def dropout3d(input: Any, p: Any = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Whole channels of (N, C, D, H, W) or (C, D, H, W) zeroed with probability p, the rest scaled."""
+    return _channel_dropout(input, p, training, inplace, 5, "dropout3d")
+
+
+class _ChannelDropout(Module):
+    FUNCTION: Any = None
+
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
+        super().__init__()
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+            raise BadValueError(f"dropout probability has to be between 0 and 1, but got {p}", reason="dropout")
+        self.p, self.inplace = p, inplace
+
+    def settings(self) -> dict[str, Any]:
+        return {"p": self.p, "inplace": self.inplace}
+
+    def forward(self, input: Any) -> Tensor:
+        return type(self).FUNCTION(input, self.p, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout1d(_ChannelDropout):
+    FUNCTION = staticmethod(dropout1d)
+
+
+class Dropout2d(_ChannelDropout):
+    FUNCTION = staticmethod(dropout2d)
+
+
+class Dropout3d(_ChannelDropout):
+    FUNCTION = staticmethod(dropout3d)
+
+
+class LazyLinear(Linear):
+    """A Linear whose in_features is the first input's last dim: its weights are drawn then (PyTorch's numbers,
+    at that point of the random stream), and it becomes a Linear."""
+
+    def __init__(self, out_features: int, bias: bool = True, device: Any = None, dtype: Any = None) -> None:
+        Module.__init__(self)
+        self.in_features, self.out_features, self._dtype = 0, out_features, dtype
+        self.register_parameter("weight", empty_parameter((0,), dtype))
+        self.register_parameter("bias", empty_parameter((0,), dtype) if bias else None)
+
+    def forward(self, input: Any) -> Tensor:
+        x = tensor_arg(input)
+        self.in_features = x._data.shape[-1]
+        self.register_parameter("weight", empty_parameter((self.out_features, self.in_features), self._dtype))
+        if self.registered_parameters["bias"] is not None:
+            self.register_parameter("bias", empty_parameter((self.out_features,), self._dtype))
+        self.reset_parameters()
+        self.__class__ = Linear
+        return Linear.forward(self, x)
+
+
+CONTAINER_LAYERS = {cls.__name__: cls for cls in (ModuleDict, ParameterList, ParameterDict, Unflatten, Dropout1d,
+                                                  Dropout2d, Dropout3d, LazyLinear)}
+
+__all__ = ["CONTAINER_LAYERS", "Dropout1d", "Dropout2d", "Dropout3d", "LazyLinear", "ModuleDict", "ParameterDict",
+           "ParameterList", "Unflatten", "dropout1d", "dropout2d", "dropout3d"]
