@@ -1,6 +1,6 @@
 """One-shot start-up: each command's wall time as a ratio to `python -c "import numpy"`, in one run.
 
-    python benchmarks/startup.py [--rounds 15] [--autodiff PATH] [--write README.md] [--only NAME ...]
+    python benchmarks/startup.py [--rounds 15] [--autodiff PATH] [--write benchmarks/README.md] [--only NAME ...]
 
 Every round runs every command once, in turn, each paired with a run of the floor just before it (odd rounds)
 or just after it (even rounds), so a burst of load on this noisy machine falls on both alike and neither order
@@ -14,7 +14,7 @@ Why pairs: with one floor run per round, the first command that imports numpy af
 --trace: 1.29 there, 1.13-1.18 elsewhere; measured 2026-11-24, benchmarks/README.md).
 
 `--write FILE` replaces the table between the markers `<!-- startup-table -->` and
-`<!-- /startup-table -->` in FILE (the README's one-shot table is regenerated this way).
+`<!-- /startup-table -->` in FILE (benchmarks/README.md's one-shot table is regenerated this way).
 """
 
 from __future__ import annotations

@@ -55,3 +55,21 @@ def test_console_example(block: str) -> None:
         last_code = done.returncode
         shown = done.stdout.splitlines()
         assert shown == expected, f"$ {command}"
+
+
+def test_the_readme_is_a_landing_page_with_the_test_command():
+    """README.md stays short (the manual is docs/), and .ci/run finds the test command where it reads it: the
+    ```sh fence on the line after the marker, then the command."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 300
+    at = lines.index("<!-- test-command -->")
+    assert lines[at + 1] == "```sh"
+    assert lines[at + 2].startswith("python3 -m venv .venv && .venv/bin/pip install '.[test,plot]' torch==2.13.0 && ")
+    assert ".venv/bin/python -m pytest" in lines[at + 2]
+
+
+def test_the_docs_are_self_contained():
+    """Nothing in the README or docs/ points outside the repository (a sibling checkout, the machine's paths)."""
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "benchmarks" / "README.md"]:
+        text = path.read_text(encoding="utf-8")
+        assert "../shared" not in text and "/work/" not in text, path.name
