@@ -23,8 +23,8 @@ from autodiff.app.comparison import (
     second,
     tolerances,
 )
-from autodiff.app.realroots import BACKEND
 from autodiff.app.session import Binding, as_tensor, bind, parsed
+from autodiff.app.textbook.realroots import BACKEND
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, ParseError, ShapeError, UnknownNameError, UsageError
 from autodiff.grammar.interpreter import Evaluation, Interpreter

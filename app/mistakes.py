@@ -111,7 +111,7 @@ def _another_order(program: str, name: str, yours: np.ndarray, points: list[dict
 def _of_order(program: str, name: str, k: int) -> Any:
     """The program's k-th derivative with respect to name (SymPy, bounded in time; remembered), None when SymPy
     has none in time."""
-    from autodiff.app import exact as X
+    from autodiff.app.symbolic import exact as X
 
     found = _expression(program, name)
     if found is None:
@@ -122,7 +122,7 @@ def _of_order(program: str, name: str, k: int) -> Any:
 
 @functools.lru_cache(maxsize=256)
 def _expression(program: str, name: str) -> Any:
-    from autodiff.app import exact as X
+    from autodiff.app.symbolic import exact as X
 
     found = X.expression(program, [name])
     return None if isinstance(found, X.TimedOut) else found[0]
@@ -147,7 +147,7 @@ def _number(x: float) -> str:
 def _by_the_rules(program: str, name: str, yours: np.ndarray, reference: np.ndarray,
                   points: list[dict[str, float]]) -> str | None:
     """The chain, product and quotient rules of the program's steps, tried against yours (in the steps' order)."""
-    from autodiff.app.printing import to_book as to_language
+    from autodiff.app.symbolic.printing import to_book as to_language
 
     for step in _rule_steps(program, name):
         if step.rule == "chain":
@@ -169,9 +169,9 @@ def _by_the_rules(program: str, name: str, yours: np.ndarray, reference: np.ndar
 def _rule_steps(program: str, name: str) -> tuple[Any, ...]:
     """The program's steps that can name a mistake (a chain rule with its inner function, a product or quotient
     of two moving parts), in the order they are tried; found once per program."""
-    from autodiff.app.bookform import bounded
-    from autodiff.app.steps import rule_steps
-    from autodiff.app.symbolic import differentiate, record
+    from autodiff.app.symbolic.bookform import bounded
+    from autodiff.app.symbolic.program import differentiate, record
+    from autodiff.app.symbolic.steps import rule_steps
 
     formula = bounded(lambda p: differentiate(record(p, {name})), program, SECONDS)
     if isinstance(formula, str):
@@ -197,7 +197,7 @@ def _decide(exprs: tuple[Any, ...], pair: Callable[..., tuple[np.ndarray, np.nda
             verdict = _clearly_close(*pair(*fast))
         if verdict is not None:
             return verdict
-    from autodiff.app.diff import value_at
+    from autodiff.app.symbolic.diff import value_at
 
     with np.errstate(all="ignore"):
         return _close(*pair(*[np.array([value_at(e, p) for p in points]) for e in exprs]))
@@ -222,8 +222,8 @@ def _float64_values(expr: Any, points: list[dict[str, float]]) -> np.ndarray | N
         return None
     from autodiff import engine
     from autodiff.app.comparison import Program
-    from autodiff.app.realroots import BACKEND
     from autodiff.app.session import Binding
+    from autodiff.app.textbook.realroots import BACKEND
 
     bindings = [Binding(n, np.array([p[n] for p in points], dtype=np.float64), False) for n in points[0]]
     try:
@@ -238,7 +238,7 @@ def _float64_values(expr: Any, points: list[dict[str, float]]) -> np.ndarray | N
 
 @functools.lru_cache(maxsize=1024)
 def _written(expr: Any) -> str | None:
-    from autodiff.app.printing import to_language
+    from autodiff.app.symbolic.printing import to_language
 
     try:
         return to_language(expr)

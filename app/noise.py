@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from autodiff import engine
-from autodiff.app.realroots import BACKEND
 from autodiff.app.session import Binding, EvalRequest, run_eval
+from autodiff.app.textbook.realroots import BACKEND
 from autodiff.engine import Tensor
 
 FLOAT32_TINY = 1e-30  # below this (or above 1/this) float32 under- or overflows: not cancellation
@@ -57,7 +57,7 @@ def _in_dtype(dtype: str, work: object) -> object:
 
 def table_noise(program: str, wrt: str, points: np.ndarray, constants: list[Binding]) -> np.ndarray:
     """For each grid point: is the value there rounding noise (see the module's text)?"""
-    from autodiff.app.table import table  # `table` itself asks this (eval's checks need no table)
+    from autodiff.app.calculus.table import table  # `table` itself asks this (eval's checks need no table)
 
     x = np.asarray(to_float32(points))
     rounded = [Binding(c.name, to_float32(c.value), c.requires_grad) for c in constants]

@@ -1,4 +1,4 @@
-"""Reading textbook notation (app/notation.py) as the nesting grows: each form at 5,000, 10,000 and 20,000
+"""Reading textbook notation (app/textbook/notation.py) as the nesting grows: each form at 5,000, 10,000 and 20,000
 levels, best of 3, and the ratio of each time to the one before (2 is linear; before issue 44's fix 10,000
 nested roots took 13 s and 20,000 took 30 s through the command).
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import time
 
-from autodiff.app.notation import read
+from autodiff.app.textbook.notation import read
 
 FORMS = {
     "√√...x": lambda n: "√" * n + "x",

@@ -10,7 +10,7 @@ import time
 import numpy as np
 
 from autodiff import engine
-from autodiff.app.table import _run, grid, table
+from autodiff.app.calculus.table import _run, grid, table
 
 
 def main() -> None:

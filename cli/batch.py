@@ -77,8 +77,8 @@ def _write_answers(batch: Any, answer: Callable[[Any], dict[str, Any]], stream: 
                    options: dict[str, Any]) -> tuple[int, int, int]:
     """Write one JSON document per line, flushed at once (a co-process waits for it); (answered, failed,
     the first failed line)."""
-    from autodiff.cli import jsonout
     from autodiff.cli.errors import error_document
+    from autodiff.cli.output import jsonout
 
     answered = failed = first = 0
     write, flush = sys.stdout.write, sys.stdout.flush
@@ -100,8 +100,8 @@ def _answer_chunk(batch: Any, answer: Callable[[Any], dict[str, Any]], lines: li
     failed, the first failed line)."""
     import numpy as np
 
-    from autodiff.cli import jsonout
     from autodiff.cli.errors import error_document
+    from autodiff.cli.output import jsonout
 
     out: list[str] = []
     failed = first = 0
@@ -161,8 +161,8 @@ def eval_answering(program: str | None, assignments: tuple[str, ...], options: d
     """`eval --batch`: the program (if given) parsed once, the default bindings evaluated once; each line's
     document is `eval --format json`'s, its warnings included."""
     from autodiff.app.batch import EvalLines
-    from autodiff.cli import eval_run as commands
-    from autodiff.cli.limit_notes import eval_notes
+    from autodiff.cli.commands import eval_run as commands
+    from autodiff.cli.output.limit_notes import eval_notes
 
     lines = EvalLines(commands.eval_request(program, assignments, options), options["config"].seed)
     defaults: dict[str, list[Any]] = {}  # the default bindings evaluated in each dtype (for the float64 re-run)

@@ -100,7 +100,7 @@ def write_json(document: dict[str, Any]) -> None:
 
 def decimal(value: float, digits: int = 10) -> str:
     """A number for text output: 10 significant digits, integers without a point."""
-    from autodiff.app.pointwise import number
+    from autodiff.app.calculus.pointwise import number
 
     return number(value, digits)
 

@@ -44,7 +44,7 @@ class Commands(click.Group):
             return None
         import importlib
 
-        module = importlib.import_module(f"autodiff.cli.{entry[0]}")
+        module = importlib.import_module(f"autodiff.cli.commands.{entry[0]}")
         return next(command for command in module.COMMANDS if command.name == name)
 
     def shell_complete(self, ctx: click.Context, incomplete: str) -> list:

@@ -1,5 +1,5 @@
 """How the calculus commands (diff, check, table, plot, jacobian, hessian, critical, tangent, limit, newton,
-gradient) read their program: in textbook notation too (autodiff.app.notation), with the names of --wrt and
+gradient) read their program: in textbook notation too (autodiff.app.textbook.notation), with the names of --wrt and
 of the bindings read the same way (θ=1 binds theta). `eval` and `run` never come here."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from autodiff.cli.commandline import read_program
 
 def read_math(program: str | None, file: str | None, assignments: tuple[str, ...], options: dict[str, Any], *,
               implicit: bool = False, show: bool = True, question: bool = False) -> tuple[Any, tuple[str, ...]]:
-    """The program's Reading (see autodiff.app.notation) and the NAME=VALUE arguments; --wrt, --var and
+    """The program's Reading (see autodiff.app.textbook.notation) and the NAME=VALUE arguments; --wrt, --var and
     --const in `options` are rewritten in place. With `show`, "read as: ..." goes to stderr when the
     program was read from textbook notation (diff and check show it in their own output instead). With
     `question` (diff), `d/dx x^3` sets --wrt and --order; other commands refuse it."""
-    from autodiff.app.notation import read
+    from autodiff.app.textbook.notation import read
 
     text, assignments = read_program(program, file, assignments)
     text = text.rstrip()  # `echo 'x**3' | autodiff diff -`: the line's newline is not part of the formula
@@ -121,7 +121,7 @@ def refuse_equation(reading: Any, command: str) -> None:
 
 
 def _names(text: str) -> str:
-    from autodiff.app.notation import name
+    from autodiff.app.textbook.notation import name
 
     return ",".join(name(part.strip()) for part in text.split(","))
 
@@ -133,7 +133,7 @@ def _split(wrt: tuple[str, ...]) -> list[str]:
 def _binding(text: str, shown: list[str]) -> str:
     """NAME=VALUE with NAME's Greek letters spelt out and VALUE read in textbook notation (x=π/4, and each end
     and step of an interval, x=0:3π); a VALUE read as more than its letters spelt out is added to `shown`."""
-    from autodiff.app.notation import name, read
+    from autodiff.app.textbook.notation import name, read
 
     if "=" not in text:
         return text

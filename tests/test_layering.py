@@ -23,25 +23,23 @@ PUBLIC = {
                "autodiff.engine.kernels.allocator", "autodiff.engine.facade"},
     "grammar": {"autodiff.grammar", "autodiff.grammar.syntax", "autodiff.grammar.interpreter"},
     "app": {"autodiff.app", "autodiff.app.session", "autodiff.app.checking", "autodiff.app.comparison",
-            "autodiff.app.gradcheck", "autodiff.app.explain",
-            "autodiff.app.graph", "autodiff.app.symbolic", "autodiff.app.diff", "autodiff.app.printing",
-            "autodiff.app.sympymath", "autodiff.app.derivatives", "autodiff.app.table", "autodiff.app.exact",
-            "autodiff.app.pointwise", "autodiff.app.residue", "autodiff.app.lagrange", "autodiff.app.rates",
-            "autodiff.app.inverse",
-            "autodiff.app.tangent", "autodiff.app.lines", "autodiff.app.gradient", "autodiff.app.newton",
-            "autodiff.app.critical", "autodiff.app.extrema", "autodiff.app.critical_exact", "autodiff.app.critical_nd",
-            "autodiff.app.limits", "autodiff.app.noise", "autodiff.app.config", "autodiff.app.precision",
-            "autodiff.app.script", "autodiff.app.passes", "autodiff.app.batch", "autodiff.app.notation",
-            "autodiff.app.implicit",
-            "autodiff.app.steps", "autodiff.app.names"},
+            "autodiff.app.gradcheck", "autodiff.app.explain", "autodiff.app.graph", "autodiff.app.derivatives",
+            "autodiff.app.residue", "autodiff.app.noise", "autodiff.app.config", "autodiff.app.precision",
+            "autodiff.app.script", "autodiff.app.passes", "autodiff.app.batch", "autodiff.app.names",
+            "autodiff.app.symbolic", "autodiff.app.calculus", "autodiff.app.textbook",  # the rooms' packages
+            *(f"autodiff.app.symbolic.{m}" for m in ("program", "diff", "printing", "sympymath", "exact", "steps")),
+            *(f"autodiff.app.calculus.{m}" for m in (
+                "table", "pointwise", "lagrange", "rates", "inverse", "tangent", "lines", "gradient", "newton",
+                "critical", "extrema", "critical_exact", "critical_nd", "limits", "implicit")),
+            "autodiff.app.textbook.notation"},
 }
 THIRD_PARTY = {  # what each layer may import besides the standard library and the layers below it
     "engine": {"numpy"},
     "grammar": {"numpy", "lark"},  # lark only in generate.py, at development time (checked below)
     "app": {"numpy", "sympy"},  # sympy only in the symbolic modules, imported by their commands (checked below)
-    "cli": {"numpy", "click", "rich", "uniplot", "matplotlib"},  # the last two only in cli/plot_cmd.py
+    "cli": {"numpy", "click", "rich", "uniplot", "matplotlib"},  # the last two only in cli/commands/plot_cmd.py
 }
-SYMPY_MODULES = {"sympymath.py", "printing.py", "symbolic.py", "diff.py", "exact.py", "critical_exact.py",
+SYMPY_MODULES = {"sympymath.py", "printing.py", "program.py", "diff.py", "exact.py", "critical_exact.py",
                  "gradient.py", "limits.py", "tangent.py", "steps.py", "bookform.py", "implicit.py", "lines.py",
                  "lagrange.py", "rates.py", "inverse.py"}
 # Standard-library modules whose names start with '_' but are documented public API (the library reference has a
@@ -213,7 +211,6 @@ def test_no_private_attribute_of_engine_objects_outside_the_engine(layer):
                 if isinstance(node.value, ast.Call) and ast.unparse(node.value.func) == "super":
                     owner = "super"  # the parent's own hook that a subclass overrides (SymPy's printers' _print_X)
                 if owner in ("self", "cls", "super", "_os", "_sys", "_signal", "_tables") or (
-                        owner == "os" and node.attr == "_exit") or (
                         path.name == "generate.py" and node.attr == "_build_scanner"):  # lark's, at generation
                     continue
                 problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: .{node.attr}")
@@ -301,3 +298,49 @@ def test_errors_name_settings_that_the_command_line_words_as_options():
     error = UsageError("{order} cannot be combined with {backward}", fields=("order", "backward"))
     assert error.message == "order cannot be combined with backward"  # what a library user reads
     assert worded(error).message == "--order cannot be combined with --backward"
+
+
+# ------------------------------------------------------------------ the house's plain-code rules (round three)
+MAX_MODULES_PER_FOLDER = 30
+
+
+def test_no_folder_of_the_package_holds_more_than_30_modules():
+    """Subpackages by what they serve (engine/core, engine/ops, app/calculus, cli/commands, ...), not one flat
+    folder: a folder past 30 modules is split into rooms."""
+    crowded = {}
+    for layer in LAYERS:
+        for folder in [ROOT / layer, *(p for p in (ROOT / layer).rglob("*") if p.is_dir())]:
+            modules = [p for p in folder.glob("*.py") if p.name != "__init__.py"]
+            if folder.name != "__pycache__" and len(modules) > MAX_MODULES_PER_FOLDER:
+                crowded[folder.relative_to(ROOT).as_posix()] = len(modules)
+    assert crowded == {}
+
+
+def _calls_and_attributes(path: Path) -> list[tuple[int, str]]:
+    """(line, dotted text) of every attribute read in the file: `sys.meta_path`, `os._exit`, ..."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [(node.lineno, ast.unparse(node)) for node in ast.walk(tree) if isinstance(node, ast.Attribute)]
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_nothing_patches_the_import_system_or_exits_without_cleanup(layer):
+    """No finder on sys.meta_path (or path_hooks) and no os._exit: imports are Python's, and a command ends
+    as a Python program ends (atexit handlers run, buffers flush)."""
+    problems = []
+    for path in _sources(layer):
+        text = path.read_text(encoding="utf-8")
+        problems += [f"{path.relative_to(ROOT)}:{line}: {attr}" for line, attr in _calls_and_attributes(path)
+                     if attr.endswith(("meta_path", "path_hooks", "path_importer_cache", "._exit"))]
+        if re.search(r"\bfrom os import [^\n]*\b_exit\b", text):
+            problems.append(f"{path.relative_to(ROOT)}: from os import _exit")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_one_command_line_parser(layer):
+    """click reads every command line (cli/group.py and the commands' modules); no second reader beside it."""
+    problems = [f"{path.relative_to(ROOT)}:{line}: {module}" for path in _sources(layer)
+                for line, module, _ in _imports(path) if module.split(".")[0] in ("argparse", "optparse", "getopt")]
+    assert not problems, "\n".join(problems)
+    if layer != "cli":
+        assert not [p for p in _sources(layer) if any(m.split(".")[0] == "click" for _, m, _ in _imports(p))]

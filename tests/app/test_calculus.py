@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 from autodiff import engine
-from autodiff.app import exact as X
-from autodiff.app.critical import search
-from autodiff.app.extrema import one_variable
-from autodiff.app.limits import approach_points
+from autodiff.app.calculus.critical import search
+from autodiff.app.calculus.extrema import one_variable
+from autodiff.app.calculus.limits import approach_points
+from autodiff.app.calculus.pointwise import Function
+from autodiff.app.calculus.tangent import expand, polynomial
 from autodiff.app.noise import lost
-from autodiff.app.pointwise import Function
-from autodiff.app.tangent import expand, polynomial
+from autodiff.app.symbolic import exact as X
 
 
 @pytest.fixture(autouse=True)
@@ -38,7 +38,7 @@ def test_a_sympy_call_that_takes_too_long_is_abandoned():
 
 
 def test_the_numbers_answer_when_sympy_times_out(monkeypatch):
-    from autodiff.app import critical_exact
+    from autodiff.app.calculus import critical_exact
 
     monkeypatch.setattr(critical_exact, "_solve", lambda *a: X.TimedOut("SymPy did not answer within 3 s"))
     fn = Function("x**3 - 3*x", ["x"])

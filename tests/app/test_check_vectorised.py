@@ -14,7 +14,7 @@ from autodiff.app import checking
 from autodiff.app.checking import CheckRequest, Expectation, check_derivatives
 from autodiff.app.comparison import Variable, compare, compare_each
 from autodiff.app.session import parsed
-from autodiff.cli.check_run import check_json
+from autodiff.cli.commands.check_run import check_json
 from autodiff.engine.errors import AutodiffError
 from autodiff.grammar.syntax import ELEMENTWISE_FUNCTIONS as FUNCTIONS
 from autodiff.grammar.syntax import elementwise

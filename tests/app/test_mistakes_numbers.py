@@ -39,8 +39,8 @@ def _values(text: str, points: list[float]) -> list[float]:
     """The values of a formula and of the program's derivative at the points (autograd, float64)."""
     from autodiff import engine
     from autodiff.app.comparison import Program, gradients
-    from autodiff.app.realroots import BACKEND
     from autodiff.app.session import Binding
+    from autodiff.app.textbook.realroots import BACKEND
 
     with engine.settings(default_dtype="float64"), np.errstate(all="ignore"):
         root, leaves, _ = Program(text, BACKEND).run([Binding("x", np.array(points), True)])

@@ -1,5 +1,5 @@
 """Textbook notation is read in time linear in the nesting (issue 44: 10,000 nested √ took 13 s, 20,000 took 30 s).
-The work is counted, not timed: the lines of app/notation.py run for n and for 2n nested forms."""
+The work is counted, not timed: the lines of app/textbook/notation.py run for n and for 2n nested forms."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from autodiff.app import notation
-from autodiff.app.notation import read
+from autodiff.app.textbook import notation
+from autodiff.app.textbook.notation import read
 
 FORMS = {
     "roots": lambda n: "√" * n + "x",
@@ -23,7 +23,7 @@ FORMS = {
 
 
 def _lines_run(text: str) -> int:
-    """How many lines of app/notation.py run while reading the text."""
+    """How many lines of app/textbook/notation.py run while reading the text."""
     count = 0
     path = notation.__file__
 

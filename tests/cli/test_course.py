@@ -115,7 +115,7 @@ def test_eval_keeps_pytorch_powers(cli):
     ("sin 2(x+1)", "sin(2*(x + 1))"), ("sin xy", "sin(x*y)"), ("ln x^2", "log(x**2)"),
 ])
 def test_a_function_without_brackets_takes_one_factor(written, read_as):
-    from autodiff.app.notation import read
+    from autodiff.app.textbook.notation import read
 
     assert read(written, ["x", "y", "z"]).program == read_as
 
@@ -135,7 +135,7 @@ def test_check_accepts_the_books_own_answer(cli):
     ("xsin x", "x*sin(x)"), ("xsin(x)", "x*sin(x)"), ("theta", "theta"), ("exp(x)", "exp(x)"),
 ])
 def test_a_word_that_is_no_name_is_a_product_of_known_ones(written, read_as):
-    from autodiff.app.notation import read
+    from autodiff.app.textbook.notation import read
 
     assert read(written).program == read_as
 

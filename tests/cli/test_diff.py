@@ -136,7 +136,7 @@ def test_the_formula_evaluates_to_autograds_gradient(cli, program, low, high):
 
 def test_the_formula_equals_torchs_gradient():
     torch = pytest.importorskip("torch")
-    from autodiff.app.diff import derive, value_at
+    from autodiff.app.symbolic.diff import derive, value_at
 
     for program, low, high in TEXTBOOK[:6]:
         expr = derive(program, ["x"], 1).derivatives[0].expr
@@ -169,8 +169,8 @@ def test_eval_does_not_import_sympy():
 def test_the_formula_is_about_as_short_as_sympys_own():
     import sympy
 
-    from autodiff.app.diff import derive
-    from autodiff.app.symbolic import program_expression
+    from autodiff.app.symbolic.diff import derive
+    from autodiff.app.symbolic.program import program_expression
 
     for program, _, _ in TEXTBOOK:
         ours = derive(program, ["x"], 1).derivatives[0].expr
@@ -194,7 +194,7 @@ FORMULA_NODES = {"Program", "ExprStmt", "Assign", "Import", "ImportFrom", "Numbe
 
 
 def test_every_kind_of_node_is_a_formula_or_refused_by_name():
-    from autodiff.app.symbolic import FORMULA
+    from autodiff.app.symbolic.program import FORMULA
     from autodiff.grammar.syntax import tree
 
     kinds, stack = set(), [tree.Node]

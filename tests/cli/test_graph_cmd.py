@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from autodiff import engine
-from autodiff.cli.graph_cmd import dot_string, mermaid_text
+from autodiff.cli.commands.graph_cmd import dot_string, mermaid_text
 from autodiff.cli.main import main
 
 TUTORIAL3 = ("c = a + b; e = c * d", "a=2", "b=3", "d=4")

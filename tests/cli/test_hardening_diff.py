@@ -72,7 +72,7 @@ def test_the_time_box_counts_the_workers_cpu_time_not_the_clock(monkeypatch):
 
 
 def test_no_thread_left_is_a_limit_error(monkeypatch):
-    from autodiff.app import diff
+    from autodiff.app.symbolic import diff
     from autodiff.engine.errors import LimitError
 
     def refuse(self):

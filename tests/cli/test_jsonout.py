@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autodiff.cli import jsonout
+from autodiff.cli.output import jsonout
 
 EDGES = [0.1, 1e-14, 1e-15, 9.999999e-15, 1e22, 1e23, 9.9999e22, 1.0, 10.0, 100.0, 1000.0, 0.5, -0.0, 0.0, np.inf,
          -np.inf, np.nan, 3.4028235e38, -3.4028235e38, 1e-45, 1.17549435e-38, 16777216.0, 16777217.0, 0.745, 7.763]

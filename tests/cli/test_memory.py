@@ -237,7 +237,7 @@ def test_json_written_piecewise_is_the_same_text(shape, dtype):
 
     import numpy as np
 
-    from autodiff.cli import jsonout
+    from autodiff.cli.output import jsonout
 
     array = np.random.default_rng(0).standard_normal(shape).astype(dtype)
     if array.size > 3:

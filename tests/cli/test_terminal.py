@@ -8,7 +8,7 @@ import io
 import pytest
 from tolerance import close
 
-from autodiff.cli.text import colour, columns
+from autodiff.cli.output.text import colour, columns
 
 
 class _Stream(io.StringIO):

@@ -40,13 +40,13 @@ def test_a_builtin_used_as_a_value_is_a_variable_in_diff_and_a_name_error_in_eva
     ("f(x) = x^2", "x**2"), ("x(x+1)", "x*(x + 1)"),
 ])
 def test_textbook_notation_is_read_into_the_language(written, read_as):
-    from autodiff.app.notation import read
+    from autodiff.app.textbook.notation import read
 
     assert read(written).program == read_as
 
 
 def test_programs_of_the_language_are_read_as_written():
-    from autodiff.app.notation import read
+    from autodiff.app.textbook.notation import read
 
     for program in ("x**2 * sin(x)", "where(x > 0, x, -x)", "sum(x, dim=0)", "a = 2\nx*a"):
         assert read(program).read_as is None and read(program).program == program

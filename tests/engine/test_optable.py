@@ -58,7 +58,7 @@ def test_every_op_with_a_symbolic_form_can_be_computed_on_symbols():
     pytest.importorskip("sympy")
     import sympy
 
-    from autodiff.app.sympymath import FUNCTIONS, SymPyMath
+    from autodiff.app.symbolic.sympymath import FUNCTIONS, SymPyMath
 
     x, y, z = sympy.symbols("x y z", real=True)
     known = {"other": 2, "exponent": 3, "base": 2, "min": 0, "max": 1, "condition": x > 0}
@@ -78,7 +78,7 @@ def test_every_op_with_a_symbolic_form_can_be_computed_on_symbols():
 
 def test_the_three_vocabularies_implement_one_protocol():
     pytest.importorskip("sympy")
-    from autodiff.app.sympymath import SymPyMath
+    from autodiff.app.symbolic.sympymath import SymPyMath
 
     members = [name for name in dir(Vocabulary) if not name.startswith("_")] + ["records"]
     for vocabulary in (NumpyMath, TensorMath, SymPyMath):
