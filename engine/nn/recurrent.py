@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.dtypes import float32
-from ..core.optable import SHAPES, Grad, Op, declare
+from ..core.optable import LINEAR_JVP, SHAPES, Grad, Op, declare
 from ..core.recording import apply
 from ..core.tensor import Tensor
 from ..kernels.arrays import swapaxes
@@ -35,7 +35,8 @@ from .lstm_layer import lstm_layer
 TRANSPOSE_INPLACE = declare(Op("transpose_", "TransposeBackward1", ("self",),
                                lambda x, *, dim0, dim1: swapaxes(x, dim0, dim1),
                                (Grad(lambda F, g, s: F.transpose(g, s.dim0, s.dim1), "grad.transpose(dim0, dim1)"),),
-                               "swap two dims in place (the output of a batch_first RNN and GRU)", group=SHAPES))
+                               "swap two dims in place (the output of a batch_first RNN and GRU)", group=SHAPES,
+                               jvp=LINEAR_JVP))
 
 
 def transposed_(x: Tensor) -> Tensor:

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..core.coerce import number, tensor_arg
-from ..core.optable import ELEMENTWISE, ELEMENTWISE_JVP, KEPT, SHAPES, Grad, Op, declare
+from ..core.optable import ELEMENTWISE, ELEMENTWISE_JVP, KEPT, LINEAR_JVP, SHAPES, Grad, Op, declare
 from ..core.recording import apply
 from ..core.registry import builtin
 from ..core.settings import check_dim
@@ -69,7 +69,7 @@ UNFOLD = declare(Op("unfold", "UnfoldBackward0", ("self",), _windows,
                     (Grad(lambda F, g, s: F.index_put_add(s.input_shape, s.where, g),
                           "zeros of self's shape with each window's grad added at its place"),),
                     "windows of `size` every `step` along dim, as a new last dim (a view)", group=SHAPES,
-                    view=True, integers=KEPT))
+                    view=True, jvp=LINEAR_JVP, integers=KEPT))
 
 
 @builtin("unfold(input, dimension, size, step)", ("unfold",))
@@ -96,7 +96,7 @@ MASKED_SELECT = declare(Op("masked_select", "MaskedSelectBackward0", ("self",),
                            lambda x, *, shape, where: np.broadcast_to(x, shape)[where],
                            (Grad(lambda F, g, s: F.index_put_add(s.shape, s.where, g),
                                  "zeros of the broadcast shape with grad where mask"),),
-                           "the elements where mask is true, as a vector", integers=KEPT))
+                           "the elements where mask is true, as a vector", jvp=LINEAR_JVP, integers=KEPT))
 
 
 @builtin("masked_select(input, mask)", ("masked_select",))
