@@ -53,12 +53,19 @@ def _batch_input_grad(F: Any, g: Any, s: Any) -> Any:
     return (g - mean_g - centered * (invstd * invstd) * projection) * scale
 
 
+def _kept(*values: Any) -> None:
+    """Nothing: a formula passes it what PyTorch's one backward of the three inputs saves (so a later write into one
+    of them is detected as in PyTorch, whichever inputs require grad), which the formula itself need not read."""
+
+
 def _batch_weight_grad(F: Any, g: Any, s: Any) -> Any:
+    _kept(s.weight)
     centered, invstd = _batch_stats(F, s.input, s)
     return F.reshape(F.sum(g * centered * invstd, s.dims, True), (-1,))
 
 
 def _batch_bias_grad(F: Any, g: Any, s: Any) -> Any:
+    _kept(s.input, s.weight)
     return F.reshape(F.sum(g, s.dims, True), (-1,))
 
 
@@ -184,12 +191,14 @@ def _norm_input_grad(F: Any, g: Any, s: Any) -> Any:
 
 
 def _norm_weight_grad(F: Any, g: Any, s: Any) -> Any:
+    _kept(s.weight)
     centered, rstd = _group_stats(F, s.input, s)
     product = g * F.reshape(centered * rstd, s.shape)
     return F.reshape(F.sum(product, s.affine_dims, True), s.weight_shape)
 
 
 def _norm_bias_grad(F: Any, g: Any, s: Any) -> Any:
+    _kept(s.input, s.weight)
     return F.reshape(F.sum(g, s.affine_dims, True), s.weight_shape)
 
 
@@ -214,10 +223,29 @@ def _norm_tangent(F: Any, t: Any, s: Any) -> Any:
                            _affine_shape(s))
 
 
-_NORM_GRADS = (Grad(_norm_input_grad, "rstd * (grad * w - mean(grad * w) - xhat * mean(grad * w * xhat))"),
-               Grad(_norm_weight_grad, "sum(grad * xhat)"), Grad(_norm_bias_grad, "sum(grad)"))
+# layer_norm's backward saves bias too (native_layer_norm_backward takes it; group_norm's does not)
+def _layer_input_grad(F: Any, g: Any, s: Any) -> Any:
+    _kept(s.bias)
+    return _norm_input_grad(F, g, s)
+
+
+def _layer_weight_grad(F: Any, g: Any, s: Any) -> Any:
+    _kept(s.bias)
+    return _norm_weight_grad(F, g, s)
+
+
+def _layer_bias_grad(F: Any, g: Any, s: Any) -> Any:
+    _kept(s.bias)
+    return _norm_bias_grad(F, g, s)
+
+
+_INPUT_TEXT = "rstd * (grad * w - mean(grad * w) - xhat * mean(grad * w * xhat))"
+_NORM_GRADS = (Grad(_norm_input_grad, _INPUT_TEXT), Grad(_norm_weight_grad, "sum(grad * xhat)"),
+               Grad(_norm_bias_grad, "sum(grad)"))
+_LAYER_GRADS = (Grad(_layer_input_grad, _INPUT_TEXT), Grad(_layer_weight_grad, "sum(grad * xhat)"),
+                Grad(_layer_bias_grad, "sum(grad)"))
 NATIVE_LAYER_NORM = declare(Op("native_layer_norm", "NativeLayerNormBackward0", ("input", "weight", "bias"),
-                               _norm_forward, _NORM_GRADS,
+                               _norm_forward, _LAYER_GRADS,
                                "layer normalisation over the last dims (torch.nn.functional.layer_norm)", noisy=True,
                                jvp=_norm_tangent))
 NATIVE_GROUP_NORM = declare(Op("native_group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"),

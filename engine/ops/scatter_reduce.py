@@ -87,17 +87,19 @@ def _tangent(F: Any, t: Any, s: Any) -> Any:
     if s.reduce == "prod":
         return None
     part = tuple(slice(0, n) for n in s.index.shape)
-    src_t, shape = t.src[part], tuple(s.result.shape)
+    shape = tuple(s.result.shape)
     if s.reduce in ("sum", "mean"):
-        own = t.self if s.include_self else F.where(s.mask, 0.0, t.self)
-        total = own + F.scatter_add(shape, s.dim, s.index, src_t)
-        return total / s.counts if s.reduce == "mean" else total
+        params = {"dim": s.dim, "index": s.index, "reduce": s.reduce, "include_self": s.include_self, "mask": s.mask,
+                  "counts": s.counts}
+        if F.records:  # a tangent that records its graph: the op itself on the tangents (ScatterReduceBackward0)
+            return apply(SCATTER_REDUCE, (t.self, t.src), params)
+        return _forward(t.self, t.src, **params)
     result = F.values(s.result)
     self_is = np.asarray(F.values(s.self) == result) & (s.include_self | ~s.mask)
     src_is = np.asarray(F.values(s.src)[part] == np.take_along_axis(result, s.index, s.dim))
     count = self_is.astype(np.float64)
     np.add.at(count, along(s.index, s.dim), src_is.astype(np.float64))
-    total = F.where(self_is, t.self, 0.0) + F.scatter_add(shape, s.dim, s.index, F.where(src_is, src_t, 0.0))
+    total = F.where(self_is, t.self, 0.0) + F.scatter_add(shape, s.dim, s.index, F.where(src_is, t.src[part], 0.0))
     return total / np.maximum(count, 1).astype(result.dtype)
 
 

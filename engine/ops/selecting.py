@@ -94,7 +94,8 @@ def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
 
 MASKED_SELECT = declare(Op("masked_select", "MaskedSelectBackward0", ("self",),
                            lambda x, *, shape, where: np.broadcast_to(x, shape)[where],
-                           (Grad(lambda F, g, s: F.index_put_add(s.shape, s.where, g),
+                           (Grad(lambda F, g, s: F.index_put_add(np.broadcast_shapes(tuple(s.self.shape), s.shape),
+                                                                 s.where, g),
                                  "zeros of the broadcast shape with grad where mask"),),
                            "the elements where mask is true, as a vector", jvp=LINEAR_JVP, integers=KEPT))
 
