@@ -208,8 +208,8 @@ def triu_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None) -> T
 
 CLAMP_MAX = declare(Op("clamp_max", "ClampMaxBackward0", ("self",), lambda x, *, max: np.minimum(max, x),
                        (Grad(lambda F, g, s: F.where(F.values(s.self) <= s.max, g, 0.0), "grad where self <= max"),),
-                       "self lowered to max where it is above", group=ELEMENTWISE, jvp=ELEMENTWISE_JVP,
-                       integers=KEPT))
+                       "self lowered to max where it is above", group=ELEMENTWISE,
+                       symbolic=lambda M, a, *, max: M.minimum(a, max), jvp=ELEMENTWISE_JVP, integers=KEPT))
 
 
 @builtin("clamp_max(input, max)", ("clamp_max",), op=CLAMP_MAX)
