@@ -100,6 +100,13 @@ class AutogradError(AutodiffError, RuntimeError):
     python_exception = RuntimeError
 
 
+class NotImplementedAutogradError(AutogradError, NotImplementedError):
+    """A derivative PyTorch has not implemented (forward-mode AD of mkldnn_rnn_layer): NotImplementedError, a
+    RuntimeError, as PyTorch raises it."""
+
+    python_exception = NotImplementedError
+
+
 class BadValueError(AutodiffError, RuntimeError):
     kind = "value"
     python_exception = RuntimeError

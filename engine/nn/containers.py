@@ -231,9 +231,13 @@ def _channel_dropout(input: Any, p: Any, training: bool, inplace: bool, batched:
                                 f"{batched - 2} spatial dimension{'s' if batched > 3 else ''}", reason="dropout")
         warnings.warn(f"dropout2d: Received a {x.ndim}-D input to dropout2d, which is deprecated and will result in "
                       "an error in a future release.", UserWarning, stacklevel=3)
+    elif name == "dropout2d" and x.ndim == 3:  # PyTorch's dropout2d reads a 3-D input as (N, C, L), batched
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+                      "is desired - input is interpreted as shape (N, C, L), where C is the channel dim.",
+                      UserWarning, stacklevel=3)
     if not training or chance == 0:
         return x
-    if x.ndim == batched - 1:
+    if x.ndim == batched - 1 and name != "dropout2d":
         return squeeze(_feature_dropout(unsqueeze(x, 0), chance), 0)
     return _feature_dropout(x, chance)
 

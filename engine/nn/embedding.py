@@ -12,7 +12,7 @@ import numpy as np
 
 from ..core.coerce import tensor_arg
 from ..core.modes import no_grad
-from ..core.optable import KEPT, Grad, Op, declare
+from ..core.optable import KEPT, LINEAR_JVP, Grad, Op, declare
 from ..core.recording import apply
 from ..core.registry import builtin
 from ..core.settings import as_dtype, check_elements
@@ -34,7 +34,7 @@ EMBEDDING = declare(Op("embedding", "EmbeddingBackward0", ("weight",),
                        (Grad(_embedding_grad, "zeros of weight's shape with grad's rows added at indices "
                                               "(none at padding_idx)"),),
                        "rows of weight at integer indices (torch.nn.functional.embedding)",
-                       saved=("flat",), integers=KEPT))
+                       saved=("flat",), jvp=LINEAR_JVP, integers=KEPT))
 
 
 def _indices(input: Any) -> np.ndarray:

@@ -53,12 +53,19 @@ def _batch_input_grad(F: Any, g: Any, s: Any) -> Any:
     return (g - mean_g - centered * (invstd * invstd) * projection) * scale
 
 
+def _kept(*values: Any) -> None:
+    """Nothing: a formula passes it what PyTorch's one backward of the three inputs saves (so a later write into one
+    of them is detected as in PyTorch, whichever inputs require grad), which the formula itself need not read."""
+
+
 def _batch_weight_grad(F: Any, g: Any, s: Any) -> Any:
+    _kept(s.weight)
     centered, invstd = _batch_stats(F, s.input, s)
     return F.reshape(F.sum(g * centered * invstd, s.dims, True), (-1,))
 
 
 def _batch_bias_grad(F: Any, g: Any, s: Any) -> Any:
+    _kept(s.input, s.weight)
     return F.reshape(F.sum(g, s.dims, True), (-1,))
 
 
@@ -72,11 +79,35 @@ def _batch_forward(x: np.ndarray, w: np.ndarray | None, b: np.ndarray | None, *,
     return (x * alpha + beta).astype(kind)
 
 
+def _normalized_tangent(F: Any, tx: Any, centered: Any, invstd: Any, dims: tuple[int, ...], count: int) -> Any:
+    """The tangent of (x - mean(x)) * invstd(x) over dims (FunctionsManual's batch/layer/group_norm_jvp):
+    (t - mean(t)) * invstd - (x - mean) * invstd**3 * mean((t - mean(t)) * (x - mean))."""
+    moved = tx - F.sum(tx, dims, True) * (1.0 / count)
+    invstd_t = -(invstd * invstd * invstd) * (F.sum(moved * centered, dims, True) * (1.0 / count))
+    return moved * invstd + centered * invstd_t
+
+
+def _affine_tangent(F: Any, out_t: Any, xhat: Any, t: Any, s: Any, shape: tuple[int, ...]) -> Any:
+    """out_t * weight + xhat * weight's tangent + bias's tangent, the parameters viewed as `shape`."""
+    if s.weight is not None:
+        out_t = out_t * F.reshape(s.weight, shape) + xhat * F.reshape(t.weight, shape)
+    if s.bias is not None:
+        out_t = out_t + F.reshape(t.bias, shape)
+    return out_t
+
+
+def _batch_tangent(F: Any, t: Any, s: Any) -> Any:
+    """batch_norm_jvp: in training the batch's statistics move with the input; in eval the running ones do not."""
+    centered, invstd = _batch_stats(F, s.input, s)
+    out_t = _normalized_tangent(F, t.input, centered, invstd, s.dims, s.count) if s.training else t.input * invstd
+    return _affine_tangent(F, out_t, centered * invstd, t, s, s.shape)
+
+
 NATIVE_BATCH_NORM = declare(Op(
     "native_batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"), _batch_forward,
     (Grad(_batch_input_grad, "weight * invstd * (grad - mean(grad) - xhat * mean(grad * xhat))"),
      Grad(_batch_weight_grad, "sum(grad * xhat)"), Grad(_batch_bias_grad, "sum(grad)")),
-    "batch normalisation over dim 1 (torch.nn.functional.batch_norm)", noisy=True))
+    "batch normalisation over dim 1 (torch.nn.functional.batch_norm)", noisy=True, jvp=_batch_tangent))
 
 
 def _verify_batch_size(shape: tuple[int, ...]) -> None:
@@ -160,12 +191,14 @@ def _norm_input_grad(F: Any, g: Any, s: Any) -> Any:
 
 
 def _norm_weight_grad(F: Any, g: Any, s: Any) -> Any:
+    _kept(s.weight)
     centered, rstd = _group_stats(F, s.input, s)
     product = g * F.reshape(centered * rstd, s.shape)
     return F.reshape(F.sum(product, s.affine_dims, True), s.weight_shape)
 
 
 def _norm_bias_grad(F: Any, g: Any, s: Any) -> Any:
+    _kept(s.input, s.weight)
     return F.reshape(F.sum(g, s.affine_dims, True), s.weight_shape)
 
 
@@ -182,15 +215,43 @@ def _norm_forward(x: np.ndarray, w: np.ndarray | None, b: np.ndarray | None, *, 
     return out.astype(x.dtype)
 
 
-_NORM_GRADS = (Grad(_norm_input_grad, "rstd * (grad * w - mean(grad * w) - xhat * mean(grad * w * xhat))"),
-               Grad(_norm_weight_grad, "sum(grad * xhat)"), Grad(_norm_bias_grad, "sum(grad)"))
+def _norm_tangent(F: Any, t: Any, s: Any) -> Any:
+    """layer_norm_jvp and group_norm_jvp: the statistics of each group move with the input."""
+    centered, rstd = _group_stats(F, s.input, s)
+    out_t = _normalized_tangent(F, F.reshape(t.input, s.grouped), centered, rstd, s.dims, s.count)
+    return _affine_tangent(F, F.reshape(out_t, s.shape), F.reshape(centered * rstd, s.shape), t, s,
+                           _affine_shape(s))
+
+
+# layer_norm's backward saves bias too (native_layer_norm_backward takes it; group_norm's does not)
+def _layer_input_grad(F: Any, g: Any, s: Any) -> Any:
+    _kept(s.bias)
+    return _norm_input_grad(F, g, s)
+
+
+def _layer_weight_grad(F: Any, g: Any, s: Any) -> Any:
+    _kept(s.bias)
+    return _norm_weight_grad(F, g, s)
+
+
+def _layer_bias_grad(F: Any, g: Any, s: Any) -> Any:
+    _kept(s.bias)
+    return _norm_bias_grad(F, g, s)
+
+
+_INPUT_TEXT = "rstd * (grad * w - mean(grad * w) - xhat * mean(grad * w * xhat))"
+_NORM_GRADS = (Grad(_norm_input_grad, _INPUT_TEXT), Grad(_norm_weight_grad, "sum(grad * xhat)"),
+               Grad(_norm_bias_grad, "sum(grad)"))
+_LAYER_GRADS = (Grad(_layer_input_grad, _INPUT_TEXT), Grad(_layer_weight_grad, "sum(grad * xhat)"),
+                Grad(_layer_bias_grad, "sum(grad)"))
 NATIVE_LAYER_NORM = declare(Op("native_layer_norm", "NativeLayerNormBackward0", ("input", "weight", "bias"),
-                               _norm_forward, _NORM_GRADS,
-                               "layer normalisation over the last dims (torch.nn.functional.layer_norm)", noisy=True))
+                               _norm_forward, _LAYER_GRADS,
+                               "layer normalisation over the last dims (torch.nn.functional.layer_norm)", noisy=True,
+                               jvp=_norm_tangent))
 NATIVE_GROUP_NORM = declare(Op("native_group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"),
                                _norm_forward, _NORM_GRADS,
                                "group normalisation over groups of channels (torch.nn.functional.group_norm)",
-                               noisy=True))
+                               noisy=True, jvp=_norm_tangent))
 
 
 def _normalized_shape(value: Any) -> tuple[int, ...]:

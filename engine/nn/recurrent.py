@@ -2,7 +2,7 @@
 composes them from ordinary ops, so the values, the gradients and the nodes are PyTorch's:
 
 - a cell: gates = linear(h, w_hh, b_hh) + linear(x, w_ih, b_ih) (AddmmBackward0s, AddBackward0), then
-  RNN: tanh or relu of it; LSTM: i, f, g, o = chunk(gates, 4) through sigmoid, sigmoid, tanh, sigmoid,
+  RNN: tanh or relu of it; LSTM: i, f, g, o = unsafe_chunk(gates, 4) through sigmoid, sigmoid, tanh, sigmoid,
   c' = f * c + i * g, h' = o * tanh(c'); GRU: r = sigmoid(hr + xr), z = sigmoid(hz + xz),
   n = tanh(xn + hn * r), h' = (h - n) * z + n.
 - a layer over a sequence (T, B, ...): linear(x, w_ih, b_ih) of the whole sequence first, then the cell step by
@@ -21,21 +21,23 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.dtypes import float32
-from ..core.optable import SHAPES, Grad, Op, declare
+from ..core.optable import LINEAR_JVP, SHAPES, Grad, Op, declare
 from ..core.recording import apply
 from ..core.tensor import Tensor
 from ..kernels.arrays import swapaxes
 from ..ops.arithmetic import add, mul, sub
 from ..ops.elementwise import relu, sigmoid, tanh
 from ..ops.joins import cat, stack
-from ..ops.rearrange import chunk, unbind
+from ..ops.rearrange import unbind, unsafe_chunk
+from ..ops.shapes import CLONE
 from .linear_functions import dropout, linear
 from .lstm_layer import lstm_layer
 
 TRANSPOSE_INPLACE = declare(Op("transpose_", "TransposeBackward1", ("self",),
                                lambda x, *, dim0, dim1: swapaxes(x, dim0, dim1),
                                (Grad(lambda F, g, s: F.transpose(g, s.dim0, s.dim1), "grad.transpose(dim0, dim1)"),),
-                               "swap two dims in place (the output of a batch_first RNN and GRU)", group=SHAPES))
+                               "swap two dims in place (the output of a batch_first RNN and GRU)", group=SHAPES,
+                               jvp=LINEAR_JVP))
 
 
 def transposed_(x: Tensor) -> Tensor:
@@ -61,15 +63,15 @@ def relu_cell(x_gates: Tensor, hidden: Tensor, weights: Sequence[Any]) -> Tensor
 def lstm_cell(x_gates: Tensor, hidden: tuple[Tensor, Tensor], weights: Sequence[Any]) -> tuple[Tensor, Tensor]:
     h, c = hidden
     gates = add(_hidden_gates(h, weights), x_gates)
-    i, f, g, o = chunk(gates, 4, 1)
+    i, f, g, o = unsafe_chunk(gates, 4, 1)
     i, f, g, o = sigmoid(i), sigmoid(f), tanh(g), sigmoid(o)
     cy = add(mul(f, c), mul(i, g))
     return mul(o, tanh(cy)), cy
 
 
 def gru_cell(x_gates: Tensor, hidden: Tensor, weights: Sequence[Any]) -> Tensor:
-    xr, xz, xn = chunk(x_gates, 3, 1)
-    hr, hz, hn = chunk(_hidden_gates(hidden, weights), 3, 1)
+    xr, xz, xn = unsafe_chunk(x_gates, 3, 1)
+    hr, hz, hn = unsafe_chunk(_hidden_gates(hidden, weights), 3, 1)
     reset = sigmoid(add(hr, xr))
     update = sigmoid(add(hz, xz))
     new = tanh(add(xn, mul(hn, reset)))
@@ -112,6 +114,8 @@ def run_layers(mode: str, input: Tensor, hidden: Any, weights: Sequence[Sequence
     layer_input = input
     for layer in range(num_layers):
         outputs = []
+        if mode == "LSTM" and layer_input.dtype == float32 and not layer_input.is_contiguous():
+            layer_input = apply(CLONE, (layer_input,), {"contiguous": True})  # oneDNN's layer reads a contiguous copy
         for direction in range(directions):
             index = layer * directions + direction
             params = weights[index]

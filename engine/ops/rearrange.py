@@ -123,6 +123,11 @@ SPLIT = _declare("split", "SplitBackward0", _pieces_of, _pieces_grad, "the piece
 SPLIT_SIZES = _declare("split_with_sizes", "SplitWithSizesBackward0", _pieces_of, _pieces_grad,
                        "the pieces' grads in their places", "the pieces of split with sizes along dim", view=True,
                        several=True)
+# unsafe_split (ATen's recurrent cells chunk their gates with unsafe_chunk): split recorded as UnsafeSplitBackward0
+UNSAFE_SPLIT = _declare("unsafe_split", "UnsafeSplitBackward0",
+                        lambda x, **where: tuple(piece.copy() for piece in _pieces_of(x, **where)), _pieces_grad,
+                        "the pieces' grads in their places", "the pieces of unsafe_chunk along dim (not views)",
+                        several=True)
 UNBIND = _declare("unbind", "UnbindBackward0", _slices_of, _slices_grad, "the slices' grads at their indices",
                   "the slices of unbind along dim", view=True, several=True)
 
@@ -389,6 +394,13 @@ def chunk(input: Any, chunks: Any, dim: Any = 0) -> tuple[Tensor, ...]:
     d = check_dim(dim, x.ndim)
     size = x._data.shape[d] if x.ndim else 1
     return split(x, max(1, -(-size // count)), d)
+
+
+def unsafe_chunk(x: Tensor, chunks: int, dim: int) -> tuple[Tensor, ...]:
+    """x.unsafe_chunk(chunks, dim) as ATen's recurrent cells call it (UnsafeSplitBackward0): chunk's pieces."""
+    size = x._data.shape[dim]
+    step = max(1, -(-size // chunks))
+    return _pieces(x, [min(step, size - start) for start in range(0, size, step)], dim, UNSAFE_SPLIT)
 
 
 @builtin("unbind(input, dim=0)", ("unbind",))

@@ -80,11 +80,34 @@ def _src_grad(F: Any, g: Any, s: Any) -> Any:
                         reason="scatter")
 
 
+def _tangent(F: Any, t: Any, s: Any) -> Any:
+    """scatter_reduce_jvp: sum and mean are linear (the op on the tangents); amax/amin take the tangent of the
+    elements equal to the result (their mean, for ties); prod has none (PyTorch's formula returns an undefined
+    tangent: the result is not a dual tensor)."""
+    if s.reduce == "prod":
+        return None
+    part = tuple(slice(0, n) for n in s.index.shape)
+    shape = tuple(s.result.shape)
+    if s.reduce in ("sum", "mean"):
+        params = {"dim": s.dim, "index": s.index, "reduce": s.reduce, "include_self": s.include_self, "mask": s.mask,
+                  "counts": s.counts}
+        if F.records:  # a tangent that records its graph: the op itself on the tangents (ScatterReduceBackward0)
+            return apply(SCATTER_REDUCE, (t.self, t.src), params)
+        return _forward(t.self, t.src, **params)
+    result = F.values(s.result)
+    self_is = np.asarray(F.values(s.self) == result) & (s.include_self | ~s.mask)
+    src_is = np.asarray(F.values(s.src)[part] == np.take_along_axis(result, s.index, s.dim))
+    count = self_is.astype(np.float64)
+    np.add.at(count, along(s.index, s.dim), src_is.astype(np.float64))
+    total = F.where(self_is, t.self, 0.0) + F.scatter_add(shape, s.dim, s.index, F.where(src_is, t.src[part], 0.0))
+    return total / np.maximum(count, 1).astype(result.dtype)
+
+
 SCATTER_REDUCE = declare(Op("scatter_reduce", "ScatterReduceBackward0", ("self", "src"), _forward,
                             (Grad(_self_grad, "grad where self counts (divided, shared) as the reduction says"),
                              Grad(_src_grad, "grad gathered at index (divided, shared) as the reduction says")),
                             "src reduced into self at index along dim (sum, prod, mean, amax, amin)",
-                            saved=("index", "mask", "counts"), integers=AS_SELF, noisy=True))
+                            saved=("index", "mask", "counts"), integers=AS_SELF, noisy=True, jvp=_tangent))
 
 
 @builtin("scatter_reduce(input, dim, index, src, reduce, include_self=True)", ("scatter_reduce",))

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..core.coerce import number, tensor_arg
-from ..core.optable import ELEMENTWISE, ELEMENTWISE_JVP, KEPT, SHAPES, Grad, Op, declare
+from ..core.optable import ELEMENTWISE, ELEMENTWISE_JVP, KEPT, LINEAR_JVP, SHAPES, Grad, Op, declare
 from ..core.recording import apply
 from ..core.registry import builtin
 from ..core.settings import check_dim
@@ -69,7 +69,7 @@ UNFOLD = declare(Op("unfold", "UnfoldBackward0", ("self",), _windows,
                     (Grad(lambda F, g, s: F.index_put_add(s.input_shape, s.where, g),
                           "zeros of self's shape with each window's grad added at its place"),),
                     "windows of `size` every `step` along dim, as a new last dim (a view)", group=SHAPES,
-                    view=True, integers=KEPT))
+                    view=True, jvp=LINEAR_JVP, integers=KEPT))
 
 
 @builtin("unfold(input, dimension, size, step)", ("unfold",))
@@ -94,9 +94,10 @@ def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
 
 MASKED_SELECT = declare(Op("masked_select", "MaskedSelectBackward0", ("self",),
                            lambda x, *, shape, where: np.broadcast_to(x, shape)[where],
-                           (Grad(lambda F, g, s: F.index_put_add(s.shape, s.where, g),
+                           (Grad(lambda F, g, s: F.index_put_add(np.broadcast_shapes(tuple(s.self.shape), s.shape),
+                                                                 s.where, g),
                                  "zeros of the broadcast shape with grad where mask"),),
-                           "the elements where mask is true, as a vector", integers=KEPT))
+                           "the elements where mask is true, as a vector", jvp=LINEAR_JVP, integers=KEPT))
 
 
 @builtin("masked_select(input, mask)", ("masked_select",))
@@ -207,8 +208,8 @@ def triu_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None) -> T
 
 CLAMP_MAX = declare(Op("clamp_max", "ClampMaxBackward0", ("self",), lambda x, *, max: np.minimum(max, x),
                        (Grad(lambda F, g, s: F.where(F.values(s.self) <= s.max, g, 0.0), "grad where self <= max"),),
-                       "self lowered to max where it is above", group=ELEMENTWISE, jvp=ELEMENTWISE_JVP,
-                       integers=KEPT))
+                       "self lowered to max where it is above", group=ELEMENTWISE,
+                       symbolic=lambda M, a, *, max: M.minimum(a, max), jvp=ELEMENTWISE_JVP, integers=KEPT))
 
 
 @builtin("clamp_max(input, max)", ("clamp_max",), op=CLAMP_MAX)

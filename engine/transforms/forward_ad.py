@@ -22,7 +22,7 @@ from ..core.recording import apply
 from ..core.settings import STATE
 from ..core.tensor import Tensor
 from ..core.vocabulary import NumpyMath
-from ..errors import AutogradError, BadValueError, ShapeError
+from ..errors import AutogradError, BadValueError, NotImplementedAutogradError, ShapeError
 from ..ops.indexing import setitem
 from ..ops.shapes import view
 from .dual_tensors import set_tangent, tangent_of
@@ -125,9 +125,10 @@ def record_tangent(op: Op, inputs: Sequence[Any], values: Sequence[Any], params:
     if all(t is None for t in tangents):
         return
     if op.jvp is None:
-        raise AutogradError(f"Trying to use forward AD with {op.name} that does not support it because it has not "
-                            "been implemented yet.", hint="compute this derivative in reverse mode (backward or "
-                            "torch.autograd.functional.jvp)", reason="forward_ad")
+        raise NotImplementedAutogradError(
+            f"Trying to use forward AD with {op.name} that does not support it because it has not been implemented "
+            "yet.", hint="compute this derivative in reverse mode (backward or torch.autograd.functional.jvp)",
+            reason="forward_ad")
     params = params or {}
     if needs_graph(op, inputs, tangents):
         found = graph_tangent(op, inputs, values, tangents, params, result)
@@ -142,6 +143,8 @@ def record_tangent(op: Op, inputs: Sequence[Any], values: Sequence[Any], params:
         return
     with np.errstate(all="ignore"):
         out = _rule(op, list(values), arrays, params, result._data)
+    if out is None:  # a formula whose tangent is undefined (scatter_reduce's prod): the result is not dual
+        return
     out = np.asarray(out)
     if not (op.view and out.shape == result._data.shape and out.dtype == result._data.dtype):
         out = np.array(np.broadcast_to(out.astype(result._data.dtype, copy=False), result._data.shape), order="C")

@@ -57,6 +57,8 @@ def graph_tangent(op: Op, inputs: Sequence[Any], values: Sequence[Any], tangents
         primals = [_primal(x, v) for x, v in zip(inputs, values)]
         filled = [_zeros(v) if t is None and _is_float_array(v) else t for v, t in zip(values, tangents)]
         found = _rule(op, primals, filled, params, result)
+        if found is None:  # an undefined tangent (scatter_reduce's prod)
+            return None
         if op.outputs or op.several:
             return tuple(_fitted(f, r) for f, r in zip(found, result))
         return _fitted(found, result)

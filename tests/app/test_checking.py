@@ -342,6 +342,28 @@ CASES: dict[str, tuple[str, dict[str, str]]] = {
     "cross_entropy": ("cross_entropy(x, [2, 0], reduction='sum')", {"x": "[[0.5, -1, 2], [1, 0.3, -0.2]]"}),
     "smooth_l1_loss": ("smooth_l1_loss(x, y, beta=0.5)", {"x": "[0.5, -1, 2]", "y": "[0.7, 0, 3.2]"}),
     "huber_loss": ("huber_loss(x, y, delta=0.5)", {"x": "[0.5, -1, 2]", "y": "[0.7, 0, 3.2]"}),
+    # issue 41's functions
+    "select": ("select(x, 1, 2) * [1, 2]", {"x": "[[1, 3, -2], [0.5, -1, 2]]"}),
+    "narrow": ("narrow(x, 1, 1, 2) * [[1, 2], [3, 4]]", {"x": "[[1, 3, -2], [0.5, -1, 2]]"}),
+    "unfold": ("unfold(x, 1, 2, 1) * [[1, 2], [3, -1]]", {"x": "[[1, 3, -2], [0.5, -1, 2]]"}),
+    "masked_select": ("masked_select(x, x > 0) * [1, 2, 3, 4]", {"x": "[[1, 3, -2], [0.5, -1, 2]]"}),
+    "clamp_max": ("clamp_max(x, 0.8)", {"x": "[-1, 0.2, 0.9, -0.3]"}),
+    "diff": ("diff(x) * [[1, 2], [3, 4]]", {"x": "[[1, 3, -2], [0.5, -1, 2]]"}),
+    "meshgrid": ("meshgrid(x, y, indexing='ij')[0] * meshgrid(x, y, indexing='xy')[1].t()",
+                 {"x": "[1, 2, 3]", "y": "[0.5, -1]"}),
+    "scatter_reduce": ("scatter_reduce(x, 0, tensor([1, 1, 0]).long(), y, 'amax') * [1, 2, 3]",
+                       {"x": "[1, 3, -2]", "y": "[0.5, -1, 2]"}),
+    "dropout1d": ("dropout1d(x, 0.5) * 3", {"x": "[[[0.5, -1], [2, 3]], [[1, 2], [-1, 0.25]]]"}),
+    "dropout2d": ("dropout2d(x, 0.5) * 3", {"x": "[[[[0.5, -1], [2, 3]]], [[[1, 2], [-1, 0.25]]]]"}),
+    "dropout3d": ("dropout3d(x, 0.5) * 3", {"x": "[[[[0.5, -1], [2, 3]]], [[[1, 2], [-1, 0.25]]]]"}),
+    "embedding": ("embedding(tensor([2, 0, 2]).long(), w) * [[1], [2], [3]]",
+                  {"w": "[[1, 3], [0.5, -1], [2, 0.25]]"}),
+    "batch_norm": ("batch_norm(x, None, None, w, b, training=True) * [[1, 2, 3], [-1, 0.5, 2]]",
+                   {"x": "[[1, 3, -2], [0.5, -1, 2]]", "w": "[1, 2, 0.5]", "b": "[0.1, 0.2, 0.3]"}),
+    "layer_norm": ("layer_norm(x, [3], w, b) * [[1, 2, 3], [-1, 0.5, 2]]",
+                   {"x": "[[1, 3, -2], [0.5, -1, 2]]", "w": "[1, 2, 0.5]", "b": "[0.1, 0.2, 0.3]"}),
+    "group_norm": ("group_norm(x, 2, w, b) * [[1, 2, 3, 4], [-1, 0.5, 2, 1]]",
+                   {"x": "[[1, 3, -2, 0.5], [0.5, -1, 2, 4]]", "w": "[1, 2, 0.5, 3]", "b": "[0.1, 0.2, 0.3, 0.4]"}),
 }
 
 # `to` changes dtype: its float32 leg rounds the perturbations, so it gets a larger step.

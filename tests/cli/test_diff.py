@@ -86,6 +86,7 @@ def test_an_unknown_function_is_a_name_error_as_in_eval(cli):
     ("clamp(x, 0, 1)", "where((x >= 0) & (x <= 1), 1, 0)"),
     ("clamp(x, min=0)", "where(x >= 0, 1, 0)"),
     ("clamp(x*x, max=4)", "where((x >= -2) & (x <= 2), 2*x, 0)"),
+    ("clamp_max(x, 0.5)", "where(x <= 1/2, 1, 0)"),
     ("relu(x)", "where(x <= 0, 0, 1)"),  # relu's result max(0, x) <= 0 read as x <= 0
     ("relu(x*x - 1)", "where((x >= -1) & (x <= 1), 0, 2*x)"),
 ])
@@ -111,9 +112,10 @@ TEXTBOOK = [
     ("x**x", 0.2, 2.0), ("log(x**2 + 1) / (x + 2)", 0.0, 3.0), ("sqrt(1 + x**2) * atan(x)", -2.0, 2.0),
     ("tan(x)**2", -1.0, 1.0), ("where(x > 1, x**2, 2*x - 1)", -1.0, 3.0), ("sigmoid(2*x) * tanh(x)", -2.0, 2.0),
     ("cbrt(x) + sec(x)", 0.2, 1.2), ("asin(x) + acos(x / 2)", -0.9, 0.9), ("2**x + log2(x) + log10(x)", 0.5, 3.0),
+    ("clamp_max(x*x, 2) + clamp_min(x, 0.5)", -2.0, 2.0), ("clamp_max(sin(x), 0.25)", -2.0, 2.0),
 ]
 UNARY = sorted(name for name, op in OPS.items() if op.group == "Elementwise functions" and len(op.inputs) == 1
-               and name not in ("clamp", "clamp_min", "where"))
+               and name not in ("clamp", "clamp_min", "clamp_max", "where"))  # (they take a bound: in TEXTBOOK)
 DOMAIN = {"acosh": (1.2, 3.0), "log": (0.2, 3.0), "log2": (0.2, 3.0), "log10": (0.2, 3.0), "sqrt": (0.2, 3.0),
           "rsqrt": (0.2, 3.0), "asin": (-0.9, 0.9), "acos": (-0.9, 0.9), "atanh": (-0.9, 0.9), "log1p": (-0.5, 3.0),
           "tan": (-1.2, 1.2)}

@@ -13,15 +13,14 @@ import math
 from typing import Any
 
 INF, NAN = math.inf, math.nan
-MISSING_UNFOLD = "missing op: unfold"
 
 ROWS = [
-    ("test_unfold", 'x.unfold(0, 2, 1)', (8,), {"expect": MISSING_UNFOLD}),
-    ("test_unfold", 'x.unfold(0, 2, 2)', (8,), {"expect": MISSING_UNFOLD}),
-    ("test_unfold", 'x.unfold(0, 7, 3)', (8,), {"expect": MISSING_UNFOLD}),
-    ("test_unfold", 'x.unfold(2, 2, 8)', (3, 3, 3), {"expect": MISSING_UNFOLD}),
-    ("test_unfold", 'x.unfold(1, 0, 8)', (3, 3, 3), {"expect": MISSING_UNFOLD}),
-    ("test_unfold", 'x.unfold(-1, 2, 2)', (3, 3, 3, 3, 3), {"expect": MISSING_UNFOLD}),
+    ("test_unfold", 'x.unfold(0, 2, 1)', (8,)),
+    ("test_unfold", 'x.unfold(0, 2, 2)', (8,)),
+    ("test_unfold", 'x.unfold(0, 7, 3)', (8,)),
+    ("test_unfold", 'x.unfold(2, 2, 8)', (3, 3, 3)),
+    ("test_unfold", 'x.unfold(1, 0, 8)', (3, 3, 3)),
+    ("test_unfold", 'x.unfold(-1, 2, 2)', (3, 3, 3, 3, 3)),
     ("test_sum_fake", 'x.sum(axis=1)', (128, 1)),
     ("test_sum_twice", 'x.sum((0, 1)).sum()', (4, 4, 4)),
     ("test_sum_twice", 'x.sum((0, 2)).sum()', (4, 4, 4)),

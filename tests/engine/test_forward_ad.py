@@ -24,7 +24,9 @@ NON_FINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 
 # Ops without a forward formula, and why: a shrinking list (the test fails when one gains a formula).
 WITHOUT_JVP = {"copy_slices": "recorded by x[index] = value, whose tangent duals.write_tangent writes",
-               "index_put_": "recorded by x[mask] = value, whose tangent duals.write_tangent writes"}
+               "index_put_": "recorded by x[mask] = value, whose tangent duals.write_tangent writes",
+               "mkldnn_rnn_layer": "PyTorch 2.13 has no forward formula for it (a float32 nn.LSTM refuses forward AD "
+                                   "with NotImplementedError)"}
 
 
 def _decode(value):

@@ -29,7 +29,7 @@ PARAMS = {"pow": {"exponent": 2.5}, "rsub": {"other": 1.5}, "pow_scalar_base": {
 PROSE = {
     ("maximum", 0), ("maximum", 1), ("minimum", 0), ("minimum", 1), ("relu", 0), ("clamp", 0), ("where", 0),
     ("where", 1), ("div_mode", 0), ("div_mode", 1), ("fmax", 0), ("fmax", 1), ("fmin", 0), ("fmin", 1), ("gelu", 0),
-    ("clamp_min", 0),
+    ("clamp_min", 0), ("clamp_max", 0),
 }
 ELEMENTWISE_GROUPS = {"Arithmetic", "Elementwise functions", "Activation functions"}
 
