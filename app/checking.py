@@ -5,12 +5,12 @@ wrong first derivative of a scalar program gets its likely mistake named (app/mi
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from autodiff import engine
-from autodiff.app import Record
 from autodiff.app.comparison import (
     Comparison,
     Program,
@@ -33,80 +33,80 @@ from autodiff.grammar.syntax import elementwise
 MAX_SAMPLES = 10_000  # check's points, each a run of the program
 
 
-class Expectation(Record):
+@dataclass(eq=False)
+class Expectation:
     """The user's derivative of the root with respect to NAME; `label` names it in messages (a front end may
     give its own words, e.g. its option's)."""
 
-    __slots__ = ("label", "name", "text")
+    name: str
+    text: str
+    label: str = ""
 
-    def __init__(self, name: str, text: str, label: str = "") -> None:
-        self.name, self.text, self.label = name, text, label or f"{name}={text}"
+    def __post_init__(self) -> None:
+        self.label = self.label or f"{self.name}={self.text}"
 
 
-class CheckRequest(Record):
+@dataclass(eq=False)
+class CheckRequest:
     """What to check: the program, its variables, the expectations, and where and how closely."""
 
-    __slots__ = ("atol", "dtype", "expectations", "order", "program", "rtol", "samples", "seed", "variables")
+    program: str
+    variables: list[Variable]
+    expectations: list[Expectation]
+    dtype: str = "float32"
+    samples: int | None = None  # None: at the bound values
+    seed: int | None = None
+    rtol: float | None = None
+    atol: float | None = None
+    order: int = 1  # 2: the expectations are second derivatives (of the sum of the gradient, per element)
 
-    def __init__(self, program: str, variables: list[Variable], expectations: list[Expectation],
-                 dtype: str = "float32", samples: int | None = None, seed: int | None = None,
-                 rtol: float | None = None, atol: float | None = None, order: int = 1) -> None:
-        self.program, self.variables, self.expectations, self.dtype = program, variables, expectations, dtype
-        self.samples = samples  # None: at the bound values
-        self.seed, self.rtol, self.atol = seed, rtol, atol
-        self.order = order  # 2: the expectations are second derivatives (of the sum of the gradient, per element)
 
-
-class Worst(Record):
+@dataclass(eq=False)
+class Worst:
     """Where an expectation is furthest from autograd: the point, both values there, the element."""
 
-    __slots__ = ("abs_error", "autograd", "expected", "index", "point", "rel_error", "sample")
+    point: dict[str, np.ndarray]
+    expected: np.ndarray
+    autograd: np.ndarray
+    index: tuple[int, ...]  # the element of the gradient (empty for a scalar)
+    sample: int  # 1-based; 1 when the check is at the bound point only
+    abs_error: float
+    rel_error: float
 
-    def __init__(self, point: dict[str, np.ndarray], expected: np.ndarray, autograd: np.ndarray,
-                 index: tuple[int, ...], sample: int, abs_error: float, rel_error: float) -> None:
-        self.point, self.expected, self.autograd = point, expected, autograd
-        self.index = index  # the element of the gradient (empty for a scalar)
-        self.sample = sample  # 1-based; 1 when the check is at the bound point only
-        self.abs_error, self.rel_error = abs_error, rel_error
 
-
-class CheckResult(Record):
+@dataclass(eq=False)
+class CheckResult:
     """One expectation's verdict: its largest errors, where they are, and the likely mistake."""
 
-    __slots__ = ("max_abs_error", "max_rel_error", "mistake", "name", "ok", "shape", "text", "worst")
+    name: str
+    text: str
+    ok: bool
+    max_abs_error: float
+    max_rel_error: float
+    worst: Worst
+    shape: tuple[int, ...]
+    mistake: str | None = None  # the likely mistake, when the derivative is wrong and it is recognisable
 
-    def __init__(self, name: str, text: str, ok: bool, max_abs_error: float, max_rel_error: float, worst: Worst,
-                 shape: tuple[int, ...], mistake: str | None = None) -> None:
-        self.name, self.text, self.ok = name, text, ok
-        self.max_abs_error, self.max_rel_error, self.worst, self.shape = max_abs_error, max_rel_error, worst, shape
-        self.mistake = mistake  # the likely mistake, when the derivative is wrong and it is recognisable
 
-
-class CheckReport(Record):
+@dataclass(eq=False)
+class CheckReport:
     """Every expectation's verdict, with the points checked and the settings used."""
 
-    __slots__ = (
-        "atol",
-        "checks",
-        "dtype",
-        "notes",
-        "ok",
-        "order",
-        "points",
-        "root_shape",
-        "rtol",
-        "samples",
-        "seed",
-    )
+    ok: bool
+    checks: list[CheckResult]
+    samples: int
+    seed: int | None
+    dtype: str
+    rtol: float
+    atol: float
+    root_shape: tuple[int, ...]
+    notes: list[str] = field(default_factory=list)
+    points: list[dict[str, np.ndarray]] = field(default_factory=list)  # every point checked, in order
+    order: int = 1
 
-    def __init__(self, ok: bool, checks: list[CheckResult], samples: int, seed: int | None, dtype: str, rtol: float,
-                 atol: float, root_shape: tuple[int, ...], notes: list[str] | None = None,
-                 points: list[dict[str, np.ndarray]] | None = None, order: int = 1) -> None:
-        self.ok, self.checks, self.samples, self.seed, self.dtype = ok, checks, samples, seed, dtype
-        self.rtol, self.atol, self.root_shape = rtol, atol, root_shape
-        self.notes = [] if notes is None else notes
-        self.points = [] if points is None else points  # every point checked, in order
-        self.order = order
+    def __post_init__(self) -> None:
+        self.notes = [] if self.notes is None else self.notes
+        self.points = [] if self.points is None else self.points
 
 
 class _Derivative:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import functools
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from autodiff import engine
-from autodiff.app import Record
 from autodiff.app.session import Binding, bind, constant, parsed, root_tensor
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, UsageError
@@ -56,15 +56,14 @@ def nothing_to_compare(sizes: list[tuple[str, int]]) -> None:
                                 hint="bind a value with at least one element", reason="empty")
 
 
-class Variable(Record):
+@dataclass(eq=False)
+class Variable:
     """A bound name: a VALUE text of the language (evaluated again for every sample) or fixed values."""
 
-    __slots__ = ("name", "requires_grad", "text", "values")
-
-    def __init__(self, name: str, text: str | None = None, values: np.ndarray | None = None,
-                 requires_grad: bool = True) -> None:
-        self.name, self.text, self.requires_grad = name, text, requires_grad
-        self.values = values  # from @PATH: the same at every sample
+    name: str
+    text: str | None = None
+    values: np.ndarray | None = None  # from @PATH: the same at every sample
+    requires_grad: bool = True
 
     def draw(self) -> Any:
         if self.values is not None:
@@ -131,17 +130,15 @@ def second(root: Tensor, inputs: list[Tensor], grad_output: np.ndarray | None) -
     return out
 
 
-class Comparison(Record):
+@dataclass
+class Comparison:
     """An elementwise comparison of values with a reference, by torch.allclose's rule."""
 
-    __slots__ = ("max_abs_error", "max_rel_error", "ok", "worst", "worst_error")
-
-    def __init__(self, ok: bool, max_abs_error: float, max_rel_error: float, worst: int, worst_error: float) -> None:
-        self.ok, self.max_abs_error, self.max_rel_error = ok, max_abs_error, max_rel_error
-        self.worst = worst  # flat index of the worst element: the largest error out of tolerance, else the largest
-        self.worst_error = worst_error  # its absolute error
-
-    __eq__ = Record.same_fields
+    ok: bool
+    max_abs_error: float
+    max_rel_error: float
+    worst: int  # flat index of the worst element: the largest error out of tolerance, else the largest
+    worst_error: float  # its absolute error
 
 
 def compare(values: np.ndarray, reference: np.ndarray, rtol: float, atol: float) -> Comparison:

@@ -4,42 +4,22 @@ value, applied for the command's duration (engine.settings) instead of set for t
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from autodiff import engine
-from autodiff.app import Record
 
 DEFAULT_MAX_ELEMENTS = 50_000_000
 
 
-class Config(Record):
-    """The engine's settings for a run. Frozen, compared by its fields; written out rather than made by
-    `dataclasses`, whose class creation costs every start-up (README, start-up)."""
+@dataclass(frozen=True)
+class Config:
+    """The engine's settings for a run: frozen, compared and hashed by its fields."""
 
-    __slots__ = ("dtype", "max_elements", "seed")
-    dtype: str
-    seed: int | None
-    max_elements: int | None
-
-    def __init__(self, dtype: str = "float32", seed: int | None = None,
-                 max_elements: int | None = DEFAULT_MAX_ELEMENTS) -> None:
-        object.__setattr__(self, "dtype", dtype)
-        object.__setattr__(self, "seed", seed)
-        object.__setattr__(self, "max_elements", max_elements)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"cannot assign to field {name!r} of a Config")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r} of a Config")
-
-    __eq__ = Record.same_fields
-
-    def __hash__(self) -> int:
-        return hash((self.dtype, self.seed, self.max_elements))
-
-    def __repr__(self) -> str:
-        return f"Config(dtype={self.dtype!r}, seed={self.seed!r}, max_elements={self.max_elements!r})"
+    dtype: str = "float32"
+    seed: int | None = None
+    max_elements: int | None = DEFAULT_MAX_ELEMENTS
 
     @contextlib.contextmanager
     def applied(self) -> Iterator[Config]:
@@ -51,4 +31,4 @@ class Config(Record):
 
     def but(self, **changes: object) -> Config:
         """The same settings with some changed (a float64 run of a float32 command, a check's own seed)."""
-        return Config(**{"dtype": self.dtype, "seed": self.seed, "max_elements": self.max_elements, **changes})
+        return dataclasses.replace(self, **changes)

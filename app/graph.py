@@ -4,6 +4,7 @@ each node received and passed on). eval's graph and its explanation of a pass us
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -14,30 +15,27 @@ from autodiff.engine import AccumulateGrad, Tensor
 
 
 # ---------------------------------------------------------------------------- the graph as records
-# (written out rather than made by `dataclasses`, whose class creation costs every start-up: README, start-up)
+@dataclass(eq=False, repr=False)
 class GraphNode:
     """One node: its number, its name, its next functions (node number and input number, or None)."""
 
-    __slots__ = ("id", "name", "next", "node", "tensor", "variable")
-
-    def __init__(self, id: int, name: str, next: list[tuple[int, int] | None], variable: str | None = None,
-                 tensor: str | None = None, node: Any = None) -> None:
-        self.id, self.name, self.next = id, name, next
-        self.variable = variable  # AccumulateGrad: the leaf's name
-        self.tensor = tensor  # the named tensor this node produced, if any
-        self.node = node  # the engine node itself
+    id: int
+    name: str
+    next: list[tuple[int, int] | None]
+    variable: str | None = None  # AccumulateGrad: the leaf's name
+    tensor: str | None = None  # the named tensor this node produced, if any
+    node: Any = None  # the engine node itself
 
     def __repr__(self) -> str:
         return f"GraphNode(id={self.id!r}, name={self.name!r}, next={self.next!r}, variable={self.variable!r})"
 
 
+@dataclass(eq=False)
 class Graph:
     """The nodes in depth-first order, and the root's number (None: the root needs no grad)."""
 
-    __slots__ = ("nodes", "root")
-
-    def __init__(self, root: int | None, nodes: list[GraphNode]) -> None:
-        self.root, self.nodes = root, nodes
+    root: int | None
+    nodes: list[GraphNode]
 
     def __repr__(self) -> str:
         return f"Graph(root={self.root!r}, nodes={self.nodes!r})"

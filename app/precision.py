@@ -4,10 +4,10 @@ and every scalar result or gradient that differs by more than 1e-3 relative is r
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
-from autodiff.app import Record
 from autodiff.app.config import Config
 from autodiff.app.session import EvalRequest, EvalResult, run_eval
 from autodiff.engine import Tensor
@@ -16,15 +16,13 @@ PRECISION_CHECK_ELEMENTS = 100_000  # programs up to this size are run again in 
 PRECISION_RTOL = 1e-3
 
 
-class LostDigits(Record):
+@dataclass
+class LostDigits:
     """A value float32 got wrong: what it is ("the root", "x.grad"), float32's value and float64's."""
 
-    __slots__ = ("float32", "float64", "what")
-
-    def __init__(self, what: str, float32: float, float64: float) -> None:
-        self.what, self.float32, self.float64 = what, float32, float64
-
-    __eq__ = Record.same_fields
+    what: str
+    float32: float
+    float64: float
 
 
 def lost_digits(result: EvalResult, rebuild: Callable[[], EvalRequest], config: Config) -> list[LostDigits]:

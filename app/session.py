@@ -10,12 +10,12 @@ import contextlib
 import functools
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from autodiff import engine
-from autodiff.app import Record
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UnknownNameError, UsageError
 from autodiff.grammar.interpreter import Evaluation, Interpreter, constant, kind, literal_tensor
@@ -52,20 +52,16 @@ def as_tensor(value: Any, what: str, fields: tuple[str, ...] = ()) -> Tensor:
                         fields=fields)
 
 
-# Binding and Pass compare by their fields (app.Record); a request and a result by identity, with a short repr.
+# Binding and Pass compare by their fields (dataclasses); a request and a result by identity, with a short repr.
 
 
-class Binding(Record):
+@dataclass
+class Binding:
     """A name bound before the program runs: a leaf that requires grad (a variable) or not (a constant)."""
 
-    __slots__ = ("name", "requires_grad", "value")
-
-    def __init__(self, name: str, value: Any, requires_grad: bool) -> None:
-        self.name = name
-        self.value = value  # a Tensor, a numpy array, a number or a list
-        self.requires_grad = requires_grad
-
-    __eq__ = Record.same_fields
+    name: str
+    value: Any  # a Tensor, a numpy array, a number or a list
+    requires_grad: bool
 
 
 class EvalRequest:
@@ -128,17 +124,13 @@ class EvalRequest:
         return f"EvalRequest(program={self.program!r}, bindings={self.bindings!r})"
 
 
-class Pass(Record):
+@dataclass
+class Pass:
     """One backward call: which tensor it started from and every named leaf's .grad after it."""
 
-    __slots__ = ("grads", "order", "root")
-
-    def __init__(self, root: str | None, grads: dict[str, Any], order: int | None = None) -> None:
-        self.root = root
-        self.grads = grads  # np.ndarray | None, or what EvalRequest.keep kept of it
-        self.order = order  # which derivative this pass computed (EvalRequest.order)
-
-    __eq__ = Record.same_fields
+    root: str | None
+    grads: dict[str, Any]  # np.ndarray | None, or what EvalRequest.keep kept of it
+    order: int | None = None  # which derivative this pass computed (EvalRequest.order)
 
 
 class EvalResult:

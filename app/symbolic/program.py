@@ -60,7 +60,7 @@ class Symbolic:
 
 
 @dataclass
-class Record:
+class NodeOrigin:
     """How a node of the formula was made: an op of the table (`op`) or a built-in's composite definition
     (`builtin`, whose output node it is), applied to `args` (Symbolic values or numbers) with `params`."""
 
@@ -89,7 +89,7 @@ class Formula:
     leaves: dict[str, GraphInput]
     grads: dict[str, Any] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
-    records: dict[Any, Record] = field(default_factory=dict)  # node -> how it was made (textbook steps)
+    records: dict[Any, NodeOrigin] = field(default_factory=dict)  # node -> how it was made (textbook steps)
 
 
 class _Bound:
@@ -123,7 +123,7 @@ class SymbolicBackend:
 
     def __init__(self) -> None:
         self.leaves: dict[str, GraphInput] = {}
-        self.records: dict[Any, Record] = {}
+        self.records: dict[Any, NodeOrigin] = {}
 
     # ---- values
     @staticmethod
@@ -241,7 +241,7 @@ class SymbolicBackend:
             shown = (function or DISPLAY.get(builtin.name, lambda *a: None))(*(self.value(a).written for a in args))
         result.shown = shown
         if result.node is not None:
-            self.records[result.node] = Record(None, builtin, args, {})
+            self.records[result.node] = NodeOrigin(None, builtin, args, {})
         return result
 
     def op(self, op: Op, *inputs: Any, **params: Any) -> Symbolic:
@@ -256,7 +256,7 @@ class SymbolicBackend:
         if all(v.node is None for v in values):
             return Symbolic(result, None, shown)
         node = Node.of_values(op, tuple(v.node for v in values), exprs, params or None, result)
-        self.records[node] = Record(op, None, values, params)
+        self.records[node] = NodeOrigin(op, None, values, params)
         return Symbolic(result, node, shown)
 
 

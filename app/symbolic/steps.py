@@ -17,7 +17,7 @@ import sympy
 
 from autodiff import engine
 from autodiff.app.symbolic.bookform import step_form
-from autodiff.app.symbolic.program import Formula, Record, Symbolic, SymbolicBackend, differentiate, exact
+from autodiff.app.symbolic.program import Formula, NodeOrigin, Symbolic, SymbolicBackend, differentiate, exact
 from autodiff.app.symbolic.sympymath import SymPyMath
 
 MAX_STEPS = 200  # a formula with more operations shows its first steps only
@@ -137,7 +137,7 @@ def _derivative(value: Symbolic, results: dict[int, Any], formula: Formula, deri
     return sum((g[0] * derivatives[leaf.name] for leaf, g in captured.items() if g is not None), sympy.Integer(0))
 
 
-def _step(record: Record, value: Symbolic, derivatives: dict[str, Any], active: set, to_language: Any
+def _step(record: NodeOrigin, value: Symbolic, derivatives: dict[str, Any], active: set, to_language: Any
           ) -> tuple[RuleStep, list, list]:
     """The step of one operation: its rule, its parts [(partial, argument)], and the arguments to explain."""
     args = [SymbolicBackend.value(a) for a in record.args]
@@ -185,7 +185,7 @@ def _rule(name: str, moving: int, args: list[Symbolic], indices: list[int]) -> s
 _FRESH = ("u", "v", "w")
 
 
-def _local(record: Record, args: list[Symbolic], moving: list[int]) -> tuple[list, Any, list]:
+def _local(record: NodeOrigin, args: list[Symbolic], moving: list[int]) -> tuple[list, Any, list]:
     """The operation on fresh symbols (u, v: the variable itself where an argument is it) and its partial
     derivatives there, by the op table's formulas: ([symbols], f(u, ...), [df/du, ...])."""
     backend = SymbolicBackend()

@@ -14,8 +14,8 @@ from __future__ import annotations
 import functools
 import keyword
 import re
+from dataclasses import dataclass, field
 
-from autodiff.app import Record
 from autodiff.app.textbook.questions import GREEK_LETTERS, derivative_question
 from autodiff.engine import BUILTINS
 from autodiff.engine.errors import AutodiffError
@@ -48,19 +48,19 @@ _BINARY_SPACED = frozenset(("+", "-", "=", "==", "!=", "<", "<=", ">", ">="))
 _ENDS_ARGUMENT = frozenset(("+", "-", "*", "/", "//", "%", "@", "=", "==", "!=", "<", "<=", ">", ">="))
 
 
-class Reading(Record):
+@dataclass
+class Reading:
     """How a command read its program: the program in the language, what to show (`read_as`, None when it was
     taken as written), the two sides of an equation, and names read as variables although built-ins have them."""
 
-    __slots__ = ("derivative", "equation", "program", "read_as", "variables")
+    program: str
+    read_as: str | None = None
+    equation: tuple[str, str] | None = None
+    variables: list[str] = field(default_factory=list)
+    derivative: tuple[str, int] | None = None  # `d/dx x^3`, `d²/dx² ...`: the question asked, (x, 2)
 
-    def __init__(self, program: str, read_as: str | None = None, equation: tuple[str, str] | None = None,
-                 variables: list[str] | None = None, derivative: tuple[str, int] | None = None) -> None:
-        self.program, self.read_as, self.equation = program, read_as, equation
-        self.variables = [] if variables is None else variables
-        self.derivative = derivative  # `d/dx x^3`, `d²/dx² ...`: the question asked, (x, 2)
-
-    __eq__ = Record.same_fields
+    def __post_init__(self) -> None:
+        self.variables = [] if self.variables is None else self.variables
 
 
 def name(text: str) -> str:

@@ -24,6 +24,7 @@ import inspect
 import itertools
 import types
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -63,36 +64,12 @@ WIDENED = "widened"  # integers and bools summed as int64 (sum, prod, cumsum, tr
 INTEGER_RULES = (FLOATING, PROMOTED, KEPT, AS_SELF, WIDENED)
 
 
-class Record:
-    """A value whose fields are set once, when it is made (as a frozen dataclass's: assigning one raises). Written
-    out rather than made by `dataclasses`, whose class creation cost every start-up about a millisecond per
-    class; equality is identity (each op and formula is made once)."""
-
-    __slots__ = ("__dict__",)
-    FIELDS: tuple[str, ...] = ()
-
-    def _set(self, **fields: Any) -> None:
-        self.__dict__.update(fields)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot assign to field '{name}' of a {type(self).__name__}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field '{name}' of a {type(self).__name__}")
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({', '.join(f'{n}={self.__dict__[n]!r}' for n in self.FIELDS)})"
-
-
-class Grad(Record):
+@dataclass(frozen=True, eq=False)  # compared by identity: each formula is made once
+class Grad:
     """A backward formula for one input: `fn(F, g, s)` and its text, as PyTorch's derivatives.yaml gives it."""
 
-    FIELDS = ("fn", "text")
     fn: Callable[[Any, Any, Any], Any]
     text: str
-
-    def __init__(self, fn: Callable[[Any, Any, Any], Any], text: str) -> None:
-        self._set(fn=fn, text=text)
 
     @functools.cached_property
     def reads(self) -> tuple[str, ...]:
@@ -101,7 +78,8 @@ class Grad(Record):
         return reads(self.fn)
 
 
-class Op(Record):
+@dataclass(frozen=True, eq=False)  # compared by identity: each op is made once
+class Op:
     """One differentiable operation: forward, one Grad per tensor input, PyTorch's node name, its facts.
 
     - doc: one line; group: its group in `autodiff ops` (GROUPS), None: not listed under one
@@ -124,43 +102,36 @@ class Op(Record):
       cores, where it can be.
     """
 
-    FIELDS = ("name", "node", "inputs", "forward", "grads", "doc", "group", "view", "noisy", "elementwise", "kernel",
-              "symbolic", "saved", "jvp", "outputs", "several", "integers")
     name: str
     node: str
     inputs: tuple[str, ...]
     forward: Callable[..., np.ndarray] | None
     grads: tuple[Grad, ...]
-    doc: str
-    group: str | None
-    view: bool
-    noisy: bool
-    elementwise: bool
-    kernel: Kernel | None
-    symbolic: Any
-    saved: tuple[str, ...]
-    jvp: Any
-    outputs: tuple[str, ...]
-    several: bool
-    integers: str
-    large_forward: Callable[..., np.ndarray] | None
+    doc: str = ""
+    group: str | None = None
+    view: bool = False
+    noisy: bool = False
+    elementwise: bool = False
+    kernel: Kernel | None = None
+    symbolic: Any = None
+    saved: tuple[str, ...] = ()
+    jvp: Any = None
+    outputs: tuple[str, ...] = ()
+    several: bool = False
+    integers: str | None = None  # None: by its group (set in __post_init__)
+    large_forward: Callable[..., np.ndarray] | None = field(init=False, repr=False, default=None)
 
-    def __init__(self, name: str, node: str, inputs: tuple[str, ...], forward: Callable[..., np.ndarray] | None,
-                 grads: tuple[Grad, ...], doc: str = "", group: str | None = None, view: bool = False,
-                 noisy: bool = False, elementwise: bool = False, kernel: Kernel | None = None, symbolic: Any = None,
-                 saved: tuple[str, ...] = (), jvp: Any = None, outputs: tuple[str, ...] = (),
-                 several: bool = False, integers: str | None = None) -> None:
-        if len(grads) != len(inputs):
-            raise ValueError(f"op {name}: {len(inputs)} inputs but {len(grads)} formulas")
+    def __post_init__(self) -> None:
+        if len(self.grads) != len(self.inputs):
+            raise ValueError(f"op {self.name}: {len(self.inputs)} inputs but {len(self.grads)} formulas")
+        integers = self.integers
         if integers is None:
-            integers = KEPT if group == SHAPES else PROMOTED if group == ARITHMETIC else FLOATING
+            integers = KEPT if self.group == SHAPES else PROMOTED if self.group == ARITHMETIC else FLOATING
         elif integers not in INTEGER_RULES:
-            raise ValueError(f"op {name}: integers={integers!r} is not one of {INTEGER_RULES}")
-        chosen = kernel if kernel is not None else _ufunc_kernel(forward)
-        self._set(name=name, node=node, inputs=inputs, forward=forward, grads=grads, doc=doc, group=group, view=view,
-                  noisy=noisy, elementwise=elementwise, kernel=kernel, symbolic=symbolic, saved=saved, jvp=jvp,
-                  outputs=outputs, several=several, integers=integers,
-                  large_forward=None if chosen is None else splitting(chosen, forward))
+            raise ValueError(f"op {self.name}: integers={integers!r} is not one of {INTEGER_RULES}")
+        chosen = self.kernel if self.kernel is not None else _ufunc_kernel(self.forward)
+        object.__setattr__(self, "integers", integers)  # a frozen dataclass's derived fields, set once
+        object.__setattr__(self, "large_forward", None if chosen is None else splitting(chosen, self.forward))
 
     # `uses` and `saved_for` are derived from the formulas' code when an op is first recorded (not at import).
     @functools.cached_property

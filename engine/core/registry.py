@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from .coerce import tensor_arg
-from .optable import OPS, Op, Record, declare
+from .optable import OPS, Op, declare
 from .recording import apply, binary
 
 
-class Builtin(Record):
+@dataclass(frozen=True, eq=False)  # compared by identity: each built-in is registered once
+class Builtin:
     """A public function: how to call it, which ops it records, and how other backends run it.
 
     - op: the one op it applies to its tensor arguments, in order
@@ -35,28 +37,23 @@ class Builtin(Record):
     - parameters (derived): the names of its parameters, from its signature
     """
 
-    FIELDS = ("name", "fn", "signature", "ops", "summary", "method", "op", "composite", "plan", "functional",
-              "alias_of")
     name: str
     fn: Callable[..., Any]
     signature: str
     ops: tuple[str, ...]
     summary: str
     method: bool
-    op: Op | None
-    composite: Callable[..., Any] | None
-    plan: Callable[..., Any] | None
-    functional: bool
-    alias_of: str | None
-    parameters: tuple[str, ...]
+    op: Op | None = None
+    composite: Callable[..., Any] | None = None
+    plan: Callable[..., Any] | None = None
+    functional: bool = False
+    alias_of: str | None = None
+    parameters: tuple[str, ...] = field(init=False, repr=False, default=())
 
-    def __init__(self, name: str, fn: Callable[..., Any], signature: str, ops: tuple[str, ...], summary: str,
-                 method: bool, op: Op | None = None, composite: Callable[..., Any] | None = None,
-                 plan: Callable[..., Any] | None = None, functional: bool = False, alias_of: str | None = None) -> None:
-        inside = signature.split("(", 1)[1].rstrip(")")
+    def __post_init__(self) -> None:
+        inside = self.signature.split("(", 1)[1].rstrip(")")
         names = [p.split("=")[0].strip().lstrip("*") for p in inside.split(",") if p.strip()]
-        self._set(name=name, fn=fn, signature=signature, ops=ops, summary=summary, method=method, op=op,
-                  composite=composite, plan=plan, functional=functional, alias_of=alias_of, parameters=tuple(names))
+        object.__setattr__(self, "parameters", tuple(names))  # derived once, from the signature
 
 
 BUILTINS: dict[str, Builtin] = {}

@@ -4,34 +4,27 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 
+@dataclass(frozen=True, eq=False, repr=False)  # each policy is made once, so equal means the same
 class Policy:
-    """The rules of one way of running programs (frozen; each policy is made once, so equal means the same).
-    Written out rather than made by `dataclasses`, whose class creation costs every start-up (README, start-up)."""
+    """The rules of one way of running programs."""
 
-    __slots__ = ("modules", "name", "python_builtins", "refuse", "refused", "unknown_hint")
+    name: str
+    _: KW_ONLY
+    python_builtins: bool = True  # range, len, min, abs, ... (Python's meaning on numbers)
+    modules: tuple[str, ...] = ("torch",)  # modules a program may use without importing them
+    # Syntax it refuses: node class name -> what to call it in the message (an expression or a statement)
+    refused: Mapping[str, str] = field(default_factory=dict)
+    # The error for a refused construct: refuse(what, node) -> an exception to raise (None: a generic one)
+    refuse: Callable[[str, Any], Exception] | None = None
+    unknown_hint: str = "assign {name} = ... first"  # the hint for a name nothing binds
 
-    def __init__(self, name: str, *, python_builtins: bool = True,
-                 modules: tuple[str, ...] = ("torch",), refused: Mapping[str, str] | None = None,
-                 refuse: Callable[[str, Any], Exception] | None = None,
-                 unknown_hint: str = "assign {name} = ... first") -> None:
-        setter = object.__setattr__
-        setter(self, "name", name)
-        setter(self, "python_builtins", python_builtins)  # range, len, min, abs, ... (Python's meaning on numbers)
-        setter(self, "modules", modules)  # modules a program may use without importing them
-        # Syntax it refuses: node class name -> what to call it in the message (an expression or a statement)
-        setter(self, "refused", {} if refused is None else refused)
-        # The error for a refused construct: refuse(what, node) -> an exception to raise (None: a generic one)
-        setter(self, "refuse", refuse)
-        setter(self, "unknown_hint", unknown_hint)  # the hint for a name nothing binds
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"cannot assign to field {name!r} of a Policy")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r} of a Policy")
+    def __post_init__(self) -> None:
+        if self.refused is None:
+            object.__setattr__(self, "refused", {})
 
     def __repr__(self) -> str:
         return f"Policy({self.name!r})"
