@@ -28,11 +28,22 @@ class Terminal:
         env = {**os.environ, "TERM": "dumb", "NO_COLOR": "1", "XDG_STATE_HOME": state}
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the pty is its controlling terminal, so Ctrl-C sends SIGINT
-            try:
+            try:  # as a terminal's shell starts it: SIGINT at its default (a suite run in the background ignores it)
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
                 os.execve(sys.executable, [sys.executable, "-m", "autodiff.cli", "repl"], env)
             finally:
                 os._exit(127)
         self.seen = ""
+
+    def _state(self) -> str:
+        """What the child is doing (Linux's /proc), for a failure's message."""
+        try:
+            with open(f"/proc/{self.pid}/status", encoding="utf-8") as f:
+                state = next(line for line in f if line.startswith("State:"))
+            with open(f"/proc/{self.pid}/wchan", encoding="utf-8") as f:
+                return f"{state.strip()}, waiting in {f.read() or '-'}"
+        except (OSError, StopIteration):
+            return "unknown"
 
     def send(self, keys: str) -> None:
         os.write(self.fd, keys.encode())
@@ -43,7 +54,8 @@ class Terminal:
         while text not in self.seen:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise AssertionError(f"waited {timeout} s for {text!r}; the terminal shows {self.seen!r}")
+                raise AssertionError(f"waited {timeout} s for {text!r}; the terminal shows {self.seen!r}; "
+                                     f"the process: {self._state()}")
             ready, _, _ = select.select([self.fd], [], [], remaining)
             if ready:
                 try:
@@ -113,6 +125,7 @@ def test_an_interactive_session(terminal, tmp_path):
     assert enter(terminal, "undefined_name").splitlines()[-1] == "NameError: name 'undefined_name' is not defined"
     # Ctrl-C cancels the input, as in Python
     terminal.send("x +")
+    terminal.expect("x +")  # echoed: readline has the terminal and reads keys
     terminal.send("\x03")
     assert "KeyboardInterrupt" in terminal.expect(">>> ")
     # Tab completes a name of the session

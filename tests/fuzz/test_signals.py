@@ -19,6 +19,12 @@ AUTODIFF = str(Path(sys.executable).with_name("autodiff"))
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
+def _default_sigint() -> None:
+    """In the child: SIGINT at its default, as a terminal's shell starts a command (a suite run as a background
+    job inherits it ignored, and autodiff keeps an inherited ignore: a background job does not die on Ctrl-C)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
@@ -63,8 +69,8 @@ def _assert_interrupted(code: int, stderr: str) -> None:
     "a = randn(2000, 2000)\n" + "a = sin(a) * 0.5 + a\n" * 3000 + "a.sum()",  # elementwise, on threads
 ])
 def test_ctrl_c_during_numpy_work(program):
-    proc = subprocess.Popen([AUTODIFF, "eval", program, "--seed", "0"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([AUTODIFF, "eval", program, "--seed", "0"], preexec_fn=_default_sigint,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         _wait_until(lambda: _cpu_seconds(proc.pid) > 1.0)  # well past start-up: inside the computation
     finally:
@@ -75,8 +81,8 @@ def test_ctrl_c_during_numpy_work(program):
 
 @pytest.mark.parametrize("args", [["run", "-"], ["eval", "-"], ["eval", "x * 2", "--batch", "-"]])
 def test_ctrl_c_while_reading_standard_input(args):
-    proc = subprocess.Popen([AUTODIFF, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([AUTODIFF, *args], preexec_fn=_default_sigint, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if Path(f"/proc/{proc.pid}/syscall").exists():
         _wait_until(lambda: _reading_stdin(proc.pid))
     else:  # pragma: no cover - not Linux
@@ -86,8 +92,8 @@ def test_ctrl_c_while_reading_standard_input(args):
 
 def test_ctrl_c_between_batch_lines():
     """A co-process that got answers and then is interrupted still ends cleanly."""
-    proc = subprocess.Popen([AUTODIFF, "eval", "x * 2", "--batch", "-"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([AUTODIFF, "eval", "x * 2", "--batch", "-"], preexec_fn=_default_sigint,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     proc.stdin.write('{"x": 1}\n')
     proc.stdin.flush()
     answer = proc.stdout.readline()
@@ -102,5 +108,6 @@ def test_ctrl_c_while_the_command_is_still_importing():
     before any of autodiff runs, are out of reach.)"""
     code = ("import os, signal, sys, time\nsys.argv[0] = 'autodiff'\nimport autodiff.cli\n"
             "os.kill(os.getpid(), signal.SIGINT)\ntime.sleep(10)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30,
+                          preexec_fn=_default_sigint)
     _assert_interrupted(done.returncode, done.stderr)
