@@ -1,6 +1,7 @@
 """Throughput of `--batch -`: lines per second through the installed command, start-up included.
 
     python benchmarks/batch.py [--lines 2000] [--rounds 3] [--only one mixed ...] [--jobs 1 2] [--autodiff PATH]
+    python benchmarks/batch.py --emit class --lines 20000 > answers.jsonl   (the lines of one kind, not timed)
 
 Feeds LINES JSON lines (seeded) on standard input to the `autodiff` command next to this Python (or
 --autodiff PATH), checks that every line was answered without error, and reports the median of ROUNDS
@@ -15,6 +16,7 @@ wall-clock runs as lines per second (with the best beside it: the machine may be
   program; the wrong ones are the mistakes app/mistakes.py names, and unnamed ones);
 - `class-right`, `class-wrong`: a class's answers: 20 questions (programs), each line one student's answer to
   one of them (right ones written several ways; wrong ones as above), at a point of the student's own;
+  `class`: the same, right and wrong lines in turn (docs/sharding.md's recipe is measured on these);
 - `diff`: `diff --batch -`, every line its own program (SymPy derives and simplifies each).
 
 The lines per CPU second (the command's user + system time) say the same on a loaded machine, where wall
@@ -99,14 +101,16 @@ def _lines(count: int, seed: int, kind: str) -> bytes:
             out.append({"x": round(rng.uniform(-2.0, 2.0), 6)})
         elif kind.startswith("class"):
             template, coefficients = questions[rng.randrange(len(questions))]
-            out.append(_line(rng, kind, rng.randrange(5), template, coefficients))
+            sort = kind if kind != "class" else ("class-right", "class-wrong")[i % 2]
+            out.append(_line(rng, sort, rng.randrange(5), template, coefficients))
         else:
             out.append(_line(rng, kind, i))
     return "".join(json.dumps(line) + "\n" for line in out).encode()
 
 
 ARGUMENTS = {"one": ["eval", "(2*x)**3 + sin(x)"], "mixed": ["eval"], "check": ["check"], "check-right": ["check"],
-             "check-wrong": ["check"], "class-right": ["check"], "class-wrong": ["check"], "diff": ["diff"]}
+             "check-wrong": ["check"], "class-right": ["check"], "class-wrong": ["check"], "class": ["check"],
+             "diff": ["diff"]}
 
 
 def measure(command: str, kind: str, data: bytes, expected: int, jobs: int = 1) -> tuple[float, float]:
@@ -137,7 +141,11 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=list(ARGUMENTS), choices=list(ARGUMENTS))
     parser.add_argument("--jobs", nargs="*", type=int, default=[1])
     parser.add_argument("--autodiff", help="the autodiff command to run (default: the one beside this Python)")
+    parser.add_argument("--emit", choices=list(ARGUMENTS), help="write LINES input lines of this kind and stop")
     args = parser.parse_args()
+    if args.emit:
+        sys.stdout.buffer.write(_lines(args.lines, 0, args.emit))
+        return
     command = _command(args.autodiff)
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     print(f"| batch | lines | --jobs | wall, median of {args.rounds} | lines/s (median) | lines/s (best) | "

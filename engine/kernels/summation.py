@@ -61,10 +61,13 @@ def _cascade(values: np.ndarray) -> np.ndarray:
     step = 1 << max(4, _ceil_log2(count) // LEVELS)
     if count < step:
         return _sequential(values)
-    levels = []
-    for _ in range(LEVELS - 1):
+    levels = []  # (an empty level's sum is +0.0, which leaves the others' sum as it is: it is not added; the
+    for _ in range(LEVELS - 1):  # sign of a zero total is mended by the caller's + 0.0, as PyTorch's)
         full = values.shape[-1] // step
-        levels.append(_sequential(values[..., full * step:]))  # what is left at this level
+        if full * step < values.shape[-1]:
+            levels.append(_sequential(values[..., full * step:]))  # what is left at this level
+        if full == 0:
+            return _chain(*levels)
         values = _sequential(values[..., :full * step].reshape(*values.shape[:-1], full, step))
     levels.append(_sequential(values))  # the last level takes every sum of the one below
     return _chain(*levels)

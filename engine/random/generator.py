@@ -93,6 +93,7 @@ class Generator:
         if str(device) != "cpu":
             raise BadValueError(f"Generator: only the CPU is supported, got device {device!r}", reason="device")
         self._bits: Any = None
+        self._spare: Any = None  # an earlier seed's bit generator, to be seeded again (cheaper than a new one)
         self.next_normal: float | None = None
         self.seed_value = DEFAULT_SEED
 
@@ -106,7 +107,8 @@ class Generator:
     def manual_seed(self, seed: Any) -> Generator:
         """Restart from seed (an int in [0, 2**64)), as torch.manual_seed does; returns the generator."""
         self.seed_value = check_seed(seed)
-        self._bits = None  # made on first draw
+        self._spare = self._bits if self._bits is not None else self._spare  # seeded again on first draw
+        self._bits = None
         self.next_normal = None
         return self
 
@@ -121,8 +123,8 @@ class Generator:
 
     def _bit_generator(self) -> Any:
         if self._bits is None:
-            # pos 624: the first draw regenerates the state first, as mt19937 with left_ == 1 does
-            self._bits = _mt19937(mt19937_key(self.seed_value), MERSENNE_N)
+            self._bits = _seeded(self.seed_value, self._spare)
+            self._spare = None
         return self._bits
 
     def snapshot(self) -> tuple:
@@ -187,6 +189,17 @@ class Generator:
         refuse_draw()
         raw = self._bit_generator().random_raw(2 * n) if n > 0 else np.empty(0, np.uint64)
         return (raw[0::2] << np.uint64(32)) | raw[1::2]
+
+
+def _seeded(seed: int, bits: Any = None) -> Any:
+    """numpy's MT19937 (bits, or a new one) in the state init_genrand(seed mod 2**32) makes, mt19937_key's, with
+    pos 624 (the first draw regenerates the state first, as mt19937 with left_ == 1 does): numpy's legacy seeding
+    (RandomState.seed of an MT19937) is that function, in C (a few us, where the key in Python is ~150)."""
+    from numpy.random import MT19937, RandomState
+
+    bits = MT19937(0) if bits is None else bits
+    RandomState(bits).seed(seed & 0xFFFFFFFF)
+    return bits
 
 
 def _mt19937(key: np.ndarray, pos: int) -> Any:

@@ -476,3 +476,19 @@ def test_generator_states_are_pytorchs_bytes(torch):
         copy = E.Generator().set_state(E.tensor(theirs.get_state().numpy()))
         assert arr(E.randn(5, generator=copy)).tolist() == torch.randn(5, generator=theirs).numpy().tolist()
     assert E.Generator().initial_seed() == torch.Generator().initial_seed()
+
+
+def test_seeding_again_gives_a_fresh_generators_words_and_state():
+    """manual_seed reuses the bit generator of an earlier seed (seeded in C): every word, the state get_state
+    reports and the words after a snapshot are those of a generator seeded once, from mt19937_key."""
+    again = G.Generator()
+    for seed in [0, 1, 5489, 2**32 - 1, 2**32 + 5, 2**64 - 1, 987654321]:
+        again.manual_seed(seed)
+        first = again.words(700)  # past one regeneration of the 624 words
+        fresh = G.Generator().manual_seed(seed)
+        assert np.array_equal(first, fresh.words(700)), seed
+        assert np.array_equal(again.get_state().numpy(force=True), fresh.get_state().numpy(force=True)), seed
+        again.manual_seed(seed)
+        assert np.array_equal(again.get_state().numpy(force=True)[24:24 + 624 * 8].view(np.uint64).astype(np.uint32),
+                              G.mt19937_key(seed)), seed
+        assert np.array_equal(again.words(700), first), seed

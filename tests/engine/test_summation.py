@@ -99,3 +99,32 @@ def test_linspace_against_pytorch():
                 ours = engine.linspace(start, end, steps, dtype="float64").numpy(force=True)
                 expected = torch.linspace(start, end, steps, dtype=torch.float64).numpy()
                 assert np.array_equal(ours, expected), (start, end, steps)
+
+
+def _all_levels(values: np.ndarray) -> np.ndarray:
+    """multi_row_sum as ATen writes it: every level added, empty ones (+0.0) included."""
+    from autodiff.engine.kernels.summation import LEVELS, _ceil_log2, _chain, _sequential
+
+    step = 1 << max(4, _ceil_log2(values.shape[-1]) // LEVELS)
+    if values.shape[-1] < step:
+        return _sequential(values)
+    levels = []
+    for _ in range(LEVELS - 1):
+        full = values.shape[-1] // step
+        levels.append(_sequential(values[..., full * step:]))
+        values = _sequential(values[..., :full * step].reshape(*values.shape[:-1], full, step))
+    levels.append(_sequential(values))
+    return _chain(*levels)
+
+
+@pytest.mark.parametrize("count", [16, 17, 31, 32, 33, 255, 256, 257, 300, 4096, 4097, 20000])
+def test_the_cascade_leaves_out_empty_levels_with_the_same_bits(count):
+    from autodiff.engine.kernels.summation import _cascade
+
+    rng = np.random.default_rng(count)
+    for dtype in (np.float32, np.float64):
+        x = (rng.standard_normal((3, count)) * 10.0 ** rng.integers(-8, 8, (3, count))).astype(dtype)
+        x[1, rng.random(count) < 0.5] = -0.0
+        x[2] = -0.0
+        got, want = _cascade(x) + dtype(0), _all_levels(x) + dtype(0)  # (torch_sum's +0.0 mends a zero's sign)
+        assert got.tobytes() == want.tobytes()
