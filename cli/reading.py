@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from autodiff.cli.commandline import read_program
+from autodiff.cli.commandline import read_program, split_binding
 
 
 def read_math(program: str | None, file: str | None, assignments: tuple[str, ...], options: dict[str, Any], *,
@@ -40,6 +40,8 @@ def read_math(program: str | None, file: str | None, assignments: tuple[str, ...
         _parses_as_read(reading.program, text)
     if show and reading.read_as is not None:
         sys.stderr.write(f"read as: {reading.read_as}\n")
+    for binding in shown:  # a value the command will refuse is not shown as read: its error comes first
+        split_binding(binding.replace(" = ", "=", 1), "NAME=VALUE")
     for binding in shown:  # sin π/2 is sin(pi)/2: a value read otherwise than spelt is shown too
         sys.stderr.write(f"read as: {binding}\n")
     return reading, assignments

@@ -245,3 +245,12 @@ def test_steps_parenthesize_a_sum_they_differentiate_and_never_double_parenthese
     out = cli("diff", "(x+1)**3 + y = 2", "--implicit", "y", "--steps", "--format", "plain")
     assert "so y' = -3*(x + 1)**2 = -3*(x + 1)**2" in out.stdout  # no division by 1
     assert "((" not in out.stdout
+
+
+def test_a_binding_the_command_refuses_is_not_shown_as_read_first(cli):
+    """Found by the fuzz suite: `x=(1, 2)` was echoed as `read as: x = 1, 2` before its usage error, so stderr
+    did not start with the error (and JSON mode's stderr carried a note for a refused value)."""
+    out = cli("check", "x**2", "x=(1, 2)", "--expect", "x=2*x", "--format", "json")
+    assert out.code == 2
+    assert out.stderr.startswith("autodiff: usage error: NAME=VALUE 'x=1, 2': a list needs brackets")
+    assert out.json()["error"]["kind"] == "usage"
