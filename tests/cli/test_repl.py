@@ -30,6 +30,7 @@ class Terminal:
         if self.pid == 0:  # the child: the pty is its controlling terminal, so Ctrl-C sends SIGINT
             try:  # as a terminal's shell starts it: SIGINT at its default (a suite run in the background ignores it)
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # nor blocked by the test's thread
                 os.execve(sys.executable, [sys.executable, "-m", "autodiff.cli", "repl"], env)
             finally:
                 os._exit(127)
@@ -106,6 +107,21 @@ def enter(terminal: Terminal, line: str, prompt: str = ">>> ") -> str:
     return output
 
 
+def _interrupt(terminal: Terminal, tries: int = 5) -> str:
+    """Ctrl-C, and what the session printed up to its next prompt. Under a loaded test run a ^C typed while
+    readline was switching the terminal's modes was lost now and then (about one run in three, never by hand):
+    it is typed again after 3 s of silence, up to `tries` times."""
+    for _ in range(tries - 1):
+        terminal.send("\x03")
+        try:
+            return terminal.expect(">>> ", timeout=3.0)
+        except AssertionError as error:
+            if "waited" not in str(error):
+                raise
+    terminal.send("\x03")
+    return terminal.expect(">>> ")
+
+
 def test_an_interactive_session(terminal, tmp_path):
     banner = terminal.expect(">>> ")
     assert banner.startswith("autodiff ") and "not a sandbox" in banner and "Ctrl-D" in banner
@@ -126,8 +142,7 @@ def test_an_interactive_session(terminal, tmp_path):
     # Ctrl-C cancels the input, as in Python
     terminal.send("x +")
     terminal.expect("x +")  # echoed: readline has the terminal and reads keys
-    terminal.send("\x03")
-    assert "KeyboardInterrupt" in terminal.expect(">>> ")
+    assert "KeyboardInterrupt" in _interrupt(terminal)
     # Tab completes a name of the session
     terminal.send("x.is_le\t")
     terminal.expect("x.is_leaf")
