@@ -104,10 +104,6 @@ class CheckReport:
     points: list[dict[str, np.ndarray]] = field(default_factory=list)  # every point checked, in order
     order: int = 1
 
-    def __post_init__(self) -> None:
-        self.notes = [] if self.notes is None else self.notes
-        self.points = [] if self.points is None else self.points
-
 
 class _Derivative:
     """An expectation's EXPR, parsed once, evaluated in float64 at each point."""

@@ -59,9 +59,6 @@ class Reading:
     variables: list[str] = field(default_factory=list)
     derivative: tuple[str, int] | None = None  # `d/dx x^3`, `d²/dx² ...`: the question asked, (x, 2)
 
-    def __post_init__(self) -> None:
-        self.variables = [] if self.variables is None else self.variables
-
 
 def name(text: str) -> str:
     """A variable's name as the language spells it (θ is theta), for bindings and the variables of a question."""

@@ -34,10 +34,6 @@ class Grid:
     styles: list[str] = field(default_factory=list)  # each column's style ("name", "muted", ...), if any
     after: list[list[Piece]] = field(default_factory=list)  # pretty only: lines under the table (plain has them)
 
-    def __post_init__(self) -> None:
-        self.styles = [] if self.styles is None else self.styles
-        self.after = [] if self.after is None else self.after
-
     def __repr__(self) -> str:
         return f"Grid(header={self.header!r}, rows={self.rows!r}, justify={self.justify!r})"
 

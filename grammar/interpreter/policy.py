@@ -22,10 +22,6 @@ class Policy:
     refuse: Callable[[str, Any], Exception] | None = None
     unknown_hint: str = "assign {name} = ... first"  # the hint for a name nothing binds
 
-    def __post_init__(self) -> None:
-        if self.refused is None:
-            object.__setattr__(self, "refused", {})
-
     def __repr__(self) -> str:
         return f"Policy({self.name!r})"
 

@@ -33,9 +33,6 @@ class Evaluation:
     root_name: str | None = None
     root_statement: SyntaxNode | None = None
 
-    def __post_init__(self) -> None:
-        self.names = {} if self.names is None else self.names
-
     def __repr__(self) -> str:
         return f"Evaluation(names={list(self.names)!r}, root_name={self.root_name!r}, root={self.root!r})"
 
