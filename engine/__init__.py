@@ -15,8 +15,10 @@ initialisers; `optim/`, the optimizers and schedulers; `transforms/`, forward-mo
 torch.autograd.functional, gradcheck, vmap; `random/`, the generator and the distributions; `facade/`, the
 `torch` module scripts import (autodiff run). `errors.py` is the engine's errors, which every layer imports.
 
-Importing the package imports every module, in the order below (the order `autodiff ops` lists the built-ins),
-then installs the Tensor's API (api.install).
+Importing the package imports the core and every module that registers a built-in of the language, in the order
+below, then installs the Tensor's API (api.install). nn's module classes (function_modules, norm_layers, the
+recurrent layers), optim and the transforms are imported by their users (the facade of `autodiff run`, the commands
+that need them), which keeps a one-shot `autodiff eval` from loading them; `import_all()` imports them all.
 """
 
 from __future__ import annotations
@@ -36,11 +38,8 @@ from .nn import convolution, linear_functions, losses, loss_backwards  # noqa: F
 from .core import custom_function  # noqa: F401
 from .ops import moments  # noqa: F401
 from .nn import padding, pooling, init, module  # noqa: F401
-from .transforms import forward_ad, autograd_functional, torch_func as func  # noqa: F401
-from .nn import function_modules, layers  # noqa: F401
-from .optim import optimizers  # noqa: F401
-from .nn import normalization, norm_layers, embedding, lstm_layer, recurrent, recurrent_layers  # noqa: F401
-from .nn import containers  # noqa: F401
+from .nn import containers, embedding, layers  # noqa: F401
+from .nn import normalization  # noqa: F401
 from .ops import selecting, scatter_reduce  # noqa: F401
 from .random import random_fill  # noqa: F401
 # isort: on
@@ -96,7 +95,6 @@ from .errors import (
     UnknownNameError,
     UsageError,
 )
-from .nn.function_modules import NN_MODULES
 from .nn.init import INIT_FUNCTIONS
 from .nn.layers import NN_LAYERS, ModuleList
 from .nn.module import Module, Parameter, apply_to_modules, cast_module, parameter
@@ -104,20 +102,19 @@ from .ops.constructors import manual_seed
 from .ops.decompositions import linalg_pinv, linalg_slogdet, linalg_svd
 from .ops.indexing import getitem, setitem
 from .ops.reductions import MinMax, linalg_norm
-from .optim.optimizers import OPTIMIZERS, SCHEDULERS, Optimizer, StepLR
 from .random.generator import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
-from .transforms.autograd_functional import hessian, hvp, jacobian, jvp, vhp, vjp
-from .transforms.forward_ad import (
-    UnpackedDualTensor,
-    dual_level,
-    enter_dual_level,
-    exit_dual_level,
-    make_dual,
-    unpack_dual,
-)
-from .transforms.gradcheck import gradcheck, gradgradcheck
 
 _api.install()
+
+
+def import_all() -> None:
+    """Import the rooms `import autodiff.engine` leaves to their users: nn's module classes and recurrent layers,
+    optim, and the transforms (forward mode, torch.func, torch.autograd.functional, gradcheck). Their ops then
+    join OPS (`autodiff ops` lists every op)."""
+    from .nn import function_modules, norm_layers, recurrent_layers  # noqa: F401
+    from .optim import optimizers  # noqa: F401
+    from .transforms import autograd_functional, forward_ad, gradcheck, torch_func  # noqa: F401
+
 
 # Every built-in as a module function: autodiff.engine.sin(x), autodiff.engine.zeros(3, 1), ...
 globals().update({name: entry.fn for name, entry in BUILTINS.items()})
@@ -131,13 +128,10 @@ __all__ = [
     "INPLACE",
     "KINDS",
     "NN_LAYERS",
-    "NN_MODULES",
     "OPERATORS",
     "OPS",
-    "OPTIMIZERS",
     "OP_GROUPS",
     "REFLECTED",
-    "SCHEDULERS",
     "STATE",
     "TENSOR_METHODS",
     "TENSOR_PROPERTIES",
@@ -162,18 +156,15 @@ __all__ = [
     "Node",
     "NumpyMath",
     "Op",
-    "Optimizer",
     "Parameter",
     "ParseError",
     "RemovableHandle",
     "ReturnTuple",
     "ShapeError",
     "Size",
-    "StepLR",
     "Tensor",
     "TensorMath",
     "UnknownNameError",
-    "UnpackedDualTensor",
     "UsageError",
     "Vocabulary",
     "alias_of",
@@ -187,29 +178,22 @@ __all__ = [
     "check_lists",
     "default_generator",
     "detect_anomaly",
-    "dual_level",
     "enable_grad",
-    "enter_dual_level",
     "execute",
-    "exit_dual_level",
     "float16",
     "float32",
     "float64",
     "forward_context",
     "fresh",
-    "func",
     "get_default_dtype",
     "get_max_elements",
     "get_rng_state",
     "getitem",
     "grad",
     "grad_node",
-    "gradcheck",
-    "gradgradcheck",
     "graph_bytes",
     "graph_size",
-    "hessian",
-    "hvp",
+    "import_all",
     "initial_seed",
     "int8",
     "int16",
@@ -217,13 +201,10 @@ __all__ = [
     "int64",
     "is_anomaly_enabled",
     "is_grad_enabled",
-    "jacobian",
-    "jvp",
     "linalg_norm",
     "linalg_pinv",
     "linalg_slogdet",
     "linalg_svd",
-    "make_dual",
     "manual_seed",
     "no_grad",
     "observe",
@@ -240,8 +221,5 @@ __all__ = [
     "setitem",
     "settings",
     "uint8",
-    "unpack_dual",
-    "vhp",
-    "vjp",
     "watch_passes",
 ]

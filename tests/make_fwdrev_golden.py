@@ -61,12 +61,14 @@ def _close(a, b) -> bool:
 
 def _numeric_grads(E, cases, c) -> list:
     """Central differences of <weights, tangent> in each float64 input that requires grad (engine, no grad)."""
+    from autodiff.engine.transforms import forward_ad as fwAD
+
     def weighted(inputs):
-        with E.no_grad(), E.dual_level():
-            duals = [E.make_dual(E.tensor(x, dtype=E.float64), E.tensor(cases.tangent_input(x), dtype=E.float64))
+        with E.no_grad(), fwAD.dual_level():
+            duals = [fwAD.make_dual(E.tensor(x, dtype=E.float64), E.tensor(cases.tangent_input(x), dtype=E.float64))
                      if rg else E.tensor(x, dtype=getattr(E, dt))
                      for x, dt, rg in zip(inputs, c.dtypes, c.requires_grad)]
-            tangent = E.unpack_dual(c.fn(E, *duals)).tangent
+            tangent = fwAD.unpack_dual(c.fn(E, *duals)).tangent
             return float((tangent.numpy(force=True) * cases.output_gradient(c.id, tuple(tangent.shape))).sum())
     found = []
     for i, (x, rg) in enumerate(zip(c.inputs, c.requires_grad)):
@@ -89,13 +91,14 @@ def compare() -> None:
     """Print how the engine agrees with torch on every case: tangents, gradients, grad_fn names, graphs."""
     sys.path.insert(0, str(HERE.parent.parent))
     from autodiff import engine as E
+    from autodiff.engine.transforms import forward_ad as fwAD
 
     cases, runner = load_cases(), load_runner()
     torch.set_default_dtype(torch.float32)
     counts = dict.fromkeys(("cases", "both_error", "error_differs", "tangent", "grads", "name", "graph"), 0)
     for c in cases.CASES:
         theirs = runner.run_forward_over_reverse(torch, fwad, cases, c)
-        ours = runner.run_forward_over_reverse(E, E, cases, c)
+        ours = runner.run_forward_over_reverse(E, fwAD, cases, c)
         counts["cases"] += 1
         if "error" in theirs or "error" in ours:
             same = "error" in theirs and "error" in ours

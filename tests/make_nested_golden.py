@@ -37,10 +37,11 @@ def main() -> None:
     if "--compare" in sys.argv:
         sys.path.insert(0, str(HERE.parent.parent))
         from autodiff import engine as E
+        from autodiff.engine.transforms import torch_func
         worst = 0.0
         for c in cases.CASES:
             theirs = cases.run(torch.func, torch, c, _numpy)
-            ours = cases.run(E.func, E, c, lambda t: t.numpy(force=True))
+            ours = cases.run(torch_func, E, c, lambda t: t.numpy(force=True))
             diff = max(float(np.max(np.abs(a - b) / (1 + np.abs(a)))) for a, b in zip(theirs, ours))
             worst = max(worst, diff)
             print(f"{c.id}: shapes {[a.shape for a in theirs]} largest relative difference {diff:.3g}")

@@ -44,8 +44,9 @@ BACKWARD_ONLY = "Recorded inside backward only (with create_graph, for higher de
 
 def catalogue() -> list[dict[str, Any]]:
     """The groups, each with its entries, built from the engine's tables."""
-    from autodiff.engine import BUILTINS, OP_GROUPS, OPS
+    from autodiff.engine import BUILTINS, OP_GROUPS, OPS, import_all
 
+    import_all()  # the ops of the rooms the language does not reach (recurrent layers, forward mode) too
     groups: dict[str, list[dict[str, Any]]] = {"Operators": []}
     groups.update({name: [] for name in OP_GROUPS})
     groups.update({OTHER: [], NO_BACKWARD: [], BACKWARD_ONLY: []})

@@ -11,6 +11,7 @@ import pytest
 from scripting import run_script
 
 from autodiff import engine
+from autodiff.engine.nn.function_modules import NN_MODULES
 
 MODEL = """\
 import torch
@@ -102,7 +103,7 @@ def test_parameters_before_super_init_is_pytorchs_error():
 ])
 def test_conv_layers_refuse_what_pytorch_refuses(name, args, kwargs, message):
     with pytest.raises(engine.BadValueError) as error:
-        engine.NN_MODULES[name](*args, **kwargs)
+        NN_MODULES[name](*args, **kwargs)
     assert error.value.message == message
 
 

@@ -636,7 +636,9 @@ def _filled(L: Any, x: Any) -> Any:
 
 def _unpacked_primal(L: Any, x: Any) -> Any:
     """A dual tensor's primal, unpacked inside a forward-AD level: a view PyTorch records as Identity."""
-    fwad = getattr(L.autograd, "forward_ad", L)  # torch.autograd.forward_ad; the engine has it at the top
+    fwad = getattr(L.autograd, "forward_ad", None)  # torch.autograd.forward_ad; the engine's transforms room
+    if fwad is None:
+        from autodiff.engine.transforms import forward_ad as fwad
     with fwad.dual_level():
         dual = fwad.make_dual(x * 2, L.ones_like(x))
         return fwad.unpack_dual(dual).primal * 3

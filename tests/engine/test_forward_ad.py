@@ -15,6 +15,8 @@ import pytest
 from autodiff import engine as E
 from autodiff.engine import OPS
 from autodiff.engine.errors import AutogradError, BadValueError, ShapeError
+from autodiff.engine.transforms import forward_ad as fwAD
+from autodiff.engine.transforms import torch_func
 
 from .caseload import load_cases
 
@@ -39,7 +41,7 @@ def _decode(value):
 def test_every_case_in_forward_mode_matches_pytorch(case):
     golden = GOLDEN[case.id]
     assert golden["inputs"] == [_decode_inputs(x) for x in case.inputs], "run tests/make_forward_golden.py"
-    result = cases.run_forward(E, E, case)
+    result = cases.run_forward(E, fwAD, case)
     if "error" in golden:
         assert "error" in result, f"PyTorch raised {golden['error']}, the engine did not"
         return
@@ -79,13 +81,13 @@ def test_every_op_declares_its_forward_formula():
 
 # ---------------------------------------------------------------------------- the API, as PyTorch's
 def test_dual_tensors_print_their_tangent_as_pytorch_does():
-    with E.dual_level():
-        x = E.make_dual(E.tensor(1.5), E.tensor(2.0))
+    with fwAD.dual_level():
+        x = fwAD.make_dual(E.tensor(1.5), E.tensor(2.0))
         assert repr(x) == "tensor(1.5000, tangent=2.0)"
         assert repr(x * 3) == "tensor(4.5000, tangent=6.0)"
-        v = E.make_dual(E.tensor([1.5, 2.0], requires_grad=True), E.tensor([2.0, 1.0]))
+        v = fwAD.make_dual(E.tensor([1.5, 2.0], requires_grad=True), E.tensor([2.0, 1.0]))
         assert repr(v * 3) == "tensor([4.5000, 6.0000], grad_fn=<MulBackward0>, tangent=tensor([6., 3.]))"
-        d = E.make_dual(E.tensor([1.5, 2.0], dtype="float64"), E.tensor([2.0, 1.0], dtype="float64"))
+        d = fwAD.make_dual(E.tensor([1.5, 2.0], dtype="float64"), E.tensor([2.0, 1.0], dtype="float64"))
         assert repr(d * 2) == ("tensor([3., 4.], dtype=torch.float64,\n"
                                "       tangent=tensor([4., 2.], dtype=torch.float64))")
     assert repr(x * 3) == "tensor(4.5000)"  # the level is closed: no tangent
@@ -93,57 +95,57 @@ def test_dual_tensors_print_their_tangent_as_pytorch_does():
 
 def test_unpack_dual_inside_and_outside_a_level():
     leaf = E.tensor([1.0, 2.0], requires_grad=True)
-    assert E.unpack_dual(leaf) == (leaf, None)
-    with E.dual_level():
-        primal, tangent = E.unpack_dual(leaf)
+    assert fwAD.unpack_dual(leaf) == (leaf, None)
+    with fwAD.dual_level():
+        primal, tangent = fwAD.unpack_dual(leaf)
         assert tangent is None and primal is not leaf and primal.grad_fn.name() == "Identity"
         t = E.tensor([1.0, 1.0])
-        dual = E.make_dual(leaf, t)
+        dual = fwAD.make_dual(leaf, t)
         assert dual.grad_fn.name() == "ViewBackward0"
-        assert E.unpack_dual(dual).tangent is t
-        assert E.unpack_dual(dual.detach()).tangent is None  # detach drops the tangent, as in PyTorch
-    assert E.unpack_dual(dual).tangent is None
+        assert fwAD.unpack_dual(dual).tangent is t
+        assert fwAD.unpack_dual(dual.detach()).tangent is None  # detach drops the tangent, as in PyTorch
+    assert fwAD.unpack_dual(dual).tangent is None
 
 
 def test_make_dual_rules_and_messages():
     with pytest.raises(AutogradError, match="no level exists, make sure to enter_dual_level"):
-        E.make_dual(E.ones(2), E.ones(2))
-    with E.dual_level():
+        fwAD.make_dual(E.ones(2), E.ones(2))
+    with fwAD.dual_level():
         with pytest.raises(ShapeError, match=r"Tensor is of size \[2\] while the given forward gradient is of size "
                                              r"\[3\]"):
-            E.make_dual(E.ones(2), E.ones(3))
+            fwAD.make_dual(E.ones(2), E.ones(3))
         with pytest.raises(BadValueError, match=r"Expected tangent to be floating point or complex, but got: "
                                                 r"torch\.int64"):
-            E.make_dual(E.ones(2), E.randint(0, 3, (2,)))
+            fwAD.make_dual(E.ones(2), E.randint(0, 3, (2,)))
         with pytest.raises(AutogradError, match="Nested forward mode AD is not supported at the moment"):
-            E.enter_dual_level()
+            fwAD.enter_dual_level()
         t = E.tensor([[1.0, 2.0], [3.0, 4.0]])
-        alt = E.make_dual(E.ones(2, 2), t.T)  # another layout: copied into the primal's
-        assert E.unpack_dual(alt).tangent is not t
-        assert E.unpack_dual(alt).tangent.tolist() == [[1.0, 3.0], [2.0, 4.0]]
+        alt = fwAD.make_dual(E.ones(2, 2), t.T)  # another layout: copied into the primal's
+        assert fwAD.unpack_dual(alt).tangent is not t
+        assert fwAD.unpack_dual(alt).tangent.tolist() == [[1.0, 3.0], [2.0, 4.0]]
 
 
 def test_in_place_writes_and_views_keep_tangents():
-    with E.dual_level():
-        d = E.make_dual(E.tensor([1.0, 2.0]), E.tensor([1.0, 1.0]))
+    with fwAD.dual_level():
+        d = fwAD.make_dual(E.tensor([1.0, 2.0]), E.tensor([1.0, 1.0]))
         y = E.zeros(3)
         y[0:2] = d
-        assert E.unpack_dual(y).tangent.tolist() == [1.0, 1.0, 0.0]
+        assert fwAD.unpack_dual(y).tangent.tolist() == [1.0, 1.0, 0.0]
         w = E.ones(2)
         w.mul_(d)
-        assert E.unpack_dual(w).tangent.tolist() == [1.0, 1.0]
+        assert fwAD.unpack_dual(w).tangent.tolist() == [1.0, 1.0]
         z = d.clone()
         z.mul_(3)
-        assert E.unpack_dual(z).tangent.tolist() == [3.0, 3.0]
-        base = E.make_dual(E.tensor([1.0, 2.0, 3.0]), E.tensor([1.0, 1.0, 1.0])) * 2
+        assert fwAD.unpack_dual(z).tangent.tolist() == [3.0, 3.0]
+        base = fwAD.make_dual(E.tensor([1.0, 2.0, 3.0]), E.tensor([1.0, 1.0, 1.0])) * 2
         view = base[1:3]
         view.zero_()
-        assert E.unpack_dual(base).tangent.tolist() == [2.0, 0.0, 0.0]
+        assert fwAD.unpack_dual(base).tangent.tolist() == [2.0, 0.0, 0.0]
 
 
 def test_engine_settings_close_a_level_left_open():
     with E.settings(default_dtype="float32"):
-        E.enter_dual_level()
+        fwAD.enter_dual_level()
     assert E.STATE.forward_level == 0
 
 
@@ -151,13 +153,13 @@ def test_custom_function_without_jvp_is_refused_in_forward_mode():
     def forward(ctx, x):
         return x * 2
 
-    with E.dual_level():
-        d = E.make_dual(E.tensor([1.0, 2.0]), E.tensor([1.0, 1.0]))
+    with fwAD.dual_level():
+        d = fwAD.make_dual(E.tensor([1.0, 2.0]), E.tensor([1.0, 1.0]))
         with pytest.raises(AutogradError, match=r"You must implement the jvp function for custom autograd\.Function"):
             E.apply_function("TwiceBackward", forward, lambda ctx, g: g * 2, (d,), {})
         out = E.apply_function("TwiceBackward", forward, lambda ctx, g: g * 2, (d,), {},
                                jvp=lambda ctx, t: t * 2)
-        assert E.unpack_dual(out).tangent.tolist() == [2.0, 2.0]
+        assert fwAD.unpack_dual(out).tangent.tolist() == [2.0, 2.0]
 
 
 # ---------------------------------------------------------------------------- torch.func
@@ -168,26 +170,26 @@ def _f(x):
 def test_torch_func_transforms_give_the_calculus_values():
     x = E.tensor([0.5, 1.0, 2.0], dtype="float64")
     xs = x.numpy(force=True)
-    assert np.allclose(E.func.grad(_f)(x).numpy(force=True), np.cos(xs) * xs**2 + 2 * xs * np.sin(xs))
+    assert np.allclose(torch_func.grad(_f)(x).numpy(force=True), np.cos(xs) * xs**2 + 2 * xs * np.sin(xs))
     second = -np.sin(xs) * xs**2 + 4 * xs * np.cos(xs) + 2 * np.sin(xs)
-    assert np.allclose(E.func.hessian(_f)(x).numpy(force=True), np.diag(second))
-    assert np.allclose(E.func.jacfwd(E.sin)(x).numpy(force=True), np.diag(np.cos(xs)))
-    assert np.allclose(E.func.jacrev(E.sin)(x).numpy(force=True), np.diag(np.cos(xs)))
-    assert E.func.grad(E.func.grad(lambda t: t**3))(E.tensor(2.0)).item() == 12.0
-    out, tangent = E.func.jvp(E.exp, (x,), (E.ones(3, dtype="float64"),))
+    assert np.allclose(torch_func.hessian(_f)(x).numpy(force=True), np.diag(second))
+    assert np.allclose(torch_func.jacfwd(E.sin)(x).numpy(force=True), np.diag(np.cos(xs)))
+    assert np.allclose(torch_func.jacrev(E.sin)(x).numpy(force=True), np.diag(np.cos(xs)))
+    assert torch_func.grad(torch_func.grad(lambda t: t**3))(E.tensor(2.0)).item() == 12.0
+    out, tangent = torch_func.jvp(E.exp, (x,), (E.ones(3, dtype="float64"),))
     assert np.allclose(tangent.numpy(force=True), np.exp(xs)) and out.grad_fn is None
-    _, vjp_fn = E.func.vjp(lambda t: t**2, x)
+    _, vjp_fn = torch_func.vjp(lambda t: t**2, x)
     assert np.allclose(vjp_fn(E.ones(3, dtype="float64"))[0].numpy(force=True), 2 * xs)
-    assert E.func.grad(_f)(x).grad_fn is None  # a plain tensor: x did not require grad
+    assert torch_func.grad(_f)(x).grad_fn is None  # a plain tensor: x did not require grad
 
 
 def test_torch_func_errors():
     with pytest.raises(BadValueError, match="Expected f\\(\\*args\\) to return a scalar Tensor"):
-        E.func.grad(E.sin)(E.ones(3))
+        torch_func.grad(E.sin)(E.ones(3))
     with pytest.raises(BadValueError, match="primals and tangents must be tuples"):
-        E.func.jvp(E.sin, E.ones(2), E.ones(2))
+        torch_func.jvp(E.sin, E.ones(2), E.ones(2))
     with pytest.raises(BadValueError, match="argnums 3"):
-        E.func.grad(_f, argnums=3)(E.ones(2))
+        torch_func.grad(_f, argnums=3)(E.ones(2))
 
 
 def test_torch_func_matches_torch():
@@ -199,7 +201,7 @@ def test_torch_func_matches_torch():
                        ("jacrev", lambda F, L: F.jacrev(lambda t: L.softmax(t, dim=1))),
                        ("jacfwd", lambda F, L: F.jacfwd(lambda t: L.softmax(t, dim=1))),
                        ("hessian", lambda F, L: F.hessian(lambda t: (t.exp() * t.sin()).sum()))):
-        ours = make(E.func, E)(E.tensor(data, dtype="float64")).numpy(force=True)
+        ours = make(torch_func, E)(E.tensor(data, dtype="float64")).numpy(force=True)
         theirs = make(tf, torch)(torch.tensor(data, dtype=torch.float64)).numpy()
         np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12, err_msg=name)
 
@@ -222,9 +224,9 @@ def test_forward_over_reverse_agrees_with_reverse_over_reverse(case):
         return (out * E.tensor(weights, dtype="float64")).sum()
 
     try:
-        reference = E.func.jacrev(E.func.jacrev(f))(x).numpy(force=True)
+        reference = torch_func.jacrev(torch_func.jacrev(f))(x).numpy(force=True)
     except E.AutodiffError:
         pytest.skip("not twice differentiable in reverse mode")
-    found = E.func.hessian(f)(x).numpy(force=True)
+    found = torch_func.hessian(f)(x).numpy(force=True)
     where = ~np.isnan(reference)
     np.testing.assert_allclose(found[where], reference[where], rtol=1e-7, atol=1e-9)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from autodiff.engine import Tensor, backward, grad, gradcheck, gradgradcheck, set_grad_enabled
+from autodiff.engine import Tensor, backward, grad, set_grad_enabled
 from autodiff.engine.core.settings import STATE
 from autodiff.engine.errors import WrongTypeError
+from autodiff.engine.transforms.gradcheck import gradcheck, gradgradcheck
 
 from ..grad_modes import enable_grad, inference_mode, no_grad
 from . import forward_ad, function, functional, graph, profiler

@@ -1,6 +1,6 @@
 """torch.autograd.forward_ad: dual tensors for forward-mode AD."""
 
-from autodiff.engine import (
+from autodiff.engine.transforms.forward_ad import (
     UnpackedDualTensor,
     dual_level,
     enter_dual_level,

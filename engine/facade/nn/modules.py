@@ -1,6 +1,7 @@
 """torch.nn.modules: the same classes as torch.nn (`from torch.nn.modules import Module`)."""
 
-from autodiff.engine import NN_MODULES, Module
+from autodiff.engine import Module
+from autodiff.engine.nn.function_modules import NN_MODULES
 
 globals().update(NN_MODULES)
 

@@ -1,6 +1,6 @@
 """torch.optim: the engine's optimizers (PyTorch's update rules, step for step), Optimizer, lr_scheduler."""
 
-from autodiff.engine import OPTIMIZERS, Optimizer
+from autodiff.engine.optim.optimizers import OPTIMIZERS, Optimizer
 
 from . import lr_scheduler
 

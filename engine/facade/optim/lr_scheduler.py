@@ -1,6 +1,6 @@
 """torch.optim.lr_scheduler: the engine's schedulers."""
 
-from autodiff.engine import SCHEDULERS
+from autodiff.engine.optim.optimizers import SCHEDULERS
 
 globals().update(SCHEDULERS)
 
