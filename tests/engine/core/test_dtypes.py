@@ -24,9 +24,9 @@ from autodiff import engine as E
 from autodiff.engine.core import dtypes
 from autodiff.engine.errors import AutodiffError, AutogradError, BadValueError
 
-from .caseload import _load
+from ..caseload import load_dtype_cases
 
-CASES_MODULE = _load("dtype_cases.py", "autodiff_dtype_cases")
+CASES_MODULE = load_dtype_cases()
 CASES = {c.id: c for c in CASES_MODULE.CASES}
 GOLDEN_FILE = json.loads((Path(__file__).parent / "golden" / "dtypes.json").read_text())
 GOLDEN = {r["id"]: r for r in GOLDEN_FILE["cases"]}

@@ -16,7 +16,7 @@ from autodiff import engine as E
 from autodiff.engine import OPS
 from autodiff.engine.errors import AutogradError, BadValueError, ShapeError
 
-from .caseload import load_cases
+from ..caseload import load_cases
 
 cases = load_cases()
 GOLDEN = {r["id"]: r for r in json.loads((Path(__file__).parent / "golden" / "forward.json").read_text())["cases"]}

@@ -15,7 +15,7 @@ import pytest
 
 from autodiff import engine as E
 
-from .caseload import load_cases
+from ..caseload import load_cases
 
 cases = load_cases()
 _spec = importlib.util.spec_from_file_location("autodiff_fwdrev", Path(__file__).with_name("fwdrev.py"))
