@@ -1,4 +1,5 @@
-"""Regenerate tests/engine/golden/dtypes.json by running every case of tests/engine/dtype_cases.py with PyTorch.
+"""Regenerate tests/engine/core/golden/dtypes.json by running every case of tests/engine/core/dtype_cases.py with
+PyTorch.
 
 Run: .venv/bin/python tests/make_dtypes_golden.py        (needs torch; the test that reads the file does not)
 
@@ -17,11 +18,12 @@ from pathlib import Path
 import torch
 
 HERE = Path(__file__).parent
-OUT = HERE / "engine" / "golden" / "dtypes.json"
+ROOM = HERE / "engine" / "core"  # the tests that read the file, and its cases
+OUT = ROOM / "golden" / "dtypes.json"
 
 
 def load_cases():
-    spec = importlib.util.spec_from_file_location("autodiff_dtype_cases", HERE / "engine" / "dtype_cases.py")
+    spec = importlib.util.spec_from_file_location("autodiff_dtype_cases", ROOM / "dtype_cases.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)

@@ -1,4 +1,4 @@
-"""Record what real PyTorch prints for every script in examples/: the oracle of tests/cli/test_run.py.
+"""Record what real PyTorch prints for every script in examples/: the oracle of tests/cli/scripts/test_run.py.
 
 Run: .venv/bin/python tests/make_examples_golden.py        (needs torch; the tests that read the files do not)
 

@@ -1,5 +1,5 @@
-"""Regenerate tests/engine/golden/forward.json: every case of tests/engine/cases.py run in forward mode by PyTorch
-(torch.autograd.forward_ad), each float input that requires grad made a dual tensor (cases.run_forward).
+"""Regenerate tests/engine/transforms/golden/forward.json: every case of tests/engine/ops/cases.py run in forward
+mode by PyTorch (torch.autograd.forward_ad), each float input that requires grad made a dual tensor (cases.run_forward).
 
 Run: .venv/bin/python tests/make_forward_golden.py        (needs torch; the test that reads the file does not)
 
@@ -17,7 +17,7 @@ import torch.autograd.forward_ad as fwad
 from make_golden import encode, load_cases
 
 HERE = Path(__file__).parent
-OUT = HERE / "engine" / "golden" / "forward.json"
+OUT = HERE / "engine" / "transforms" / "golden" / "forward.json"
 
 
 def build() -> str:

@@ -1,5 +1,6 @@
-"""Regenerate tests/engine/golden/fwdrev.json: every case of tests/engine/cases.py run forward-over-reverse by
-PyTorch (tests/engine/fwdrev.py: dual inputs whose tangents require grad; backward through the result's tangent).
+"""Regenerate tests/engine/transforms/golden/fwdrev.json: every case of tests/engine/ops/cases.py run
+forward-over-reverse by PyTorch (tests/engine/transforms/fwdrev.py: dual inputs whose tangents require grad; backward
+through the result's tangent).
 
 Run: .venv/bin/python tests/make_fwdrev_golden.py            (needs torch; the test that reads the file does not)
      .venv/bin/python tests/make_fwdrev_golden.py --compare  (the engine against torch: agreement counts, and
@@ -22,11 +23,12 @@ import torch.autograd.forward_ad as fwad
 from make_golden import encode, load_cases
 
 HERE = Path(__file__).parent
-OUT = HERE / "engine" / "golden" / "fwdrev.json"
+ROOM = HERE / "engine" / "transforms"  # the tests that read the file, and its cases
+OUT = ROOM / "golden" / "fwdrev.json"
 
 
 def load_runner():
-    spec = importlib.util.spec_from_file_location("autodiff_fwdrev", HERE / "engine" / "fwdrev.py")
+    spec = importlib.util.spec_from_file_location("autodiff_fwdrev", ROOM / "fwdrev.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

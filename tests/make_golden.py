@@ -1,4 +1,4 @@
-"""Regenerate tests/engine/golden/ops.json by running every case of tests/engine/cases.py with PyTorch.
+"""Regenerate tests/engine/ops/golden/ops.json by running every case of tests/engine/ops/cases.py with PyTorch.
 
 Run: .venv/bin/python tests/make_golden.py        (needs torch; the tests that read the file do not)
 
@@ -20,11 +20,11 @@ import numpy as np
 import torch
 
 HERE = Path(__file__).parent
-OUT = HERE / "engine" / "golden" / "ops.json"
+OUT = HERE / "engine" / "ops" / "golden" / "ops.json"
 
 
 def load_cases():
-    spec = importlib.util.spec_from_file_location("autodiff_engine_cases", HERE / "engine" / "cases.py")
+    spec = importlib.util.spec_from_file_location("autodiff_engine_cases", HERE / "engine" / "ops" / "cases.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)

@@ -1,5 +1,5 @@
-"""Regenerate tests/engine/golden/nested.json: PyTorch's results of the nested torch.func transforms of
-tests/engine/nested_cases.py (jacfwd(jacfwd(f)), jvp inside jvp, hessian of jacfwd...).
+"""Regenerate tests/engine/transforms/golden/nested.json: PyTorch's results of the nested torch.func transforms of
+tests/engine/transforms/nested_cases.py (jacfwd(jacfwd(f)), jvp inside jvp, hessian of jacfwd...).
 
 Run: .venv/bin/python tests/make_nested_golden.py            (needs torch; the test that reads the file does not)
      .venv/bin/python tests/make_nested_golden.py --compare  (the engine against torch: the largest differences)
@@ -17,11 +17,12 @@ import torch
 from make_golden import encode
 
 HERE = Path(__file__).parent
-OUT = HERE / "engine" / "golden" / "nested.json"
+ROOM = HERE / "engine" / "transforms"  # the tests that read the file, and its cases
+OUT = ROOM / "golden" / "nested.json"
 
 
 def load_cases():
-    spec = importlib.util.spec_from_file_location("autodiff_nested_cases", HERE / "engine" / "nested_cases.py")
+    spec = importlib.util.spec_from_file_location("autodiff_nested_cases", ROOM / "nested_cases.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -1,5 +1,5 @@
-"""Regenerate tests/engine/golden/peers.json by running every case of the peers' tables (tests/engine/
-cases_peers*.py) with PyTorch.
+"""Regenerate tests/engine/ops/golden/peers.json by running every case of the peers' tables
+(tests/engine/ops/cases_peers*.py) with PyTorch.
 
 Run: .venv/bin/python tests/make_peers_golden.py        (needs torch; test_peers_golden.py does not)
 
@@ -19,7 +19,7 @@ import numpy as np
 import torch
 
 HERE = Path(__file__).parent
-OUT = HERE / "engine" / "golden" / "peers.json"
+OUT = HERE / "engine" / "ops" / "golden" / "peers.json"
 
 
 def _load(path: Path, name: str):
@@ -58,8 +58,8 @@ def record(peers, cases, c, encode) -> dict:
 
 
 def build() -> str:
-    cases = _load(HERE / "engine" / "cases.py", "autodiff_engine_cases")
-    peers = _load(HERE / "engine" / "cases_peers.py", "autodiff_peer_cases")
+    cases = _load(HERE / "engine" / "ops" / "cases.py", "autodiff_engine_cases")
+    peers = _load(HERE / "engine" / "ops" / "cases_peers.py", "autodiff_peer_cases")
     encode = _load(HERE / "make_golden.py", "autodiff_make_golden").encode
     torch.set_default_dtype(torch.float32)
     records = [record(peers, cases, c, encode) for c in peers.load_tables()]

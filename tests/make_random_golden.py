@@ -1,4 +1,4 @@
-"""Regenerate tests/engine/golden/random.json by running every case of tests/engine/random_cases.py with
+"""Regenerate tests/engine/random/golden/random.json by running every case of tests/engine/random/random_cases.py with
 PyTorch.
 
 Run: .venv/bin/python tests/make_random_golden.py        (needs torch; the test that reads the file does not)
@@ -21,12 +21,13 @@ import numpy as np
 import torch
 
 HERE = Path(__file__).parent
-OUT = HERE / "engine" / "golden" / "random.json"
+ROOM = HERE / "engine" / "random"  # the tests that read the file, and its cases
+OUT = ROOM / "golden" / "random.json"
 FULL = 32  # arrays up to this many elements are written out whole
 
 
 def load_cases():
-    spec = importlib.util.spec_from_file_location("autodiff_random_cases", HERE / "engine" / "random_cases.py")
+    spec = importlib.util.spec_from_file_location("autodiff_random_cases", ROOM / "random_cases.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)

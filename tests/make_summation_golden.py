@@ -1,6 +1,6 @@
-"""Regenerate tests/engine/golden/summation.json: PyTorch's sums (one thread) of seeded float32 and float64
+"""Regenerate tests/engine/kernels/golden/summation.json: PyTorch's sums (one thread) of seeded float32 and float64
 arrays in several layouts, over every dim, pairs of dims and all of them, written exactly (float.hex), so that
-tests/engine/test_summation.py checks autodiff's order of addition without torch.
+tests/engine/kernels/test_summation.py checks autodiff's order of addition without torch.
 
 Run: .venv/bin/python tests/make_summation_golden.py        (needs torch; the test that reads the file does not)
 """
@@ -14,14 +14,14 @@ from pathlib import Path
 import numpy as np
 import torch
 
-OUT = Path(__file__).parent / "engine" / "golden" / "summation.json"
+OUT = Path(__file__).parent / "engine" / "kernels" / "golden" / "summation.json"
 SHAPES = [(5,), (7,), (9,), (40,), (600,), (3, 5), (5, 3), (9, 4), (12, 40), (40, 12), (2, 3, 4), (3, 17, 9),
           (5, 1, 20), (6, 2, 5, 3)]
 LAYOUTS = ("c", "T", "sliced", "expanded")
 
 
 def layout(base: torch.Tensor, name: str) -> torch.Tensor:
-    """The tensor in one of LAYOUTS (tests/engine/test_summation.py makes the same numpy views)."""
+    """The tensor in one of LAYOUTS (tests/engine/kernels/test_summation.py makes the same numpy views)."""
     if name == "T":
         return base.permute(*reversed(range(base.ndim)))
     if name == "sliced":

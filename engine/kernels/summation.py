@@ -20,7 +20,8 @@ contiguous in memory; then each output element's values are added in one of thes
 Reduced dims that stay apart after merging are added one row result after the other, in the iterator's
 order. Past 32,768 elements PyTorch splits a sum between threads, and its result then depends on their
 number: there, and for other dtypes and negative strides, numpy's sum is used (it is also much faster than
-following the order step by step in numpy operations). Checked against PyTorch by tests/engine/test_summation.py.
+following the order step by step in numpy operations). Checked against PyTorch by
+tests/engine/kernels/test_summation.py.
 """
 
 from __future__ import annotations

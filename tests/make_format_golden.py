@@ -1,6 +1,6 @@
-"""Regenerate tests/engine/golden/format.json from PyTorch's own repr (needs torch).
+"""Regenerate tests/engine/core/golden/format.json from PyTorch's own repr (needs torch).
 
-Run: .venv/bin/python tests/engine/make_format_golden.py
+Run: .venv/bin/python tests/make_format_golden.py
 
 Each case records the array (nested lists; "nan", "inf", "-inf" stand for non-finite numbers),
 its shape and dtype, the autograd state and default dtype, and what PyTorch prints for it.
@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-OUT = Path(__file__).parent / "golden" / "format.json"
+OUT = Path(__file__).parent / "engine" / "core" / "golden" / "format.json"
 NAN, INF = math.nan, math.inf
 
 # Ops that leave every value (nan, -0.0 included) untouched but give the result this grad_fn.

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from autodiff import engine as E
 
-from .caseload import load_cases
+from ..caseload import load_cases
 
 torch = pytest.importorskip("torch")
 

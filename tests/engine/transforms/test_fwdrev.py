@@ -17,7 +17,7 @@ from autodiff import engine as E
 from autodiff.engine.transforms import forward_ad as fwAD
 from autodiff.engine.transforms import torch_func
 
-from .caseload import load_cases
+from ..caseload import load_cases
 
 cases = load_cases()
 _spec = importlib.util.spec_from_file_location("autodiff_fwdrev", Path(__file__).with_name("fwdrev.py"))

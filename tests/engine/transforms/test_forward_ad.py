@@ -18,7 +18,7 @@ from autodiff.engine.errors import AutogradError, BadValueError, ShapeError
 from autodiff.engine.transforms import forward_ad as fwAD
 from autodiff.engine.transforms import torch_func
 
-from .caseload import load_cases
+from ..caseload import load_cases
 
 cases = load_cases()
 GOLDEN = {r["id"]: r for r in json.loads((Path(__file__).parent / "golden" / "forward.json").read_text())["cases"]}

@@ -11,7 +11,7 @@ import pytest
 
 from autodiff import engine as E
 
-from .caseload import load_cases
+from ..caseload import load_cases
 
 torch = pytest.importorskip("torch")
 

@@ -153,8 +153,8 @@ def test_del_and_the_attribute_builtins(cli, tmp_path, text, stdout):
 
 def test_a_linear_layer_runs_on_dual_parameters_and_gradcheck_checks_forward_mode(cli, tmp_path):
     """The forward-mode AD tutorial's modules and custom Function sections (examples/42 has PyTorch's output)."""
-    text = (Path(__file__).resolve().parents[2] / "examples" / "42_forward_ad_modules.py").read_text()
-    expected = (Path(__file__).resolve().parents[2] / "examples" / "42_forward_ad_modules.expected").read_text()
+    text = (Path(__file__).resolve().parents[3] / "examples" / "42_forward_ad_modules.py").read_text()
+    expected = (Path(__file__).resolve().parents[3] / "examples" / "42_forward_ad_modules.expected").read_text()
     out = run(cli, tmp_path, text)
     assert (out.code, out.stdout) == (0, expected)
 

@@ -1,7 +1,7 @@
 """engine.formatting prints tensors exactly as PyTorch 2.13's repr does.
 
 The golden cases run without torch; the property tests compare against torch when it is installed.
-Regenerate the golden file with tests/engine/make_format_golden.py.
+Regenerate the golden file with tests/make_format_golden.py.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import pytest
 
 from autodiff import engine as E
 
-from .caseload import load_cases, load_peer_cases
+from ..caseload import load_cases, load_peer_cases
 
 cases = load_cases()
 peers = load_peer_cases()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from tolerance import numbers_differ
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples"
 SCRIPTS = sorted(EXAMPLES.glob("*.py"))
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")

@@ -1,6 +1,6 @@
 """Sums added in PyTorch's order (engine/kernels/summation.py): bit for bit equal to PyTorch's, from the golden file
 (tests/make_summation_golden.py) and, where torch is installed, on random shapes, layouts and dims
-(tests/cli/test_tutorial_python.py checks a float32 training loop's printed numbers)."""
+(tests/cli/scripts/test_tutorial_python.py checks a float32 training loop's printed numbers)."""
 
 from __future__ import annotations
 

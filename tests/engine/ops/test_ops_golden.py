@@ -17,7 +17,7 @@ from tolerance import assert_close as close
 from autodiff import engine as E
 from autodiff.engine import BUILTINS, OPS, Tensor
 
-from .caseload import load_cases
+from ..caseload import load_cases
 
 cases = load_cases()
 GOLDEN_FILE = json.loads((Path(__file__).parent / "golden" / "ops.json").read_text())

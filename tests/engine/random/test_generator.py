@@ -24,7 +24,7 @@ from autodiff.engine.errors import AutogradError, BadValueError, LimitError, Sha
 from autodiff.engine.kernels.floatmath import fma32, fma64, log_avx2, sincos_avx2
 from autodiff.engine.random import generator as G
 
-from .caseload import load_random_cases
+from ..caseload import load_random_cases
 
 cases = load_random_cases()
 GOLDEN_FILE = json.loads((Path(__file__).parent / "golden" / "random.json").read_text())

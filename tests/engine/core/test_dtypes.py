@@ -25,9 +25,9 @@ from autodiff.engine.core import dtypes
 from autodiff.engine.errors import AutodiffError, AutogradError, BadValueError
 from autodiff.engine.transforms.gradcheck import gradcheck
 
-from .caseload import _load
+from ..caseload import load_dtype_cases
 
-CASES_MODULE = _load("dtype_cases.py", "autodiff_dtype_cases")
+CASES_MODULE = load_dtype_cases()
 CASES = {c.id: c for c in CASES_MODULE.CASES}
 GOLDEN_FILE = json.loads((Path(__file__).parent / "golden" / "dtypes.json").read_text())
 GOLDEN = {r["id"]: r for r in GOLDEN_FILE["cases"]}

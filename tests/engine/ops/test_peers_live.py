@@ -11,7 +11,7 @@ import pytest
 
 from autodiff import engine as E
 
-from .caseload import load_cases, load_peer_cases
+from ..caseload import load_cases, load_peer_cases
 
 torch = pytest.importorskip("torch")
 
