@@ -127,6 +127,15 @@ def values(array: np.ndarray | None) -> Any:
     return out.tolist()
 
 
+def scalar(value: np.generic) -> Any:
+    """values() of one float32 or float64 number, without making arrays (a batch line writes several)."""
+    if value.dtype == np.float32:
+        return number(shortest_one(float(value)))
+    if value.dtype == np.float64:
+        return number(float(value))
+    return values(np.asarray(value))
+
+
 def number(value: float | None) -> Any:
     """One Python number in the convention (nan, inf, -inf as strings); None stays None."""
     if value is None or (value == value and value not in (np.inf, -np.inf)):

@@ -1,0 +1,123 @@
+"""Lines of one program answered together (eval's batch mode): when the program is elementwise in the lines'
+variables, and every line binds the same names to plain numbers, one run on vectors of the lines' values gives
+each line exactly what its own run gives, so K lines cost two runs instead of 3K.
+
+Why the answers are the same: an elementwise program (grammar.syntax.elementwise, which check's samples use too:
+arithmetic + - * / ** and one-argument elementwise functions of the variables, numbers and constants) records the
+same operations, in the same order, on a vector of K values as on one value, and numpy computes each element of an
+elementwise operation from that element alone, with the same instructions whether the array holds one element
+or K (tests/app/test_stacking.py checks it for every one of those functions, and the batch's answers against one-shot
+runs). Nothing mixes the lanes: no reduction, no indexing, no matrix product, no randomness, no comparison; the
+backward pass of an elementwise graph is elementwise too, and no leaf is shared between lanes (every variable is
+a line's own, so no gradient is summed over lanes).
+
+The two runs: the lines' own run in float32 (the default dtype) with its backward pass, and one float64 run whose
+first K lanes are the lines' values (the precision check's re-run, app/precision.py) and whose last K are the
+same values rounded to float32 (the noise check's run, app/noise.py). Anything unexpected (an error in either
+run, a root that is not one value per lane) gives None: the caller answers those lines one by one, as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from autodiff import engine
+from autodiff.app.config import Config
+from autodiff.app.noise import lost
+from autodiff.app.precision import PRECISION_RTOL, LostDigits
+from autodiff.app.session import Binding, EvalRequest, EvalResult, run_eval
+from autodiff.engine import Tensor
+from autodiff.grammar.syntax import Program, elementwise
+
+MAX_LANES = 1024  # lines run together at most (far below the engine's parallel threshold: one core's numpy)
+EXACT_INTEGER = 2**24  # integers up to this size are the same number in float32, float64 and a Python float
+
+
+def plain_number(value: object) -> bool:
+    """A value a line may bind in a stacked run: a float, or an integer that every dtype holds exactly."""
+    kind = type(value)
+    return kind is float or (kind is int and -EXACT_INTEGER <= value <= EXACT_INTEGER)  # type: ignore[operator]
+
+
+@dataclass
+class Lanes:
+    """What K lines' runs gave, lane i being line i: the float32 run's root, its backward pass's gradients (the
+    pass's, of the leaves; and every named tensor's .grad, None where there is none), and the float64 runs' root
+    and gradients (the precision check's) and root on float32-rounded inputs (the noise check's)."""
+
+    root_name: str | None
+    requires_grad: bool
+    grad_fn: str | None
+    root: np.ndarray
+    passed: dict[str, np.ndarray | None]
+    grads: dict[str, np.ndarray | None]
+    root64: np.ndarray
+    grads64: dict[str, np.ndarray | None]
+    noise64: np.ndarray
+
+
+def run_together(program: str, tree: Program, names: list[str], columns: list[np.ndarray],
+                 config: Config) -> Lanes | None:
+    """The runs of K lines of an elementwise program (`elementwise(tree, names)`), `columns[j]` holding the K
+    values (float64) of variable names[j]; None when they do not give one value per lane (answer one by one)."""
+    count = len(columns[0])
+    try:
+        low = _run(program, tree, names, columns, count)
+        rounded = [column.astype(np.float32).astype(np.float64) for column in columns]
+        with config.but(dtype="float64").applied():
+            high = _run(program, tree, names, [np.concatenate(pair) for pair in zip(columns, rounded)], 2 * count)
+    except Exception:  # anything unexpected: the lines are answered one by one, which says what went wrong
+        return None
+    if low is None or high is None or len(low.passes) != 1:
+        return None
+    root = low.root
+    return Lanes(low.evaluation.root_name, root.requires_grad, root.grad_fn.name() if root.grad_fn else None,
+                 root.numpy(force=True), low.passes[0].grads, low.grads, high.root.numpy(force=True)[:count],
+                 {name: None if g is None else g[:count] for name, g in high.grads.items()},
+                 high.root.numpy(force=True)[count:])
+
+
+def _run(program: str, tree: Program, names: list[str], columns: list[np.ndarray], count: int
+         ) -> EvalResult | None:
+    """One run of the program on vectors of `count` lanes, with its backward pass (None: not one value a lane)."""
+    bindings = [Binding(name, column, True) for name, column in zip(names, columns)]
+    dtype = engine.get_default_dtype()
+    request = EvalRequest(program, bindings, grad_tensor=np.ones(count, dtype=dtype.name), parsed=tree)
+    result = run_eval(request)
+    root = result.root
+    lanes = (count,)
+    if not isinstance(root, Tensor) or root.shape != lanes or root.dtype != dtype or not root.requires_grad:
+        return None
+    for grads in [result.grads, *(p.grads for p in result.passes)]:
+        if any(g is not None and g.shape != lanes for g in grads.values()):
+            return None
+    return result
+
+
+def lost_digits_by_lane(lanes: Lanes) -> list[list[LostDigits]]:
+    """app.precision.lost_digits for every lane: the scalar values float32 got wrong (the root, then each named
+    tensor's .grad, in that order), compared as it compares them (in float64)."""
+    found: list[list[LostDigits]] = [[] for _ in range(len(lanes.root))]
+    pairs = [("the root", lanes.root, lanes.root64)]
+    pairs += [(f"{name}.grad", lanes.grads.get(name), lanes.grads64.get(name)) for name in lanes.grads]
+    for what, low, high in pairs:
+        if low is None or high is None:
+            continue
+        a, b = np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
+        with np.errstate(all="ignore"):
+            wrong = np.isfinite(a) & np.isfinite(b) & (np.abs(a - b) > PRECISION_RTOL * np.abs(b))
+        for i in np.flatnonzero(wrong):
+            found[i].append(LostDigits(what, float(a[i]), float(b[i])))
+    return found
+
+
+def noise_by_lane(lanes: Lanes) -> np.ndarray:
+    """app.noise.eval_noise for every lane: where the float32 root keeps no digit of the float64 root computed
+    from the float32-rounded inputs."""
+    return lost(np.asarray(lanes.root, dtype=np.float64), lanes.noise64)
+
+
+__all__ = ["MAX_LANES", "Lanes", "elementwise", "lost_digits_by_lane", "noise_by_lane", "plain_number",
+           "run_together"]
