@@ -11,10 +11,12 @@ runs). Nothing mixes the lanes: no reduction, no indexing, no matrix product, no
 backward pass of an elementwise graph is elementwise too, and no leaf is shared between lanes (every variable is
 a line's own, so no gradient is summed over lanes).
 
-The two runs: the lines' own run in float32 (the default dtype) with its backward pass, and one float64 run whose
-first K lanes are the lines' values (the precision check's re-run, app/precision.py) and whose last K are the
-same values rounded to float32 (the noise check's run, app/noise.py). Anything unexpected (an error in either
-run, a root that is not one value per lane) gives None: the caller answers those lines one by one, as before.
+The runs are the program's tape (grammar/interpreter/tape.py: the calls the interpreter makes, without its
+walk of the tree). Two runs: the lines' own run in float32 (the default dtype) with its backward pass, and one
+float64 run whose first K lanes are the lines' values (the precision check's re-run, app/precision.py) and whose
+last K are the same values rounded to float32 (the noise check's run, app/noise.py). Anything unexpected (an
+error in either run, a root that is not one value per lane) gives None: the caller answers those lines one by
+one, as before.
 """
 
 from __future__ import annotations
@@ -27,12 +29,18 @@ from autodiff import engine
 from autodiff.app.config import Config
 from autodiff.app.noise import lost
 from autodiff.app.precision import PRECISION_RTOL, LostDigits
-from autodiff.app.session import Binding, EvalRequest, EvalResult, run_eval
+from autodiff.app.session import Binding, as_tensor, bind, grads_of
 from autodiff.engine import Tensor
+from autodiff.grammar.interpreter import Tape, compile_elementwise
 from autodiff.grammar.syntax import Program, elementwise
 
 MAX_LANES = 1024  # lines run together at most (far below the engine's parallel threshold: one core's numpy)
 EXACT_INTEGER = 2**24  # integers up to this size are the same number in float32, float64 and a Python float
+
+
+def stackable(program: Program, variables: list[str]) -> Tape | None:
+    """The program's tape when its lines may run together with these variables (see the module's text)."""
+    return compile_elementwise(program, variables) if elementwise(program, variables) else None
 
 
 def plain_number(value: object) -> bool:
@@ -58,42 +66,44 @@ class Lanes:
     noise64: np.ndarray
 
 
-def run_together(program: str, tree: Program, names: list[str], columns: list[np.ndarray],
-                 config: Config) -> Lanes | None:
-    """The runs of K lines of an elementwise program (`elementwise(tree, names)`), `columns[j]` holding the K
-    values (float64) of variable names[j]; None when they do not give one value per lane (answer one by one)."""
+def run_together(tape: Tape, names: list[str], columns: list[np.ndarray], config: Config) -> Lanes | None:
+    """The runs of K lines of an elementwise program (its tape: grammar's compile_elementwise of a program that
+    grammar.syntax.elementwise admits), `columns[j]` holding the K values (float64) of variable names[j]; None
+    when they do not give one value per lane (the lines are then answered one by one)."""
     count = len(columns[0])
     try:
-        low = _run(program, tree, names, columns, count)
+        low = _run(tape, names, columns, count)
         rounded = [column.astype(np.float32).astype(np.float64) for column in columns]
         with config.but(dtype="float64").applied():
-            high = _run(program, tree, names, [np.concatenate(pair) for pair in zip(columns, rounded)], 2 * count)
+            high = _run(tape, names, [np.concatenate(pair) for pair in zip(columns, rounded)], 2 * count)
     except Exception:  # anything unexpected: the lines are answered one by one, which says what went wrong
         return None
-    if low is None or high is None or len(low.passes) != 1:
+    if low is None or high is None:
         return None
-    root = low.root
-    return Lanes(low.evaluation.root_name, root.requires_grad, root.grad_fn.name() if root.grad_fn else None,
-                 root.numpy(force=True), low.passes[0].grads, low.grads, high.root.numpy(force=True)[:count],
-                 {name: None if g is None else g[:count] for name, g in high.grads.items()},
-                 high.root.numpy(force=True)[count:])
+    root, root_name, passed, grads = low
+    root64 = high[0].numpy(force=True)
+    return Lanes(root_name, root.requires_grad, root.grad_fn.name() if root.grad_fn else None,
+                 root.numpy(force=True), passed, grads, root64[:count],
+                 {name: None if g is None else g[:count] for name, g in high[3].items()}, root64[count:])
 
 
-def _run(program: str, tree: Program, names: list[str], columns: list[np.ndarray], count: int
-         ) -> EvalResult | None:
-    """One run of the program on vectors of `count` lanes, with its backward pass (None: not one value a lane)."""
-    bindings = [Binding(name, column, True) for name, column in zip(names, columns)]
+def _run(tape: Tape, names: list[str], columns: list[np.ndarray], count: int) -> tuple | None:
+    """One run on vectors of `count` lanes with its backward pass, as app.session.run_eval runs a request with
+    these bindings and a gradient of ones for the root: (root, its name, the pass's gradients of the leaves,
+    every named tensor's gradient); None when the root is not one value a lane."""
     dtype = engine.get_default_dtype()
-    request = EvalRequest(program, bindings, grad_tensor=np.ones(count, dtype=dtype.name), parsed=tree)
-    result = run_eval(request)
-    root = result.root
-    lanes = (count,)
-    if not isinstance(root, Tensor) or root.shape != lanes or root.dtype != dtype or not root.requires_grad:
-        return None
-    for grads in [result.grads, *(p.grads for p in result.passes)]:
-        if any(g is not None and g.shape != lanes for g in grads.values()):
+    with engine.detect_anomaly(False), engine.enable_grad():
+        values: dict[str, object] = dict(bind([Binding(name, column, True) for name, column in zip(names, columns)]))
+        root, root_name = tape.run(values)
+        if not isinstance(root, Tensor) or root.shape != (count,) or root.dtype != dtype or not root.requires_grad:
             return None
-    return result
+        named = {name: t for name, t in values.items() if isinstance(t, Tensor)}
+        root.backward(as_tensor(np.ones(count), "{grad_tensor}", ("grad_tensor",)), retain_graph=None)
+        passed = grads_of({name: t for name, t in named.items() if t.requires_grad and (t.is_leaf or t.retains_grad)})
+        grads = grads_of(named)
+    if any(g is not None and g.shape != (count,) for g in [*passed.values(), *grads.values()]):
+        return None
+    return root, root_name, passed, grads
 
 
 def lost_digits_by_lane(lanes: Lanes) -> list[list[LostDigits]]:
@@ -119,5 +129,4 @@ def noise_by_lane(lanes: Lanes) -> np.ndarray:
     return lost(np.asarray(lanes.root, dtype=np.float64), lanes.noise64)
 
 
-__all__ = ["MAX_LANES", "Lanes", "elementwise", "lost_digits_by_lane", "noise_by_lane", "plain_number",
-           "run_together"]
+__all__ = ["MAX_LANES", "Lanes", "lost_digits_by_lane", "noise_by_lane", "plain_number", "run_together", "stackable"]

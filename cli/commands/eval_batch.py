@@ -12,7 +12,7 @@ import numpy as np
 
 from autodiff.app.batch import EvalLines, Line
 from autodiff.app.session import parsed
-from autodiff.app.stacking import MAX_LANES, elementwise, lost_digits_by_lane, noise_by_lane, plain_number, run_together
+from autodiff.app.stacking import MAX_LANES, lost_digits_by_lane, noise_by_lane, plain_number, run_together, stackable
 from autodiff.cli.commands.eval_run import lost_digits_text, texts_of
 from autodiff.cli.output import jsonout
 from autodiff.cli.output.limit_notes import binding_notes, noise_note, noise_texts
@@ -47,11 +47,11 @@ class Together:
                 groups.setdefault(key, []).append((position, line))
         answered: dict[int, dict[str, Any]] = {}
         for key, members in groups.items():
-            tree = self._proof(key)
-            if tree is None:
+            tape = self._proof(key)
+            if tape is None:
                 continue
             for start in range(0, len(members), MAX_LANES):
-                answered.update(self._answer(key, tree, members[start:start + MAX_LANES]))
+                answered.update(self._answer(key, tape, members[start:start + MAX_LANES]))
         return answered
 
     def _key(self, line: Line) -> Key | None:
@@ -64,24 +64,24 @@ class Together:
         return program, tuple(b.name for b in line.bindings)
 
     def _proof(self, key: Key) -> Any:
-        """The parsed program when it is elementwise in the variables (else None), remembered."""
+        """The program's tape when its lines may run together with these variables (else None), remembered."""
         if key in self.proofs:
             return self.proofs[key]
         try:
             tree = parsed(key[0])
         except Exception:  # answered alone, with its error
             tree = None
-        proven = tree if tree is not None and elementwise(tree, key[1]) else None
+        proven = None if tree is None else stackable(tree, list(key[1]))
         if len(self.proofs) >= PROOFS_KEPT:
             self.proofs.clear()
         self.proofs[key] = proven
         return proven
 
-    def _answer(self, key: Key, tree: Any, members: list[tuple[int, Line]]) -> dict[int, dict[str, Any]]:
+    def _answer(self, key: Key, tape: Any, members: list[tuple[int, Line]]) -> dict[int, dict[str, Any]]:
         program, names = key
         columns = [np.array([line.bindings[j].value for _, line in members], dtype=np.float64)
                    for j in range(len(names))]
-        lanes = run_together(program, tree, list(names), columns, self.options["config"])
+        lanes = run_together(tape, list(names), columns, self.options["config"])
         if lanes is None:
             return {}
         random = any("rand" in t for t in texts_of(program, self.assignments, self.options))

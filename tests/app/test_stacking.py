@@ -11,8 +11,8 @@ import pytest
 from autodiff import engine
 from autodiff.app.config import Config
 from autodiff.app.session import Binding, EvalRequest, parsed, run_eval
-from autodiff.app.stacking import lost_digits_by_lane, noise_by_lane, run_together
-from autodiff.grammar.syntax import ELEMENTWISE_FUNCTIONS, elementwise
+from autodiff.app.stacking import lost_digits_by_lane, noise_by_lane, run_together, stackable
+from autodiff.grammar.syntax import ELEMENTWISE_FUNCTIONS
 
 VALUES = np.concatenate([np.linspace(-3, 3, 61), [0.0, -0.0, 1e-8, -1e-30, 0.5, 0.999, 1.0, 1.001, 7.5, -20.0, 88.0,
                                                    1e30, np.inf, -np.inf, np.nan],
@@ -49,9 +49,9 @@ def _float32():
 @pytest.mark.parametrize("function", sorted(ELEMENTWISE_FUNCTIONS))
 def test_every_lane_is_the_lines_own_run_bit_for_bit(function):
     program = f"y = {function}(x); y * x + {function}(2 * x) - 0.5"
-    tree = parsed(program)
-    assert elementwise(tree, ["x"])
-    lanes = run_together(program, tree, ["x"], [VALUES.astype(np.float64)], Config("float32"))
+    tape = stackable(parsed(program), ["x"])
+    assert tape is not None
+    lanes = run_together(tape, ["x"], [VALUES.astype(np.float64)], Config("float32"))
     assert lanes is not None
     low, high = _alone(program, VALUES, "float32"), _alone(program, VALUES, "float64")
     noise = _alone(program, VALUES, "float64", rounded=True)
@@ -68,7 +68,7 @@ def test_the_checks_by_lane_are_the_checks_of_each_line():
 
     program = "exp(x) - 1 - x"
     values = np.array([1e-4, 0.5, 1e-6, -3e-4, 2.0, np.nan])
-    lanes = run_together(program, parsed(program), ["x"], [values], Config("float32"))
+    lanes = run_together(stackable(parsed(program), ["x"]), ["x"], [values], Config("float32"))
     lost, noisy = lost_digits_by_lane(lanes), noise_by_lane(lanes)
     for lane, value in enumerate(values):
         request = EvalRequest(program, [Binding("x", float(value), True)])
@@ -83,7 +83,7 @@ def test_the_checks_by_lane_are_the_checks_of_each_line():
 
 @pytest.mark.parametrize("program", ["sin(2) * 3", "x", "2 + 0 * pi"])
 def test_a_root_that_is_not_one_value_a_lane_or_a_leaf(program):
-    lanes = run_together(program, parsed(program), ["x"], [np.array([1.0, 2.0])], Config("float32"))
+    lanes = run_together(stackable(parsed(program), ["x"]), ["x"], [np.array([1.0, 2.0])], Config("float32"))
     if program == "x":  # the leaf itself: its gradient is 1 in every lane
         assert lanes is not None and lanes.grad_fn is None and list(lanes.grads["x"]) == [1.0, 1.0]
     else:
@@ -93,7 +93,30 @@ def test_a_root_that_is_not_one_value_a_lane_or_a_leaf(program):
 def test_a_failing_run_gives_none():
     engine.set_max_elements(3)
     try:
-        program = "sin(x)"
-        assert run_together(program, parsed(program), ["x"], [np.arange(4.0)], Config("float32", None, 3)) is None
+        tape = stackable(parsed("sin(x)"), ["x"])
+        assert run_together(tape, ["x"], [np.arange(4.0)], Config("float32", None, 3)) is None
     finally:
         engine.set_max_elements(None)
+
+
+@pytest.mark.parametrize("program", ["not x", "~x", "x if x else 1", "sin(x, 2)", "sin(input=x)", "x.sum()", "x @ x",
+                                     "x % 2", "sin = x; sin", "max(x)", "rand(1) * x"])
+def test_programs_that_are_not_run_together(program):
+    assert stackable(parsed(program), ["x"]) is None
+
+
+@pytest.mark.parametrize("program", ["-2*x", "x**-2", "pi*x + e", "e*x", "abs(x) - 1", "y = x*x; z = y + x; z/y",
+                                     "2**x", "2*3*x + 2**0.5", "ln(x) + arcsinh(x)"])
+def test_the_tape_makes_the_interpreters_calls(program):
+    """The tape's values are the interpreter's (the bit-for-bit comparison above runs it on every function)."""
+    values = np.array([0.5, 1.5, -2.0])
+    variables = ["x", "e"] if program == "e*x" else ["x"]
+    columns = [values, values + 1][:len(variables)]
+    lanes = run_together(stackable(parsed(program), variables), variables, columns, Config("float32"))
+    for lane in range(len(values)):
+        bindings = [Binding(name, float(column[lane]), True) for name, column in zip(variables, columns)]
+        result = run_eval(EvalRequest(program, bindings))
+        assert _bits(lanes.root[lane]) == _bits(result.root.numpy(force=True))
+        assert [_bits(None if g is None else g[lane]) for g in lanes.grads.values()] == \
+            [_bits(g) for g in result.grads.values()]
+        assert list(lanes.grads) == list(result.grads)
