@@ -21,6 +21,8 @@ one, as before.
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,23 +76,29 @@ def run_together(tape: Tape, names: list[str], columns: list[np.ndarray], config
     try:
         low = _run(tape, names, columns, count)
         rounded = [column.astype(np.float32).astype(np.float64) for column in columns]
-        with config.but(dtype="float64").applied():
+        with _float64(config).applied():
             high = _run(tape, names, [np.concatenate(pair) for pair in zip(columns, rounded)], 2 * count)
     except Exception:  # anything unexpected: the lines are answered one by one, which says what went wrong
         return None
     if low is None or high is None:
         return None
-    root, root_name, passed, grads = low
+    root, root_name, leaves, grads = low
     root64 = high[0].numpy(force=True)
     return Lanes(root_name, root.requires_grad, root.grad_fn.name() if root.grad_fn else None,
-                 root.numpy(force=True), passed, grads, root64[:count],
+                 root.numpy(force=True), {name: grads[name] for name in leaves}, grads, root64[:count],
                  {name: None if g is None else g[:count] for name, g in high[3].items()}, root64[count:])
+
+
+@functools.lru_cache(maxsize=8)
+def _float64(config: Config) -> Config:
+    """The settings of the precision check's re-run (app.precision.lost_digits runs it in these)."""
+    return config.but(dtype="float64")
 
 
 def _run(tape: Tape, names: list[str], columns: list[np.ndarray], count: int) -> tuple | None:
     """One run on vectors of `count` lanes with its backward pass, as app.session.run_eval runs a request with
-    these bindings and a gradient of ones for the root: (root, its name, the pass's gradients of the leaves,
-    every named tensor's gradient); None when the root is not one value a lane."""
+    these bindings and a gradient of ones for the root: (root, its name, the names of the leaves whose .grad the
+    pass fills, every named tensor's .grad after it); None when the root is not one value a lane."""
     dtype = engine.get_default_dtype()
     with engine.detect_anomaly(False), engine.enable_grad():
         values: dict[str, object] = dict(bind([Binding(name, column, True) for name, column in zip(names, columns)]))
@@ -99,27 +107,25 @@ def _run(tape: Tape, names: list[str], columns: list[np.ndarray], count: int) ->
             return None
         named = {name: t for name, t in values.items() if isinstance(t, Tensor)}
         root.backward(as_tensor(np.ones(count), "{grad_tensor}", ("grad_tensor",)), retain_graph=None)
-        passed = grads_of({name: t for name, t in named.items() if t.requires_grad and (t.is_leaf or t.retains_grad)})
+        leaves = [name for name, t in named.items() if t.requires_grad and (t.is_leaf or t.retains_grad)]
         grads = grads_of(named)
-    if any(g is not None and g.shape != (count,) for g in [*passed.values(), *grads.values()]):
+    if any(g is not None and g.shape != (count,) for g in grads.values()):
         return None
-    return root, root_name, passed, grads
+    return root, root_name, leaves, grads
 
 
 def lost_digits_by_lane(lanes: Lanes) -> list[list[LostDigits]]:
     """app.precision.lost_digits for every lane: the scalar values float32 got wrong (the root, then each named
-    tensor's .grad, in that order), compared as it compares them (in float64)."""
+    tensor's .grad, in that order), compared as it compares them (as Python floats)."""
     found: list[list[LostDigits]] = [[] for _ in range(len(lanes.root))]
     pairs = [("the root", lanes.root, lanes.root64)]
     pairs += [(f"{name}.grad", lanes.grads.get(name), lanes.grads64.get(name)) for name in lanes.grads]
     for what, low, high in pairs:
         if low is None or high is None:
             continue
-        a, b = np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
-        with np.errstate(all="ignore"):
-            wrong = np.isfinite(a) & np.isfinite(b) & (np.abs(a - b) > PRECISION_RTOL * np.abs(b))
-        for i in np.flatnonzero(wrong):
-            found[i].append(LostDigits(what, float(a[i]), float(b[i])))
+        for lane, (a, b) in enumerate(zip(low.tolist(), high.tolist())):
+            if math.isfinite(a) and math.isfinite(b) and abs(a - b) > PRECISION_RTOL * abs(b):
+                found[lane].append(LostDigits(what, a, b))
     return found
 
 

@@ -131,7 +131,10 @@ def _name(node: S.Name, bound: set[str], interpreter: Interpreter) -> tuple[int,
 
 def _function(node: S.Name, interpreter: Interpreter) -> Any:
     """What calling the function with one argument does (EngineBackend.call with one positional argument: the
-    function itself, when its signature takes one), or None."""
+    function itself, when its signature takes one), or None; remembered by name (a fresh interpreter's lookup
+    of a name the program does not bind is always the same)."""
+    if node.id in _FUNCTIONS:
+        return _FUNCTIONS[node.id]
     try:
         function = interpreter.lookup(node)
         if not isinstance(function, Function):
@@ -141,7 +144,11 @@ def _function(node: S.Name, interpreter: Interpreter) -> Any:
         return None
     if function.builtin is not None and function.builtin.name in ("tensor", "arange", "full", "where"):
         return None  # constructors (EngineBackend.call changes their dtype): not elementwise functions anyway
+    _FUNCTIONS[node.id] = function.fn
     return function.fn
+
+
+_FUNCTIONS: dict[str, Any] = {}
 
 
 __all__ = ["Tape", "compile_elementwise"]
