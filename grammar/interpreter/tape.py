@@ -9,9 +9,12 @@ compiled forms gives no tape (the program is then run by the interpreter)."""
 
 from __future__ import annotations
 
+import operator as pyoperator
 from collections.abc import Collection
 from typing import Any
 
+from autodiff import engine
+from autodiff.engine import Tensor
 from autodiff.grammar.interpreter import operators
 from autodiff.grammar.interpreter.engine_backend import EngineBackend, signature
 from autodiff.grammar.interpreter.interpreter import Interpreter
@@ -20,7 +23,8 @@ from autodiff.grammar.syntax import tree as S
 from autodiff.grammar.syntax.tree import Program
 
 PUSH, NAME, BINARY, UNARY, CALL = range(5)  # what a step does: push a value, a bound name's value, or apply
-ARITHMETIC = frozenset(("+", "-", "*", "/", "**"))
+ARITHMETIC = {"+": pyoperator.add, "-": pyoperator.sub, "*": pyoperator.mul, "/": pyoperator.truediv,
+              "**": pyoperator.pow}
 SIGNS = frozenset(("+", "-"))
 MAX_STEPS = 10_000  # a longer program is run by the interpreter
 
@@ -48,7 +52,11 @@ class Tape:
                     stack.append(names[argument])
                 elif code == BINARY:
                     right = stack.pop()
-                    stack[-1] = binary(argument, stack[-1], right)
+                    left = stack[-1]
+                    if _arithmetic(left, right):  # what operators.binary comes to for these operands
+                        stack[-1] = ARITHMETIC[argument](left, right)
+                    else:
+                        stack[-1] = binary(argument, left, right)
                 elif code == UNARY:
                     stack[-1] = unary(argument, stack[-1])
                 else:
@@ -57,6 +65,18 @@ class Tape:
             if target is not None:
                 names[target] = root
         return root, root_name
+
+
+def _arithmetic(left: Any, right: Any) -> bool:
+    """Whether `left OP right` is all that operators.binary does for an arithmetic OP: a tensor that is not a mask
+    (binary turns a mask into numbers) with a tensor or a number (an int or a float, not a bool)."""
+    left_tensor, right_tensor = type(left) is Tensor, type(right) is Tensor
+    if (left_tensor and left.dtype == engine.bool_) or (right_tensor and right.dtype == engine.bool_):
+        return False
+    return (left_tensor and (right_tensor or type(right) in _NUMBERS)) or (right_tensor and type(left) in _NUMBERS)
+
+
+_NUMBERS = (int, float)
 
 
 def compile_elementwise(program: Program, variables: Collection[str]) -> Tape | None:
