@@ -88,8 +88,9 @@ class Together:
         lost = None if random else lost_digits_by_lane(lanes)
         noisy = None if any("rand" in t for t in noise_texts(program, self.options)) else noise_by_lane(lanes)
         answered = {}
+        documents = lane_documents(lanes)
         for lane, (position, line) in enumerate(members):
-            document = lane_document(lanes, lane)
+            document = documents[lane]
             warnings = [] if lost is None else [lost_digits_text(item) for item in lost[lane]]
             notes = [] if all(math.isfinite(b.value) for b in line.bindings) else binding_notes(program, line.bindings)
             if not notes and noisy is not None and noisy[lane]:
@@ -100,17 +101,20 @@ class Together:
         return answered
 
 
-def lane_document(lanes: Any, lane: int) -> dict[str, Any]:
-    """One line's `eval --format json` document from its lane (what commands.json_document makes of its run)."""
-    def value(array: np.ndarray | None) -> Any:
-        return None if array is None else jsonout.scalar(array[lane])
-
-    return {
-        "root": {"name": lanes.root_name, "value": value(lanes.root), "shape": [], "dtype": lanes.root.dtype.name,
+def lane_documents(lanes: Any) -> list[dict[str, Any]]:
+    """Each line's `eval --format json` document from its lane (what commands.json_document makes of its own
+    run); the numbers of all lanes written at once (jsonout.numbers)."""
+    root = jsonout.numbers(lanes.root)
+    grads = {name: None if g is None else jsonout.numbers(g) for name, g in lanes.grads.items()}
+    passed = [name for name in lanes.passed]
+    dtype = lanes.root.dtype.name
+    return [{
+        "root": {"name": lanes.root_name, "value": root[lane], "shape": [], "dtype": dtype,
                  "requires_grad": lanes.requires_grad, "grad_fn": lanes.grad_fn},
-        "passes": [{"root": lanes.root_name, "grads": {n: value(g) for n, g in lanes.passed.items()}}],
-        "grads": {n: value(g) for n, g in lanes.grads.items()},
-    }
+        "passes": [{"root": lanes.root_name, "grads": {n: None if grads[n] is None else grads[n][lane]
+                                                        for n in passed}}],
+        "grads": {n: None if g is None else g[lane] for n, g in grads.items()},
+    } for lane in range(len(root))]
 
 
-__all__ = ["Together", "lane_document"]
+__all__ = ["Together", "lane_documents"]

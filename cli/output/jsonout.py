@@ -127,13 +127,17 @@ def values(array: np.ndarray | None) -> Any:
     return out.tolist()
 
 
-def scalar(value: np.generic) -> Any:
-    """values() of one float32 or float64 number, without making arrays (a batch line writes several)."""
-    if value.dtype == np.float32:
-        return number(shortest_one(float(value)))
-    if value.dtype == np.float64:
-        return number(float(value))
-    return values(np.asarray(value))
+def numbers(array: np.ndarray) -> list[Any]:
+    """[values(element) for element in a 1-d array], at once: float32 elements by `shortest` over the whole array
+    (which writes each element as shortest_one writes it alone: tests/cli/test_jsonout.py)."""
+    kind = array.dtype
+    if kind == np.float32:
+        if len(array) < 16:  # a few numbers: without the arrays of the vectorised steps
+            return [number(shortest_one(v)) for v in array.tolist()]
+        array = shortest(array)
+    elif kind.kind != "f":
+        return array.tolist()
+    return [number(v) for v in array.tolist()]
 
 
 def number(value: float | None) -> Any:

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from autodiff import engine
 from autodiff.app.config import Config
+from autodiff.app.noise import lost, lost_one
 from autodiff.app.session import Binding, EvalRequest, parsed, run_eval
 from autodiff.app.stacking import lost_digits_by_lane, noise_by_lane, run_together, stackable
 from autodiff.grammar.syntax import ELEMENTWISE_FUNCTIONS
@@ -120,3 +123,12 @@ def test_the_tape_makes_the_interpreters_calls(program):
         assert [_bits(None if g is None else g[lane]) for g in lanes.grads.values()] == \
             [_bits(g) for g in result.grads.values()]
         assert list(lanes.grads) == list(result.grads)
+
+
+pairs = st.one_of(st.floats(width=32), st.floats(), st.sampled_from([0.0, -0.0, 1e-31, 1e-29, 1e29, 1e31, 3e38]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(pairs, pairs)
+def test_lost_one_is_lost_of_one_pair(low, high):
+    assert lost_one(low, high) == bool(lost(np.asarray(low), np.asarray(high)))

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from autodiff.app import stacking
 from autodiff.cli.commands import eval_batch
+from autodiff.cli.output import jsonout
 
 from .conftest import run_cli
 
@@ -158,3 +160,10 @@ def test_plain_numbers_only():
     assert stacking.plain_number(1.5) and stacking.plain_number(-3) and stacking.plain_number(2**24)
     assert not stacking.plain_number(2**24 + 1) and not stacking.plain_number(True)
     assert not stacking.plain_number([1.0]) and not stacking.plain_number(None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(width=32), min_size=1, max_size=40), st.sampled_from(["float32", "float64"]))
+def test_the_numbers_of_all_lanes_are_each_numbers_value(values, dtype):
+    array = np.array(values, dtype=dtype)
+    assert json.dumps(jsonout.numbers(array)) == json.dumps([jsonout.values(np.asarray(v)) for v in array])
