@@ -15,6 +15,8 @@ not the grid variable or a constant as given) is off by up to |u| * eps, which m
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from autodiff import engine
@@ -44,6 +46,15 @@ def lost(low: np.ndarray, high: np.ndarray) -> np.ndarray:
         usable = np.isfinite(low) & np.isfinite(high) & (size < FLOAT32_HUGE) & (
             (np.abs(high) > FLOAT32_TINY) | (np.abs(low) > FLOAT32_TINY))
         return usable & (np.abs(low - high) > 0.5 * np.abs(high))
+
+
+def lost_one(low: float, high: float) -> bool:
+    """`lost` of one pair of Python floats, in the same IEEE operations (without making arrays)."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return False
+    if not (max(abs(low), abs(high)) < FLOAT32_HUGE and (abs(high) > FLOAT32_TINY or abs(low) > FLOAT32_TINY)):
+        return False
+    return abs(low - high) > 0.5 * abs(high)
 
 
 def _in_dtype(dtype: str, work: object) -> object:
@@ -119,7 +130,7 @@ def eval_noise(request: EvalRequest, float32_root: np.ndarray | None = None) -> 
     return (a, b) if bool(lost(np.asarray(b), np.asarray(a))) else None
 
 
-__all__ = ["eval_noise", "lost", "rounding_noise", "table_noise", "to_float32"]
+__all__ = ["eval_noise", "lost", "lost_one", "rounding_noise", "table_noise", "to_float32"]
 
 
 def _root(request: EvalRequest) -> np.ndarray:

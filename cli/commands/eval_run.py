@@ -72,9 +72,13 @@ def precision_warnings(texts: list[str], options: dict[str, Any], result: EvalRe
 
     if any("rand" in t for t in texts):
         return []
-    return [f"{lost.what} is {lost.float32:.6g} in float32 but {lost.float64:.10g} in float64: float32 has lost the "
-            "digits here; run with --dtype float64"
-            for lost in lost_digits(result, rebuild, options["config"])]
+    return [lost_digits_text(lost) for lost in lost_digits(result, rebuild, options["config"])]
+
+
+def lost_digits_text(lost: Any) -> str:
+    """The warning for one value float32 got wrong (app.precision.LostDigits)."""
+    return (f"{lost.what} is {lost.float32:.6g} in float32 but {lost.float64:.10g} in float64: float32 has lost the "
+            "digits here; run with --dtype float64")
 
 
 def texts_of(program: str, assignments: tuple[str, ...], options: dict[str, Any]) -> list[str]:

@@ -127,6 +127,19 @@ def values(array: np.ndarray | None) -> Any:
     return out.tolist()
 
 
+def numbers(array: np.ndarray) -> list[Any]:
+    """[values(element) for element in a 1-d array], at once: float32 elements by `shortest` over the whole array
+    (which writes each element as shortest_one writes it alone: tests/cli/test_jsonout.py)."""
+    kind = array.dtype
+    if kind == np.float32:
+        if len(array) < 16:  # a few numbers: without the arrays of the vectorised steps
+            return [number(shortest_one(v)) for v in array.tolist()]
+        array = shortest(array)
+    elif kind.kind != "f":
+        return array.tolist()
+    return [number(v) for v in array.tolist()]
+
+
 def number(value: float | None) -> Any:
     """One Python number in the convention (nan, inf, -inf as strings); None stays None."""
     if value is None or (value == value and value not in (np.inf, -np.inf)):

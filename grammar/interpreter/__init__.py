@@ -6,6 +6,7 @@ program runs (the engine's backend) or the same operations are recorded on symbo
 - `EVAL` (policy.py) is what `autodiff eval` allows; a backend may bring a policy of its own.
 - The prelude (prelude.py, pybuiltins.py): the built-ins, the torch module, constants, Python's built-ins.
 - The values (values.py) and what `.` reaches (members.py).
+- `compile_elementwise` (tape.py): an elementwise program as the list of calls the interpreter makes for it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from autodiff.grammar.interpreter.interpreter import MAX_STEPS, Interpreter
 from autodiff.grammar.interpreter.members import NODE_METHODS, TENSOR_ATTRIBUTES, TENSOR_METHODS
 from autodiff.grammar.interpreter.policy import EVAL, Policy
 from autodiff.grammar.interpreter.prelude import CONSTANTS, functional_names
+from autodiff.grammar.interpreter.tape import Tape, compile_elementwise
 from autodiff.grammar.interpreter.values import Evaluation, Function, Namespace, kind, literal_tensor
 from autodiff.grammar.syntax import parse
 from autodiff.grammar.syntax.tree import ExprStmt, Program
@@ -58,5 +60,5 @@ def is_empty(program: Program) -> bool:
 
 
 __all__ = ["CONSTANTS", "EVAL", "FUNCTIONAL", "MAX_STEPS", "NODE_METHODS", "TENSOR_ATTRIBUTES", "TENSOR_METHODS",
-           "Backend", "EngineBackend", "Evaluation", "Function", "Interpreter", "Namespace", "Policy",
-           "arguments_error", "constant", "is_empty", "kind", "literal_tensor", "signature"]
+           "Backend", "EngineBackend", "Evaluation", "Function", "Interpreter", "Namespace", "Policy", "Tape",
+           "arguments_error", "compile_elementwise", "constant", "is_empty", "kind", "literal_tensor", "signature"]
