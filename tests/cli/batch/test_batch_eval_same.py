@@ -17,7 +17,7 @@ from autodiff.app import stacking
 from autodiff.cli.commands import eval_batch
 from autodiff.cli.output import jsonout
 
-from .conftest import run_cli
+from ..conftest import run_cli
 
 FUNCTIONS = sorted(["sin", "cos", "tan", "exp", "log", "sqrt", "tanh", "sigmoid", "atan", "asin", "acos", "sinh",
                     "cosh", "asinh", "acosh", "atanh", "log1p", "expm1", "exp2", "log2", "log10", "ln", "arctan",
