@@ -12,6 +12,8 @@ import numpy as np
 
 from ..errors import BadValueError, WrongTypeError
 from .devices import CPU, NO_CUDA, check_device, is_device
+from .optable import OPS
+from .recording import apply
 from .registry import BUILTINS
 from .tensor import Tensor
 
@@ -110,6 +112,13 @@ def _deepcopy(self: Tensor, memo: dict) -> Tensor:
     return copied
 
 
+def _contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
+    """self when its memory is in C order; otherwise a C-order copy, recorded as PyTorch records it (CloneBackward0)."""
+    if self._data.flags.c_contiguous:
+        return self
+    return apply(OPS["clone"], (self,), {"contiguous": True})
+
+
 # name: method, installed on Tensor by api.py
 METHODS: dict[str, Callable[..., Any]] = {
     "__iter__": _iterate,
@@ -126,7 +135,7 @@ METHODS: dict[str, Callable[..., Any]] = {
     "new_full": _new_full,
     "new_tensor": _new_tensor,
     "copy_": _copy_,
-    "contiguous": lambda self, memory_format=None: self,
+    "contiguous": _contiguous,
     "is_contiguous": lambda self, memory_format=None: bool(self._data.flags.c_contiguous),
     "ndimension": lambda self: self._data.ndim,
     "get_device": lambda self: -1,

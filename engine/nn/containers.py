@@ -15,7 +15,7 @@ from ..core.coerce import number, tensor_arg
 from ..core.dtypes import TYPE_NAMES
 from ..core.registry import builtin
 from ..core.tensor import Tensor
-from ..errors import BadValueError, OutOfRangeError
+from ..errors import BadValueError, InvalidArgumentError, OutOfRangeError
 from ..ops.arithmetic import mul
 from ..ops.constructors import leaf
 from ..ops.shapes import squeeze, unflatten, unsqueeze
@@ -223,7 +223,7 @@ def _channel_dropout(input: Any, p: Any, training: bool, inplace: bool, batched:
     x = tensor_arg(input)
     chance = number(p, "p")
     if not 0 <= chance <= 1:
-        raise BadValueError(f"dropout probability has to be between 0 and 1, but got {chance}", reason="dropout")
+        raise InvalidArgumentError(f"dropout probability has to be between 0 and 1, but got {chance}", reason="dropout")
     if x.ndim not in (batched - 1, batched):
         if name != "dropout2d":
             raise BadValueError(f"{name}: Expected {batched - 1}D or {batched}D input, but received a {x.ndim}D input. "
@@ -266,7 +266,7 @@ class _ChannelDropout(Module):
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
         if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
-            raise BadValueError(f"dropout probability has to be between 0 and 1, but got {p}", reason="dropout")
+            raise InvalidArgumentError(f"dropout probability has to be between 0 and 1, but got {p}", reason="dropout")
         self.p, self.inplace = p, inplace
 
     def settings(self) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..core.settings import as_dtype, check_elements
 from ..core.tensor import Tensor
-from ..errors import BadValueError
+from ..errors import BadValueError, InvalidArgumentError
 from ..ops.shapes import flatten
 from .init import fan_in_and_fan_out, init_uniform_, kaiming_uniform_
 from .linear_functions import bilinear, dropout, linear
@@ -131,7 +131,7 @@ class Dropout(Module):
     def __init__(self, p: Any = 0.5, inplace: bool = False) -> None:
         super().__init__()
         if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
-            raise BadValueError(f"dropout probability has to be between 0 and 1, but got {p}", reason="dropout")
+            raise InvalidArgumentError(f"dropout probability has to be between 0 and 1, but got {p}", reason="dropout")
         self.p, self.inplace = p, inplace
 
     def forward(self, input: Any) -> Tensor:

@@ -17,7 +17,7 @@ from ..core.recording import apply
 from ..core.registry import builtin
 from ..core.settings import check_elements
 from ..core.tensor import Tensor
-from ..errors import BadValueError, ShapeError
+from ..errors import BadValueError, InvalidArgumentError, ShapeError
 from ..kernels import allocator
 from ..ops.arithmetic import add, mul
 from ..ops.constructors import leaf
@@ -204,7 +204,8 @@ def dropout(input: Any, p: Any = 0.5, training: bool = True, inplace: bool = Fal
     x = tensor_arg(input)
     chance = number(p, "p")
     if not 0 <= chance <= 1:
-        raise BadValueError(f"dropout probability has to be between 0 and 1, but got {chance:g}", reason="dropout")
+        raise InvalidArgumentError(f"dropout probability has to be between 0 and 1, but got {chance:g}",
+                                   reason="dropout")
     if inplace:
         raise BadValueError("dropout(inplace=True) is not available: use inplace=False (the default)",
                             reason="dropout")

@@ -25,7 +25,7 @@ from ..core.optable import Grad, Op, declare
 from ..core.recording import apply
 from ..core.registry import builtin
 from ..core.tensor import Tensor
-from ..errors import BadValueError, InvalidArgumentError, ShapeError
+from ..errors import BadValueError, InvalidArgumentError, ShapeError, WrongTypeError
 
 
 def _channels(shape: tuple[int, ...], ndim: int) -> tuple[int, ...]:
@@ -255,8 +255,10 @@ NATIVE_GROUP_NORM = declare(Op("native_group_norm", "NativeGroupNormBackward0", 
 
 
 def _normalized_shape(value: Any) -> tuple[int, ...]:
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return (int(value),)
+    """F.layer_norm's normalized_shape: a tuple or list of ints (nn.LayerNorm takes an int too, F.layer_norm not)."""
+    if not isinstance(value, (tuple, list)) or not all(isinstance(n, (int, np.integer)) for n in value):
+        raise WrongTypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
+                             f"{type(value).__name__}", reason="arguments")
     return tuple(int(n) for n in value)
 
 

@@ -1,0 +1,69 @@
+"""PyTorch's behaviour where it is easy to miss: contiguous() of a non-contiguous tensor records CloneBackward0,
+F.layer_norm wants a tuple of ints, and a dropout probability out of [0, 1] is a ValueError (not RuntimeError)."""
+
+from __future__ import annotations
+
+import pytest
+
+import autodiff.engine.facade as ours
+import autodiff.engine.facade.nn.functional as our_F
+from autodiff.engine.errors import InvalidArgumentError, WrongTypeError
+
+
+def _graph(t) -> list:
+    names, stack = [], [t.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        names.append(node.name())
+        stack.extend(f for f, _ in node.next_functions)
+    return names
+
+
+def _contiguous_of_transpose(lib):
+    x = lib.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=lib.float64, requires_grad=True)
+    y = x.t().contiguous()
+    (y * lib.tensor([[1.0], [2.0], [3.0]], dtype=lib.float64)).sum().backward()
+    return y, x
+
+
+def test_contiguous_of_a_transpose_is_a_recorded_copy():
+    y, x = _contiguous_of_transpose(ours)
+    assert _graph(y)[:2] == ["CloneBackward0", "TBackward0"] and len(_graph(y)) == 3  # and x's AccumulateGrad
+    assert y.is_contiguous() and y.tolist() == [[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]
+    assert x.grad.tolist() == [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]
+    z = ours.ones(2, 3, requires_grad=True)
+    assert z.contiguous() is z  # already contiguous: the tensor itself, nothing recorded
+
+
+def test_contiguous_matches_pytorch():
+    torch = pytest.importorskip("torch")
+    (y, x), (ty, tx) = _contiguous_of_transpose(ours), _contiguous_of_transpose(torch)
+    assert _graph(y)[:2] == _graph(ty)[:2] and len(_graph(y)) == len(_graph(ty))
+    assert x.grad.tolist() == tx.grad.tolist()
+
+
+@pytest.mark.parametrize("shape", [3, 3.0, "3"])
+def test_layer_norm_wants_a_tuple_of_ints(shape):
+    x = ours.randn(2, 3)
+    with pytest.raises(WrongTypeError, match="must be tuple of ints, not") as raised:
+        our_F.layer_norm(x, shape)
+    assert isinstance(raised.value, TypeError)
+    assert our_F.layer_norm(x, (3,)).shape == (2, 3) and our_F.layer_norm(x, [3]).shape == (2, 3)
+    assert our_F.layer_norm(x, x.shape[1:]).shape == (2, 3)
+    assert ours.nn.LayerNorm(3)(x).shape == (2, 3)  # the module takes an int, as PyTorch's
+
+
+@pytest.mark.parametrize("drop", [our_F.dropout, our_F.dropout1d, our_F.dropout2d, our_F.dropout3d])
+@pytest.mark.parametrize("p", [1.5, -0.1])
+def test_dropout_probability_out_of_range_is_a_value_error(drop, p):
+    with pytest.raises(InvalidArgumentError, match="dropout probability has to be between 0 and 1") as raised:
+        drop(ours.ones(2, 3, 4), p=p)
+    assert isinstance(raised.value, ValueError) and not isinstance(raised.value, RuntimeError)
+
+
+@pytest.mark.parametrize("layer", ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d"])
+def test_dropout_layers_refuse_the_probability_as_pytorch(layer):
+    with pytest.raises(ValueError, match=r"dropout probability has to be between 0 and 1, but got 1\.5"):
+        getattr(ours.nn, layer)(1.5)
