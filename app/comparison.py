@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from autodiff import engine
+from autodiff.app.literals import plain_number
 from autodiff.app.session import Binding, bind, constant, parsed, root_tensor
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, UsageError
@@ -76,6 +77,9 @@ class Variable:
 def _plain_number(text: str) -> float | int | None:
     """The value of a VALUE that is a number as written (1.5, -3, 2e-3): the same at every draw, so worked out
     once (a check draws its values again at every sample); None for anything else (rand(), a list, a typo)."""
+    plain = plain_number(text)  # a number as repr() writes it (check --batch's values): no parse needed
+    if plain is not None:
+        return plain
     try:
         program = parsed(text)
     except AutodiffError:
