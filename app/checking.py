@@ -23,7 +23,8 @@ from autodiff.app.comparison import (
     second,
     tolerances,
 )
-from autodiff.app.session import Binding, as_tensor, bind, parsed
+from autodiff.app.sampling import Sampling
+from autodiff.app.session import Binding, bind, parsed
 from autodiff.app.textbook.realroots import BACKEND
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, ParseError, ShapeError, UnknownNameError, UsageError
@@ -153,7 +154,7 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
     samples = request.samples or 1
     derivatives = [_Derivative(e, list(variables)) for e in request.expectations]
     states: list[dict[str, Any]] = [{} for _ in derivatives]
-    sampling = _Sampling(variables)
+    sampling = Sampling(variables)
     with engine.settings(default_dtype=request.dtype), np.errstate(all="ignore"):
         if seed is not None:
             engine.manual_seed(seed)
@@ -164,7 +165,7 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
             undefined = _all_at_once(program, sampling, samples, derivatives, states, request.order, (rtol, atol))
             if undefined is None:  # not a vector's work after all: point by point, from the same seed
                 engine.manual_seed(seed)
-                sampling, states = _Sampling(variables), [{} for _ in derivatives]
+                sampling, states = Sampling(variables), [{} for _ in derivatives]
         if undefined is None:
             undefined = _point_by_point(program, sampling, samples, derivatives, states, request.order,
                                         (rtol, atol))
@@ -228,43 +229,7 @@ def _validate(request: CheckRequest, variables: dict[str, Variable]) -> None:
                          fields=("expectations",))
 
 
-class _Sampling:
-    """The points of a check: each variable's VALUE drawn again, or, for a fixed value, points around it."""
-
-    def __init__(self, variables: dict[str, Variable]) -> None:
-        self.variables = variables
-        self.first: dict[str, np.ndarray] = {}
-        self.fixed: list[str] = []  # variables whose VALUE gives the same point every time
-        self.points: list[dict[str, np.ndarray]] = []
-        self.root_shape: tuple[int, ...] = ()
-
-    def bindings(self, sample: int) -> list[Binding]:
-        out = []
-        for v in self.variables.values():
-            value = v.draw()
-            if sample > 1 and v.requires_grad:
-                drawn = np.asarray(as_tensor(value, f"the value of {v.name}").numpy(force=True), dtype=np.float64)
-                if v.name in self.fixed or (sample == 2 and np.array_equal(drawn, self.first[v.name],
-                                                                           equal_nan=True)):
-                    # A fixed VALUE (x=1.2) would check the same point N times: sample around it instead,
-                    # so a derivative that agrees only at that point is still caught.
-                    if v.name not in self.fixed:
-                        self.fixed.append(v.name)
-                    value = _around(self.first[v.name], sample, drawn.shape)
-            out.append(Binding(v.name, value, v.requires_grad))
-        return out
-
-    def seen(self, root: Tensor, leaves: dict[str, Tensor], checked: bool = True) -> dict[str, np.ndarray]:
-        """Record a point that was reached (checked, or not because the program is not defined there)."""
-        self.root_shape = tuple(root.shape)
-        point = {name: np.array(t.numpy(force=True), copy=True) for name, t in leaves.items()}
-        if checked:
-            self.points.append(point)
-        self.first = self.first or {name: values.astype(np.float64) for name, values in point.items()}
-        return point
-
-
-def _point_by_point(program: Program, sampling: _Sampling, samples: int, derivatives: list[_Derivative],
+def _point_by_point(program: Program, sampling: Sampling, samples: int, derivatives: list[_Derivative],
                     states: list[dict[str, Any]], order: int, tolerance: tuple[float, float]
                     ) -> list[dict[str, np.ndarray]]:
     """Run the program at each sample point in turn and fold each comparison in; the points where it is not
@@ -282,7 +247,7 @@ def _point_by_point(program: Program, sampling: _Sampling, samples: int, derivat
     return undefined
 
 
-def _all_at_once(program: Program, sampling: _Sampling, samples: int, derivatives: list[_Derivative],
+def _all_at_once(program: Program, sampling: Sampling, samples: int, derivatives: list[_Derivative],
                  states: list[dict[str, Any]], order: int, tolerance: tuple[float, float]
                  ) -> list[dict[str, np.ndarray]] | None:
     """_point_by_point's work for an elementwise program (app.elementwise) of scalar variables: the points are
@@ -290,17 +255,14 @@ def _all_at_once(program: Program, sampling: _Sampling, samples: int, derivative
     every point, and each point is folded in as before (the same numbers, element by element). None, with
     nothing folded in, when the points or the run are not those of a vector (then the caller goes point by
     point)."""
-    drawn: list[dict[str, Tensor]] = []
-    for sample in range(1, samples + 1):
-        leaves = bind(sampling.bindings(sample))
-        if any(t.ndim != 0 for t in leaves.values()):
+    stacked = sampling.stacked(samples)  # plain numbers: no leaf bound for each point
+    if stacked is None:
+        stacked = _drawn(sampling, samples)
+        if stacked is None:
             return None
-        if sample == 1:
-            sampling.first = {n: np.array(t.numpy(force=True), copy=True).astype(np.float64) for n, t in leaves.items()}
-        drawn.append(leaves)
-    stacked = {n: np.stack([leaves[n].numpy(force=True) for leaves in drawn]) for n in drawn[0]}
     try:
-        root, leaves, _ = program.run([Binding(n, v, drawn[0][n].requires_grad) for n, v in stacked.items()])
+        root, leaves, _ = program.run([Binding(n, v, sampling.variables[n].requires_grad)
+                                       for n, v in stacked.items()])
         if root.shape != (samples,):
             return None
         targets = [leaves[d.name] for d in derivatives]
@@ -328,6 +290,20 @@ def _all_at_once(program: Program, sampling: _Sampling, samples: int, derivative
     return undefined
 
 
+def _drawn(sampling: Sampling, samples: int) -> dict[str, np.ndarray] | None:
+    """Each variable's values at every sample, drawn point by point (Sampling.bindings) and stacked; None when a
+    value is not a scalar."""
+    drawn: list[dict[str, Tensor]] = []
+    for sample in range(1, samples + 1):
+        leaves = bind(sampling.bindings(sample))
+        if any(t.ndim != 0 for t in leaves.values()):
+            return None
+        if sample == 1:
+            sampling.first = {n: np.array(t.numpy(force=True), copy=True).astype(np.float64) for n, t in leaves.items()}
+        drawn.append(leaves)
+    return {n: np.stack([leaves[n].numpy(force=True) for leaves in drawn]) for n in drawn[0]}
+
+
 def _compare_at(root: Tensor, leaves: dict[str, Tensor], point: dict[str, np.ndarray], sample: int,
                 derivatives: list[_Derivative], states: list[dict[str, Any]], order: int,
                 tolerance: tuple[float, float]) -> None:
@@ -341,7 +317,7 @@ def _compare_at(root: Tensor, leaves: dict[str, Tensor], point: dict[str, np.nda
         _record(state, sample, point, expected, grad, *tolerance)
 
 
-def _notes(report: CheckReport, sampling: _Sampling) -> None:
+def _notes(report: CheckReport, sampling: Sampling) -> None:
     root_shape = report.root_shape
     if len(root_shape) and math.prod(root_shape) != 1:
         report.notes.append(f"the program's result has shape {root_shape}: its derivative is taken of the sum "
@@ -354,17 +330,6 @@ def _notes(report: CheckReport, sampling: _Sampling) -> None:
                             f"others are around it ({name} times -1, 1/4 and -3, then random points near {name}); "
                             f"to choose the points, bind a random value, e.g. {name}='{rand}*4-2' for points in "
                             "[-2, 2)")
-
-
-_SPREAD = (-1.0, 0.25, -3.0)  # samples 2, 3 and 4 around a fixed value: its mirror, smaller, larger and negative
-
-
-def _around(value: np.ndarray, sample: int, shape: tuple[int, ...]) -> np.ndarray:
-    """The sample-th point around a fixed value: -value, value/4, -3*value (both signs and several magnitudes,
-    so 1/abs(x) for d/dx log(abs(x)) is caught with any seed), then value + randn()."""
-    if 2 <= sample <= 1 + len(_SPREAD) and np.any(value != 0):
-        return value * _SPREAD[sample - 2]
-    return value + engine.randn(*shape, dtype="float64").numpy(force=True)
 
 
 def where(point: dict[str, np.ndarray]) -> str:

@@ -72,6 +72,10 @@ class Variable:
         number = _plain_number(self.text or "")
         return constant(self.text or "", f"the value of {self.name}") if number is None else number
 
+    def number(self) -> int | float | None:
+        """The value when VALUE is one number as written (the same at every draw), else None."""
+        return None if self.values is not None else _plain_number(self.text or "")
+
 
 @functools.lru_cache(maxsize=1024)
 def _plain_number(text: str) -> float | int | None:
