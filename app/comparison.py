@@ -81,7 +81,7 @@ class Variable:
 def _plain_number(text: str) -> float | int | None:
     """The value of a VALUE that is a number as written (1.5, -3, 2e-3): the same at every draw, so worked out
     once (a check draws its values again at every sample); None for anything else (rand(), a list, a typo)."""
-    plain = plain_number(text)  # a number as repr() writes it (check --batch's values): no parse needed
+    plain = plain_number(text)  # a number as repr() writes it (a batch line's values): no parse needed
     if plain is not None:
         return plain
     try:

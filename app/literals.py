@@ -1,4 +1,4 @@
-"""A number as Python's repr() writes it (`-1.995429`, `1e-05`, `3`): how `check --batch` passes a line's JSON
+"""A number as Python's repr() writes it (`-1.995429`, `1e-05`, `3`): how a check batch passes a line's JSON
 number as VALUE text (cli/batch.py's binding_text), a new text on nearly every line. Its value and its textbook
 reading are known without the parser: the language reads such a literal with float() (int() for digits), and a
 leading '-' negates it; textbook notation reads it as written."""
