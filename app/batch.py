@@ -78,35 +78,88 @@ def named_texts(key: str, value: Any) -> Any:
 LineSettings = Mapping[str, Checker]
 
 
+# What answers several lines at once (eval's lines of one elementwise program, cli/commands/eval_batch.py): given a
+# chunk's (position, line) pairs, the documents of those it answered, by position; the others are answered alone.
+Together = Callable[[list[tuple[int, Line]]], dict[int, Any]]
+CHUNK_LINES = 512  # lines read ahead at most for `together` (only those already waiting: a co-process is answered)
+CHUNK_BYTES = 1 << 20  # and at most about this many bytes of them
+SHORT_LINE = 4096  # longer lines are not offered to `together` (they are read one at a time, when answered)
+
+
 class Batch:
     """The lines of a stream, each read (bindings, program, the command's settings) and answered by `answer`.
-    `line_limit` bytes is the longest line read (`limit_field` names the setting that makes it)."""
+    `line_limit` bytes is the longest line read (`limit_field` names the setting that makes it). With `together`,
+    the lines already waiting are read as a chunk and answered together where it can."""
 
-    def __init__(self, line_limit: int, limit_field: str, settings: LineSettings | None = None) -> None:
+    def __init__(self, line_limit: int, limit_field: str, settings: LineSettings | None = None,
+                 together: Together | None = None) -> None:
         self.line_limit, self.limit_field = line_limit, limit_field
         self.settings: LineSettings = settings or {}
+        self.together = together
 
     def answers(self, stream: IO[bytes], answer: Callable[[Line], Any],
                 max_elements: int | None) -> Iterator[tuple[int, Any, AutodiffError | None]]:
         """(line number, answer(line) or None, its error or None) for every non-blank line."""
+        if self.together is not None:
+            yield from self._chunked(stream, answer, max_elements)
+            return
         for number_, raw in enumerate(lines(stream, self.line_limit), 1):
             if raw is not None and not raw.strip():
                 continue
             yield self.answer_line(number_, raw, answer, max_elements)
 
+    def _chunked(self, stream: IO[bytes], answer: Callable[[Line], Any],
+                 max_elements: int | None) -> Iterator[tuple[int, Any, AutodiffError | None]]:
+        """answers(), a chunk of the lines already waiting at a time (numbered as `lines` numbers them)."""
+        reader = LineReader(stream, self.line_limit)
+        while True:
+            chunk: list[tuple[int, bytes | None]] = []
+            size = 0
+            while len(chunk) < CHUNK_LINES and size < CHUNK_BYTES:
+                taken = reader.take(1)
+                if not taken:
+                    break
+                chunk += taken
+                size += len(taken[0][1] or b"")
+            if chunk:
+                yield from self.answer_lines(chunk, answer, max_elements)
+            elif reader.done:
+                return
+            else:
+                reader.fill()  # waits for more input only when every line read so far is answered
+
+    def answer_lines(self, chunk: list[tuple[int, bytes | None]], answer: Callable[[Line], Any],
+                     max_elements: int | None) -> list[tuple[int, Any, AutodiffError | None]]:
+        """answer_line for each (number, raw line) of a chunk; with `together`, its short lines are read first and
+        those it can answer answered together (a long line is read when it is answered, as answer_line reads)."""
+        read: dict[int, tuple[Any, AutodiffError | None]] = {}
+        answered: dict[int, Any] = {}
+        if self.together is not None:
+            read = {i: guarded(lambda raw=raw: self._read(raw, max_elements))
+                    for i, (_, raw) in enumerate(chunk) if raw is not None and len(raw) <= SHORT_LINE}
+            try:
+                answered = self.together([(i, line) for i, (line, error) in read.items() if error is None])
+            except Exception:  # never costs an answer: the lines are answered one by one
+                answered = {}
+        out = []
+        for i, (number_, raw) in enumerate(chunk):
+            if i not in read:
+                out.append(self.answer_line(number_, raw, answer, max_elements))
+                continue
+            line, error = read[i]
+            if error is not None:
+                out.append((number_, None, error))
+            elif i in answered:
+                out.append((number_, answered[i], None))
+            else:
+                out.append((number_, *guarded(lambda line=line: answer(line))))
+        return out
+
     def answer_line(self, number: int, raw: bytes | None, answer: Callable[[Line], Any],
                     max_elements: int | None) -> tuple[int, Any, AutodiffError | None]:
         """(number, answer(line) or None, its error or None) for one line (None: a line over the limit)."""
-        try:
-            return number, answer(self._read(raw, max_elements)), None
-        except AutodiffError as error:
-            return number, None, error
-        except (MemoryError, RecursionError) as error:
-            what = "out of memory" if isinstance(error, MemoryError) else "the line's values are nested too deeply"
-            return number, None, LimitError(what, hint="lower the sizes")
-        except Exception as error:  # a bug must not cost the other lines their answers
-            return number, None, BadValueError(f"internal error ({type(error).__name__}: {error}); please "
-                                               "report it, with the line")
+        document, error = guarded(lambda: answer(self._read(raw, max_elements)))
+        return number, document, error
 
     def _read(self, raw: bytes | None, max_elements: int | None) -> Line:
         if raw is None:
@@ -115,6 +168,19 @@ class Batch:
                              "unread", hint=f"raise {{{self.limit_field}}}", reason="line",
                              fields=("max_line_bytes", "max_elements"))
         return read_line(raw, max_elements, self.settings)
+
+
+def guarded(work: Callable[[], Any]) -> tuple[Any, AutodiffError | None]:
+    """(work(), None), or (None, the error) when it fails: a bug must not cost the other lines their answers."""
+    try:
+        return work(), None
+    except AutodiffError as error:
+        return None, error
+    except (MemoryError, RecursionError) as error:
+        what = "out of memory" if isinstance(error, MemoryError) else "the line's values are nested too deeply"
+        return None, LimitError(what, hint="lower the sizes")
+    except Exception as error:
+        return None, BadValueError(f"internal error ({type(error).__name__}: {error}); please report it, with the line")
 
 
 class EvalLines:

@@ -20,8 +20,9 @@ import sys
 from collections.abc import Callable
 from typing import IO, Any
 
-# What a command gives run_batch: the settings its lines may carry, and the answer to one line (a document).
-Answering = tuple[Any, Callable[[Any], dict[str, Any]]]
+# What a command gives run_batch: the settings its lines may carry, and the answer to one line (a document); and
+# optionally what answers several lines at once (app.batch.Together).
+Answering = tuple[Any, Callable[[Any], dict[str, Any]]] | tuple[Any, Callable[[Any], dict[str, Any]], Any]
 
 
 def run_batch(options: dict[str, Any], start: Callable[[], Answering], stdin_text: str | None = None) -> int:
@@ -45,8 +46,9 @@ def run_batch(options: dict[str, Any], start: Callable[[], Answering], stdin_tex
             raise UsageError(f"--batch writes one JSON document per line; drop --format {options['output_format']}")
         limit, option = line_limit(options.get("max_line_bytes"), _max_elements(options))
         with np.errstate(all="ignore"):
-            settings, answer = start()
-        batch = Batch(limit, "max_line_bytes" if option == "--max-line-bytes" else "max_elements", settings)
+            settings, answer, *together = start()
+        batch = Batch(limit, "max_line_bytes" if option == "--max-line-bytes" else "max_elements", settings,
+                      together[0] if together else None)
         if batchjobs.serving() is not None:  # a worker of --jobs: the main process sends the lines
             return batchjobs.serve(batchjobs.serving(), lambda lines: _answer_chunk(batch, answer, lines, options))
         stream, close = _open_input(options["batch"])
@@ -106,8 +108,7 @@ def _answer_chunk(batch: Any, answer: Callable[[Any], dict[str, Any]], lines: li
     out: list[str] = []
     failed = first = 0
     with np.errstate(all="ignore"):
-        for number, raw in lines:
-            number, document, error = batch.answer_line(number, raw, answer, _max_elements(options))
+        for number, document, error in batch.answer_lines(lines, answer, _max_elements(options)):
             if error is not None:
                 document = error_document(error)
                 failed += 1
