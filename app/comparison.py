@@ -15,7 +15,7 @@ from autodiff import engine
 from autodiff.app.literals import plain_number
 from autodiff.app.session import Binding, bind, constant, parsed, root_tensor
 from autodiff.engine import Tensor
-from autodiff.engine.errors import AutodiffError, BadValueError, UsageError
+from autodiff.engine.errors import AutodiffError, BadValueError, UnknownNameError, UsageError
 from autodiff.grammar.interpreter import Evaluation, Interpreter
 from autodiff.grammar.syntax import is_number
 
@@ -89,6 +89,32 @@ def _plain_number(text: str) -> float | int | None:
     except AutodiffError:
         return None
     return constant(text, "") if is_number(program) else None
+
+
+UNBOUND = "rand()*4-2"  # the VALUE of a variable the command line leaves unbound: random points in [-2, 2)
+
+
+def free_names(program: str, bound: list[Variable], most: int = 16) -> list[str]:
+    """The names the program uses that nothing binds (its free variables), in the order it meets them: the
+    program is run with each name found bound to a number, until it runs; a run that fails otherwise ends
+    the search with what was found (the check itself then reports the failure)."""
+    from autodiff.app.session import EvalRequest, evaluate
+
+    names: list[str] = []
+    with np.errstate(all="ignore"):
+        values = [Binding(v.name, v.draw(), v.requires_grad) for v in bound]
+        for _ in range(most):
+            try:
+                evaluate(EvalRequest(program, values + [Binding(n, 0.5, True) for n in names]))
+            except UnknownNameError as error:
+                if error.reason != "unbound_name" or error.details.get("name") in names:
+                    return names
+                names.append(str(error.details.get("name")))
+            except AutodiffError:
+                return names
+            else:
+                return names
+    return names
 
 
 class Program:
