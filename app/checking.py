@@ -268,6 +268,7 @@ class Lanes:
     values: np.ndarray
     grads: list[np.ndarray]
     expected: list[np.ndarray]
+    judged: list[list[Comparison]] | None = None  # each expectation's comparison at each point, when made already
 
 
 def _all_at_once(prepared: PreparedCheck, states: list[dict[str, Any]], lanes: Lanes | None
@@ -285,7 +286,7 @@ def _all_at_once(prepared: PreparedCheck, states: list[dict[str, Any]], lanes: L
                                 prepared.request.order)
     if lanes is None:
         return None
-    judged = [compare_each(e, g, *prepared.tolerance) for e, g in zip(lanes.expected, lanes.grads)]
+    judged = lanes.judged or [compare_each(e, g, *prepared.tolerance) for e, g in zip(lanes.expected, lanes.grads)]
     undefined: list[dict[str, np.ndarray]] = []
     for i in range(samples):
         point = {n: np.array(v[i], copy=True) for n, v in stacked.items()}
@@ -343,10 +344,14 @@ def run_together(group: list[PreparedCheck]) -> list[Lanes] | None:
                            first.request.order)
     if lanes is None:
         return None
+    tolerance = first.tolerance if all(p.tolerance == first.tolerance for p in group) else None
+    judged = None if tolerance is None else \
+        [compare_each(e, g, *tolerance) for e, g in zip(lanes.expected, lanes.grads)]  # elementwise too
     out, start = [], 0
     for count in counts:
         part = slice(start, start + count)
-        out.append(Lanes(lanes.values[part], [g[part] for g in lanes.grads], [e[part] for e in lanes.expected]))
+        out.append(Lanes(lanes.values[part], [g[part] for g in lanes.grads], [e[part] for e in lanes.expected],
+                         None if judged is None else [j[part] for j in judged]))
         start += count
     return out
 

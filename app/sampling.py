@@ -54,10 +54,11 @@ class Sampling:
             self.first[v.name] = value.astype(np.float64)
             columns[v.name] = [value]
         self.fixed = [v.name for v in self.variables.values() if v.requires_grad]
+        firsts = {name: float(value) for name, value in self.first.items()}
         for sample in range(2, samples + 1):
             for v in self.variables.values():
                 column = columns[v.name]
-                column.append(around(self.first[v.name], sample, ()) if v.requires_grad else column[0])
+                column.append(_around_number(firsts[v.name], sample) if v.requires_grad else column[0])
         dtype = engine.get_default_dtype()
         return {name: np.array([np.float64(c) for c in column]).astype(dtype) for name, column in columns.items()}
 
@@ -80,6 +81,13 @@ def around(value: np.ndarray, sample: int, shape: tuple[int, ...]) -> np.ndarray
     if 2 <= sample <= 1 + len(SPREAD) and np.any(value != 0):
         return value * SPREAD[sample - 2]
     return value + engine.randn(*shape, dtype="float64").numpy(force=True)
+
+
+def _around_number(value: float, sample: int) -> float:
+    """around() of a scalar, on Python floats (the same IEEE operations: the same number)."""
+    if 2 <= sample <= 1 + len(SPREAD) and value != 0:  # (nan != 0, as np.any(nan != 0))
+        return value * SPREAD[sample - 2]
+    return value + engine.randn(dtype="float64").item()
 
 
 __all__ = ["SPREAD", "Sampling", "around"]
