@@ -17,7 +17,7 @@ from typing import Any
 from autodiff.app.batch import Line
 from autodiff.engine.errors import AutodiffError
 
-MOST_TOGETHER = 1024  # lines run as one vector at most
+MOST_POINTS = 8192  # points run as one vector at most (lines of --samples 10000 go alone)
 
 
 # What Together is given to read a line: its check prepared (app.checking.prepare_check), and what makes the
@@ -48,8 +48,15 @@ class Together:
                 groups.setdefault(key, []).append((position, prepared))
         answered: dict[int, dict[str, Any]] = {}
         for members in groups.values():
-            for start in range(0, len(members), MOST_TOGETHER):
-                answered.update(_answer(members[start:start + MOST_TOGETHER]))
+            run: list[tuple[int, Any]] = []
+            points = 0
+            for member in members:
+                if run and points + member[1][0].samples > MOST_POINTS:
+                    answered.update(_answer(run))
+                    run, points = [], 0
+                run.append(member)
+                points += member[1][0].samples
+            answered.update(_answer(run))
         return answered
 
     def _unseeded(self, line: Line) -> bool:

@@ -133,3 +133,15 @@ def test_lines_run_together_give_what_lines_run_alone_give(monkeypatch, lines):
         _alone(patched)
         alone = run_cli("check", "--batch", "-", input=text)
     assert together.stdout == alone.stdout and together.code == alone.code
+
+
+def test_lines_of_many_samples_run_in_vectors_of_at_most_so_many_points(cli, runs, monkeypatch):
+    monkeypatch.setattr(check_batch, "MOST_POINTS", 40)
+    lines = [{"program": "x**3", "x": 0.25 * i, "expect": {"x": "3*x**2"}, "seed": i, "samples": 15} for i in range(7)]
+    sizes = []
+    real = checking.run_together
+    monkeypatch.setattr(checking, "run_together", lambda group: sizes.append(len(group)) or real(group))
+    together = cli("check", "--batch", "-", input=_text(lines))
+    assert sizes == [2, 2, 2] and together.code == 0  # 7 lines: 2 + 2 + 2 together, the last alone
+    _alone(monkeypatch)
+    assert cli("check", "--batch", "-", input=_text(lines)).stdout == together.stdout
