@@ -81,7 +81,8 @@ LineSettings = Mapping[str, Checker]
 # What answers several lines at once (eval's lines of one elementwise program, cli/commands/eval_batch.py): given a
 # chunk's (position, line) pairs, the documents of those it answered, by position; the others are answered alone.
 Together = Callable[[list[tuple[int, Line]]], dict[int, Any]]
-CHUNK_LINES = 512  # lines read ahead at most for `together` (only those already waiting: a co-process is answered)
+CHUNK_LINES = 256  # lines read ahead at most for `together` (only those already waiting: a co-process is answered);
+# no more than session.parsed remembers, so that the lines a chunk leaves alone find their program parsed
 CHUNK_BYTES = 1 << 20  # and at most about this many bytes of them
 SHORT_LINE = 4096  # longer lines are not offered to `together` (they are read one at a time, when answered)
 

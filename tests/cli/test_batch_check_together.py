@@ -14,8 +14,6 @@ from hypothesis import strategies as st
 from autodiff.app import checking
 from autodiff.cli.commands import check_batch
 
-from .test_batch_check_same import _single_args
-
 CLASS = [  # (program, a right answer, wrong answers)
     ("x/(1 + 0.561*x**2)", "(1 - 0.561*x**2)/(1 + 0.561*x**2)**2",
      ["2*x + 0.561", "1/(1.122*x)", "x/(1 + 0.561*x**2)"]),
@@ -23,6 +21,20 @@ CLASS = [  # (program, a right answer, wrong answers)
     ("log(1 + 1.3*x**2)", "2.6*x/(1 + 1.3*x**2)", ["1/(1 + 1.3*x**2)", "3*(2.6*x/(1 + 1.3*x**2))"]),
     ("sqrt(x**2 + 1.5)", "x/sqrt(x**2 + 1.5)", ["1/(2*sqrt(x**2 + 1.5))"]),
 ]
+
+
+def _single_args(line: dict) -> list[str]:
+    """The `check` command line that asks what the batch line asks."""
+    args = ["check", line["program"]]
+    for key, value in line.items():
+        if key not in ("program", "expect", "samples", "dtype", "order", "rtol", "atol", "seed"):
+            args.append(f"{key}={json.dumps(value) if isinstance(value, list) else repr(value)}")
+    for name, expr in line.get("expect", {}).items():
+        args += ["--expect", f"{name}={expr}"]
+    for key in ("samples", "dtype", "order", "rtol", "atol", "seed"):
+        if key in line:
+            args += [f"--{key}", str(line[key])]
+    return [*args, "--format", "json"]
 
 
 def _class_lines() -> list[dict | str]:
@@ -123,15 +135,13 @@ POINTS = st.floats(-50, 50, allow_nan=False) | st.sampled_from([0.0, -0.0, 1e-30
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(PROGRAMS, ANSWERS, POINTS, st.integers(0, 2**31), st.sampled_from([None, 2, 7])),
                 min_size=2, max_size=25))
-def test_lines_run_together_give_what_lines_run_alone_give(monkeypatch, lines):
-    from .conftest import run_cli
-
+def test_lines_run_together_give_what_lines_run_alone_give(cli, monkeypatch, lines):
     text = _text([{"program": p, "x": x, "expect": {"x": e}, "seed": seed, **({"samples": n} if n else {})}
                   for p, e, x, seed, n in lines])
-    together = run_cli("check", "--batch", "-", input=text)
+    together = cli("check", "--batch", "-", input=text)
     with monkeypatch.context() as patched:
         _alone(patched)
-        alone = run_cli("check", "--batch", "-", input=text)
+        alone = cli("check", "--batch", "-", input=text)
     assert together.stdout == alone.stdout and together.code == alone.code
 
 
