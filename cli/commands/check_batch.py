@@ -1,13 +1,13 @@
 """`check --batch`: the waiting lines that check one program the same way (its expectations, variables, dtype and
 order) run their points together, as one vector (app/checking.py's run_together); each line's document is built
-from its own points as cli/commands/check_run.py builds it for a line alone. A line that cannot go with others
-(points that are not plain numbers, a program that is not elementwise, anything that fails) is left to be
-answered alone, which reports it as before.
+from its own points as cli/commands/check_run.py builds it for a line alone. A line whose points are drawn as it
+runs (values that are not plain numbers, a program that is not elementwise, one sample) is answered in its turn,
+as alone; a line that fails is left to be answered alone, which reports it as before.
 
 The random points stay each line's own: every line that goes with others is seeded (its seed, --seed or a fresh
-one) and draws its points before any run, and nothing after draws again. So that no line answered alone sees
-the generator in another state than in turn, a chunk is answered line by line when one of its lines could draw
-without being seeded first (one sample and no seed), or when a binding of the command line is not a number."""
+one) and draws its points before any run, and nothing after draws again. So that no line sees the generator in
+another state than in turn, a chunk is answered line by line when one of its lines could draw without being
+seeded first (one sample and no seed), or when a binding of the command line is not a number."""
 
 from __future__ import annotations
 
@@ -38,6 +38,7 @@ class Together:
         from autodiff.app.checking import together_key
 
         groups: dict[Any, list[tuple[int, Any]]] = {}
+        answered: dict[int, dict[str, Any]] = {}
         for position, line in chunk:
             try:  # a line that fails is answered alone, which reports its failure
                 prepared = self.prepare(line)
@@ -46,7 +47,8 @@ class Together:
             key = together_key(prepared[0])
             if key is not None:
                 groups.setdefault(key, []).append((position, prepared))
-        answered: dict[int, dict[str, Any]] = {}
+            else:  # its points are drawn as it runs: finished now, right after its seed, as alone
+                answered.update(_answer([(position, prepared)]))
         for members in groups.values():
             run: list[tuple[int, Any]] = []
             points = 0

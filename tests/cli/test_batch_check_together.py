@@ -56,6 +56,10 @@ def _class_lines() -> list[dict | str]:
     lines[39] = {**lines[39], "x": -1.0, "program": "log(x)", "expect": {"x": "1/x"}}  # not defined at x = -1
     lines[40] = {**lines[40], "x": 3, "program": "x**x", "expect": {"x": "x**x*(log(x) + 1)"}}
     lines[41] = {**lines[41], "x": 1e-300}
+    lines[43] = {**lines[43], "program": "(x*x).sum()", "x": [1.5, -0.5], "expect": {"x": "2*x"}}  # not elementwise
+    lines[44] = {**lines[44], "x": [0.5, 1.5, 2.5]}  # an array: its points are drawn as it runs
+    lines[45] = {**lines[45], "samples": 1}  # one sample (seeded): at the bound point only
+    lines[46] = {**lines[46], "program": "x if x > 0 else -x", "expect": {"x": "1"}}
     return lines
 
 
