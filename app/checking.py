@@ -12,18 +12,21 @@ import numpy as np
 
 from autodiff import engine
 from autodiff.app.comparison import (
+    UNBOUND,
     Comparison,
     Program,
     Variable,
     compare,
     compare_each,
+    free_names,
     fresh_seed,
     gradients,
     nothing_to_compare,
     second,
     tolerances,
 )
-from autodiff.app.session import Binding, as_tensor, bind, parsed
+from autodiff.app.sampling import Sampling
+from autodiff.app.session import Binding, bind, parsed
 from autodiff.app.textbook.realroots import BACKEND
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, ParseError, ShapeError, UnknownNameError, UsageError
@@ -142,8 +145,31 @@ class _Derivative:
         return np.asarray(value.numpy(force=True), dtype=np.float64)
 
 
+@dataclass(eq=False)
+class PreparedCheck:
+    """A check up to its runs: the request checked, the seed drawn and set, the expectations and the program
+    parsed, and, where one vectorised run can answer it (an elementwise program of plain-number variables,
+    several samples), every point drawn (`stacked`)."""
+
+    request: CheckRequest
+    tolerance: tuple[float, float]
+    seed: int | None
+    samples: int
+    variables: dict[str, Variable]
+    derivatives: list[_Derivative]
+    program: Program
+    vector: bool  # the points run as one vector (else point by point)
+    sampling: Sampling
+    stacked: dict[str, np.ndarray] | None = None  # each variable's values at every point, when drawn already
+
+
 def check_derivatives(request: CheckRequest) -> CheckReport:
     """Compare each expectation with autograd's gradient at the bound values or at random samples."""
+    return finish_check(prepare_check(request))
+
+
+def prepare_check(request: CheckRequest) -> PreparedCheck:
+    """check_derivatives up to its runs (the points of plain-number variables drawn already)."""
     rtol, atol = tolerances(request.dtype, request.rtol, request.atol)
     variables = {v.name: v for v in request.variables}
     _validate(request, variables)
@@ -152,22 +178,35 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
         seed = fresh_seed()  # reported, so the same points can be drawn again
     samples = request.samples or 1
     derivatives = [_Derivative(e, list(variables)) for e in request.expectations]
-    states: list[dict[str, Any]] = [{} for _ in derivatives]
-    sampling = _Sampling(variables)
     with engine.settings(default_dtype=request.dtype), np.errstate(all="ignore"):
         if seed is not None:
             engine.manual_seed(seed)
         program = Program(request.program, BACKEND)  # a calculus command: x**(1/3) is the real root
+        vector = samples > 1 and elementwise(program.tree, variables) and \
+            all(elementwise(d.tree, variables) for d in derivatives)
+        prepared = PreparedCheck(request, (rtol, atol), seed, samples, variables, derivatives, program, vector,
+                                 Sampling(variables))
+        if vector:
+            prepared.stacked = prepared.sampling.stacked(samples)  # plain numbers: no leaf bound for each point
+    return prepared
+
+
+def finish_check(prepared: PreparedCheck, lanes: Lanes | None = None) -> CheckReport:
+    """The check's report: its runs (or `lanes`, what they gave, from run_together), its comparisons, the
+    mistakes named, the notes."""
+    request, derivatives, samples, seed = prepared.request, prepared.derivatives, prepared.samples, prepared.seed
+    states: list[dict[str, Any]] = [{} for _ in derivatives]
+    sampling = prepared.sampling
+    with engine.settings(default_dtype=request.dtype), np.errstate(all="ignore"):
         undefined = None
-        if samples > 1 and elementwise(program.tree, variables) and \
-                all(elementwise(d.tree, variables) for d in derivatives):
-            undefined = _all_at_once(program, sampling, samples, derivatives, states, request.order, (rtol, atol))
+        if prepared.vector:
+            undefined = _all_at_once(prepared, states, lanes)
             if undefined is None:  # not a vector's work after all: point by point, from the same seed
                 engine.manual_seed(seed)
-                sampling, states = _Sampling(variables), [{} for _ in derivatives]
+                sampling, states = Sampling(prepared.variables), [{} for _ in derivatives]
         if undefined is None:
-            undefined = _point_by_point(program, sampling, samples, derivatives, states, request.order,
-                                        (rtol, atol))
+            undefined = _point_by_point(prepared.program, sampling, samples, derivatives, states, request.order,
+                                        prepared.tolerance)
     if undefined and not sampling.points:
         raise BadValueError(f"the program is not defined at {where(undefined[0])} (its value there is nan): "
                             "there is no derivative to check", hint="give a point where it is defined",
@@ -175,38 +214,13 @@ def check_derivatives(request: CheckRequest) -> CheckReport:
     checks = [_result(d, s) for d, s in zip(derivatives, states)]
     _diagnose(checks, states, request)
     report = CheckReport(all(c.ok for c in checks), checks, samples, seed if samples > 1 else request.seed,
-                         request.dtype, rtol, atol, sampling.root_shape, points=sampling.points, order=request.order)
+                         request.dtype, *prepared.tolerance, sampling.root_shape, points=sampling.points,
+                         order=request.order)
     if undefined:
         more = f" and {len(undefined) - 1:,} more point(s)" if len(undefined) > 1 else ""
         report.notes.append(f"not checked at {where(undefined[0])}{more}: the program is not defined there")
     _notes(report, sampling)
     return report
-
-
-UNBOUND = "rand()*4-2"  # the VALUE of a variable the command line leaves unbound: random points in [-2, 2)
-
-
-def free_names(program: str, bound: list[Variable], most: int = 16) -> list[str]:
-    """The names the program uses that nothing binds (its free variables), in the order it meets them: the
-    program is run with each name found bound to a number, until it runs; a run that fails otherwise ends
-    the search with what was found (the check itself then reports the failure)."""
-    from autodiff.app.session import EvalRequest, evaluate
-
-    names: list[str] = []
-    with np.errstate(all="ignore"):
-        values = [Binding(v.name, v.draw(), v.requires_grad) for v in bound]
-        for _ in range(most):
-            try:
-                evaluate(EvalRequest(program, values + [Binding(n, 0.5, True) for n in names]))
-            except UnknownNameError as error:
-                if error.reason != "unbound_name" or error.details.get("name") in names:
-                    return names
-                names.append(str(error.details.get("name")))
-            except AutodiffError:
-                return names
-            else:
-                return names
-    return names
 
 
 def _validate(request: CheckRequest, variables: dict[str, Variable]) -> None:
@@ -228,43 +242,7 @@ def _validate(request: CheckRequest, variables: dict[str, Variable]) -> None:
                          fields=("expectations",))
 
 
-class _Sampling:
-    """The points of a check: each variable's VALUE drawn again, or, for a fixed value, points around it."""
-
-    def __init__(self, variables: dict[str, Variable]) -> None:
-        self.variables = variables
-        self.first: dict[str, np.ndarray] = {}
-        self.fixed: list[str] = []  # variables whose VALUE gives the same point every time
-        self.points: list[dict[str, np.ndarray]] = []
-        self.root_shape: tuple[int, ...] = ()
-
-    def bindings(self, sample: int) -> list[Binding]:
-        out = []
-        for v in self.variables.values():
-            value = v.draw()
-            if sample > 1 and v.requires_grad:
-                drawn = np.asarray(as_tensor(value, f"the value of {v.name}").numpy(force=True), dtype=np.float64)
-                if v.name in self.fixed or (sample == 2 and np.array_equal(drawn, self.first[v.name],
-                                                                           equal_nan=True)):
-                    # A fixed VALUE (x=1.2) would check the same point N times: sample around it instead,
-                    # so a derivative that agrees only at that point is still caught.
-                    if v.name not in self.fixed:
-                        self.fixed.append(v.name)
-                    value = _around(self.first[v.name], sample, drawn.shape)
-            out.append(Binding(v.name, value, v.requires_grad))
-        return out
-
-    def seen(self, root: Tensor, leaves: dict[str, Tensor], checked: bool = True) -> dict[str, np.ndarray]:
-        """Record a point that was reached (checked, or not because the program is not defined there)."""
-        self.root_shape = tuple(root.shape)
-        point = {name: np.array(t.numpy(force=True), copy=True) for name, t in leaves.items()}
-        if checked:
-            self.points.append(point)
-        self.first = self.first or {name: values.astype(np.float64) for name, values in point.items()}
-        return point
-
-
-def _point_by_point(program: Program, sampling: _Sampling, samples: int, derivatives: list[_Derivative],
+def _point_by_point(program: Program, sampling: Sampling, samples: int, derivatives: list[_Derivative],
                     states: list[dict[str, Any]], order: int, tolerance: tuple[float, float]
                     ) -> list[dict[str, np.ndarray]]:
     """Run the program at each sample point in turn and fold each comparison in; the points where it is not
@@ -282,14 +260,105 @@ def _point_by_point(program: Program, sampling: _Sampling, samples: int, derivat
     return undefined
 
 
-def _all_at_once(program: Program, sampling: _Sampling, samples: int, derivatives: list[_Derivative],
-                 states: list[dict[str, Any]], order: int, tolerance: tuple[float, float]
+@dataclass(eq=False)
+class Lanes:
+    """What the vectorised run gave at a check's points: the program's values, autograd's derivatives and the
+    expectations' values (one of each per point)."""
+
+    values: np.ndarray
+    grads: list[np.ndarray]
+    expected: list[np.ndarray]
+    judged: list[list[Comparison]] | None = None  # each expectation's comparison at each point, when made already
+
+
+def _all_at_once(prepared: PreparedCheck, states: list[dict[str, Any]], lanes: Lanes | None
                  ) -> list[dict[str, np.ndarray]] | None:
     """_point_by_point's work for an elementwise program (app.elementwise) of scalar variables: the points are
     drawn in the same order, then the program, its derivatives and the expectations run once on vectors of
-    every point, and each point is folded in as before (the same numbers, element by element). None, with
-    nothing folded in, when the points or the run are not those of a vector (then the caller goes point by
-    point)."""
+    every point (unless `lanes` gives what that run gave), and each point is folded in as before (the same
+    numbers, element by element). None, with nothing folded in, when the points or the run are not those of a
+    vector (then the caller goes point by point)."""
+    sampling, samples = prepared.sampling, prepared.samples
+    stacked = prepared.stacked if prepared.stacked is not None else _drawn(sampling, samples)
+    if stacked is None:
+        return None
+    lanes = lanes or vector_run(prepared.program, prepared.derivatives, prepared.variables, stacked, samples,
+                                prepared.request.order)
+    if lanes is None:
+        return None
+    judged = lanes.judged or [compare_each(e, g, *prepared.tolerance) for e, g in zip(lanes.expected, lanes.grads)]
+    undefined: list[dict[str, np.ndarray]] = []
+    for i in range(samples):
+        point = {n: np.array(v[i], copy=True) for n, v in stacked.items()}
+        sampling.root_shape = ()
+        if np.isnan(lanes.values[i]):
+            if i == 0 or not sampling.fixed:
+                undefined.append(point)
+            continue
+        sampling.points.append(point)
+        for e, g, comparisons, state in zip(lanes.expected, lanes.grads, judged, states):
+            _record(state, i + 1, point, np.array(e[i]), np.array(g[i], copy=True), *prepared.tolerance,
+                    comparisons[i])
+    return undefined
+
+
+def vector_run(program: Program, derivatives: list[_Derivative], variables: dict[str, Variable],
+               stacked: dict[str, np.ndarray], count: int, order: int) -> Lanes | None:
+    """The program, autograd's derivatives of the order and the expectations, run once on `count` points (each
+    variable's values a vector, in the default dtype); None when that is not one value per point."""
+    try:
+        root, leaves, _ = program.run([Binding(n, v, variables[n].requires_grad) for n, v in stacked.items()])
+        if root.shape != (count,):
+            return None
+        targets = [leaves[d.name] for d in derivatives]
+        ones = np.ones(root.shape)
+        grads = gradients(root, targets, ones) if order == 1 else second(root, targets, ones)
+        expected = [d.value(stacked) for d in derivatives]
+    except AutodiffError:
+        return None
+    if any(e.shape not in ((), (count,)) for e in expected) or any(g.shape != (count,) for g in grads):
+        return None
+    return Lanes(root.numpy(force=True), grads, [np.broadcast_to(e, (count,)) for e in expected])
+
+
+def together_key(prepared: PreparedCheck) -> tuple | None:
+    """What checks must share for run_together to run their points as one vector (None: this one cannot)."""
+    if prepared.stacked is None:
+        return None
+    request = prepared.request
+    return (request.program, tuple((e.name, e.text) for e in request.expectations),
+            tuple((n, v.requires_grad) for n, v in prepared.variables.items()), request.dtype, request.order)
+
+
+def run_together(group: list[PreparedCheck]) -> list[Lanes] | None:
+    """The vectorised runs of checks of one together_key, as one run on all their points (an elementwise program
+    computes each point from that point alone: the same numbers as each check's own run); each check's Lanes, or
+    None (then each check runs its own)."""
+    first = group[0]
+    if any(together_key(p) != together_key(first) or together_key(p) is None for p in group):
+        return None
+    counts = [p.samples for p in group]
+    stacked = {n: np.concatenate([p.stacked[n] for p in group]) for n in first.stacked}  # type: ignore[index]
+    with engine.settings(default_dtype=first.request.dtype), np.errstate(all="ignore"):
+        lanes = vector_run(first.program, first.derivatives, first.variables, stacked, sum(counts),
+                           first.request.order)
+    if lanes is None:
+        return None
+    tolerance = first.tolerance if all(p.tolerance == first.tolerance for p in group) else None
+    judged = None if tolerance is None else \
+        [compare_each(e, g, *tolerance) for e, g in zip(lanes.expected, lanes.grads)]  # elementwise too
+    out, start = [], 0
+    for count in counts:
+        part = slice(start, start + count)
+        out.append(Lanes(lanes.values[part], [g[part] for g in lanes.grads], [e[part] for e in lanes.expected],
+                         None if judged is None else [j[part] for j in judged]))
+        start += count
+    return out
+
+
+def _drawn(sampling: Sampling, samples: int) -> dict[str, np.ndarray] | None:
+    """Each variable's values at every sample, drawn point by point (Sampling.bindings) and stacked; None when a
+    value is not a scalar."""
     drawn: list[dict[str, Tensor]] = []
     for sample in range(1, samples + 1):
         leaves = bind(sampling.bindings(sample))
@@ -298,34 +367,7 @@ def _all_at_once(program: Program, sampling: _Sampling, samples: int, derivative
         if sample == 1:
             sampling.first = {n: np.array(t.numpy(force=True), copy=True).astype(np.float64) for n, t in leaves.items()}
         drawn.append(leaves)
-    stacked = {n: np.stack([leaves[n].numpy(force=True) for leaves in drawn]) for n in drawn[0]}
-    try:
-        root, leaves, _ = program.run([Binding(n, v, drawn[0][n].requires_grad) for n, v in stacked.items()])
-        if root.shape != (samples,):
-            return None
-        targets = [leaves[d.name] for d in derivatives]
-        ones = np.ones(root.shape)
-        grads = gradients(root, targets, ones) if order == 1 else second(root, targets, ones)
-        expected = [d.value(stacked) for d in derivatives]
-    except AutodiffError:
-        return None
-    if any(e.shape not in ((), (samples,)) for e in expected) or any(g.shape != (samples,) for g in grads):
-        return None
-    expected = [np.broadcast_to(e, (samples,)) for e in expected]
-    judged = [compare_each(e, g, *tolerance) for e, g in zip(expected, grads)]
-    undefined: list[dict[str, np.ndarray]] = []
-    values = root.numpy(force=True)
-    for i in range(samples):
-        point = {n: np.array(v[i], copy=True) for n, v in stacked.items()}
-        sampling.root_shape = ()
-        if np.isnan(values[i]):
-            if i == 0 or not sampling.fixed:
-                undefined.append(point)
-            continue
-        sampling.points.append(point)
-        for e, g, comparisons, state in zip(expected, grads, judged, states):
-            _record(state, i + 1, point, np.array(e[i]), np.array(g[i], copy=True), *tolerance, comparisons[i])
-    return undefined
+    return {n: np.stack([leaves[n].numpy(force=True) for leaves in drawn]) for n in drawn[0]}
 
 
 def _compare_at(root: Tensor, leaves: dict[str, Tensor], point: dict[str, np.ndarray], sample: int,
@@ -341,7 +383,7 @@ def _compare_at(root: Tensor, leaves: dict[str, Tensor], point: dict[str, np.nda
         _record(state, sample, point, expected, grad, *tolerance)
 
 
-def _notes(report: CheckReport, sampling: _Sampling) -> None:
+def _notes(report: CheckReport, sampling: Sampling) -> None:
     root_shape = report.root_shape
     if len(root_shape) and math.prod(root_shape) != 1:
         report.notes.append(f"the program's result has shape {root_shape}: its derivative is taken of the sum "
@@ -354,17 +396,6 @@ def _notes(report: CheckReport, sampling: _Sampling) -> None:
                             f"others are around it ({name} times -1, 1/4 and -3, then random points near {name}); "
                             f"to choose the points, bind a random value, e.g. {name}='{rand}*4-2' for points in "
                             "[-2, 2)")
-
-
-_SPREAD = (-1.0, 0.25, -3.0)  # samples 2, 3 and 4 around a fixed value: its mirror, smaller, larger and negative
-
-
-def _around(value: np.ndarray, sample: int, shape: tuple[int, ...]) -> np.ndarray:
-    """The sample-th point around a fixed value: -value, value/4, -3*value (both signs and several magnitudes,
-    so 1/abs(x) for d/dx log(abs(x)) is caught with any seed), then value + randn()."""
-    if 2 <= sample <= 1 + len(_SPREAD) and np.any(value != 0):
-        return value * _SPREAD[sample - 2]
-    return value + engine.randn(*shape, dtype="float64").numpy(force=True)
 
 
 def where(point: dict[str, np.ndarray]) -> str:
@@ -447,5 +478,6 @@ def _result(derivative: _Derivative, state: dict[str, Any]) -> CheckResult:
                        state["worst"], tuple(state["shape"]))
 
 
-__all__ = ["UNBOUND", "CheckReport", "CheckRequest", "CheckResult", "Expectation", "Worst", "check_derivatives",
-           "free_names"]
+__all__ = ["UNBOUND", "CheckReport", "CheckRequest", "CheckResult", "Expectation", "Lanes", "PreparedCheck", "Worst",
+           "check_derivatives", "finish_check", "free_names", "prepare_check", "run_together", "together_key",
+           "vector_run"]

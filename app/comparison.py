@@ -12,9 +12,10 @@ from typing import Any
 import numpy as np
 
 from autodiff import engine
+from autodiff.app.literals import plain_number
 from autodiff.app.session import Binding, bind, constant, parsed, root_tensor
 from autodiff.engine import Tensor
-from autodiff.engine.errors import AutodiffError, BadValueError, UsageError
+from autodiff.engine.errors import AutodiffError, BadValueError, UnknownNameError, UsageError
 from autodiff.grammar.interpreter import Evaluation, Interpreter
 from autodiff.grammar.syntax import is_number
 
@@ -71,16 +72,49 @@ class Variable:
         number = _plain_number(self.text or "")
         return constant(self.text or "", f"the value of {self.name}") if number is None else number
 
+    def number(self) -> int | float | None:
+        """The value when VALUE is one number as written (the same at every draw), else None."""
+        return None if self.values is not None else _plain_number(self.text or "")
+
 
 @functools.lru_cache(maxsize=1024)
 def _plain_number(text: str) -> float | int | None:
     """The value of a VALUE that is a number as written (1.5, -3, 2e-3): the same at every draw, so worked out
     once (a check draws its values again at every sample); None for anything else (rand(), a list, a typo)."""
+    plain = plain_number(text)  # a number as repr() writes it (a batch line's values): no parse needed
+    if plain is not None:
+        return plain
     try:
         program = parsed(text)
     except AutodiffError:
         return None
     return constant(text, "") if is_number(program) else None
+
+
+UNBOUND = "rand()*4-2"  # the VALUE of a variable the command line leaves unbound: random points in [-2, 2)
+
+
+def free_names(program: str, bound: list[Variable], most: int = 16) -> list[str]:
+    """The names the program uses that nothing binds (its free variables), in the order it meets them: the
+    program is run with each name found bound to a number, until it runs; a run that fails otherwise ends
+    the search with what was found (the check itself then reports the failure)."""
+    from autodiff.app.session import EvalRequest, evaluate
+
+    names: list[str] = []
+    with np.errstate(all="ignore"):
+        values = [Binding(v.name, v.draw(), v.requires_grad) for v in bound]
+        for _ in range(most):
+            try:
+                evaluate(EvalRequest(program, values + [Binding(n, 0.5, True) for n in names]))
+            except UnknownNameError as error:
+                if error.reason != "unbound_name" or error.details.get("name") in names:
+                    return names
+                names.append(str(error.details.get("name")))
+            except AutodiffError:
+                return names
+            else:
+                return names
+    return names
 
 
 class Program:

@@ -177,7 +177,7 @@ def _rule_steps(program: str, name: str) -> tuple[Any, ...]:
     if isinstance(formula, str):
         return ()
     found = []
-    stack = list(bounded(lambda f: rule_steps(f, name), formula, SECONDS) or [])
+    stack = list(bounded(lambda f: rule_steps(f, name, shown=False), formula, SECONDS) or [])
     while stack:
         step = stack.pop()
         stack.extend(step.children)

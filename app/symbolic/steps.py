@@ -68,9 +68,12 @@ class _Pending:
     parts: list = field(default_factory=list)  # (partial derivative, the argument's Symbolic)
 
 
-def rule_steps(formula: Formula, wrt: str, leaf_derivatives: dict[str, Any] | None = None) -> list[RuleStep]:
+def rule_steps(formula: Formula, wrt: str, leaf_derivatives: dict[str, Any] | None = None, *,
+               shown: bool = True) -> list[RuleStep]:
     """The steps of d root / d wrt (other variables constant, or with the derivative leaf_derivatives gives
-    them: y' for an implicit y)."""
+    them: y' for an implicit y). With shown=False (app.mistakes reads the rules, not the page), what only a
+    page of steps shows is left out: the whole's result, and each function's own derivative in its fresh
+    symbol (d/du sin(u) = cos(u)); the rest is as with shown=True."""
     from autodiff.app.symbolic.printing import to_book as to_language
 
     derivatives = {name: sympy.Integer(name == wrt) for name in formula.variables}
@@ -84,7 +87,7 @@ def rule_steps(formula: Formula, wrt: str, leaf_derivatives: dict[str, Any] | No
         record = formula.records.get(item.value.node)
         if record is None or not (item.value.expr.free_symbols & active):
             continue
-        item.step, item.parts, inner = _step(record, item.value, derivatives, active, to_language)
+        item.step, item.parts, inner = _step(record, item.value, derivatives, active, to_language, shown)
         item.parent.append(item.step)
         order.append(item)
         stack.extend(_Pending(value, item.step.children) for value in reversed(inner))
@@ -96,9 +99,11 @@ def rule_steps(formula: Formula, wrt: str, leaf_derivatives: dict[str, Any] | No
             inner = _derivative(value, results, formula, derivatives)
             item.step.derivatives.append(inner)
             total += partial * inner
+        if not shown and item is order[0]:  # the whole: no step's part
+            continue
         function = item.value.expr if item.step.rule == "logarithmic differentiation" else None
         item.step.result = step_form(exact(total), to_language, function)
-        if item.step.rule == "chain":
+        if item.step.rule == "chain" and shown:
             item.step.children[0].result = step_form(exact(item.step.children[0].result), to_language)
         results[id(item.value.node)] = item.step.result
     return top
@@ -137,8 +142,8 @@ def _derivative(value: Symbolic, results: dict[int, Any], formula: Formula, deri
     return sum((g[0] * derivatives[leaf.name] for leaf, g in captured.items() if g is not None), sympy.Integer(0))
 
 
-def _step(record: NodeOrigin, value: Symbolic, derivatives: dict[str, Any], active: set, to_language: Any
-          ) -> tuple[RuleStep, list, list]:
+def _step(record: NodeOrigin, value: Symbolic, derivatives: dict[str, Any], active: set, to_language: Any,
+          shown: bool = True) -> tuple[RuleStep, list, list]:
     """The step of one operation: its rule, its parts [(partial, argument)], and the arguments to explain."""
     args = [SymbolicBackend.value(a) for a in record.args]
     moving = [i for i, a in enumerate(args) if a.node is not None and a.expr.free_symbols & active]
@@ -154,8 +159,9 @@ def _step(record: NodeOrigin, value: Symbolic, derivatives: dict[str, Any], acti
         u = fresh[0]
         from autodiff.app.symbolic.printing import operand
 
-        derivative = step_form(exact(partials[0]), to_language)
-        local = RuleStep(rule, outer, derivative, f"d/d{u} {operand(outer)} = {to_language(derivative)}")
+        derivative = step_form(exact(partials[0]), to_language) if shown else None
+        local = RuleStep(rule, outer, derivative,
+                         f"d/d{u} {operand(outer)} = {to_language(derivative)}" if shown else "")
         through = derivatives.get(getattr(args[i].node, "name", None), sympy.Integer(1)) if not inner else None
         if inner or (through is not None and through != 1):  # y**2 with y = y(x): the chain rule too
             let = f"{u} = {to_language(args[i].written)}" if inner else ""

@@ -16,6 +16,7 @@ import keyword
 import re
 from dataclasses import dataclass, field
 
+from autodiff.app.literals import is_plain_number
 from autodiff.app.textbook.questions import GREEK_LETTERS, derivative_question
 from autodiff.engine import BUILTINS
 from autodiff.engine.errors import AutodiffError
@@ -69,6 +70,8 @@ def read(text: str, variables: tuple[str, ...] | list[str] = (), equations: bool
     """The program as the language reads it; in textbook notation where the language would reject it. With
     `equations`, a last statement `A = B` whose left side is not a name is an equation (A - B = 0). Short
     texts are read once (a batch repeats its programs and answers): each call gets a Reading of its own."""
+    if not variables and is_plain_number(text):  # a binding's value as repr() writes it (a batch line's)
+        return Reading(text)
     if len(text) > _REMEMBERED_CHARS:
         return _read(text, variables, equations)
     program, read_as, equation, names, derivative = _remembered(text, tuple(variables), equations)

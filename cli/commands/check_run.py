@@ -77,7 +77,19 @@ def _check(program: str | None, assignments: tuple[str, ...], file: str | None, 
     """The check's report, and how the program was read (None: as written)."""
     import numpy as np
 
-    from autodiff.app.checking import CheckRequest, check_derivatives
+    from autodiff.app.checking import check_derivatives
+
+    request, read_as, unbound = check_request(program, assignments, file, options)
+    with np.errstate(all="ignore"):
+        report = check_derivatives(request)
+    return checked(report, request.program, unbound, options), read_as
+
+
+def check_request(program: str | None, assignments: tuple[str, ...], file: str | None, options: dict[str, Any]
+                  ) -> tuple[Any, str | None, list[str]]:
+    """What to check (app.checking's CheckRequest), how the program was read (None: as written), and the
+    variables nothing binds."""
+    from autodiff.app.checking import CheckRequest
 
     readings: list = []
     text, variables, _ = setup(program, assignments, file, options, readings)
@@ -89,11 +101,15 @@ def _check(program: str | None, assignments: tuple[str, ...], file: str | None, 
             raise UsageError("--antiderivative checks F' = f by itself: leave out --expect and --order")
         text, expect = _antiderivative(options["antiderivative"], variables), (text,)
     expectations, unbound = _expectations(text, expect, variables)
-    with np.errstate(all="ignore"):
-        report = check_derivatives(CheckRequest(
-            program=text, variables=variables, expectations=expectations, dtype=options["dtype"],
-            samples=DEFAULT_SAMPLES if options["samples"] is None else options["samples"], seed=options["config"].seed,
-            rtol=options["rtol"], atol=options["atol"], order=options["order"]))
+    request = CheckRequest(
+        program=text, variables=variables, expectations=expectations, dtype=options["dtype"],
+        samples=DEFAULT_SAMPLES if options["samples"] is None else options["samples"], seed=options["config"].seed,
+        rtol=options["rtol"], atol=options["atol"], order=options["order"])
+    return request, readings[0].read_as, unbound
+
+
+def checked(report: Any, text: str, unbound: list[str], options: dict[str, Any]) -> Any:
+    """The report with the command's own notes (--antiderivative's, the unbound variables')."""
     if options.get("antiderivative") is not None:
         for check in report.checks:
             check.mistake = None  # the mistakes app.mistakes names are a derivative's, not an integral's
@@ -104,7 +120,7 @@ def _check(program: str | None, assignments: tuple[str, ...], file: str | None, 
 
         report.notes.append(f"{', '.join(unbound)}: not bound, so every point is random in [-2, 2) (a value "
                             f"{UNBOUND}); bind {unbound[0]}=VALUE to start from a point of your own")
-    return report, readings[0].read_as
+    return report
 
 
 def _antiderivative(text: str, variables: list[Any]) -> str:
@@ -119,22 +135,41 @@ def _antiderivative(text: str, variables: list[Any]) -> str:
 
 def check_answering(program: str | None, assignments: tuple[str, ...], options: dict[str, Any]) -> Any:
     """`check --batch`: each line's check (its program, bindings and expectations over the command line's),
-    answered with the document `check --format json` prints for it."""
+    answered with the document `check --format json` prints for it; the lines waiting that check one program
+    the same way are run together (cli/commands/check_batch.py)."""
     from autodiff.app.batch import choice, named_texts, number, whole
     from autodiff.app.checking import MAX_SAMPLES
-    from autodiff.cli.batch import line_options
+    from autodiff.cli.commands.check_batch import Together
 
     settings = {"expect": named_texts, "samples": whole(1, MAX_SAMPLES), "rtol": number, "atol": number,
                 "order": whole(1, 2), "dtype": choice("float32", "float64"), "seed": whole(0)}
 
     def answer(line: Any) -> dict[str, Any]:
-        text, mine, bound = line_options(line, program, assignments, options)
-        if "expect" in line.settings:
-            mine["expectations"] = tuple(f"{name}={expr}" for name, expr in line.settings["expect"].items())
+        text, mine, bound = line_request(line, program, assignments, options)
         report, read_as = _check(text, bound, None, mine)
         return check_json(report, read_as)
 
-    return settings, answer
+    def prepare(line: Any) -> tuple[Any, Any]:
+        """The line's check up to its runs, and what makes its document of the report (as `answer` makes it)."""
+        from autodiff.app.checking import prepare_check
+
+        text, mine, bound = line_request(line, program, assignments, options)
+        request, read_as, unbound = check_request(text, bound, None, mine)
+        return prepare_check(request), lambda report: check_json(checked(report, request.program, unbound, mine),
+                                                                read_as)
+
+    return settings, answer, Together(assignments, options, prepare)
+
+
+def line_request(line: Any, program: str | None, assignments: tuple[str, ...], options: dict[str, Any]
+                 ) -> tuple[str, dict[str, Any], tuple[str, ...]]:
+    """A batch line's program, options (its expectations and settings in place) and NAME=VALUE bindings."""
+    from autodiff.cli.batch import line_options
+
+    text, mine, bound = line_options(line, program, assignments, options)
+    if "expect" in line.settings:
+        mine["expectations"] = tuple(f"{name}={expr}" for name, expr in line.settings["expect"].items())
+    return text, mine, bound
 
 
 def _expectations(program: str, texts: tuple[str, ...], variables: list[Any]) -> tuple[list[Any], list[str]]:

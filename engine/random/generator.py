@@ -248,6 +248,8 @@ def normal(gen: Generator, n: int, dtype: np.dtype, mean: float = 0.0, std: floa
         return _normal_blocks(gen, n, dtype, mean, std)
     samples = normal_scalar(gen, n)
     with np.errstate(all="ignore"):  # a huge mean or std overflows to inf, as in PyTorch
+        if float(std) == 1.0:  # x*1 is exact, so the fused multiply-add is one rounded addition (randn())
+            return (samples + float(mean)).astype(dtype)
         return fma64(samples, float(std), float(mean)).astype(dtype)
 
 
@@ -258,7 +260,12 @@ def normal_scalar(gen: Generator, n: int) -> np.ndarray:
     if n and gen.next_normal is not None:
         out[0], gen.next_normal, start = gen.next_normal, None, 1
     pairs = (n - start + 1) // 2
-    if pairs:
+    if 0 < pairs <= _FEW_PAIRS:  # the same steps on Python floats (each an IEEE operation, so the same bits)
+        both = _box_muller_floats(gen, pairs)
+        out[start:] = both[:n - start]
+        if (n - start) % 2:
+            gen.next_normal = both[-1]
+    elif pairs:
         u = unit_uniform(gen, 2 * pairs, np.dtype(np.float64))
         u1, u2 = u[0::2], u[1::2]
         radius = np.sqrt(-2.0 * libm(math.log1p, -u2))
@@ -270,6 +277,23 @@ def normal_scalar(gen: Generator, n: int) -> np.ndarray:
         if (n - start) % 2:
             gen.next_normal = float(both[-1])
     return out
+
+
+_FEW_PAIRS = 8  # below this many Box-Muller pairs, Python floats beat numpy's per-call cost
+
+
+def _box_muller_floats(gen: Generator, pairs: int) -> list[float]:
+    """normal_scalar's Box-Muller pairs on Python floats: the uniforms as unit_uniform makes them (53 bits of
+    each 64-bit draw, times 2**-53: exact), then the same roundings as the numpy steps (math's sqrt is IEEE's,
+    as numpy's is; log1p, cos and sin are the C library's in both)."""
+    mask = 2**53 - 1
+    u = [(w & mask) * 2.0**-53 for w in gen.words64(2 * pairs).tolist()]
+    both: list[float] = []
+    for u1, u2 in zip(u[0::2], u[1::2]):
+        radius = math.sqrt(-2.0 * math.log1p(-u2))
+        theta = TWO_PI * u1
+        both += (radius * math.cos(theta), radius * math.sin(theta))
+    return both
 
 
 def _normal_blocks(gen: Generator, n: int, dtype: np.dtype, mean: float, std: float) -> np.ndarray:
