@@ -71,7 +71,7 @@ Examples:
   autodiff check 'sin(x^2)' --expect '2x cos(x^2)'
   autodiff table 'x**2 * exp(-x)' x=0:4:1 --order 2
   autodiff critical 'x**3 - 3*x**2 + 1' x=-1:4
-  autodiff run examples/17_gradient_descent.py
+  autodiff run examples/basics/17_gradient_descent.py
   echo 'x**3' | autodiff diff -
 
 \b

@@ -1,4 +1,5 @@
-"""Record what real PyTorch prints for every script in examples/: the oracle of tests/cli/scripts/test_run.py.
+"""Record what real PyTorch prints for every script under examples/ (seeds/, basics/, tutorials/): the oracle of
+tests/cli/scripts/test_run.py.
 
 Run: .venv/bin/python tests/make_examples_golden.py        (needs torch; the tests that read the files do not)
 
@@ -40,6 +41,11 @@ KINDS = [
 ]
 
 
+def scripts() -> list[Path]:
+    """Every example script, in the rooms of examples/ (a script of any room, or of none, is found), by number."""
+    return sorted(EXAMPLES.rglob(f"*{SUFFIX}"), key=lambda path: path.name)
+
+
 def normalize(text: str) -> str:
     """Output with memory addresses made comparable: `<AddBackward0 object at 0x...>`."""
     return ADDRESS.sub("0x...", text)
@@ -78,21 +84,21 @@ def record(path: Path) -> tuple[str, dict | None]:
 def main() -> None:
     import torch
 
-    scripts = sorted(EXAMPLES.glob(f"*{SUFFIX}"))
-    if not scripts:
-        raise SystemExit(f"no *{SUFFIX} scripts in {EXAMPLES}")
-    for path in scripts:
+    found = scripts()
+    if not found:
+        raise SystemExit(f"no *{SUFFIX} scripts under {EXAMPLES}")
+    for path in found:
         torch.set_default_dtype(torch.float32)
         stdout, error = record(path)
         stem = path.name[: -len(SUFFIX)]
-        (EXAMPLES / f"{stem}.expected").write_text(stdout, encoding="utf-8")
-        error_path = EXAMPLES / f"{stem}.error.json"
+        (path.parent / f"{stem}.expected").write_text(stdout, encoding="utf-8")
+        error_path = path.parent / f"{stem}.error.json"
         if error is None:
             error_path.unlink(missing_ok=True)
         else:
             error_path.write_text(json.dumps(error, indent=2) + "\n", encoding="utf-8")
         status = f"stops: {error['exception']} at line {error['line']} ({error['kind']})" if error else "runs"
-        print(f"{path.name}: {len(stdout.splitlines())} lines, {status}", file=sys.stderr)
+        print(f"{path.relative_to(EXAMPLES).as_posix()}: {len(stdout.splitlines())} lines, {status}", file=sys.stderr)
 
 
 if __name__ == "__main__":

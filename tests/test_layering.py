@@ -305,11 +305,8 @@ def test_errors_name_settings_that_the_command_line_words_as_options():
 MAX_MODULES_PER_FOLDER = 30
 # Every folder of these trees is held to the rule: the package's layers, the tests (whose rooms mirror the
 # package: tests/engine/{core,ops,transforms,...}, tests/cli/{commands,batch,scripts,hardening}), the docs'
-# generators, the benchmarks and the examples.
+# generators, the benchmarks and the examples (in rooms by where their code comes from: seeds/, basics/, tutorials/).
 FOLDER_TREES = [*LAYERS, "tests", "docs", "benchmarks", "examples"]
-# Folders still over the limit (removed as each is split): examples/ holds the tutorials as 52 numbered scripts
-# (with their recorded outputs), whose paths the docs, the commands' help and the acceptance replay name.
-PENDING_CROWDED = {"examples"}
 
 
 def crowded_folders(root: Path, tree: str) -> dict[str, int]:
@@ -330,10 +327,7 @@ def crowded_folders(root: Path, tree: str) -> dict[str, int]:
 def test_no_folder_holds_more_than_30_modules(tree):
     """Subpackages by what they serve (engine/core, engine/ops, app/calculus, cli/commands, ...), and test rooms
     by what their tests serve, not one flat folder: a folder past 30 modules is split into rooms."""
-    crowded = crowded_folders(ROOT, tree)
-    assert {folder: n for folder, n in crowded.items() if folder not in PENDING_CROWDED} == {}
-    stale = {folder for folder in PENDING_CROWDED if folder.split("/")[0] == tree and folder not in crowded}
-    assert stale == set(), "no longer crowded: remove from PENDING_CROWDED"
+    assert crowded_folders(ROOT, tree) == {}
 
 
 def test_the_folder_rule_counts_every_module_and_fails_past_30(tmp_path):

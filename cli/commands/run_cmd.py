@@ -13,7 +13,7 @@ from autodiff.cli.options import engine_options, settings, watch_options
 
 EPILOG_RUN = """\b
 Examples:
-  autodiff run examples/05_backward_chain.py
+  autodiff run examples/seeds/05_backward_chain.py
   autodiff run --trace train.py --epochs 3      (options after FILE are the script's: sys.argv)
   printf 'import torch\\nx = torch.ones(2, requires_grad=True)\\nx.sum().backward()\\nprint(x.grad)\\n' | autodiff run -
 """

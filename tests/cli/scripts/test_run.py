@@ -16,7 +16,10 @@ from tolerance import numbers_differ
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples"
-SCRIPTS = sorted(EXAMPLES.glob("*.py"))
+# examples/ in rooms (docs/scripts.md): seeds/ the four seed tutorials' snippets, basics/ one feature a script,
+# tutorials/ PyTorch's tutorials and notes as written; the numbers run on across the rooms.
+ROOMS = ("seeds", "basics", "tutorials")
+SCRIPTS = sorted(EXAMPLES.rglob("*.py"), key=lambda path: path.name)
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 
 
@@ -38,17 +41,19 @@ def last_frame_line(stderr: str) -> int:
 # ---------------------------------------------------------------------------- the examples against PyTorch
 def test_there_are_examples_and_each_has_its_pytorch_output():
     assert len(SCRIPTS) >= 50
+    assert {path.parent.relative_to(EXAMPLES).as_posix() for path in SCRIPTS} == set(ROOMS)
+    assert len({path.stem for path in SCRIPTS}) == len(SCRIPTS), "two examples of one name"
     for path in SCRIPTS:
         assert path.with_suffix(".expected").is_file(), f"{path.name}: run tests/make_examples_golden.py"
-    recorded = {p.name.split(".")[0] for p in EXAMPLES.glob("*.expected")} | \
-        {p.name.split(".")[0] for p in EXAMPLES.glob("*.error.json")}
-    assert recorded == {p.stem for p in SCRIPTS}, "a recorded output without its script"
+    recordings = [*EXAMPLES.rglob("*.expected"), *EXAMPLES.rglob("*.error.json")]
+    recorded = {p.with_name(p.name.split(".")[0]) for p in recordings}
+    assert recorded == {p.with_suffix("") for p in SCRIPTS}, "a recorded output without its script beside it"
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=[p.stem for p in SCRIPTS])
 def test_example_prints_what_pytorch_printed(cli, path):
     expected = path.with_suffix(".expected").read_text(encoding="utf-8")
-    error_file = EXAMPLES / f"{path.stem}.error.json"
+    error_file = path.with_name(f"{path.stem}.error.json")
     out = cli("run", str(path))
     difference = numbers_differ(normalize(out.stdout), expected)
     assert difference is None, f"{path.name}: {difference}\n{out.stderr}"
@@ -79,7 +84,7 @@ def test_recorded_outputs_are_current_with_pytorch():
         stdout, error = maker.record(path)
         difference = numbers_differ(stdout, path.with_suffix(".expected").read_text(encoding="utf-8"))
         assert difference is None, f"{path.name}: stale ({difference}); run tests/make_examples_golden.py"
-        error_file = EXAMPLES / f"{path.stem}.error.json"
+        error_file = path.with_name(f"{path.stem}.error.json")
         assert error == (json.loads(error_file.read_text(encoding="utf-8")) if error_file.exists() else None)
 
 
@@ -188,10 +193,11 @@ def test_a_script_from_stdin(cli):
 
 
 def test_the_installed_command_runs_an_example():
-    done = subprocess.run([sys.executable, "-m", "autodiff.cli", "run", str(EXAMPLES / "05_backward_chain.py")],
+    example = EXAMPLES / "seeds" / "05_backward_chain.py"
+    done = subprocess.run([sys.executable, "-m", "autodiff.cli", "run", str(example)],
                           capture_output=True, text=True, check=False, timeout=60)
     assert done.returncode == 0
-    assert numbers_differ(done.stdout, (EXAMPLES / "05_backward_chain.expected").read_text(encoding="utf-8")) is None
+    assert numbers_differ(done.stdout, example.with_suffix(".expected").read_text(encoding="utf-8")) is None
 
 
 def test_torch_is_only_there_during_a_run(cli, tmp_path):

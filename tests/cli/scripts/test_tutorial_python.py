@@ -1,7 +1,7 @@
 """The rest of the Python and torch.autograd that tutorials use (issue #27): modules, from-import, classes and
 custom autograd Functions, decorators and arguments, dictionaries and formatting, devices and numpy,
 torch.autograd.functional, gradcheck and saved tensors. What they print is checked against PyTorch by the
-examples (examples/31_* to 35_*); here, what each prints in small cases and what its mistakes say."""
+examples (examples/tutorials/32_* to 35_*); here, what each prints in small cases and what its mistakes say."""
 
 from __future__ import annotations
 
@@ -152,9 +152,10 @@ def test_del_and_the_attribute_builtins(cli, tmp_path, text, stdout):
 
 
 def test_a_linear_layer_runs_on_dual_parameters_and_gradcheck_checks_forward_mode(cli, tmp_path):
-    """The forward-mode AD tutorial's modules and custom Function sections (examples/42 has PyTorch's output)."""
-    text = (Path(__file__).resolve().parents[3] / "examples" / "42_forward_ad_modules.py").read_text()
-    expected = (Path(__file__).resolve().parents[3] / "examples" / "42_forward_ad_modules.expected").read_text()
+    """The forward-mode AD tutorial's modules and custom Function sections (examples/tutorials/42 has PyTorch's
+    output)."""
+    example = Path(__file__).resolve().parents[3] / "examples" / "tutorials" / "42_forward_ad_modules.py"
+    text, expected = example.read_text(), example.with_suffix(".expected").read_text()
     out = run(cli, tmp_path, text)
     assert (out.code, out.stdout) == (0, expected)
 

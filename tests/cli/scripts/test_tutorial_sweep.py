@@ -1,6 +1,7 @@
 """Issue #27's sweep of PyTorch's autograd tutorials run as written: what the sweep found missing. Writes at an
 index of tensors, lists or a mask (`grad_h[h < 0] = 0`, PyTorch's index_put_ and IndexPutBackward0), numpy's
-item assignment, torch.accelerator. The whole tutorials, against PyTorch's recorded output: examples/50_* on."""
+item assignment, torch.accelerator. The whole tutorials, against PyTorch's recorded output:
+examples/tutorials/50_* on."""
 
 from __future__ import annotations
 

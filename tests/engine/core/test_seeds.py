@@ -1,5 +1,5 @@
 """The examples of the four seed tutorials the project was created from (replayed as scripts in
-examples/), written against the engine.
+examples/seeds/), written against the engine.
 
 Inputs are the numbers the tutorials print (rounded to 4 decimals); where a tutorial's own output came
 from its unrounded random input, the expected values here are PyTorch's for the rounded input (the
