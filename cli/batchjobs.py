@@ -21,7 +21,7 @@ import sys
 from collections import deque
 from typing import IO, Any
 
-CHUNK = 64  # lines at most per chunk (smaller chunks when the input comes slowly)
+CHUNK = 256  # lines at most per chunk (smaller chunks when the input comes slowly); app.batch's CHUNK_LINES too
 AHEAD = 2  # chunks in a worker's hands at most
 
 _SERVING: list[Any] = []  # in a worker: the connection to the process that started it
