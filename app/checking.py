@@ -334,8 +334,8 @@ def run_together(group: list[PreparedCheck]) -> list[Lanes] | None:
     """The vectorised runs of checks of one together_key, as one run on all their points (an elementwise program
     computes each point from that point alone: the same numbers as each check's own run); each check's Lanes, or
     None (then each check runs its own)."""
-    first = group[0]
-    if any(together_key(p) != together_key(first) or together_key(p) is None for p in group):
+    first, key = group[0], together_key(group[0])
+    if key is None or any(together_key(p) != key for p in group[1:]):
         return None
     counts = [p.samples for p in group]
     stacked = {n: np.concatenate([p.stacked[n] for p in group]) for n in first.stacked}  # type: ignore[index]

@@ -22,21 +22,14 @@ MAX_DENOMINATOR = 99
 
 def odd_root(exponent: Any) -> tuple[int, int] | None:
     """(p, q) when the exponent is p/q in lowest terms with q odd and q > 1; None otherwise: the fraction nearest
-    the exponent with q <= MAX_DENOMINATOR, when it is the exponent (found without the fractions module below
-    2**38, whose import costs a one-shot `eval` 3%; tests/app/test_realroots.py checks the two agree)."""
+    the exponent with q <= MAX_DENOMINATOR, when it is the exponent."""
     if isinstance(exponent, bool) or not isinstance(exponent, float) or not math.isfinite(exponent):
         return None
-    if abs(exponent) >= 2.0**38:  # spaced wider than 1e-4: the nearest fraction decides, as limit_denominator's
-        from fractions import Fraction
+    from fractions import Fraction  # only for a float exponent: a one-shot `eval` of most programs never needs it
 
-        fraction = Fraction(exponent).limit_denominator(MAX_DENOMINATOR)
-        p, q = fraction.numerator, fraction.denominator
-        return None if q == 1 or q % 2 == 0 or p / q != exponent else (p, q)
-    for q in range(1, MAX_DENOMINATOR + 1):  # fractions p/q (q <= 99) differ by > 1e-4: one at most is exponent,
-        p = round(exponent * q)  # and the smallest q gives it in lowest terms
-        if p / q == exponent:
-            return None if q == 1 or q % 2 == 0 else (p, q)
-    return None
+    fraction = Fraction(exponent).limit_denominator(MAX_DENOMINATOR)
+    p, q = fraction.numerator, fraction.denominator
+    return None if q == 1 or q % 2 == 0 or p / q != exponent else (p, q)
 
 
 class RealRoots(EngineBackend):

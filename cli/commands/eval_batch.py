@@ -106,7 +106,7 @@ def lane_documents(lanes: Any) -> list[dict[str, Any]]:
     run); the numbers of all lanes written at once (jsonout.numbers)."""
     root = jsonout.numbers(lanes.root)
     grads = {name: None if g is None else jsonout.numbers(g) for name, g in lanes.grads.items()}
-    passed = [name for name in lanes.passed]
+    passed = list(lanes.passed)
     dtype = lanes.root.dtype.name
     return [{
         "root": {"name": lanes.root_name, "value": root[lane], "shape": [], "dtype": dtype,
