@@ -4,17 +4,15 @@ value, applied for the command's duration (engine.settings) instead of set for t
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from autodiff import engine
 
 DEFAULT_MAX_ELEMENTS = 50_000_000
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     """The engine's settings for a run: frozen, compared and hashed by its fields."""
 
     dtype: str = "float32"
@@ -31,4 +29,4 @@ class Config:
 
     def but(self, **changes: object) -> Config:
         """The same settings with some changed (a float64 run of a float32 command, a check's own seed)."""
-        return dataclasses.replace(self, **changes)
+        return self._replace(**changes)

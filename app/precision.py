@@ -4,7 +4,7 @@ and every scalar result or gradient that differs by more than 1e-3 relative is r
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -16,8 +16,7 @@ PRECISION_CHECK_ELEMENTS = 100_000  # programs up to this size are run again in 
 PRECISION_RTOL = 1e-3
 
 
-@dataclass
-class LostDigits:
+class LostDigits(NamedTuple):
     """A value float32 got wrong: what it is ("the root", "x.grad"), float32's value and float64's."""
 
     what: str

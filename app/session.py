@@ -10,8 +10,7 @@ import contextlib
 import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -52,11 +51,10 @@ def as_tensor(value: Any, what: str, fields: tuple[str, ...] = ()) -> Tensor:
                         fields=fields)
 
 
-# Binding and Pass compare by their fields (dataclasses); a request and a result by identity, with a short repr.
+# Binding and Pass compare by their fields (named tuples); a request and a result by identity, with a short repr.
 
 
-@dataclass
-class Binding:
+class Binding(NamedTuple):
     """A name bound before the program runs: a leaf that requires grad (a variable) or not (a constant)."""
 
     name: str
@@ -124,8 +122,7 @@ class EvalRequest:
         return f"EvalRequest(program={self.program!r}, bindings={self.bindings!r})"
 
 
-@dataclass
-class Pass:
+class Pass(NamedTuple):
     """One backward call: which tensor it started from and every named leaf's .grad after it."""
 
     root: str | None

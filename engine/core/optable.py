@@ -24,7 +24,6 @@ import inspect
 import itertools
 import types
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -64,12 +63,15 @@ WIDENED = "widened"  # integers and bools summed as int64 (sum, prod, cumsum, tr
 INTEGER_RULES = (FLOATING, PROMOTED, KEPT, AS_SELF, WIDENED)
 
 
-@dataclass(frozen=True, eq=False)  # compared by identity: each formula is made once
 class Grad:
-    """A backward formula for one input: `fn(F, g, s)` and its text, as PyTorch's derivatives.yaml gives it."""
+    """A backward formula for one input: `fn(F, g, s)` and its text, as PyTorch's derivatives.yaml gives it.
+    Compared by identity: each formula is made once."""
 
-    fn: Callable[[Any, Any, Any], Any]
-    text: str
+    def __init__(self, fn: Callable[[Any, Any, Any], Any], text: str) -> None:
+        self.fn, self.text = fn, text
+
+    def __repr__(self) -> str:
+        return f"Grad({self.text!r})"
 
     @functools.cached_property
     def reads(self) -> tuple[str, ...]:
@@ -78,7 +80,6 @@ class Grad:
         return reads(self.fn)
 
 
-@dataclass(frozen=True, eq=False)  # compared by identity: each op is made once
 class Op:
     """One differentiable operation: forward, one Grad per tensor input, PyTorch's node name, its facts.
 
@@ -102,36 +103,26 @@ class Op:
       cores, where it can be.
     """
 
-    name: str
-    node: str
-    inputs: tuple[str, ...]
-    forward: Callable[..., np.ndarray] | None
-    grads: tuple[Grad, ...]
-    doc: str = ""
-    group: str | None = None
-    view: bool = False
-    noisy: bool = False
-    elementwise: bool = False
-    kernel: Kernel | None = None
-    symbolic: Any = None
-    saved: tuple[str, ...] = ()
-    jvp: Any = None
-    outputs: tuple[str, ...] = ()
-    several: bool = False
-    integers: str | None = None  # None: by its group (set in __post_init__)
-    large_forward: Callable[..., np.ndarray] | None = field(init=False, repr=False, default=None)
-
-    def __post_init__(self) -> None:
-        if len(self.grads) != len(self.inputs):
-            raise ValueError(f"op {self.name}: {len(self.inputs)} inputs but {len(self.grads)} formulas")
-        integers = self.integers
-        if integers is None:
-            integers = KEPT if self.group == SHAPES else PROMOTED if self.group == ARITHMETIC else FLOATING
+    def __init__(self, name: str, node: str, inputs: tuple[str, ...], forward: Callable[..., np.ndarray] | None,
+                 grads: tuple[Grad, ...], doc: str = "", group: str | None = None, view: bool = False,
+                 noisy: bool = False, elementwise: bool = False, kernel: Kernel | None = None, symbolic: Any = None,
+                 saved: tuple[str, ...] = (), jvp: Any = None, outputs: tuple[str, ...] = (), several: bool = False,
+                 integers: str | None = None) -> None:
+        if len(grads) != len(inputs):
+            raise ValueError(f"op {name}: {len(inputs)} inputs but {len(grads)} formulas")
+        if integers is None:  # by its group
+            integers = KEPT if group == SHAPES else PROMOTED if group == ARITHMETIC else FLOATING
         elif integers not in INTEGER_RULES:
-            raise ValueError(f"op {self.name}: integers={integers!r} is not one of {INTEGER_RULES}")
-        chosen = self.kernel if self.kernel is not None else _ufunc_kernel(self.forward)
-        object.__setattr__(self, "integers", integers)  # a frozen dataclass's derived fields, set once
-        object.__setattr__(self, "large_forward", None if chosen is None else splitting(chosen, self.forward))
+            raise ValueError(f"op {name}: integers={integers!r} is not one of {INTEGER_RULES}")
+        self.name, self.node, self.inputs, self.forward, self.grads = name, node, inputs, forward, grads
+        self.doc, self.group, self.view, self.noisy, self.elementwise = doc, group, view, noisy, elementwise
+        self.kernel, self.symbolic, self.saved, self.jvp = kernel, symbolic, saved, jvp
+        self.outputs, self.several, self.integers = outputs, several, integers
+        chosen = kernel if kernel is not None else _ufunc_kernel(forward)
+        self.large_forward = None if chosen is None else splitting(chosen, forward)
+
+    def __repr__(self) -> str:
+        return f"Op({self.name!r}, {self.node!r})"
 
     # `uses` and `saved_for` are derived from the formulas' code when an op is first recorded (not at import).
     @functools.cached_property

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from .coerce import tensor_arg
@@ -25,7 +24,6 @@ from .optable import OPS, Op, declare
 from .recording import apply, binary
 
 
-@dataclass(frozen=True, eq=False)  # compared by identity: each built-in is registered once
 class Builtin:
     """A public function: how to call it, which ops it records, and how other backends run it.
 
@@ -37,23 +35,17 @@ class Builtin:
     - parameters (derived): the names of its parameters, from its signature
     """
 
-    name: str
-    fn: Callable[..., Any]
-    signature: str
-    ops: tuple[str, ...]
-    summary: str
-    method: bool
-    op: Op | None = None
-    composite: Callable[..., Any] | None = None
-    plan: Callable[..., Any] | None = None
-    functional: bool = False
-    alias_of: str | None = None
-    parameters: tuple[str, ...] = field(init=False, repr=False, default=())
+    def __init__(self, name: str, fn: Callable[..., Any], signature: str, ops: tuple[str, ...], summary: str,
+                 method: bool, op: Op | None = None, composite: Callable[..., Any] | None = None,
+                 plan: Callable[..., Any] | None = None, functional: bool = False, alias_of: str | None = None) -> None:
+        self.name, self.fn, self.signature, self.ops = name, fn, signature, ops
+        self.summary, self.method = summary, method
+        self.op, self.composite, self.plan, self.functional, self.alias_of = op, composite, plan, functional, alias_of
+        inside = signature.split("(", 1)[1].rstrip(")")
+        self.parameters = tuple(p.split("=")[0].strip().lstrip("*") for p in inside.split(",") if p.strip())
 
-    def __post_init__(self) -> None:
-        inside = self.signature.split("(", 1)[1].rstrip(")")
-        names = [p.split("=")[0].strip().lstrip("*") for p in inside.split(",") if p.strip()]
-        object.__setattr__(self, "parameters", tuple(names))  # derived once, from the signature
+    def __repr__(self) -> str:
+        return f"Builtin({self.signature!r})"
 
 
 BUILTINS: dict[str, Builtin] = {}

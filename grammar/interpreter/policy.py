@@ -4,23 +4,27 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # each policy is made once, so equal means the same
 class Policy:
-    """The rules of one way of running programs."""
+    """The rules of one way of running programs (each policy is made once, so equal means the same).
 
-    name: str
-    _: KW_ONLY
-    python_builtins: bool = True  # range, len, min, abs, ... (Python's meaning on numbers)
-    modules: tuple[str, ...] = ("torch",)  # modules a program may use without importing them
-    # Syntax it refuses: node class name -> what to call it in the message (an expression or a statement)
-    refused: Mapping[str, str] = field(default_factory=dict)
-    # The error for a refused construct: refuse(what, node) -> an exception to raise (None: a generic one)
-    refuse: Callable[[str, Any], Exception] | None = None
-    unknown_hint: str = "assign {name} = ... first"  # the hint for a name nothing binds
+    - python_builtins: range, len, min, abs, ... (Python's meaning on numbers)
+    - modules: modules a program may use without importing them
+    - refused: syntax it refuses: node class name -> what to call it in the message (an expression or a statement)
+    - refuse: the error for a refused construct: refuse(what, node) -> an exception to raise (None: a generic one)
+    - unknown_hint: the hint for a name nothing binds
+    """
+
+    __slots__ = ("modules", "name", "python_builtins", "refuse", "refused", "unknown_hint")
+
+    def __init__(self, name: str, *, python_builtins: bool = True, modules: tuple[str, ...] = ("torch",),
+                 refused: Mapping[str, str] | None = None, refuse: Callable[[str, Any], Exception] | None = None,
+                 unknown_hint: str = "assign {name} = ... first") -> None:
+        self.name, self.python_builtins, self.modules = name, python_builtins, modules
+        self.refused = {} if refused is None else refused
+        self.refuse, self.unknown_hint = refuse, unknown_hint
 
     def __repr__(self) -> str:
         return f"Policy({self.name!r})"

@@ -5,7 +5,6 @@ functions (built-ins and bound methods), what a run produced (`Evaluation`), whe
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from autodiff import engine
@@ -23,15 +22,15 @@ def literal_tensor(value: Any) -> Tensor:
     return made if made.dtype.kind == "b" or made.dtype == default else engine.to(made, default)
 
 
-@dataclass(eq=False, repr=False)
 class Evaluation:
     """What running a program produced: its names in binding order and the root (last statement)."""
 
-    program: Program
-    names: dict[str, Any] = field(default_factory=dict)
-    root: Any = None
-    root_name: str | None = None
-    root_statement: SyntaxNode | None = None
+    __slots__ = ("names", "program", "root", "root_name", "root_statement")
+
+    def __init__(self, program: Program, names: dict[str, Any] | None = None, root: Any = None,
+                 root_name: str | None = None, root_statement: SyntaxNode | None = None) -> None:
+        self.program, self.names = program, {} if names is None else names
+        self.root, self.root_name, self.root_statement = root, root_name, root_statement
 
     def __repr__(self) -> str:
         return f"Evaluation(names={list(self.names)!r}, root_name={self.root_name!r}, root={self.root!r})"
