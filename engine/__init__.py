@@ -16,9 +16,10 @@ torch.autograd.functional, gradcheck, vmap; `random/`, the generator and the dis
 `torch` module scripts import (autodiff run). `errors.py` is the engine's errors, which every layer imports.
 
 Importing the package imports the core and every module that registers a built-in of the language, in the order
-below, then installs the Tensor's API (api.install). nn's module classes (function_modules, norm_layers, the
-recurrent layers), optim and the transforms are imported by their users (the facade of `autodiff run`, the commands
-that need them), which keeps a one-shot `autodiff eval` from loading them; `import_all()` imports them all.
+below, then installs the Tensor's API (api.install). nn's Module and module classes (module, layers, containers,
+function_modules, norm_layers, the recurrent layers) and its initialisers, optim and the transforms are imported by
+their users (the facade of `autodiff run`, the commands that need them), which keeps a one-shot `autodiff eval` from
+loading them; `import_all()` imports them all.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ from .ops import counting, decompositions, einsum  # noqa: F401
 from .nn import convolution, linear_functions, losses, loss_backwards  # noqa: F401
 from .core import custom_function  # noqa: F401
 from .ops import moments  # noqa: F401
-from .nn import padding, pooling, init, module  # noqa: F401
-from .nn import containers, embedding, layers  # noqa: F401
+from .nn import padding, pooling  # noqa: F401
+from .nn import embedding  # noqa: F401
 from .nn import normalization  # noqa: F401
 from .ops import selecting, scatter_reduce  # noqa: F401
 from .random import random_fill  # noqa: F401
@@ -95,9 +96,6 @@ from .errors import (
     UnknownNameError,
     UsageError,
 )
-from .nn.init import INIT_FUNCTIONS
-from .nn.layers import NN_LAYERS, ModuleList
-from .nn.module import Module, Parameter, apply_to_modules, cast_module, parameter
 from .ops.constructors import manual_seed
 from .ops.decompositions import linalg_pinv, linalg_slogdet, linalg_svd
 from .ops.indexing import getitem, setitem
@@ -111,7 +109,7 @@ def import_all() -> None:
     """Import the rooms `import autodiff.engine` leaves to their users: nn's module classes and recurrent layers,
     optim, and the transforms (forward mode, torch.func, torch.autograd.functional, gradcheck). Their ops then
     join OPS (`autodiff ops` lists every op)."""
-    from .nn import function_modules, norm_layers, recurrent_layers  # noqa: F401
+    from .nn import containers, function_modules, init, layers, module, norm_layers, recurrent_layers  # noqa: F401
     from .optim import optimizers  # noqa: F401
     from .transforms import autograd_functional, forward_ad, gradcheck, torch_func  # noqa: F401
 
@@ -124,10 +122,8 @@ __all__ = [
     "BUILTINS",
     "DTYPE_ALIASES",
     "FUNCTION",
-    "INIT_FUNCTIONS",
     "INPLACE",
     "KINDS",
-    "NN_LAYERS",
     "OPERATORS",
     "OPS",
     "OP_GROUPS",
@@ -151,12 +147,9 @@ __all__ = [
     "InputError",
     "LimitError",
     "MinMax",
-    "Module",
-    "ModuleList",
     "Node",
     "NumpyMath",
     "Op",
-    "Parameter",
     "ParseError",
     "RemovableHandle",
     "ReturnTuple",
@@ -170,11 +163,9 @@ __all__ = [
     "alias_of",
     "apply",
     "apply_function",
-    "apply_to_modules",
     "as_dtype",
     "backward",
     "bool_",
-    "cast_module",
     "check_lists",
     "default_generator",
     "detect_anomaly",
@@ -209,7 +200,6 @@ __all__ = [
     "no_grad",
     "observe",
     "once_differentiable",
-    "parameter",
     "promote_types",
     "record_origins",
     "seed",

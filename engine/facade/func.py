@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from autodiff.engine import Module
 from autodiff.engine.errors import WrongTypeError
+from autodiff.engine.nn.module import Module
 from autodiff.engine.transforms.torch_func import (
     functional_call,
     grad,

@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from autodiff.engine import Module, Parameter, Tensor
+from autodiff.engine import Tensor
 from autodiff.engine.errors import BadValueError, WrongTypeError
+from autodiff.engine.nn.module import Module, Parameter
 
 FORMAT = "autodiff-save"
 VERSION = 1

@@ -1,26 +1,20 @@
 """More of torch.nn's containers and simple layers: ModuleDict, ParameterList, ParameterDict (which make tensors
 Parameters, as PyTorch's do, and print as PyTorch prints them), Unflatten, Dropout1d/2d/3d (whole channels zeroed:
-F.dropout1d/2d/3d, PyTorch's mask under the seed) and LazyLinear (in_features taken from the first input, its
-weights drawn then, when it becomes a Linear)."""
+F.dropout1d/2d/3d of linear_functions.py) and LazyLinear (in_features taken from the first input, its weights drawn
+then, when it becomes a Linear)."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-import numpy as np
-
-from ..core.coerce import number, tensor_arg
+from ..core.coerce import tensor_arg
 from ..core.dtypes import TYPE_NAMES
-from ..core.registry import builtin
 from ..core.tensor import Tensor
-from ..errors import BadValueError, InvalidArgumentError, OutOfRangeError
-from ..ops.arithmetic import mul
-from ..ops.constructors import leaf
-from ..ops.shapes import squeeze, unflatten, unsqueeze
-from ..random.distributions import bernoulli
+from ..errors import InvalidArgumentError, OutOfRangeError
+from ..ops.shapes import unflatten
 from .layers import Linear, empty_parameter
+from .linear_functions import dropout1d, dropout2d, dropout3d
 from .module import Module, Parameter
 
 
@@ -208,58 +202,6 @@ class Unflatten(Module):
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
-def _feature_dropout(x: Tensor, p: float) -> Tensor:
-    """PyTorch's feature dropout: one Bernoulli(1 - p) draw per (sample, channel), scaled by 1 / (1 - p)."""
-    if p == 1:
-        return mul(x, leaf(np.zeros((), x._data.dtype), False))
-    shape = (*x._data.shape[:2], *([1] * (x.ndim - 2)))
-    noise = bernoulli(leaf(np.empty(shape, x._data.dtype), False), 1 - p)
-    noise._data[...] = noise._data / np.asarray(1 - p, noise._data.dtype)
-    return mul(x, noise)
-
-
-def _channel_dropout(input: Any, p: Any, training: bool, inplace: bool, batched: int, name: str) -> Tensor:
-    """dropout1d/2d/3d: `batched` is the dims of a batched input (one fewer: unbatched)."""
-    x = tensor_arg(input)
-    chance = number(p, "p")
-    if not 0 <= chance <= 1:
-        raise InvalidArgumentError(f"dropout probability has to be between 0 and 1, but got {chance}", reason="dropout")
-    if x.ndim not in (batched - 1, batched):
-        if name != "dropout2d":
-            raise BadValueError(f"{name}: Expected {batched - 1}D or {batched}D input, but received a {x.ndim}D input. "
-                                f"Note that {name} exists to provide channel-wise dropout on inputs with "
-                                f"{batched - 2} spatial dimension{'s' if batched > 3 else ''}", reason="dropout")
-        warnings.warn(f"dropout2d: Received a {x.ndim}-D input to dropout2d, which is deprecated and will result in "
-                      "an error in a future release.", UserWarning, stacklevel=3)
-    elif name == "dropout2d" and x.ndim == 3:  # PyTorch's dropout2d reads a 3-D input as (N, C, L), batched
-        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
-                      "is desired - input is interpreted as shape (N, C, L), where C is the channel dim.",
-                      UserWarning, stacklevel=3)
-    if not training or chance == 0:
-        return x
-    if x.ndim == batched - 1 and name != "dropout2d":
-        return squeeze(_feature_dropout(unsqueeze(x, 0), chance), 0)
-    return _feature_dropout(x, chance)
-
-
-@builtin("dropout1d(input, p=0.5, training=True, inplace=False)", ("mul",), method=False, functional=True)
-def dropout1d(input: Any, p: Any = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    """Whole channels of (N, C, L) or (C, L) zeroed with probability p, the rest scaled by 1 / (1 - p)."""
-    return _channel_dropout(input, p, training, inplace, 3, "dropout1d")
-
-
-@builtin("dropout2d(input, p=0.5, training=True, inplace=False)", ("mul",), method=False, functional=True)
-def dropout2d(input: Any, p: Any = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    """Whole channels of (N, C, H, W) or (C, H, W) zeroed with probability p, the rest scaled by 1 / (1 - p)."""
-    return _channel_dropout(input, p, training, inplace, 4, "dropout2d")
-
-
-@builtin("dropout3d(input, p=0.5, training=True, inplace=False)", ("mul",), method=False, functional=True)
-def dropout3d(input: Any, p: Any = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    """Whole channels of (N, C, D, H, W) or (C, D, H, W) zeroed with probability p, the rest scaled."""
-    return _channel_dropout(input, p, training, inplace, 5, "dropout3d")
-
-
 class _ChannelDropout(Module):
     FUNCTION: Any = None
 
@@ -316,4 +258,4 @@ CONTAINER_LAYERS = {cls.__name__: cls for cls in (ModuleDict, ParameterList, Par
                                                   Dropout2d, Dropout3d, LazyLinear)}
 
 __all__ = ["CONTAINER_LAYERS", "Dropout1d", "Dropout2d", "Dropout3d", "LazyLinear", "ModuleDict", "ParameterDict",
-           "ParameterList", "Unflatten", "dropout1d", "dropout2d", "dropout3d"]
+           "ParameterList", "Unflatten"]

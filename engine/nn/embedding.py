@@ -1,8 +1,8 @@
-"""torch.nn.functional.embedding and nn.Embedding: rows of a weight matrix looked up by integer indices, one
-node as PyTorch records it (EmbeddingBackward0: the gradient of each looked-up row added into a zero matrix of
-the weight's shape, nothing for padding_idx, divided by the index's count with scale_grad_by_freq). max_norm
-renormalises the looked-up rows in place first (scale max_norm / (norm + 1e-7)), as PyTorch's embedding_renorm_.
-nn.Embedding's weight is drawn from N(0, 1) (PyTorch's init.normal_), the padding row then zeroed."""
+"""torch.nn.functional.embedding (nn.Embedding is in layers.py): rows of a weight matrix looked up by integer
+indices, one node as PyTorch records it (EmbeddingBackward0: the gradient of each looked-up row added into a zero
+matrix of the weight's shape, nothing for padding_idx, divided by the index's count with scale_grad_by_freq).
+max_norm renormalises the looked-up rows in place first (scale max_norm / (norm + 1e-7)), as PyTorch's
+embedding_renorm_."""
 
 from __future__ import annotations
 
@@ -15,11 +15,9 @@ from ..core.modes import no_grad
 from ..core.optable import KEPT, LINEAR_JVP, Grad, Op, declare
 from ..core.recording import apply
 from ..core.registry import builtin
-from ..core.settings import as_dtype, check_elements
+from ..core.settings import check_elements
 from ..core.tensor import Tensor
 from ..errors import BadValueError, OutOfRangeError
-from .init import INIT_FUNCTIONS
-from .module import Module, Parameter
 
 
 def _embedding_grad(F: Any, g: Any, s: Any) -> Any:
@@ -48,7 +46,7 @@ def _indices(input: Any) -> np.ndarray:
     return data.astype(np.int64, copy=False)
 
 
-def _padding(padding_idx: Any, rows: int) -> int | None:
+def padding_row(padding_idx: Any, rows: int) -> int | None:
     if padding_idx is None:
         return None
     if not -rows <= padding_idx < rows:
@@ -78,7 +76,7 @@ def embedding(input: Any, weight: Any, padding_idx: Any = None, max_norm: Any = 
     rows = w._data.shape[0]
     if indices.size and (indices.max() >= rows or indices.min() < 0):
         raise OutOfRangeError("index out of range in self", reason="index")
-    padding = _padding(padding_idx, rows)
+    padding = padding_row(padding_idx, rows)
     if max_norm is not None:
         with no_grad():
             _renorm_(w, indices, float(max_norm), float(norm_type))
@@ -96,67 +94,4 @@ def embedding(input: Any, weight: Any, padding_idx: Any = None, max_norm: Any = 
                                    "weight_shape": w._data.shape})
 
 
-class Embedding(Module):
-    """A lookup table of num_embeddings vectors of embedding_dim numbers (weight ~ N(0, 1))."""
-
-    def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: Any = None, max_norm: Any = None,
-                 norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False,
-                 _weight: Any = None, _freeze: bool = False, device: Any = None, dtype: Any = None) -> None:
-        super().__init__()
-        self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
-        self.padding_idx = _padding(padding_idx, num_embeddings)
-        self.max_norm, self.norm_type = max_norm, norm_type
-        self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
-        if _weight is None:
-            shape = (num_embeddings, embedding_dim)
-            check_elements(shape, "the layer's weight")
-            self.weight = Parameter(Tensor._make(np.empty(shape, as_dtype(dtype))), requires_grad=not _freeze)
-            self.reset_parameters()
-        else:
-            if tuple(_weight.shape) != (num_embeddings, embedding_dim):
-                raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
-            self.weight = Parameter(_weight, requires_grad=not _freeze)
-
-    def reset_parameters(self) -> None:
-        INIT_FUNCTIONS["normal_"](self.weight)
-        if self.padding_idx is not None:
-            with no_grad():
-                self.weight._data[self.padding_idx] = 0
-                self.weight._bump_version()
-
-    def settings(self) -> dict[str, Any]:
-        return {"num_embeddings": self.num_embeddings, "embedding_dim": self.embedding_dim,
-                "padding_idx": self.padding_idx}
-
-    def forward(self, input: Any) -> Tensor:
-        return embedding(input, self.member("weight"), self.padding_idx, self.max_norm, self.norm_type,
-                         self.scale_grad_by_freq, self.sparse)
-
-    def extra_repr(self) -> str:
-        text = f"{self.num_embeddings}, {self.embedding_dim}"
-        if self.padding_idx is not None:
-            text += f", padding_idx={self.padding_idx}"
-        if self.max_norm is not None:
-            text += f", max_norm={self.max_norm}"
-        if self.norm_type != 2:
-            text += f", norm_type={self.norm_type}"
-        if self.scale_grad_by_freq:
-            text += f", scale_grad_by_freq={self.scale_grad_by_freq}"
-        if self.sparse:
-            text += ", sparse=True"
-        return text
-
-    @classmethod
-    def from_pretrained(cls, embeddings: Tensor, freeze: bool = True, padding_idx: Any = None, max_norm: Any = None,
-                        norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Embedding:
-        """An Embedding holding the given weights (frozen unless freeze=False)."""
-        if embeddings.dim() != 2:
-            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
-        rows, cols = embeddings.shape
-        return cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse, _weight=embeddings,
-                   _freeze=freeze)
-
-
-EMBEDDING_LAYERS = {"Embedding": Embedding}
-
-__all__ = ["EMBEDDING", "EMBEDDING_LAYERS", "Embedding", "embedding"]
+__all__ = ["EMBEDDING", "embedding", "padding_row"]

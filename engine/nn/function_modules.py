@@ -11,7 +11,6 @@ from ..core.tensor import Tensor
 from ..errors import BadValueError
 from .containers import CONTAINER_LAYERS
 from .conv_layers import CONV_LAYERS
-from .embedding import EMBEDDING_LAYERS
 from .layers import NN_LAYERS
 from .module import Module
 from .norm_layers import NORM_LAYERS
@@ -159,6 +158,6 @@ LOSS_MODULES = [
 ]
 
 # Every module class of torch.nn that autodiff provides, by name
-NN_MODULES = {**NN_LAYERS, **CONV_LAYERS, **NORM_LAYERS, **EMBEDDING_LAYERS, **RECURRENT_LAYERS,
+NN_MODULES = {**NN_LAYERS, **CONV_LAYERS, **NORM_LAYERS, **RECURRENT_LAYERS,
               **CONTAINER_LAYERS,
               **{cls.__name__: cls for cls in (*ACTIVATIONS, *LOSS_MODULES)}}

@@ -1,6 +1,7 @@
 """torch.nn's layers and containers: Linear and Bilinear (PyTorch's default initialisation, so the weights
-under manual_seed are PyTorch's), Identity, Flatten, Dropout, Sequential and ModuleList. Their forward
-calls the functions of torch.nn.functional (linear_functions.py, shapes.py): one implementation for both."""
+under manual_seed are PyTorch's), Identity, Flatten, Dropout, Sequential, ModuleList and Embedding (its weight
+drawn from N(0, 1), PyTorch's init.normal_, the padding row then zeroed). Their forward calls the functions of
+torch.nn.functional (linear_functions.py, shapes.py, embedding.py): one implementation for both."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from typing import Any
 
 import numpy as np
 
+from ..core.modes import no_grad
 from ..core.settings import as_dtype, check_elements
 from ..core.tensor import Tensor
 from ..errors import BadValueError, InvalidArgumentError
 from ..ops.shapes import flatten
-from .init import fan_in_and_fan_out, init_uniform_, kaiming_uniform_
+from .embedding import embedding, padding_row
+from .init import INIT_FUNCTIONS, fan_in_and_fan_out, init_uniform_, kaiming_uniform_
 from .linear_functions import bilinear, dropout, linear
 from .module import Module, Parameter, parameter
 
@@ -207,4 +210,66 @@ class Sequential(ModuleList):
 
 
 
-NN_LAYERS = {cls.__name__: cls for cls in (Linear, Bilinear, Identity, Flatten, Dropout, Sequential, ModuleList)}
+class Embedding(Module):
+    """A lookup table of num_embeddings vectors of embedding_dim numbers (weight ~ N(0, 1))."""
+
+    def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: Any = None, max_norm: Any = None,
+                 norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False,
+                 _weight: Any = None, _freeze: bool = False, device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
+        self.padding_idx = padding_row(padding_idx, num_embeddings)
+        self.max_norm, self.norm_type = max_norm, norm_type
+        self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
+        if _weight is None:
+            shape = (num_embeddings, embedding_dim)
+            check_elements(shape, "the layer's weight")
+            self.weight = Parameter(Tensor._make(np.empty(shape, as_dtype(dtype))), requires_grad=not _freeze)
+            self.reset_parameters()
+        else:
+            if tuple(_weight.shape) != (num_embeddings, embedding_dim):
+                raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
+            self.weight = Parameter(_weight, requires_grad=not _freeze)
+
+    def reset_parameters(self) -> None:
+        INIT_FUNCTIONS["normal_"](self.weight)
+        if self.padding_idx is not None:
+            with no_grad():
+                self.weight._data[self.padding_idx] = 0
+                self.weight._bump_version()
+
+    def settings(self) -> dict[str, Any]:
+        return {"num_embeddings": self.num_embeddings, "embedding_dim": self.embedding_dim,
+                "padding_idx": self.padding_idx}
+
+    def forward(self, input: Any) -> Tensor:
+        return embedding(input, self.member("weight"), self.padding_idx, self.max_norm, self.norm_type,
+                         self.scale_grad_by_freq, self.sparse)
+
+    def extra_repr(self) -> str:
+        text = f"{self.num_embeddings}, {self.embedding_dim}"
+        if self.padding_idx is not None:
+            text += f", padding_idx={self.padding_idx}"
+        if self.max_norm is not None:
+            text += f", max_norm={self.max_norm}"
+        if self.norm_type != 2:
+            text += f", norm_type={self.norm_type}"
+        if self.scale_grad_by_freq:
+            text += f", scale_grad_by_freq={self.scale_grad_by_freq}"
+        if self.sparse:
+            text += ", sparse=True"
+        return text
+
+    @classmethod
+    def from_pretrained(cls, embeddings: Tensor, freeze: bool = True, padding_idx: Any = None, max_norm: Any = None,
+                        norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Embedding:
+        """An Embedding holding the given weights (frozen unless freeze=False)."""
+        if embeddings.dim() != 2:
+            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+        rows, cols = embeddings.shape
+        return cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse, _weight=embeddings,
+                   _freeze=freeze)
+
+
+NN_LAYERS = {cls.__name__: cls for cls in (Linear, Bilinear, Identity, Flatten, Dropout, Sequential, ModuleList,
+                                          Embedding)}

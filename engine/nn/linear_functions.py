@@ -1,12 +1,13 @@
 """The functions behind torch.nn's layers, recorded as PyTorch records them: addmm (AddmmBackward0), linear
 (addmm with the weight's TBackward0 for a batch of rows with a bias; views around it for other inputs;
 mm or matmul without a bias), bilinear (one TrilinearBackward0 between two views, as at::bilinear calls
-_trilinear) and dropout (a Bernoulli mask scaled by 1 / (1 - p), MulBackward0, drawn from the generator as
-PyTorch's CPU kernel draws it)."""
+_trilinear), dropout (a Bernoulli mask scaled by 1 / (1 - p), MulBackward0, drawn from the generator as
+PyTorch's CPU kernel draws it) and dropout1d/2d/3d (whole channels zeroed, PyTorch's mask under the seed)."""
 
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,7 @@ from ..kernels import allocator
 from ..ops.arithmetic import add, mul
 from ..ops.constructors import leaf
 from ..ops.linalg import MATMUL_OPS, column_major, matmul
-from ..ops.shapes import reshape, t, view
+from ..ops.shapes import reshape, squeeze, t, unsqueeze, view
 from ..random.distributions import bernoulli
 
 
@@ -217,3 +218,54 @@ def dropout(input: Any, p: Any = 0.5, training: bool = True, inplace: bool = Fal
     noise._data[...] = noise._data / np.asarray(1 - chance, noise._data.dtype)
     return mul(x, noise)
 
+
+def _feature_dropout(x: Tensor, p: float) -> Tensor:
+    """PyTorch's feature dropout: one Bernoulli(1 - p) draw per (sample, channel), scaled by 1 / (1 - p)."""
+    if p == 1:
+        return mul(x, leaf(np.zeros((), x._data.dtype), False))
+    shape = (*x._data.shape[:2], *([1] * (x.ndim - 2)))
+    noise = bernoulli(leaf(np.empty(shape, x._data.dtype), False), 1 - p)
+    noise._data[...] = noise._data / np.asarray(1 - p, noise._data.dtype)
+    return mul(x, noise)
+
+
+def _channel_dropout(input: Any, p: Any, training: bool, inplace: bool, batched: int, name: str) -> Tensor:
+    """dropout1d/2d/3d: `batched` is the dims of a batched input (one fewer: unbatched)."""
+    x = tensor_arg(input)
+    chance = number(p, "p")
+    if not 0 <= chance <= 1:
+        raise InvalidArgumentError(f"dropout probability has to be between 0 and 1, but got {chance}", reason="dropout")
+    if x.ndim not in (batched - 1, batched):
+        if name != "dropout2d":
+            raise BadValueError(f"{name}: Expected {batched - 1}D or {batched}D input, but received a {x.ndim}D input. "
+                                f"Note that {name} exists to provide channel-wise dropout on inputs with "
+                                f"{batched - 2} spatial dimension{'s' if batched > 3 else ''}", reason="dropout")
+        warnings.warn(f"dropout2d: Received a {x.ndim}-D input to dropout2d, which is deprecated and will result in "
+                      "an error in a future release.", UserWarning, stacklevel=3)
+    elif name == "dropout2d" and x.ndim == 3:  # PyTorch's dropout2d reads a 3-D input as (N, C, L), batched
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+                      "is desired - input is interpreted as shape (N, C, L), where C is the channel dim.",
+                      UserWarning, stacklevel=3)
+    if not training or chance == 0:
+        return x
+    if x.ndim == batched - 1 and name != "dropout2d":
+        return squeeze(_feature_dropout(unsqueeze(x, 0), chance), 0)
+    return _feature_dropout(x, chance)
+
+
+@builtin("dropout1d(input, p=0.5, training=True, inplace=False)", ("mul",), method=False, functional=True)
+def dropout1d(input: Any, p: Any = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Whole channels of (N, C, L) or (C, L) zeroed with probability p, the rest scaled by 1 / (1 - p)."""
+    return _channel_dropout(input, p, training, inplace, 3, "dropout1d")
+
+
+@builtin("dropout2d(input, p=0.5, training=True, inplace=False)", ("mul",), method=False, functional=True)
+def dropout2d(input: Any, p: Any = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Whole channels of (N, C, H, W) or (C, H, W) zeroed with probability p, the rest scaled by 1 / (1 - p)."""
+    return _channel_dropout(input, p, training, inplace, 4, "dropout2d")
+
+
+@builtin("dropout3d(input, p=0.5, training=True, inplace=False)", ("mul",), method=False, functional=True)
+def dropout3d(input: Any, p: Any = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Whole channels of (N, C, D, H, W) or (C, D, H, W) zeroed with probability p, the rest scaled."""
+    return _channel_dropout(input, p, training, inplace, 5, "dropout3d")

@@ -1,6 +1,6 @@
 """torch.nn.init: PyTorch's initialisations (the same numbers under manual_seed)."""
 
-from autodiff.engine import INIT_FUNCTIONS
+from autodiff.engine.nn.init import INIT_FUNCTIONS
 
 globals().update(INIT_FUNCTIONS)
 

@@ -1,5 +1,5 @@
 """torch.nn.parameter: Parameter."""
 
-from autodiff.engine import Parameter
+from autodiff.engine.nn.module import Parameter
 
 __all__ = ["Parameter"]

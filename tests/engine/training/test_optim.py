@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from autodiff import engine
+from autodiff.engine.nn.module import parameter
 from autodiff.engine.optim.optimizers import OPTIMIZERS, StepLR
 
 torch = pytest.importorskip("torch")
@@ -31,7 +32,7 @@ def _run(name: str, options: dict, dtype: type, steps: int, shape: tuple[int, ..
     rng = np.random.default_rng(0)
     start = rng.standard_normal(shape).astype(dtype)
     theirs = torch.nn.Parameter(torch.from_numpy(start.copy()))
-    ours = engine.parameter(engine.tensor(start.copy()))
+    ours = parameter(engine.tensor(start.copy()))
     their_opt = getattr(torch.optim, name)([theirs], **options)
     our_opt = OPTIMIZERS[name]([ours], **options)
     for _ in range(steps):
@@ -58,8 +59,8 @@ def test_adaptive_optimizers_stay_within_ulps_of_pytorch(name, options, dtype):
 
 
 def test_param_groups_state_and_printing_are_pytorchs():
-    p = engine.parameter(engine.ones(2))
-    q = engine.parameter(engine.ones(2))
+    p = parameter(engine.ones(2))
+    q = parameter(engine.ones(2))
     opt = OPTIMIZERS["SGD"]([{"params": [p]}, {"params": q, "lr": 0.5}], lr=0.1, momentum=0.9)
     their = torch.optim.SGD([{"params": [torch.nn.Parameter(torch.ones(2))]},
                              {"params": torch.nn.Parameter(torch.ones(2)), "lr": 0.5}], lr=0.1, momentum=0.9)
@@ -76,7 +77,7 @@ def test_param_groups_state_and_printing_are_pytorchs():
 
 
 def test_steplr_follows_pytorch():
-    ours = OPTIMIZERS["Adam"]([engine.parameter(engine.ones(1))], lr=0.1)
+    ours = OPTIMIZERS["Adam"]([parameter(engine.ones(1))], lr=0.1)
     theirs = torch.optim.Adam([torch.nn.Parameter(torch.ones(1))], lr=0.1)
     our_schedule = StepLR(ours, step_size=3, gamma=0.5)
     their_schedule = torch.optim.lr_scheduler.StepLR(theirs, step_size=3, gamma=0.5)
@@ -94,6 +95,6 @@ def test_steplr_follows_pytorch():
                                                   ({"lr": 0.1, "nesterov": True}, "Nesterov momentum")])
 def test_bad_options_are_value_errors(options, message):
     with pytest.raises(engine.BadValueError, match=message):
-        OPTIMIZERS["SGD"]([engine.parameter(engine.ones(1))], **options)
+        OPTIMIZERS["SGD"]([parameter(engine.ones(1))], **options)
     with pytest.raises(engine.BadValueError, match="empty parameter list"):
         OPTIMIZERS["SGD"]([], lr=0.1)
