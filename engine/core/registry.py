@@ -104,9 +104,10 @@ def composite(signature: str, definition: Callable[..., Any], summary: str, *, m
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = summary
-    fn.__signature__ = inspect.signature(definition).replace(  # type: ignore[attr-defined]
-        parameters=list(inspect.signature(definition).parameters.values())[1:])
-    _register(Builtin(name, fn, signature, traced_ops(definition), summary, method, composite=definition,
+    parameters = list(inspect.signature(definition).parameters.values())[1:]  # all but F
+    fn.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    ops = traced_ops(definition, len(parameters))
+    _register(Builtin(name, fn, signature, ops, summary, method, composite=definition,
                       functional=functional))
     for other in aliases:
         alias(other, name)
@@ -177,9 +178,8 @@ class _Tracer:
         return _Traced()
 
 
-def traced_ops(definition: Callable[..., Any]) -> tuple[str, ...]:
-    """The ops a composite records: those of the built-ins it calls, found by running it on placeholders."""
+def traced_ops(definition: Callable[..., Any], count: int) -> tuple[str, ...]:
+    """The ops a composite records: those of the built-ins it calls, found by running it on `count` placeholders."""
     tracer = _Tracer()
-    count = len(inspect.signature(definition).parameters) - 1
     definition(tracer, *(_Traced() for _ in range(count)))
     return tuple(dict.fromkeys(tracer.ops))
