@@ -68,3 +68,37 @@ def check_device(where: Any) -> None:
     if target.type != "cpu":
         raise BadValueError(NO_CUDA if target.type == "cuda" else f"the {target.type} device is not available: "
                             "autodiff runs everything on the CPU", reason="device")
+
+
+class memory_format:  # PyTorch's name, as scripts write it (torch.memory_format)
+    """torch.contiguous_format, torch.preserve_format, torch.channels_last, torch.channels_last_3d: printed as
+    PyTorch prints them. autodiff keeps a tensor's elements in C order or in its input's order (the first two)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+CONTIGUOUS_FORMAT = memory_format("contiguous_format")
+PRESERVE_FORMAT = memory_format("preserve_format")
+MEMORY_FORMATS = {f.name: f for f in (CONTIGUOUS_FORMAT, PRESERVE_FORMAT, memory_format("channels_last"),
+                                      memory_format("channels_last_3d"))}
+
+
+def in_c_order(format: Any, what: str) -> bool:
+    """Whether `memory_format=` asks for C order (torch.contiguous_format) rather than the input's own order (None,
+    torch.preserve_format); the channels-last formats are refused, saying so."""
+    if format is None or format is PRESERVE_FORMAT:
+        return False
+    if format is CONTIGUOUS_FORMAT:
+        return True
+    if isinstance(format, memory_format):
+        raise BadValueError(f"{what}: memory_format={format!r} is not available in autodiff, which keeps a tensor's "
+                            "elements in C order (torch.contiguous_format) or in its input's order "
+                            "(torch.preserve_format)", hint="leave memory_format= out", reason="memory_format")
+    raise WrongTypeError(f"{what}(): argument 'memory_format' must be torch.memory_format, not "
+                         f"{type(format).__name__}", reason="arguments")

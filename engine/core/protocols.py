@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import BadValueError, WrongTypeError
-from .devices import CPU, NO_CUDA, check_device, is_device
+from .devices import CPU, NO_CUDA, PRESERVE_FORMAT, check_device, in_c_order, is_device
 from .optable import OPS
 from .recording import apply
 from .registry import BUILTINS
@@ -48,8 +48,7 @@ def _to(self: Tensor, *args: Any, dtype: Any = None, device: Any = None, non_blo
             raise WrongTypeError("to() received an invalid combination of arguments (usage: to(device), to(dtype), "
                                  "to(device, dtype), to(other))", reason="arguments")
     check_device(device)
-    result = self if target is None else BUILTINS["to"].fn(self, target)
-    return BUILTINS["clone"].fn(result) if copy and result is self else result
+    return BUILTINS["to"].fn(self, target, copy=copy, memory_format=memory_format)
 
 
 def _cuda(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
@@ -114,9 +113,21 @@ def _deepcopy(self: Tensor, memo: dict) -> Tensor:
 
 def _contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
     """self when its memory is in C order; otherwise a C-order copy, recorded as PyTorch records it (CloneBackward0)."""
+    if memory_format is PRESERVE_FORMAT:
+        raise BadValueError("preserve memory format is unsupported by the contiguous operator",
+                            hint="leave memory_format= out", reason="memory_format")
+    in_c_order(memory_format, "contiguous")
     if self._data.flags.c_contiguous:
         return self
     return apply(OPS["clone"], (self,), {"contiguous": True})
+
+
+def _is_contiguous(self: Tensor, memory_format: Any = None) -> bool:
+    """Whether its memory is in C order (torch.preserve_format: False, as PyTorch answers)."""
+    if memory_format is PRESERVE_FORMAT:
+        return False
+    in_c_order(memory_format, "is_contiguous")  # refuses what is not one of the formats autodiff has
+    return bool(self._data.flags.c_contiguous)
 
 
 # name: method, installed on Tensor by api.py
@@ -136,7 +147,7 @@ METHODS: dict[str, Callable[..., Any]] = {
     "new_tensor": _new_tensor,
     "copy_": _copy_,
     "contiguous": _contiguous,
-    "is_contiguous": lambda self, memory_format=None: bool(self._data.flags.c_contiguous),
+    "is_contiguous": _is_contiguous,
     "ndimension": lambda self: self._data.ndim,
     "get_device": lambda self: -1,
     "pin_memory": lambda self, device=None: self,

@@ -111,6 +111,11 @@ class Tensor:
             return Size(self._data.shape)
         return self._data.shape[check_dim(dim, self._data.ndim)]
 
+    def stride(self, dim: int | None = None) -> tuple[int, ...] | int:
+        """How many elements (not bytes) memory steps by along each dim, as PyTorch counts them."""
+        steps = tuple(step // self._data.itemsize for step in self._data.strides)
+        return steps if dim is None else steps[check_dim(dim, self._data.ndim)]
+
     @property
     def ndim(self) -> int:
         return self._data.ndim

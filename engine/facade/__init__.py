@@ -116,6 +116,10 @@ def set_default_device(where: _Any) -> None:
     _devices.check_device(where)
 
 
+# PyTorch's memory formats (torch.contiguous_format, torch.preserve_format, torch.channels_last, ...)
+globals().update(_devices.MEMORY_FORMATS)
+memory_format = _devices.memory_format
+
 # PyTorch's dtypes, by every name it gives them (torch.float is torch.float32, torch.long is torch.int64)
 globals().update(_engine.DTYPE_ALIASES)
 dtype = _engine.DType

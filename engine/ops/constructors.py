@@ -9,6 +9,7 @@ import numpy as np
 
 from ..core import coerce, dtypes
 from ..core.coerce import array_from, number, size_argument, tensor_arg
+from ..core.devices import in_c_order
 from ..core.registry import builtin
 from ..core.settings import as_dtype, check_elements
 from ..core.tensor import Tensor
@@ -232,44 +233,55 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, requires_grad: bool 
     return leaf(np.eye(rows, cols, dtype=as_dtype(dtype)), requires_grad)
 
 
-def _like(x: Any, dtype: Any) -> tuple[np.ndarray, Any]:
+def _like(x: Any, dtype: Any, memory_format: Any, what: str) -> tuple[np.ndarray, Any, np.ndarray | None]:
+    """The input's array, the dtype of the result, and the array whose order the result takes (None: C order)."""
     t = tensor_arg(x)
-    return t._data, (t._data.dtype if dtype is None else dtype)
+    return t._data, (t._data.dtype if dtype is None else dtype), None if in_c_order(memory_format, what) else t._data
 
 
-@builtin("ones_like(input, dtype=None, requires_grad=False)", method=False, summary="ones of input's shape")
-def ones_like(input: Any, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    data, dt = _like(input, dtype)
-    return _filled(data.shape, 1.0, dt, requires_grad, like=data)
+@builtin("ones_like(input, dtype=None, requires_grad=False, memory_format=None)", method=False,
+         summary="ones of input's shape")
+def ones_like(input: Any, *, dtype: Any = None, requires_grad: bool = False,
+              memory_format: Any = None) -> Tensor:
+    data, dt, like = _like(input, dtype, memory_format, "ones_like")
+    return _filled(data.shape, 1.0, dt, requires_grad, like=like)
 
 
-@builtin("zeros_like(input, dtype=None, requires_grad=False)", method=False, summary="zeros of input's shape")
-def zeros_like(input: Any, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    data, dt = _like(input, dtype)
-    return _filled(data.shape, 0.0, dt, requires_grad, like=data)
+@builtin("zeros_like(input, dtype=None, requires_grad=False, memory_format=None)", method=False,
+         summary="zeros of input's shape")
+def zeros_like(input: Any, *, dtype: Any = None, requires_grad: bool = False,
+               memory_format: Any = None) -> Tensor:
+    data, dt, like = _like(input, dtype, memory_format, "zeros_like")
+    return _filled(data.shape, 0.0, dt, requires_grad, like=like)
 
 
-@builtin("empty_like(input, dtype=None, requires_grad=False)", method=False,
+@builtin("empty_like(input, dtype=None, requires_grad=False, memory_format=None)", method=False,
          summary="input's shape, values to be written (zeros here)")
-def empty_like(input: Any, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    data, dt = _like(input, dtype)
-    return _filled(data.shape, 0.0, dt, requires_grad, like=data)
+def empty_like(input: Any, *, dtype: Any = None, requires_grad: bool = False,
+               memory_format: Any = None) -> Tensor:
+    data, dt, like = _like(input, dtype, memory_format, "empty_like")
+    return _filled(data.shape, 0.0, dt, requires_grad, like=like)
 
 
-@builtin("full_like(input, fill_value, dtype=None, requires_grad=False)", method=False,
+@builtin("full_like(input, fill_value, dtype=None, requires_grad=False, memory_format=None)", method=False,
          summary="input's shape filled with one value")
-def full_like(input: Any, fill_value: float, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    data, dt = _like(input, dtype)
-    return _filled(data.shape, number(fill_value, "fill_value"), dt, requires_grad, like=data)
+def full_like(input: Any, fill_value: float, *, dtype: Any = None, requires_grad: bool = False,
+              memory_format: Any = None) -> Tensor:
+    data, dt, like = _like(input, dtype, memory_format, "full_like")
+    return _filled(data.shape, number(fill_value, "fill_value"), dt, requires_grad, like=like)
 
 
-@builtin("rand_like(input, dtype=None, requires_grad=False)", method=False, summary="uniform random, input's shape")
-def rand_like(input: Any, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    data, dt = _like(input, dtype)
-    return _random(data.shape, dt, requires_grad, normal=False, like=data)
+@builtin("rand_like(input, dtype=None, requires_grad=False, memory_format=None)", method=False,
+         summary="uniform random, input's shape")
+def rand_like(input: Any, *, dtype: Any = None, requires_grad: bool = False,
+              memory_format: Any = None) -> Tensor:
+    data, dt, like = _like(input, dtype, memory_format, "rand_like")
+    return _random(data.shape, dt, requires_grad, normal=False, like=like)
 
 
-@builtin("randn_like(input, dtype=None, requires_grad=False)", method=False, summary="normal random, input's shape")
-def randn_like(input: Any, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    data, dt = _like(input, dtype)
-    return _random(data.shape, dt, requires_grad, normal=True, like=data)
+@builtin("randn_like(input, dtype=None, requires_grad=False, memory_format=None)", method=False,
+         summary="normal random, input's shape")
+def randn_like(input: Any, *, dtype: Any = None, requires_grad: bool = False,
+               memory_format: Any = None) -> Tensor:
+    data, dt, like = _like(input, dtype, memory_format, "randn_like")
+    return _random(data.shape, dt, requires_grad, normal=True, like=like)

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..core import coerce
 from ..core.coerce import tensor_arg, with_axis
+from ..core.devices import in_c_order
 from ..core.optable import LINEAR_JVP, SHAPES, Grad, Op, declare
 from ..core.recording import apply
 from ..core.registry import alias, builtin
@@ -46,7 +47,8 @@ RESHAPE_ALIAS = _declare("reshape_alias", "ReshapeAliasBackward0", lambda x, *, 
                          view=True)
 UNSAFE_VIEW = _declare("unsafe_view", "UnsafeViewBackward0", lambda x, *, shape: x.reshape(shape), _reshaped,
                        "grad.reshape(self.shape)", "new shape of a fresh copy (reshape of non-contiguous data)")
-TO = _declare("to", "ToCopyBackward0", lambda x, *, dtype: x.astype(dtype, order=memory_order(x)),
+TO = _declare("to", "ToCopyBackward0",
+             lambda x, *, dtype, contiguous=False: x.astype(dtype, order="C" if contiguous else memory_order(x)),
               lambda F, g, s: F.cast(g, s.input_dtype), "grad converted back to self's dtype",
               "convert to another dtype", noisy=True)
 CLONE = _declare("clone", "CloneBackward0",
@@ -258,21 +260,24 @@ def expand(input: Any, *sizes: Any) -> Tensor:
 
 # ---------------------------------------------------------------------------- copies
 @builtin("to(input, dtype)", ("to",))
-def to(input: Any, dtype: Any = None, *, copy: bool = False) -> Tensor:
+def to(input: Any, dtype: Any = None, *, copy: bool = False, memory_format: Any = None) -> Tensor:
     """The tensor converted to dtype (a dtype, its name, or a tensor whose dtype to take); itself when it already
-    has it, unless copy=True. A floating tensor made integer is rounded towards zero, as PyTorch's."""
+    has it, unless copy=True (a copy recorded as a conversion, ToCopyBackward0, as PyTorch records it). A floating
+    tensor made integer is rounded towards zero, as PyTorch's. A conversion or copy keeps the input's memory order,
+    or is in C order with torch.contiguous_format."""
     x = tensor_arg(input)
-    if dtype is None:
-        return clone(x) if copy else x
-    target = dtype._data.dtype if isinstance(dtype, Tensor) else as_dtype(dtype)
-    if x._data.dtype == target:
-        return clone(x) if copy else x
-    return apply(TO, (x,), {"dtype": target})
+    c_order = in_c_order(memory_format, "to")
+    target = x._data.dtype if dtype is None else dtype._data.dtype if isinstance(dtype, Tensor) else as_dtype(dtype)
+    if x._data.dtype == target and not copy:
+        return x
+    return apply(TO, (x,), {"dtype": target, "contiguous": True} if c_order else {"dtype": target})
 
 
-@builtin("clone(input)", ("clone",), op=CLONE)
-def clone(input: Any) -> Tensor:
-    return apply(CLONE, (tensor_arg(input),))
+@builtin("clone(input, memory_format=None)", ("clone",), op=CLONE)
+def clone(input: Any, *, memory_format: Any = None) -> Tensor:
+    """A copy, recorded (CloneBackward0): in the input's memory order, or C order with torch.contiguous_format."""
+    x = tensor_arg(input)
+    return apply(CLONE, (x,), {"contiguous": True}) if in_c_order(memory_format, "clone") else apply(CLONE, (x,))
 
 
 @builtin("detach(input)", summary="the same values, cut from the graph (no gradient flows back)")

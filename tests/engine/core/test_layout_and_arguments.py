@@ -1,5 +1,6 @@
 """PyTorch's behaviour where it is easy to miss: contiguous() of a non-contiguous tensor records CloneBackward0,
-F.layer_norm wants a tuple of ints, and a dropout probability out of [0, 1] is a ValueError (not RuntimeError)."""
+F.layer_norm wants a tuple of ints, a dropout probability out of [0, 1] is a ValueError (not RuntimeError), and
+memory formats (torch.contiguous_format, torch.preserve_format) and strides as PyTorch gives them."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 
 import autodiff.engine.facade as ours
 import autodiff.engine.facade.nn.functional as our_F
-from autodiff.engine.errors import InvalidArgumentError, WrongTypeError
+from autodiff.engine.errors import BadValueError, InvalidArgumentError, WrongTypeError
 
 
 def _graph(t) -> list:
@@ -67,3 +68,44 @@ def test_dropout_probability_out_of_range_is_a_value_error(drop, p):
 def test_dropout_layers_refuse_the_probability_as_pytorch(layer):
     with pytest.raises(ValueError, match=r"dropout probability has to be between 0 and 1, but got 1\.5"):
         getattr(ours.nn, layer)(1.5)
+
+
+def _formats(lib) -> list:
+    """What a script sees of memory formats: strides, node names, values and gradients, on a transposed tensor."""
+    x = lib.arange(6.0, dtype=lib.float64).reshape(2, 3).requires_grad_()
+    y = (x * 2).t()
+    seen = [repr(lib.contiguous_format), repr(lib.preserve_format), y.stride(), y.stride(0), y.stride(-1),
+            y.is_contiguous(), y.is_contiguous(memory_format=lib.contiguous_format),
+            y.is_contiguous(memory_format=lib.preserve_format)]
+    made = [y.contiguous(memory_format=lib.contiguous_format), y.clone(memory_format=lib.contiguous_format),
+            y.clone(), lib.clone(y, memory_format=lib.preserve_format),
+            y.to(lib.float32, memory_format=lib.contiguous_format), y.to(lib.float32),
+            y.to(memory_format=lib.contiguous_format),
+            y.to(lib.float64, copy=True, memory_format=lib.contiguous_format), y.to(copy=True)]
+    seen += [(t.stride(), t.dtype == lib.float64, t.grad_fn.name(), t.tolist()) for t in made]
+    for like in (lib.zeros_like, lib.ones_like, lib.empty_like, lib.rand_like, lib.randn_like):
+        seen += [like(y, memory_format=f).stride() for f in (lib.contiguous_format, lib.preserve_format)]
+        seen.append(like(y).stride())
+    seen.append(lib.full_like(y, 3.0, memory_format=lib.contiguous_format).tolist())
+    sum(t.sum() for t in made[:2]).backward()
+    return [*seen, x.grad.tolist()]
+
+
+def test_memory_formats_and_strides_match_pytorch():
+    torch = pytest.importorskip("torch")
+    assert _formats(ours) == _formats(torch)
+
+
+def test_memory_formats_autodiff_lacks_or_refuses_say_so():
+    y = ours.ones(2, 3).t()
+    with pytest.raises(BadValueError, match="preserve memory format is unsupported by the contiguous operator"):
+        y.contiguous(memory_format=ours.preserve_format)
+    with pytest.raises(BadValueError, match=r"memory_format=torch.channels_last is not available in autodiff"):
+        y.contiguous(memory_format=ours.channels_last)
+    with pytest.raises(BadValueError, match=r"clone: memory_format=torch.channels_last_3d is not available"):
+        y.clone(memory_format=ours.channels_last_3d)
+    with pytest.raises(WrongTypeError, match=r"^zeros_like\(\): argument 'memory_format' must be torch.memory_format, "
+                                             r"not str$"):
+        ours.zeros_like(y, memory_format="contiguous")
+    assert isinstance(ours.channels_last, ours.memory_format) and repr(ours.channels_last) == "torch.channels_last"
+    assert y.cpu(memory_format=ours.contiguous_format) is y  # PyTorch's cpu() of a CPU tensor is the tensor
