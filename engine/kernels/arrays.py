@@ -95,6 +95,8 @@ def power(x: Any, exponent: float) -> Any:
         return x.copy(order=memory_order(x)) if isinstance(x, np.ndarray) else x
     if exponent == 0.5:
         return np.sqrt(x)
+    if exponent == -0.5:  # PyTorch's rsqrt: (-0.0) ** -0.5 is -inf
+        return 1.0 / np.sqrt(x)
     if exponent == -1:
         return 1.0 / x
     if exponent == -2:

@@ -234,11 +234,21 @@ def _number_power(base: float | int, exponent: np.ndarray) -> np.ndarray:
     return np.power(base, exponent)
 
 
+def _c_power(result: np.ndarray, exponent: np.ndarray) -> np.ndarray:
+    """numpy's power loop takes an exponent of 0.5 as a square root, so (-0.0) ** 0.5 is -0.0 there; C's pow, which
+    PyTorch's kernel for a tensor exponent calls, gives +0.0."""
+    if result.dtype.kind == "f":
+        flip = (result == 0) & np.signbit(result) & (exponent == 0.5)
+        if flip.any():
+            return np.where(flip, result.dtype.type(0), result)
+    return result
+
+
 def integer_power(base: np.ndarray, exponent: np.ndarray) -> np.ndarray:
     """base ** exponent on integer arrays as PyTorch's kernel: a negative exponent gives 1 for base 1, +-1 for
     base -1 and 0 for any other base (numpy refuses them)."""
     if base.dtype.kind not in "biu" or exponent.dtype.kind not in "biu" or not (exponent < 0).any():
-        return np.power(base, exponent)
+        return _c_power(np.power(base, exponent), exponent)
     negative = exponent < 0
     result = np.power(base, np.where(negative, 0, exponent))
     odd = np.remainder(exponent, 2) != 0

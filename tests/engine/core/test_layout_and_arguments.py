@@ -109,3 +109,19 @@ def test_memory_formats_autodiff_lacks_or_refuses_say_so():
         ours.zeros_like(y, memory_format="contiguous")
     assert isinstance(ours.channels_last, ours.memory_format) and repr(ours.channels_last) == "torch.channels_last"
     assert y.cpu(memory_format=ours.contiguous_format) is y  # PyTorch's cpu() of a CPU tensor is the tensor
+
+
+def _signed_zero_powers(lib) -> list:
+    """(-0.0) ** e as PyTorch's two kernels give it: a number exponent takes 0.5 as sqrt and -0.5 as rsqrt (signs
+    kept), a tensor exponent calls C's pow (+0.0, +inf)."""
+    x = lib.tensor([0.0, -0.0, 4.0])
+    seen = []
+    for e in (0.5, -0.5, 2.0, 3.0, 1.5, -1.0):
+        seen += [repr(x ** e), repr(lib.pow(x, lib.tensor(e, dtype=lib.float16))),
+                 repr(x.double() ** lib.tensor([e, e, e], dtype=lib.float64))]
+    return seen
+
+
+def test_powers_of_a_signed_zero_match_pytorch():
+    torch = pytest.importorskip("torch")
+    assert _signed_zero_powers(ours) == _signed_zero_powers(torch)
