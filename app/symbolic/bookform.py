@@ -28,6 +28,7 @@ from typing import Any
 
 import sympy
 
+from autodiff.app.symbolic.simplest import simplest
 from autodiff.app.timebox import timed
 
 WHERE_PENALTY = 40
@@ -227,7 +228,7 @@ def log_derivative_form(derivative: Any, function: Any, trig: bool = True) -> An
     if not ratio.free_symbols or any(p.base == function.base and p.exp.free_symbols
                                      for p in ratio.atoms(sympy.Pow)):
         return None
-    simple = bounded(sympy.simplify, ratio, 0.5)
+    simple = bounded(simplest, ratio, 0.5)
     termwise = sympy.Add(*(sympy.factor(t) if t.is_rational_function() else t for t in sympy.Add.make_args(ratio)))
     candidates = [ratio, simple, termwise]
     candidates += [sympy.Add(*(_trig_factor(t) for t in sympy.Add.make_args(c))) for c in candidates]
@@ -310,7 +311,7 @@ def _best_form(expr: Any, printer: Callable[[Any], str], trig: bool, seconds: fl
                keep: Callable[[Any], bool] | None, function: Any) -> Any:
     raw = unmasked(expr)
     base = identities(raw)
-    simple = bounded(sympy.simplify, base, seconds)
+    simple = bounded(simplest, base, seconds)
     if base.has(sympy.Piecewise):  # the function's own pieces: SymPy's simplify states them best
         return simple if simple is base or keep is None or keep(simple) else base
     simple = identities(simple)
