@@ -13,7 +13,6 @@ become Symbols, and every expression comes from the operations the program perfo
 
 from __future__ import annotations
 
-import difflib
 import fractions
 import math
 from collections.abc import Collection
@@ -113,6 +112,8 @@ def _exact_literal(text: str, value: float) -> Any:
 
 
 def _unknown_function(name: str) -> UnknownNameError:
+    import difflib  # only for this message: not on every symbolic command's start-up
+
     close = difflib.get_close_matches(name, list(BUILTINS), n=1)
     return UnknownNameError(f"unknown function '{name[:60]}'" + (f"; did you mean '{close[0]}'?" if close else
                             " (autodiff ops lists the functions)"))
