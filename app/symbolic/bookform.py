@@ -9,9 +9,9 @@ has sec, csc, cot or tan, 10 per division by cos, sin or tan; a polynomial writt
 4/5 of its length (5*x**4 - 3*x**2 + 4*x, not x*(5*x**3 - 3*x + 4); a product of powers like
 10*(2*x + 3)**4 stays far shorter). The lowest wins, the first written on a tie (the derivation's own form,
 then f*(f'/f) for a power whose base and exponent both vary: x**x*(log(x) + 1), as logarithmic
-differentiation gives it, then SymPy's simplify, then its factorisation, then that over its factored
-denominator with the numerator written out, then sec/csc/cot written back, then the polynomial written out).
-Every SymPy call is bounded in time.
+differentiation gives it, then the simplest form (app.symbolic.simplest: SymPy's simplify, step by step), then
+its factorisation, then that over its factored denominator with the numerator written out, then sec/csc/cot
+written back, then the polynomial written out). Every SymPy call is bounded in time.
 
 Identities every candidate gets (equal wherever the derivative is defined): tan(u)**2 + 1 is sec(u)**2
 (cot, csc alike), sign(u)/abs(u) is 1/u (d/dx log(abs(x)) = 1/x) and sign(u)*abs(u) is u.
