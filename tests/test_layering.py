@@ -42,7 +42,7 @@ THIRD_PARTY = {  # what each layer may import besides the standard library and t
 }
 SYMPY_MODULES = {"sympymath.py", "printing.py", "program.py", "diff.py", "exact.py", "critical_exact.py",
                  "gradient.py", "limits.py", "tangent.py", "steps.py", "bookform.py", "implicit.py", "lines.py",
-                 "lagrange.py", "rates.py", "inverse.py"}
+                 "lagrange.py", "rates.py", "inverse.py", "simplest.py"}
 # Standard-library modules whose names start with '_' but are documented public API (the library reference has a
 # page for each): _thread's allocate_lock is threading.Lock without the threading module's import.
 DOCUMENTED_UNDERSCORE_MODULES = {"_thread"}

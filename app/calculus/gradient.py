@@ -73,9 +73,8 @@ def gradient(fn: Function, point: dict[str, float], direction: list[float] | lis
 def formulas(result: Gradient, program: str, texts: dict[str, str], written: bool = True) -> None:
     """The gradient's exact values at the point (and its norm's, each directional derivative's), from SymPy
     (bounded in time); with `written`, the partial derivatives' formulas too."""
-    import sympy
-
     from autodiff.app.symbolic import exact as X
+    from autodiff.app.symbolic.simplest import simplest
 
     found = X.expression(program)
     if not found:
@@ -93,7 +92,7 @@ def formulas(result: Gradient, program: str, texts: dict[str, str], written: boo
             result.notes.append(f"no formula for d/d{name}: {d.reason}")
             continue
         if written:
-            simple = X.bounded(lambda d=d: sympy.simplify(d))
+            simple = X.bounded(lambda d=d: simplest(d))
             result.formulas[name] = X.text(d if isinstance(simple, X.TimedOut) else simple)
         if all(v is not None for v in point.values()):
             value = X.at(d, point)

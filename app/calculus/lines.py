@@ -242,6 +242,7 @@ def _mean_value_exact(result: MeanValue, program: str, texts: tuple[str, str]) -
 
     from autodiff.app.calculus.critical_exact import exact_text
     from autodiff.app.symbolic import exact as X
+    from autodiff.app.symbolic.simplest import simplest
 
     found = X.expression(program)
     ends = [X.exact_number(t) for t in texts]
@@ -251,7 +252,7 @@ def _mean_value_exact(result: MeanValue, program: str, texts: tuple[str, str]) -
     values = [X.at(expr, {result.variable: e}, seconds=1.0) for e in ends]
     if any(isinstance(v, X.TimedOut) or v is None for v in values):
         return
-    slope = X.bounded(lambda: sympy.simplify((values[1] - values[0]) / (ends[1] - ends[0])), 1.0)
+    slope = X.bounded(lambda: simplest((values[1] - values[0]) / (ends[1] - ends[0])), 1.0)
     if isinstance(slope, X.TimedOut):
         return
     result.slope_exact = exact_text(slope)

@@ -9,9 +9,9 @@ has sec, csc, cot or tan, 10 per division by cos, sin or tan; a polynomial writt
 4/5 of its length (5*x**4 - 3*x**2 + 4*x, not x*(5*x**3 - 3*x + 4); a product of powers like
 10*(2*x + 3)**4 stays far shorter). The lowest wins, the first written on a tie (the derivation's own form,
 then f*(f'/f) for a power whose base and exponent both vary: x**x*(log(x) + 1), as logarithmic
-differentiation gives it, then SymPy's simplify, then its factorisation, then that over its factored
-denominator with the numerator written out, then sec/csc/cot written back, then the polynomial written out).
-Every SymPy call is bounded in time.
+differentiation gives it, then the simplest form (app.symbolic.simplest: SymPy's simplify, step by step), then
+its factorisation, then that over its factored denominator with the numerator written out, then sec/csc/cot
+written back, then the polynomial written out). Every SymPy call is bounded in time.
 
 Identities every candidate gets (equal wherever the derivative is defined): tan(u)**2 + 1 is sec(u)**2
 (cot, csc alike), sign(u)/abs(u) is 1/u (d/dx log(abs(x)) = 1/x) and sign(u)*abs(u) is u.
@@ -28,6 +28,7 @@ from typing import Any
 
 import sympy
 
+from autodiff.app.symbolic.simplest import simplest
 from autodiff.app.timebox import timed
 
 WHERE_PENALTY = 40
@@ -227,7 +228,7 @@ def log_derivative_form(derivative: Any, function: Any, trig: bool = True) -> An
     if not ratio.free_symbols or any(p.base == function.base and p.exp.free_symbols
                                      for p in ratio.atoms(sympy.Pow)):
         return None
-    simple = bounded(sympy.simplify, ratio, 0.5)
+    simple = bounded(simplest, ratio, 0.5)
     termwise = sympy.Add(*(sympy.factor(t) if t.is_rational_function() else t for t in sympy.Add.make_args(ratio)))
     candidates = [ratio, simple, termwise]
     candidates += [sympy.Add(*(_trig_factor(t) for t in sympy.Add.make_args(c))) for c in candidates]
@@ -310,7 +311,7 @@ def _best_form(expr: Any, printer: Callable[[Any], str], trig: bool, seconds: fl
                keep: Callable[[Any], bool] | None, function: Any) -> Any:
     raw = unmasked(expr)
     base = identities(raw)
-    simple = bounded(sympy.simplify, base, seconds)
+    simple = bounded(simplest, base, seconds)
     if base.has(sympy.Piecewise):  # the function's own pieces: SymPy's simplify states them best
         return simple if simple is base or keep is None or keep(simple) else base
     simple = identities(simple)

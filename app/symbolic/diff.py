@@ -22,6 +22,7 @@ from autodiff.app.symbolic.exact import exact_number, is_real_number
 from autodiff.app.symbolic.exact import text as exact_text
 from autodiff.app.symbolic.printing import to_book, to_language, to_latex
 from autodiff.app.symbolic.program import Step, differentiate, exact, record
+from autodiff.app.symbolic.simplest import simplest
 from autodiff.app.symbolic.steps import rule_steps
 from autodiff.app.symbolic.sympymath import real_form
 from autodiff.app.textbook.realroots import BACKEND
@@ -166,8 +167,9 @@ def _derive_again(expr: Any, name: str, declared: Collection[str], stages: list[
 
 
 def simplified(expr: Any, seconds: float = SIMPLIFY_SECONDS) -> Any:
-    """SymPy's simplify, bounded in time: a huge expression is shown less simplified rather than hanging."""
-    return bounded(sympy.simplify, expr, seconds)
+    """The simplest form (app.symbolic.simplest), bounded in time: a huge expression is shown less simplified
+    rather than hanging."""
+    return bounded(simplest, expr, seconds)
 
 
 _PROBES = (-2.3, -0.7, 0.4, 1.9, 3.1)

@@ -16,6 +16,7 @@ import sympy
 
 from autodiff.app.symbolic.printing import to_language
 from autodiff.app.symbolic.program import program_expression
+from autodiff.app.symbolic.simplest import simplest
 from autodiff.app.symbolic.sympymath import real_form
 from autodiff.app.timebox import timed
 from autodiff.engine.errors import AutodiffError
@@ -111,7 +112,7 @@ def derivative(expr: Any, names: list[str], seconds: float = SECONDS) -> Any:
 def at(expr: Any, point: dict[str, Any], seconds: float = SECONDS) -> Any:
     """expr at the (exact) point, simplified; TimedOut when SymPy cannot, None when it is not a real number."""
     def work() -> Any:
-        value = sympy.simplify(real_form(expr).subs({symbol(n): v for n, v in point.items()}))
+        value = simplest(real_form(expr).subs({symbol(n): v for n, v in point.items()}))
         return value if is_real_number(value) else None
 
     return bounded(work, seconds)

@@ -13,8 +13,8 @@ become Symbols, and every expression comes from the operations the program perfo
 
 from __future__ import annotations
 
-import difflib
 import fractions
+import functools
 import math
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -113,6 +113,8 @@ def _exact_literal(text: str, value: float) -> Any:
 
 
 def _unknown_function(name: str) -> UnknownNameError:
+    import difflib  # only for this message: not on every symbolic command's start-up
+
     close = difflib.get_close_matches(name, list(BUILTINS), n=1)
     return UnknownNameError(f"unknown function '{name[:60]}'" + (f"; did you mean '{close[0]}'?" if close else
                             " (autodiff ops lists the functions)"))
@@ -364,9 +366,12 @@ def program_expression(text: str, variables: Collection[str] = ()) -> tuple[Any,
 
 
 # ---------------------------------------------------------------------------- exact numbers
-_KNOWN_CONSTANTS = {0.6931471805599453: sympy.log(2), 2.302585092994046: sympy.log(10),
-                    1.1283791670955126: 2 / sympy.sqrt(sympy.pi), 3.141592653589793: sympy.pi,
-                    2.718281828459045: sympy.E}
+@functools.cache
+def _known_constants() -> dict[float, Any]:
+    """The op table's constants as floats, with their exact values (built on first use: SymPy's log(10)
+    costs milliseconds that a command with no float constant need not pay)."""
+    return {0.6931471805599453: sympy.log(2), 2.302585092994046: sympy.log(10),
+            1.1283791670955126: 2 / sympy.sqrt(sympy.pi), 3.141592653589793: sympy.pi, 2.718281828459045: sympy.E}
 
 
 def exact_number(f: Any) -> Any:
@@ -376,7 +381,7 @@ def exact_number(f: Any) -> Any:
     ratio = fractions.Fraction(value).limit_denominator(10_000)
     if float(ratio) == value:
         return sympy.Rational(ratio.numerator, ratio.denominator)
-    for known, exact in _KNOWN_CONSTANTS.items():
+    for known, exact in _known_constants().items():
         for factor, symbolic in ((value / known, exact), (value * known, 1 / exact)):
             ratio = fractions.Fraction(factor).limit_denominator(1_000)
             if ratio and abs(float(ratio) - factor) <= 1e-13 * abs(factor):
