@@ -87,8 +87,10 @@ def _coefficients(x: Tensor, indices: np.ndarray, weight: Any, ignore_index: int
     valid = kept != ignore_index
     safe = np.where(valid, kept, 0)
     per_sample = np.where(valid, w[safe], 0).astype(data.dtype)
-    onehot = np.moveaxis(np.eye(classes, dtype=data.dtype)[safe], -1, 1)  # (N, C, ...)
-    coefficients = -onehot * np.expand_dims(per_sample, 1)
+    onehot = np.eye(classes, dtype=data.dtype)[safe]
+    if onehot.ndim > 2:
+        onehot = np.moveaxis(onehot, -1, 1)  # (N, C, ...)
+    coefficients = -onehot * per_sample[:, None]
     if reduction == "mean":
         coefficients = coefficients / per_sample.sum(dtype=data.dtype)
     return coefficients if x.ndim > 1 else coefficients[0]
