@@ -68,6 +68,8 @@ def _classes(target: Any, input: Tensor, ignore_index: int) -> np.ndarray:
                          f"{tuple(data.shape)}", reason="loss_shape")
     classes = input._data.shape[1] if input.ndim > 1 else input._data.shape[0]
     indices = data.astype(np.int64)
+    if indices.size and indices.min() >= 0 and indices.max() < classes:  # every index a class: nothing to name
+        return indices
     bad = (indices != ignore_index) & ((indices < 0) | (indices >= classes))
     if bad.any():
         raise BadValueError(f"Target {int(indices[bad][0])} is out of bounds (there are {classes} classes)",
@@ -79,6 +81,8 @@ def _coefficients(x: Tensor, indices: np.ndarray, weight: Any, ignore_index: int
     """-w[t] at every sample's target class (0 elsewhere), divided by the total weight for 'mean'."""
     data = x._data if x.ndim > 1 else x._data[None]
     classes = data.shape[1]
+    if weight is None and data.ndim == 2:  # the common case, as below: -1 at the target, -0.0 elsewhere
+        return _unweighted(data, indices if x.ndim > 1 else indices[None], ignore_index, reduction, x.ndim)
     w = np.ones(classes, data.dtype) if weight is None else tensor_arg(weight, "weight")._data.astype(data.dtype)
     if w.shape != (classes,):
         raise ShapeError(f"weight tensor should be defined either for all {classes} classes or no classes but got "
@@ -94,6 +98,18 @@ def _coefficients(x: Tensor, indices: np.ndarray, weight: Any, ignore_index: int
     if reduction == "mean":
         coefficients = coefficients / per_sample.sum(dtype=data.dtype)
     return coefficients if x.ndim > 1 else coefficients[0]
+
+
+def _unweighted(data: np.ndarray, kept: np.ndarray, ignore_index: int, reduction: str, ndim: int) -> np.ndarray:
+    """_coefficients of an (N, C) input without class weights, the same values computed directly: -onehot *
+    per_sample is -per_sample at the target and -0.0 * per_sample (-0.0) elsewhere."""
+    valid = kept != ignore_index
+    per_sample = valid.astype(data.dtype)
+    coefficients = np.full(data.shape, -0.0, data.dtype)
+    coefficients[np.arange(len(kept)), np.where(valid, kept, 0)] = -per_sample
+    if reduction == "mean":
+        coefficients /= per_sample.sum(dtype=data.dtype)
+    return coefficients if ndim > 1 else coefficients[0]
 
 
 def _reduction(name: str, reduction: Any) -> str:
