@@ -319,6 +319,8 @@ class NumpyMath:
 
     @staticmethod
     def t(x: np.ndarray) -> np.ndarray:
+        if type(x) is np.ndarray:  # (x.T of a matrix is np.swapaxes(x, 0, 1), without its wrapper)
+            return x.T if x.ndim == 2 else x
         return np.swapaxes(x, 0, 1) if np.ndim(x) == 2 else x
 
     @staticmethod

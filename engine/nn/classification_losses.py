@@ -153,7 +153,7 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, ignore_index: int
     class_dim = 1 if x.ndim > 1 else 0
     log_p = log_softmax(x, class_dim)
     t = tensor_arg(target, "target")
-    if t.shape == x.shape and t._data.dtype.kind == "f":  # class probabilities
+    if t._data.shape == x._data.shape and t._data.dtype.kind == "f":  # class probabilities
         if weight is not None:
             log_p = mul(log_p, tensor_arg(weight, "weight").reshape(-1, *([1] * (x.ndim - 2))))
         terms = mul(log_p, t)
