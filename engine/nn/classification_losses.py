@@ -20,7 +20,7 @@ from ..core.tensor import Tensor
 from ..errors import BadValueError, ShapeError
 from ..kernels import fused
 from ..ops.arithmetic import mul, neg
-from ..ops.reductions import log_softmax, sum
+from ..ops.reductions import log_softmax_along, sum
 from .linear_functions import linear  # noqa: F401  (the layers come before the losses in `autodiff ops`)
 from .losses import REDUCTIONS, l1_loss
 
@@ -151,7 +151,7 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, ignore_index: int
     if number(label_smoothing, "label_smoothing") != 0:
         raise BadValueError("cross_entropy: label_smoothing is not available (use 0.0)", reason="label_smoothing")
     class_dim = 1 if x.ndim > 1 else 0
-    log_p = log_softmax(x, class_dim)
+    log_p = log_softmax_along(x, class_dim)
     t = tensor_arg(target, "target")
     if t._data.shape == x._data.shape and t._data.dtype.kind == "f":  # class probabilities
         if weight is not None:

@@ -371,6 +371,12 @@ def log_softmax(input: Any, dim: Any = None, dtype: Any = None) -> Tensor:
     return apply(LOG_SOFTMAX, (x,), {"dim": dims})
 
 
+def log_softmax_along(x: Tensor, dim: int) -> Tensor:
+    """log_softmax(x, dim) for a dim already checked (cross_entropy's class dim), without the call's wrappers."""
+    check_reduced(x, (dim,), True, f"log_softmax's hidden sum along dim {dim}")
+    return apply(LOG_SOFTMAX, (x,), {"dim": (dim,)})
+
+
 @builtin("prod(input, dim=None, keepdim=False, dtype=None)", ("prod", "prod_dim"))
 @with_axis
 def prod(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
