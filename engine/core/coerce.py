@@ -84,10 +84,18 @@ def refuse_zero_division(divisor: np.ndarray) -> None:
                             reason="zero_division")
 
 
+_BROADCASTS: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}  # a training loop's few pairs
+
+
 def broadcast_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     """The broadcast of two shapes, or a ShapeError that names both."""
     if a == b:
         return a
+    hashable = isinstance(a, tuple) and isinstance(b, tuple)
+    shape = _BROADCASTS.get((a, b)) if hashable else None
+    if shape is not None:
+        check_elements(shape, "the broadcast result")  # (the limit may have changed since)
+        return shape
     result = []
     ndim = len(a) if len(a) > len(b) else len(b)
     for i in range(1, ndim + 1):
@@ -103,6 +111,10 @@ def broadcast_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
         result.append(x if y == 1 else y)
     shape = tuple(reversed(result))
     check_elements(shape, "the broadcast result")
+    if hashable:
+        if len(_BROADCASTS) >= 4096:
+            _BROADCASTS.clear()
+        _BROADCASTS[a, b] = shape
     return shape
 
 

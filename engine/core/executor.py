@@ -132,16 +132,25 @@ def _call(node: Node, grad: Any, F: Any, observer: Any, anomaly: bool) -> list:
 
 
 def _pass_on(run: _Run, node: Node, grad: Any, outputs: list) -> None:
-    """Send each output to the node of its input; queue the nodes now complete."""
+    """Send each output to the node of its input; queue the nodes now complete (run.send and run.arrived, written
+    out: this runs for every edge of the graph)."""
     sent: list = []
+    F, buffers, dependencies = run.F, run.buffers, run.dependencies
     for nxt, g in zip(node._next, outputs):
         if nxt is None:
             continue
         if g is not None:
-            g, fresh = run.F.emitted(g, grad, sent)
+            g, fresh = F.emitted(g, grad, sent)
             sent.append(g)
-            run.send(nxt, g, fresh)
-        run.arrived(nxt)
+            entry = buffers.get(nxt)
+            if entry is None:
+                buffers[nxt] = [g, fresh]
+            else:
+                F.add_to(entry, g)
+        remaining = dependencies[nxt] - 1
+        dependencies[nxt] = remaining
+        if remaining == 0:
+            heapq.heappush(run.ready, (-nxt._seq, next(run.tie), nxt))
 
 
 def _ancestors(nodes: set, targets: dict) -> set:

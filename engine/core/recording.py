@@ -250,7 +250,7 @@ def _record(op: Op, inputs: Sequence[Any], needs: tuple, params: dict | None, ou
     """
     plan = op.saved_for[needs]
     saved = _saved_values(op, plan, inputs, params)
-    save_result = saved is not None and any(name == "result" for name, _ in plan)
+    save_result = saved is not None and ("result", None) in plan  # (the result's slot is None: optable)
     if saved is not None and not save_result:
         saved = tuple(saved)
     node = Node(op, *_edges(inputs, needs), params, plan, saved)

@@ -136,7 +136,7 @@ class Vocabulary(Protocol):
 def _is_fresh(g: Any, grad_in: Any, earlier: list) -> bool:
     """True when g is a new array that nothing else references, so it may be updated in place."""
     return (isinstance(g, np.ndarray) and g.base is None and g is not grad_in
-            and g.flags.writeable and not any(g is e for e in earlier))
+            and g.flags.writeable and (not earlier or all(g is not e for e in earlier)))
 
 
 class NumpyMath:
@@ -319,6 +319,8 @@ class NumpyMath:
 
     @staticmethod
     def t(x: np.ndarray) -> np.ndarray:
+        if type(x) is np.ndarray:  # (x.T of a matrix is np.swapaxes(x, 0, 1), without its wrapper)
+            return x.T if x.ndim == 2 else x
         return np.swapaxes(x, 0, 1) if np.ndim(x) == 2 else x
 
     @staticmethod

@@ -142,6 +142,11 @@ def matmul(a: Any, b: Any) -> Any:
     """np.matmul, with its memory checked first (see blas_call)."""
     import numpy as np
 
+    if _blas_ready and type(a) is np.ndarray and type(b) is np.ndarray and a.ndim == b.ndim == 2 and \
+            (a.size + b.size + a.shape[0] * b.shape[1]) * 16 <= _SMALL:
+        # small matrices (a training step's): the result and any copies, at 16 bytes an element at most, are
+        # below _SMALL, so blas_call would check nothing
+        return np.matmul(a, b)
     shape_a, shape_b = np.shape(a), np.shape(b)
     rows = shape_a[-2:-1] if len(shape_a) > 1 else ()
     cols = shape_b[-1:] if len(shape_b) > 1 else ()

@@ -49,14 +49,17 @@ def fma32(a: np.ndarray | float, b: np.ndarray | float, c: np.ndarray | float) -
     c64 = np.asarray(c, F32).astype(np.float64)
     s = np.asarray(p + c64)
     # Rounding s to float32 is a second rounding; it can differ from one rounding of the exact sum only
-    # when s lies halfway between two float32 numbers (or in float32's subnormal range): redo those.
-    with np.errstate(invalid="ignore"):
-        doubtful = ((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000) | (np.abs(s) < 2.0**-125)
-    if doubtful.any():
-        p, c64 = np.broadcast_to(p, s.shape), np.broadcast_to(c64, s.shape)
-        total, err = _two_sum(p[doubtful], c64[doubtful])
-        s = s.copy()
-        s[doubtful] = _round_to_odd(total, err)
+    # when s lies halfway between two float32 numbers (or in float32's subnormal range, |s| < 2**-125, whose
+    # results round to at most 2**-125): redo those, and any result that small.
+    with np.errstate(invalid="ignore", over="ignore"):
+        result = s.astype(F32)
+        doubtful = ((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000) | (np.abs(result) <= F32(2.0**-125))
+        if not doubtful.any():
+            return result
+    p, c64 = np.broadcast_to(p, s.shape), np.broadcast_to(c64, s.shape)
+    total, err = _two_sum(p[doubtful], c64[doubtful])
+    s = s.copy()
+    s[doubtful] = _round_to_odd(total, err)
     with np.errstate(over="ignore"):
         return s.astype(F32)
 

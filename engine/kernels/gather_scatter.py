@@ -31,9 +31,20 @@ def scatter_add(shape: tuple[int, ...], dim: int, index: np.ndarray, src: np.nda
     return out
 
 
+ROW_ELEMENTS = 64  # rows up to this many elements are added element by element (see index_put_add)
+
+
 def index_put_add(shape: tuple[int, ...], where: tuple, values: np.ndarray) -> np.ndarray:
     """zeros(shape) with values added at the advanced index `where` (repeated positions add up)."""
     out = np.zeros(shape, dtype=values.dtype)
+    rows = where[0] if len(where) == 1 else None
+    if type(rows) is np.ndarray and rows.dtype.kind == "i" and shape and values.shape == rows.shape + shape[1:]:
+        inner = out.size // shape[0] if shape[0] else 0
+        if 0 < inner <= ROW_ELEMENTS:  # x[rows]'s gradient (an embedding's): numpy's add.at is about twice as fast
+            # on flat element positions, and adds in the same order (each element's values in the rows' order)
+            first = np.where(rows < 0, rows + shape[0], rows).reshape(-1, 1) * inner
+            np.add.at(out.reshape(-1), (first + np.arange(inner)).reshape(-1), values.reshape(-1))
+            return out
     np.add.at(out, where, values)
     return out
 

@@ -20,7 +20,7 @@ from ..core.tensor import Tensor
 from ..errors import BadValueError, ShapeError
 from ..kernels import fused
 from ..ops.arithmetic import mul, neg
-from ..ops.reductions import log_softmax, sum
+from ..ops.reductions import log_softmax_along, sum
 from .linear_functions import linear  # noqa: F401  (the layers come before the losses in `autodiff ops`)
 from .losses import REDUCTIONS, l1_loss
 
@@ -68,6 +68,8 @@ def _classes(target: Any, input: Tensor, ignore_index: int) -> np.ndarray:
                          f"{tuple(data.shape)}", reason="loss_shape")
     classes = input._data.shape[1] if input.ndim > 1 else input._data.shape[0]
     indices = data.astype(np.int64)
+    if indices.size and indices.min() >= 0 and indices.max() < classes:  # every index a class: nothing to name
+        return indices
     bad = (indices != ignore_index) & ((indices < 0) | (indices >= classes))
     if bad.any():
         raise BadValueError(f"Target {int(indices[bad][0])} is out of bounds (there are {classes} classes)",
@@ -79,6 +81,8 @@ def _coefficients(x: Tensor, indices: np.ndarray, weight: Any, ignore_index: int
     """-w[t] at every sample's target class (0 elsewhere), divided by the total weight for 'mean'."""
     data = x._data if x.ndim > 1 else x._data[None]
     classes = data.shape[1]
+    if weight is None and data.ndim == 2:  # the common case, as below: -1 at the target, -0.0 elsewhere
+        return _unweighted(data, indices if x.ndim > 1 else indices[None], ignore_index, reduction, x.ndim)
     w = np.ones(classes, data.dtype) if weight is None else tensor_arg(weight, "weight")._data.astype(data.dtype)
     if w.shape != (classes,):
         raise ShapeError(f"weight tensor should be defined either for all {classes} classes or no classes but got "
@@ -87,11 +91,25 @@ def _coefficients(x: Tensor, indices: np.ndarray, weight: Any, ignore_index: int
     valid = kept != ignore_index
     safe = np.where(valid, kept, 0)
     per_sample = np.where(valid, w[safe], 0).astype(data.dtype)
-    onehot = np.moveaxis(np.eye(classes, dtype=data.dtype)[safe], -1, 1)  # (N, C, ...)
-    coefficients = -onehot * np.expand_dims(per_sample, 1)
+    onehot = np.eye(classes, dtype=data.dtype)[safe]
+    if onehot.ndim > 2:
+        onehot = np.moveaxis(onehot, -1, 1)  # (N, C, ...)
+    coefficients = -onehot * per_sample[:, None]
     if reduction == "mean":
         coefficients = coefficients / per_sample.sum(dtype=data.dtype)
     return coefficients if x.ndim > 1 else coefficients[0]
+
+
+def _unweighted(data: np.ndarray, kept: np.ndarray, ignore_index: int, reduction: str, ndim: int) -> np.ndarray:
+    """_coefficients of an (N, C) input without class weights, the same values computed directly: -onehot *
+    per_sample is -per_sample at the target and -0.0 * per_sample (-0.0) elsewhere."""
+    valid = kept != ignore_index
+    per_sample = valid.astype(data.dtype)
+    coefficients = np.full(data.shape, -0.0, data.dtype)
+    coefficients[np.arange(len(kept)), np.where(valid, kept, 0)] = -per_sample
+    if reduction == "mean":
+        coefficients /= per_sample.sum(dtype=data.dtype)
+    return coefficients if ndim > 1 else coefficients[0]
 
 
 def _reduction(name: str, reduction: Any) -> str:
@@ -133,9 +151,9 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, ignore_index: int
     if number(label_smoothing, "label_smoothing") != 0:
         raise BadValueError("cross_entropy: label_smoothing is not available (use 0.0)", reason="label_smoothing")
     class_dim = 1 if x.ndim > 1 else 0
-    log_p = log_softmax(x, class_dim)
+    log_p = log_softmax_along(x, class_dim)
     t = tensor_arg(target, "target")
-    if t.shape == x.shape and t._data.dtype.kind == "f":  # class probabilities
+    if t._data.shape == x._data.shape and t._data.dtype.kind == "f":  # class probabilities
         if weight is not None:
             log_p = mul(log_p, tensor_arg(weight, "weight").reshape(-1, *([1] * (x.ndim - 2))))
         terms = mul(log_p, t)

@@ -38,6 +38,8 @@ def _addmm_forward(bias: np.ndarray, a: np.ndarray, b: np.ndarray, *, beta: floa
         product = product * np.asarray(alpha, product.dtype)
     if beta == 0:
         return product
+    if beta == 1 and bias.dtype == product.dtype and bias.ndim <= product.ndim and product.flags.writeable:
+        return np.add(product, bias, out=product)  # the same sum, without a second array and a copy
     return (product + (bias if beta == 1 else bias * np.asarray(beta, bias.dtype))).astype(product.dtype)
 
 
@@ -129,7 +131,8 @@ def addmm(input: Any, mat1: Any, mat2: Any, beta: Any = 1, alpha: Any = 1) -> Te
     _check_product(a, b)
     rows, cols = a._data.shape[0], b._data.shape[1]
     try:
-        np.broadcast_shapes(bias._data.shape, (rows, cols))
+        if bias._data.shape != (cols,) and bias._data.shape != (rows, cols):  # (a layer's bias: nothing to check)
+            np.broadcast_shapes(bias._data.shape, (rows, cols))
     except ValueError:
         raise ShapeError(f"addmm: input of shape {tuple(bias.shape)} does not broadcast to the product's shape "
                          f"({rows}, {cols})", reason="broadcast") from None

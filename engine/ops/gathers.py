@@ -216,6 +216,16 @@ def index(x: Tensor, where: tuple) -> Tensor:
     return apply(INDEX, (x,), {"indices": where})
 
 
+def take_rows(x: Tensor, rows: np.ndarray) -> Tensor:
+    """x[rows] for an integer array of one or more dims and x of one or more (IndexBackward0): what split_index
+    and index do for such an index, without their general walk over the index's items."""
+    rows = rows.astype(np.int64, copy=False)
+    shape = x._data.shape
+    _check_bounds(rows, shape[0], 0)
+    check_elements((*rows.shape, math.prod(shape) // max(1, shape[0])), "the indexing result")
+    return apply(INDEX, (x,), {"indices": (rows,)})
+
+
 def _covered(x: Tensor, where: tuple) -> int:
     """How many of x's elements one position of the index arrays spans (the indexed dims' sizes)."""
     count, dim = 1, 0

@@ -16,7 +16,7 @@ from ..core.settings import STATE, check_dims
 from ..core.tensor import Tensor
 from ..errors import BadValueError, OutOfRangeError, ShapeError
 from ..transforms.dual_tensors import write_tangent
-from .gathers import broadcast_indices, is_advanced, split_index
+from .gathers import broadcast_indices, is_advanced, split_index, take_rows
 from .gathers import index as advanced_index
 from .shapes import ALIAS, SELECT, SLICE, UNSQUEEZE, expand, view
 
@@ -107,6 +107,8 @@ def _items(index: Any) -> list:
 def getitem(x: Tensor, index: Any) -> Tensor:
     """x[index] with PyTorch's recording: a chain of SelectBackward0/SliceBackward0/UnsqueezeBackward0, then
     IndexBackward0 when the index holds tensors, lists or booleans (advanced indexing)."""
+    if isinstance(index, Tensor) and index._data.ndim and index._data.dtype.kind == "i" and x._data.ndim:
+        return take_rows(x, index._data)  # x[an integer tensor]: a batch's rows, the common case, checked alone
     items = _items(index)
     index = tuple(items) if isinstance(index, tuple) else items[0]
     if any(is_advanced(item) for item in items):

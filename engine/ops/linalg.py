@@ -122,6 +122,8 @@ MATMUL_OPS = ("dot", "mv", "mm", "bmm", "unsqueeze", "squeeze_vm", "squeeze_dim"
 def matmul(input: Any, other: Any) -> Tensor:
     """Matrix product with numpy/PyTorch's rules for 1-D and batched operands."""
     a, b = tensor_arg(input), tensor_arg(other, "other")
+    if a._data.ndim == 2 and b._data.ndim == 2:  # the common case first (mm checks the dtypes)
+        return mm(a, b)
     _same_dtype(a, b)
     if a.ndim == 0 or b.ndim == 0:
         raise ShapeError(
@@ -229,8 +231,8 @@ def column_major(x: Tensor) -> bool:
     data = x._data
     if data.ndim != 2:
         return False
-    strides = tuple(n // data.itemsize for n in data.strides)
-    return strides[0] == 1 and strides[1] == data.shape[0]
+    first, second = data.strides
+    return first // data.itemsize == 1 and second // data.itemsize == data.shape[0]
 
 
 @builtin("bmm(input, mat2)", ("bmm",))

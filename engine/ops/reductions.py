@@ -165,19 +165,19 @@ def _logsumexp_grad(F: Any, g: Any, s: Any) -> Any:
 
 def _shifted(x: np.ndarray, dim: int) -> np.ndarray:
     """x minus its max along dim (for a stable exp); an empty x has no max and needs no shift."""
-    return x - np.max(x, axis=dim, keepdims=True) if x.size else x
+    return x - np.maximum.reduce(x, axis=dim, keepdims=True) if x.size else x  # (np.max's own call)
 
 
 def _softmax(x: np.ndarray, *, dim: int) -> np.ndarray:
     shifted = _shifted(x, dim)
     e = np.exp(shifted)
-    e /= np.sum(e, axis=dim, keepdims=True)
+    e /= np.add.reduce(e, axis=dim, keepdims=True)  # (np.sum's)
     return c_order(e)
 
 
 def _log_softmax(x: np.ndarray, *, dim: int) -> np.ndarray:
     shifted = _shifted(x, dim)
-    return c_order(shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)))
+    return c_order(shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True)))
 
 
 def _over(fn: Any) -> Any:
@@ -369,6 +369,12 @@ def log_softmax(input: Any, dim: Any = None, dtype: Any = None) -> Tensor:
     dims = _softmax_dim(x, dim, "log_softmax")
     check_reduced(x, dims, True, f"log_softmax's hidden sum along dim {dims[0] if dims else 0}")
     return apply(LOG_SOFTMAX, (x,), {"dim": dims})
+
+
+def log_softmax_along(x: Tensor, dim: int) -> Tensor:
+    """log_softmax(x, dim) for a dim already checked (cross_entropy's class dim), without the call's wrappers."""
+    check_reduced(x, (dim,), True, f"log_softmax's hidden sum along dim {dim}")
+    return apply(LOG_SOFTMAX, (x,), {"dim": (dim,)})
 
 
 @builtin("prod(input, dim=None, keepdim=False, dtype=None)", ("prod", "prod_dim"))

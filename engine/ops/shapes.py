@@ -135,7 +135,7 @@ def reshape(input: Any, *shape: Any) -> Tensor:
 def view(input: Any, *shape: Any) -> Tensor:
     x = tensor_arg(input)
     target = _infer_shape(coerce.sizes(shape, "shape", allow_minus_one=True), x.numel())
-    if not _viewable(x._data, target):
+    if not x._data.flags.c_contiguous and not _viewable(x._data, target):  # (C-ordered data views any shape)
         raise ShapeError(
             "view size is not compatible with input tensor's size and stride (at least one dimension spans "
             "across two contiguous subspaces). Use .reshape(...) instead.",

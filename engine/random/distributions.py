@@ -106,10 +106,11 @@ def randint(*args: Any, size: Any = None, low: Any = None, high: Any = None, gen
     out_dtype = _integer_dtype(dtype)
     n, span = math.prod(shape), hi - lo
     gen = generators.chosen(generator)
-    draws = gen.words(n).astype(np.uint64) if span < RANDINT_WIDE else gen.words64(n)
-    offsets = (draws % np.uint64(span)).astype(np.int64)
-    with np.errstate(over="ignore"):
-        values = offsets + np.int64(lo)  # wraps like PyTorch's uint64 arithmetic for spans past 2**63
+    draws = gen.words(n, wide=True) if span < RANDINT_WIDE else gen.words64(n)
+    values = (draws % np.uint64(span)).astype(np.int64)
+    if lo:
+        with np.errstate(over="ignore"):
+            values += np.int64(lo)  # wraps like PyTorch's uint64 arithmetic for spans past 2**63
     return _result(values.reshape(shape), out_dtype, requires_grad)
 
 

@@ -177,12 +177,13 @@ class Generator:
         self.next_normal = float(np.frombuffer(raw[_NORMAL_AT + 8:_NORMAL_AT + 16], "<f8")[0]) if valid else None
         return self
 
-    def words(self, n: int) -> np.ndarray:
-        """The next n 32-bit words (PyTorch's random()), as uint32."""
+    def words(self, n: int, wide: bool = False) -> np.ndarray:
+        """The next n 32-bit words (PyTorch's random()), as uint32 (wide: as uint64, numpy's raw draws)."""
         refuse_draw()
         if n <= 0:
-            return np.empty(0, np.uint32)
-        return self._bit_generator().random_raw(n).astype(np.uint32)
+            return np.empty(0, np.uint64 if wide else np.uint32)
+        raw = self._bit_generator().random_raw(n)  # MT19937's 32-bit words, held in uint64
+        return raw if wide else raw.astype(np.uint32)
 
     def words64(self, n: int) -> np.ndarray:
         """The next n 64-bit draws (PyTorch's random64(): two words, the first the high half), as uint64."""

@@ -128,3 +128,33 @@ def test_the_cascade_leaves_out_empty_levels_with_the_same_bits(count):
         x[2] = -0.0
         got, want = _cascade(x) + dtype(0), _all_levels(x) + dtype(0)  # (torch_sum's +0.0 mends a zero's sign)
         assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("rows", [2, 3, 5, 16, 17, 32, 33, 100, 257, 4097])
+def test_a_bias_gradient_down_the_rows_matches_the_column_order(rows):
+    """grad.sum(0) of a contiguous matrix (summation._leading, down the rows) adds in _columns' order on the
+    transpose, for column counts around the vector groups, with zeros of both signs."""
+    from autodiff.engine.kernels.summation import ILP, VECTOR_BYTES, _columns
+
+    rng = np.random.default_rng(rows)
+    for dtype in (np.float32, np.float64):
+        lanes = VECTOR_BYTES // np.dtype(dtype).itemsize
+        for columns in (2, 3, ILP, lanes - 1, lanes, ILP * lanes - 1, ILP * lanes, ILP * lanes + 3, 200):
+            if rows * columns > SERIAL:  # (numpy's sum there: PyTorch's threads decide the order)
+                continue
+            x = (rng.standard_normal((rows, columns)) * 10.0 ** rng.integers(-6, 6, (rows, columns))).astype(dtype)
+            x[:, 0] = -0.0
+            group = ILP * lanes if columns >= lanes else ILP
+            want = _columns(x.T, columns // group * group) + dtype(0)
+            assert torch_sum(x, 0).tobytes() == want.tobytes(), (columns, dtype)
+            assert torch_sum(x, (0,), keepdims=True).shape == (1, columns)
+
+
+def test_bias_gradients_against_pytorch():
+    torch = pytest.importorskip("torch")
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(45)
+    for rows, columns in [(32, 200), (32, 27), (64, 10), (5, 9), (100, 33), (1000, 31)]:
+        for dtype in (np.float32, np.float64):
+            x = (rng.standard_normal((rows, columns)) * 10 ** rng.uniform(-3, 3, (rows, columns))).astype(dtype)
+            assert torch_sum(x, 0).tobytes() == torch.from_numpy(x).sum(0).numpy().tobytes(), (rows, columns)

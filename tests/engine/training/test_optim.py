@@ -98,3 +98,27 @@ def test_bad_options_are_value_errors(options, message):
         OPTIMIZERS["SGD"]([parameter(engine.ones(1))], **options)
     with pytest.raises(engine.BadValueError, match="empty parameter list"):
         OPTIMIZERS["SGD"]([], lr=0.1)
+
+
+@pytest.mark.parametrize("options", [{"lr": 0.1}, {"lr": 0.03, "maximize": True}, {"lr": 0.05, "momentum": 0.9}])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sgd_over_several_parameters_equals_pytorch_bit_for_bit(options, dtype):
+    """Plain float32 SGD updates a group's parameters as one flat array (SGD.update_group): still PyTorch's bits,
+    parameter by parameter, with a parameter left without a gradient in between."""
+    rng = np.random.default_rng(3)
+    shapes = [(30, 200), (200,), (4, 1), (), (27,)]
+    starts = [np.asarray(rng.standard_normal(shape), dtype) for shape in shapes]
+    theirs = [torch.nn.Parameter(torch.from_numpy(s.copy())) for s in starts]
+    ours = [engine.parameter(engine.tensor(s.copy())) for s in starts]
+    their_opt, our_opt = torch.optim.SGD(theirs, **options), OPTIMIZERS["SGD"](ours, **options)
+    for step in range(100):
+        for i, (t, o) in enumerate(zip(theirs, ours)):
+            if i == 2 and step % 3 == 0:
+                t.grad = o.grad = None
+                continue
+            grad = np.asarray(rng.standard_normal(shapes[i]) * 10.0 ** rng.integers(-6, 3), dtype)
+            t.grad, o.grad = torch.from_numpy(grad.copy()), engine.tensor(grad.copy())
+        their_opt.step()
+        our_opt.step()
+        for t, o in zip(theirs, ours):
+            assert o.detach().numpy().tobytes() == t.detach().numpy().tobytes(), step
