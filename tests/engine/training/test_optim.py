@@ -109,7 +109,7 @@ def test_sgd_over_several_parameters_equals_pytorch_bit_for_bit(options, dtype):
     shapes = [(30, 200), (200,), (4, 1), (), (27,)]
     starts = [np.asarray(rng.standard_normal(shape), dtype) for shape in shapes]
     theirs = [torch.nn.Parameter(torch.from_numpy(s.copy())) for s in starts]
-    ours = [engine.parameter(engine.tensor(s.copy())) for s in starts]
+    ours = [parameter(engine.tensor(s.copy())) for s in starts]
     their_opt, our_opt = torch.optim.SGD(theirs, **options), OPTIMIZERS["SGD"](ours, **options)
     for step in range(100):
         for i, (t, o) in enumerate(zip(theirs, ours)):
