@@ -96,6 +96,13 @@ def _read(text: str, variables: tuple[str, ...] | list[str] = (), equations: boo
         reading.read_as = reading.read_as or reading.program
         return reading
     declared = {name(v) for v in variables}
+    if _as_written(text, declared):  # most of a batch's texts: known as they are without rewriting them
+        return Reading(text)
+    return _rewritten(text, declared, equations)
+
+
+def _rewritten(text: str, declared: set[str], equations: bool) -> Reading:
+    """_read's reading of a text that is not a derivative's question, by rewriting its tokens."""
     definition = _function_definition(text)
     if definition is not None:
         text = definition
@@ -113,6 +120,36 @@ def _read(text: str, variables: tuple[str, ...] | list[str] = (), equations: boo
     if program.replace(" ", "") == text.replace(" ", ""):
         return Reading(text, None, None, builtins_read)
     return Reading(program, program, None, builtins_read)
+
+
+_PLAIN_CHARACTERS = re.compile(r"[0-9A-Za-z_.+\-*/() ]*")
+_PLAIN_OPERATORS = frozenset(("+", "-", "*", "/", "**"))
+_ENDS_OPERAND = frozenset(("num", "name", "close"))
+_BEGINS_OPERAND = frozenset(("num", "name", "function", "open"))
+
+
+def _as_written(text: str, declared: set[str]) -> bool:
+    """Whether _read would give the text as it is, seen without rewriting it: numbers, the declared variables,
+    calls of built-ins (but ln, which is read as log), + - * / ** and brackets, with no operand right after another
+    (where a book leaves out a multiplication) and no brackets around the whole (which the reading drops). On
+    these characters _TOKEN matches at every position, so its matches are _tokens' tokens."""
+    if not _PLAIN_CHARACTERS.fullmatch(text) or _outer(text.strip()) != text.strip():
+        return False
+    before = ""
+    tokens = [(m.lastgroup, m.group()) for m in _TOKEN.finditer(text) if m.lastgroup != "space"]
+    for i, (kind, value) in enumerate(tokens):
+        if kind == "name":
+            call = i + 1 < len(tokens) and tokens[i + 1][0] == "open"
+            if keyword.iskeyword(value) or not (value in declared or (
+                    call and value in BUILTINS and value != "ln" and not value.startswith("log_"))):
+                return False
+            kind = "name" if value in declared else "function"
+        elif (kind == "op" and value not in _PLAIN_OPERATORS) or kind not in ("num", "op", "open", "close"):
+            return False
+        if before in _ENDS_OPERAND and kind in _BEGINS_OPERAND:
+            return False
+        before = kind
+    return True
 
 
 def _parses(text: str) -> bool:
@@ -435,7 +472,7 @@ def _power(tokens: list[tuple[str, str]], i: int) -> tuple[str | None, int]:
     rest = kinds[1:]
     if rest[:1] and rest[0][0] == "num":
         return rest[0][1], i + 2
-    if rest[:2] and rest[0] == ("op", "-") and rest[1][0] == "num":
+    if len(rest) >= 2 and rest[0] == ("op", "-") and rest[1][0] == "num":
         return "-" + rest[1][1], i + 3
     if len(rest) >= 4 and rest[0][0] == "open" and rest[1] == ("op", "-") and rest[2][0] == "num" \
             and rest[3][0] == "close":
