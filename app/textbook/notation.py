@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass, field
 
 from autodiff.app.literals import is_plain_number
-from autodiff.app.textbook.questions import GREEK_LETTERS, derivative_question
+from autodiff.app.textbook.plain import as_written
+from autodiff.app.textbook.questions import GREEK_LETTERS, derivative_question, equation_sides, function_definition
 from autodiff.engine import BUILTINS
 from autodiff.engine.errors import AutodiffError
 from autodiff.grammar.syntax import parse
@@ -96,17 +97,12 @@ def _read(text: str, variables: tuple[str, ...] | list[str] = (), equations: boo
         reading.read_as = reading.read_as or reading.program
         return reading
     declared = {name(v) for v in variables}
-    if _as_written(text, declared):  # most of a batch's texts: known as they are without rewriting them
+    if as_written(text, declared):  # most of a batch's texts: known as they are without rewriting them
         return Reading(text)
-    return _rewritten(text, declared, equations)
-
-
-def _rewritten(text: str, declared: set[str], equations: bool) -> Reading:
-    """_read's reading of a text that is not a derivative's question, by rewriting its tokens."""
-    definition = _function_definition(text)
+    definition = function_definition(text)
     if definition is not None:
         text = definition
-    sides = _equation(text, declared, equations)
+    sides = equation_sides(text, equations)
     if sides is not None:
         left, right = (_rewrite(side, declared) for side in sides)
         return Reading(f"({left[0]}) - ({right[0]})", f"{left[0]} = {right[0]}", (left[0], right[0]),
@@ -122,76 +118,12 @@ def _rewritten(text: str, declared: set[str], equations: bool) -> Reading:
     return Reading(program, program, None, builtins_read)
 
 
-_PLAIN_CHARACTERS = re.compile(r"[0-9A-Za-z_.+\-*/() ]*")
-_PLAIN_OPERATORS = frozenset(("+", "-", "*", "/", "**"))
-_ENDS_OPERAND = frozenset(("num", "name", "close"))
-_BEGINS_OPERAND = frozenset(("num", "name", "function", "open"))
-
-
-def _as_written(text: str, declared: set[str]) -> bool:
-    """Whether _read would give the text as it is, seen without rewriting it: numbers, the declared variables,
-    calls of built-ins (but ln, which is read as log), + - * / ** and brackets, with no operand right after another
-    (where a book leaves out a multiplication) and no brackets around the whole (which the reading drops). On
-    these characters _TOKEN matches at every position, so its matches are _tokens' tokens."""
-    if not _PLAIN_CHARACTERS.fullmatch(text) or _outer(text.strip()) != text.strip():
-        return False
-    before = ""
-    tokens = [(m.lastgroup, m.group()) for m in _TOKEN.finditer(text) if m.lastgroup != "space"]
-    for i, (kind, value) in enumerate(tokens):
-        if kind == "name":
-            call = i + 1 < len(tokens) and tokens[i + 1][0] == "open"
-            if keyword.iskeyword(value) or not (value in declared or (
-                    call and value in BUILTINS and value != "ln" and not value.startswith("log_"))):
-                return False
-            kind = "name" if value in declared else "function"
-        elif (kind == "op" and value not in _PLAIN_OPERATORS) or kind not in ("num", "op", "open", "close"):
-            return False
-        if before in _ENDS_OPERAND and kind in _BEGINS_OPERAND:
-            return False
-        before = kind
-    return True
-
-
 def _parses(text: str) -> bool:
     try:
         parse(text)
     except AutodiffError:
         return False
     return True
-
-
-_DEFINITION = re.compile(r"^\s*[A-Za-z]\w*\s*\(\s*[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*\)\s*=(?!=)(.*)$", re.S)
-
-
-def _function_definition(text: str) -> str | None:
-    """`f(x) = x^2` (one statement): the right side, the function's formula."""
-    match = _DEFINITION.match(text)
-    if match is None or "\n" in text.strip() or ";" in text:
-        return None
-    head = text.split("(", 1)[0].strip()
-    return match.group(1).strip() if head not in BUILTINS else None
-
-
-def _equation(text: str, declared: set[str], equations: bool) -> tuple[str, str] | None:
-    """The two sides of a one-statement equation `A = B` (A not a plain name, or any A with `equations`)."""
-    if ";" in text or "\n" in text.strip():
-        return None
-    depth, at = 0, None
-    for i, c in enumerate(text):
-        depth += c in "([{"
-        depth -= c in ")]}"
-        if c == "=" and depth == 0 and text[i - 1:i] not in ("=", "<", ">", "!") and text[i + 1:i + 2] != "=":
-            if at is not None:
-                return None
-            at = i
-    if at is None:
-        return None
-    left, right = text[:at].strip(), text[at + 1:].strip()
-    if re.fullmatch(r"[A-Za-z_]\w*\s*\[.*\]", left, re.S):
-        return None  # y[0] = x writes into a tensor
-    if not left or not right or (not equations and re.fullmatch(r"[A-Za-z_]\w*", left)):
-        return None  # y = x**2 is an assignment, unless the question is implicit
-    return left, right
 
 
 # ---------------------------------------------------------------------------- tokens
