@@ -121,13 +121,16 @@ class _Derivative:
             error.details["summary"] = f"{self.what}: {error.details.get('summary', '')}"
             raise
         self.evaluator = Interpreter(BACKEND)
+        self.program = Program.parsed_as(self.tree, BACKEND)  # its tape, where it has one
 
     def value(self, point: dict[str, np.ndarray]) -> np.ndarray:
         try:
             with engine.settings(default_dtype="float64"), engine.no_grad():
-                self.evaluator.names = {n: engine.tensor(v, dtype="float64") for n, v in point.items()}
-                evaluation = self.evaluator.run(self.tree, Evaluation(self.tree))
-                value = evaluation.root
+                names = {n: engine.tensor(v, dtype="float64") for n, v in point.items()}
+                value = self.program.tape_root(names)
+                if value is None:
+                    self.evaluator.names = names
+                    value = self.evaluator.run(self.tree, Evaluation(self.tree)).root
                 if isinstance(value, (int, float, list)) and not isinstance(value, bool):
                     value = engine.tensor(value, dtype="float64")
         except UnknownNameError as error:
@@ -307,7 +310,7 @@ def vector_run(program: Program, derivatives: list[_Derivative], variables: dict
     """The program, autograd's derivatives of the order and the expectations, run once on `count` points (each
     variable's values a vector, in the default dtype); None when that is not one value per point."""
     try:
-        root, leaves, _ = program.run([Binding(n, v, variables[n].requires_grad) for n, v in stacked.items()])
+        root, leaves = program.run_root([Binding(n, v, variables[n].requires_grad) for n, v in stacked.items()])
         if root.shape != (count,):
             return None
         targets = [leaves[d.name] for d in derivatives]

@@ -16,8 +16,8 @@ from autodiff.app.literals import plain_number
 from autodiff.app.session import Binding, bind, constant, parsed, root_tensor
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, UnknownNameError, UsageError
-from autodiff.grammar.interpreter import Evaluation, Interpreter
-from autodiff.grammar.syntax import is_number
+from autodiff.grammar.interpreter import Evaluation, Interpreter, Tape, compile_elementwise
+from autodiff.grammar.syntax import elementwise, is_number
 
 # torch.allclose's defaults, for float64; float32 rounds at about 6e-8, so its defaults are looser
 # (the atol of torch.testing.assert_close for float32, and a relative tolerance that float32 arithmetic
@@ -120,9 +120,16 @@ def free_names(program: str, bound: list[Variable], most: int = 16) -> list[str]
 class Program:
     """A program parsed once and run again with new values bound to its variables."""
 
-    def __init__(self, text: str, backend: Any = None) -> None:
-        self.tree = parsed(text)
+    def __init__(self, text: str, backend: Any = None, tree: Any = None) -> None:
+        self.tree = parsed(text) if tree is None else tree
+        self.backend = backend
         self.evaluator = Interpreter(backend)  # None: the engine's
+        self.tapes: dict[tuple[str, ...], Tape | None] = {}
+
+    @classmethod
+    def parsed_as(cls, tree: Any, backend: Any = None) -> Program:
+        """The program of a tree parsed already."""
+        return cls("", backend, tree)
 
     def run(self, bindings: list[Binding]) -> tuple[Tensor, dict[str, Tensor], Evaluation]:
         """(root, the bound leaves, the evaluation); the leaves are this run's own fresh tensors."""
@@ -130,6 +137,31 @@ class Program:
         self.evaluator.names = dict(leaves)
         evaluation = self.evaluator.run(self.tree, Evaluation(self.tree))
         return root_tensor(evaluation), leaves, evaluation
+
+    def run_root(self, bindings: list[Binding]) -> tuple[Tensor, dict[str, Tensor]]:
+        """run()'s root and leaves, by the program's tape when it is elementwise in the bound names (the same engine
+        calls, without the interpreter's walk: grammar/interpreter/tape.py), else by run()."""
+        leaves = bind(bindings)
+        root = self.tape_root(leaves)
+        if root is not None:
+            return root, leaves
+        root, leaves, _ = self.run(bindings)
+        return root, leaves
+
+    def tape_root(self, names: dict[str, Any]) -> Tensor | None:
+        """The root of the program's run by its tape with these names bound (None: it has no tape with them, the
+        run failed, or its root is not a tensor; the interpreter's run then says what it is)."""
+        key = tuple(names)
+        if key not in self.tapes:
+            self.tapes[key] = compile_elementwise(self.tree, key, self.backend) if elementwise(self.tree, key) else None
+        tape = self.tapes[key]
+        if tape is None:
+            return None
+        try:
+            root, _ = tape.run(dict(names))
+        except Exception:  # the interpreter's run says what went wrong
+            return None
+        return root if isinstance(root, Tensor) else None
 
 
 def gradients(root: Tensor, inputs: list[Tensor], grad_output: np.ndarray | None,

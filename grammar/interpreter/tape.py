@@ -5,7 +5,8 @@ backend calls) and each function call by the function the interpreter finds. Run
 engine calls on the same values as running the program, without the interpreter's walk of the tree (about a
 third of a small program's run); app/stacking.py runs the lines of a batch this way (its tests compare the
 tape's values with the interpreter's bit for bit). Anything outside the
-compiled forms gives no tape (the program is then run by the interpreter)."""
+compiled forms gives no tape (the program is then run by the interpreter). With a backend that differs from the
+engine's in `**` only (check's RealRoots: x**(1/3) is the real root), each `**` is the backend's."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from autodiff.grammar.interpreter.values import Function
 from autodiff.grammar.syntax import tree as S
 from autodiff.grammar.syntax.tree import Program
 
-PUSH, NAME, BINARY, UNARY, CALL = range(5)  # what a step does: push a value, a bound name's value, or apply
+PUSH, NAME, BINARY, UNARY, CALL, POWER = range(6)  # what a step does: push a value, a bound name's value, or apply
 ARITHMETIC = {"+": pyoperator.add, "-": pyoperator.sub, "*": pyoperator.mul, "/": pyoperator.truediv,
               "**": pyoperator.pow}
 SIGNS = frozenset(("+", "-"))
@@ -59,6 +60,9 @@ class Tape:
                         stack[-1] = binary(argument, left, right)
                 elif code == UNARY:
                     stack[-1] = unary(argument, stack[-1])
+                elif code == POWER:  # the backend's own **
+                    right = stack.pop()
+                    stack[-1] = argument("**", stack[-1], right)
                 else:
                     stack[-1] = argument(stack[-1])
             root, root_name = stack[0], target
@@ -79,14 +83,16 @@ def _arithmetic(left: Any, right: Any) -> bool:
 _NUMBERS = (int, float)
 
 
-def compile_elementwise(program: Program, variables: Collection[str]) -> Tape | None:
+def compile_elementwise(program: Program, variables: Collection[str], backend: Any = None) -> Tape | None:
     """The tape of a program that grammar.syntax.elementwise admits with these variables, or None when it has
-    something the tape does not compile (the interpreter runs it)."""
+    something the tape does not compile (the interpreter runs it). `backend`: one whose `operator` computes `**`
+    (and only that differently from the engine's backend); None: the engine's."""
     bound = set(variables)
     interpreter = Interpreter()  # its lookup of the names the program does not bind: constants, functions
     statements: list[tuple[str | None, list[tuple[int, Any]]]] = []
+    power = None if backend is None else (POWER, backend.operator)
     for statement in program.statements:
-        steps = _steps(statement.value, bound, interpreter)
+        steps = _steps(statement.value, bound, interpreter, power)
         if steps is None:
             return None
         target = statement.name if type(statement) is S.Assign else None
@@ -98,7 +104,8 @@ def compile_elementwise(program: Program, variables: Collection[str]) -> Tape | 
     return Tape(statements) if statements else None
 
 
-def _steps(root: S.Node, bound: set[str], interpreter: Interpreter) -> list[tuple[int, Any]] | None:
+def _steps(root: S.Node, bound: set[str], interpreter: Interpreter, power: tuple[int, Any] | None = None
+           ) -> list[tuple[int, Any]] | None:
     """The steps of one expression, in the interpreter's order (post-order, left operand first). Iterative."""
     steps: list[tuple[int, Any]] = []
     stack: list[tuple[S.Node, bool]] = [(root, False)]
@@ -116,7 +123,7 @@ def _steps(root: S.Node, bound: set[str], interpreter: Interpreter) -> list[tupl
             steps.append(step)
         elif kind is S.BinOp and node.op in ARITHMETIC:
             if ready:
-                steps.append((BINARY, node.op))
+                steps.append(power if power is not None and node.op == "**" else (BINARY, node.op))
             else:
                 stack += ((node, True), (node.right, False), (node.left, False))
         elif kind is S.UnaryOp and node.op in SIGNS:

@@ -1,12 +1,19 @@
-"""The shortcuts that make `check --batch` fast must give what the long way gives: a text the textbook reader
-takes as written without rewriting it (notation's _as_written) is read as the rewriting would read it."""
+"""The short cuts that make `check --batch` fast give what the long way gives: a text the textbook reader takes
+as written without rewriting it (app/textbook/plain.py) is read as the rewriting reads it, and a program run by its
+tape (with check's RealRoots) gives the interpreter's values and gradients bit for bit."""
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from autodiff import engine
+from autodiff.app.comparison import Program, gradients
+from autodiff.app.session import Binding, bind
 from autodiff.app.textbook.notation import read
+from autodiff.app.textbook.realroots import BACKEND
 
 # pieces of programs: mostly what a batch's programs and answers are made of, and what the reader rewrites
 PIECES = ["x", "y", "2", "1.742", ".5", "1e-3", "3.0e+2", "+", "-", "*", "/", "**", "(", ")", " ", "sin(", "exp(",
@@ -43,3 +50,56 @@ def test_a_batchs_texts_are_read_as_written():
     assert read("2x", ["x"]).program == "2*x"
     assert read("ln(x)", ["x"]).program == "log(x)"
     assert read("x(x + 1)", ["x"]).program == "x*(x + 1)"
+
+
+# ---------------------------------------------------------------------------- check's runs by the program's tape
+VALUES = np.array([-8.0, -2.5, -1.0, -0.3, -0.0, 0.0, 1e-8, 0.5, 1.0, 2.0, 7.25, np.inf, -np.inf, np.nan])
+
+
+def _bits(array: np.ndarray) -> bytes:
+    """The values' bits, every nan alike (JSON writes each as nan)."""
+    array = np.array(array, dtype=np.float64)
+    array[np.isnan(array)] = np.nan
+    return array.tobytes()
+
+
+def _runs(text: str, dtype: str) -> tuple[list[bytes], list[bytes]]:
+    """(root, gradients) of the tape's run and of the interpreter's, each as check's vector run makes them, with
+    RealRoots (check's backend) and the engine's own."""
+    fast: list[bytes] = []
+    slow: list[bytes] = []
+    for backend in (BACKEND, None):
+        with engine.settings(default_dtype=dtype), np.errstate(all="ignore"):
+            bindings = [Binding("x", VALUES.astype(dtype), True), Binding("y", VALUES[::-1].astype(dtype), True)]
+            program = Program(text, backend)
+            assert program.tape_root(bind(bindings)) is not None  # the tape runs it
+            for out, (root, leaves) in ((fast, program.run_root(bindings)),
+                                        (slow, Program(text, backend).run(bindings)[:2])):
+                grads = gradients(root, [leaves["x"], leaves["y"]], np.ones(root.shape))
+                out += [_bits(root.numpy(force=True)), *(_bits(g) for g in grads)]
+    return fast, slow
+
+
+PROGRAMS = ["x**(1/3)", "x**(2/3) + y**0.2", "(x*y)**(-5/3)", "x**3*sin(y)", "2**x", "(-8)**(1/3)*x", "x**y",
+            "a = x**(1/3); a*y - a**2", "exp(-0.5*x**2)/sqrt(2*pi)", "x**0.5", "abs(x)**(1/3)", "-x**(4/5)",
+            "log(1 + 0.5*x**2)", "sigmoid(1.742*x)*(1 - sigmoid(1.742*y))", "cbrt(x) - x**(1/3)"]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("text", PROGRAMS)
+def test_the_tapes_run_is_the_interpreters_bit_for_bit(text, dtype):
+    fast, slow = _runs(text, dtype)
+    assert fast == slow
+
+
+def test_an_expectation_by_the_tape_is_the_interpreters():
+    for text in [*PROGRAMS, "2", "pi", "x + 1", "z * x"]:
+        program = Program(text, BACKEND)
+        with engine.settings(default_dtype="float64"), engine.no_grad(), np.errstate(all="ignore"):
+            names = {"x": engine.tensor(VALUES, dtype="float64"), "y": engine.tensor(VALUES[::-1], dtype="float64")}
+            fast = program.tape_root(dict(names))
+            if text in ("2", "pi", "z * x"):  # a number, an unbound name: the interpreter's to say
+                assert fast is None
+                continue
+            slow, _, _ = Program(text, BACKEND).run([Binding(n, t, False) for n, t in names.items()])
+            assert _bits(fast.numpy(force=True)) == _bits(slow.numpy(force=True)), text
