@@ -26,12 +26,11 @@ from autodiff.app.comparison import (
     tolerances,
 )
 from autodiff.app.sampling import Sampling
-from autodiff.app.session import Binding, bind, parsed
+from autodiff.app.session import Binding, bind
 from autodiff.app.textbook.realroots import BACKEND
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, ParseError, ShapeError, UnknownNameError, UsageError
-from autodiff.grammar.interpreter import Evaluation, Interpreter
-from autodiff.grammar.syntax import elementwise
+from autodiff.grammar.interpreter import Evaluation
 
 MAX_SAMPLES = 10_000  # check's points, each a run of the program
 
@@ -115,13 +114,11 @@ class _Derivative:
         self.name, self.text, self.bound = expectation.name, expectation.text, bound
         self.what = expectation.label
         try:
-            self.tree = parsed(expectation.text)
+            self.program = Program(expectation.text, BACKEND)  # run by its tape, where it has one
         except ParseError as error:
             error.message = f"{self.what}: {error.message}"
             error.details["summary"] = f"{self.what}: {error.details.get('summary', '')}"
             raise
-        self.evaluator = Interpreter(BACKEND)
-        self.program = Program.parsed_as(self.tree, BACKEND)  # its tape, where it has one
 
     def value(self, point: dict[str, np.ndarray]) -> np.ndarray:
         try:
@@ -129,8 +126,9 @@ class _Derivative:
                 names = {n: engine.tensor(v, dtype="float64") for n, v in point.items()}
                 value = self.program.tape_root(names)
                 if value is None:
-                    self.evaluator.names = names
-                    value = self.evaluator.run(self.tree, Evaluation(self.tree)).root
+                    evaluator, tree = self.program.evaluator, self.program.tree
+                    evaluator.names = names
+                    value = evaluator.run(tree, Evaluation(tree)).root
                 if isinstance(value, (int, float, list)) and not isinstance(value, bool):
                     value = engine.tensor(value, dtype="float64")
         except UnknownNameError as error:
@@ -185,8 +183,8 @@ def prepare_check(request: CheckRequest) -> PreparedCheck:
         if seed is not None:
             engine.manual_seed(seed)
         program = Program(request.program, BACKEND)  # a calculus command: x**(1/3) is the real root
-        vector = samples > 1 and elementwise(program.tree, variables) and \
-            all(elementwise(d.tree, variables) for d in derivatives)
+        vector = samples > 1 and program.elementwise(variables) and \
+            all(d.program.elementwise(variables) for d in derivatives)
         prepared = PreparedCheck(request, (rtol, atol), seed, samples, variables, derivatives, program, vector,
                                  Sampling(variables))
         if vector:

@@ -31,12 +31,26 @@ MAX_STEPS = 10_000  # a longer program is run by the interpreter
 
 
 class Tape:
-    """A compiled program: for each statement, the name it assigns (None: a bare expression) and its steps."""
+    """A compiled program: for each statement, the name it assigns (None: a bare expression) and its steps; and
+    where its numbers are pushed, in the order they are written (`renumbered` makes the tape of a program that
+    differs in its numbers only)."""
 
-    __slots__ = ("statements",)
+    __slots__ = ("numbers", "statements")
 
-    def __init__(self, statements: list[tuple[str | None, list[tuple[int, Any]]]]) -> None:
+    def __init__(self, statements: list[tuple[str | None, list[tuple[int, Any]]]],
+                 numbers: list[tuple[int, int]] | None = None) -> None:
         self.statements = statements
+        self.numbers = numbers or []  # (statement, step) of each number's PUSH
+
+    def renumbered(self, values: list[Any]) -> Tape | None:
+        """The tape with its numbers replaced by `values` (each as EngineBackend.number gives it), in the order
+        they are written; None when there are not as many."""
+        if len(values) != len(self.numbers):
+            return None
+        statements = [(target, list(steps)) for target, steps in self.statements]
+        for (statement, step), value in zip(self.numbers, values):
+            statements[statement][1][step] = (PUSH, value)
+        return Tape(statements, self.numbers)
 
     def run(self, names: dict[str, Any]) -> tuple[Any, str | None]:
         """Run the statements with `names` bound (the program's assignments are added to them): the root (the
@@ -91,22 +105,26 @@ def compile_elementwise(program: Program, variables: Collection[str], backend: A
     interpreter = Interpreter()  # its lookup of the names the program does not bind: constants, functions
     statements: list[tuple[str | None, list[tuple[int, Any]]]] = []
     power = None if backend is None else (POWER, backend.operator)
+    numbers: list[tuple[int, int]] = []
     for statement in program.statements:
-        steps = _steps(statement.value, bound, interpreter, power)
+        found: list[int] = []
+        steps = _steps(statement.value, bound, interpreter, power, found)
         if steps is None:
             return None
+        numbers += [(len(statements), step) for step in found]
         target = statement.name if type(statement) is S.Assign else None
         if target is None and type(statement) is not S.ExprStmt:
             return None
         statements.append((target, steps))
         if target is not None:
             bound.add(target)
-    return Tape(statements) if statements else None
+    return Tape(statements, numbers) if statements else None
 
 
-def _steps(root: S.Node, bound: set[str], interpreter: Interpreter, power: tuple[int, Any] | None = None
-           ) -> list[tuple[int, Any]] | None:
-    """The steps of one expression, in the interpreter's order (post-order, left operand first). Iterative."""
+def _steps(root: S.Node, bound: set[str], interpreter: Interpreter, power: tuple[int, Any] | None = None,
+           numbers: list[int] | None = None) -> list[tuple[int, Any]] | None:
+    """The steps of one expression, in the interpreter's order (post-order, left operand first, so its numbers
+    come in the order they are written: their steps are added to `numbers`). Iterative."""
     steps: list[tuple[int, Any]] = []
     stack: list[tuple[S.Node, bool]] = [(root, False)]
     while stack:
@@ -115,6 +133,8 @@ def _steps(root: S.Node, bound: set[str], interpreter: Interpreter, power: tuple
         if len(steps) > MAX_STEPS:
             return None
         if kind is S.Number:
+            if numbers is not None:
+                numbers.append(len(steps))
             steps.append((PUSH, EngineBackend.number(node.value, node.text)))
         elif kind is S.Name:
             step = _name(node, bound, interpreter)

@@ -38,6 +38,25 @@ def quick_parse(text: str) -> Program | None:
     return Program((ExprStmt(expression, line=1, column=expression.column),), text, line=1, column=1)
 
 
+def formula_shape(text: str) -> tuple[tuple[str | None, ...], list[tuple[int | float, str]]] | None:
+    """The text's shape (its tokens, each number as None) and its numbers (value, text), when quick_parse may read it
+    (it reads all texts of one shape, or none); None otherwise. Two formulas of one shape have the same tree but
+    for their numbers (and the positions that their lengths move)."""
+    if len(text) > MOST_CHARS or not re.fullmatch(_CHARACTERS, text):
+        return None
+    tokens = _tokens(text)
+    if not tokens:
+        return None
+    numbers = []
+    for kind, value, column in tokens:
+        if kind == "num":
+            node = _number(value, column)
+            if node is None:
+                return None
+            numbers.append((node.value, value))
+    return tuple(None if kind == "num" else value for kind, value, _ in tokens), numbers
+
+
 def _tokens(text: str) -> list[tuple[str, str, int]] | None:
     """(kind, text, column) of each token; None when a token is not one of the formula's."""
     out: list[tuple[str, str, int]] = []
@@ -176,4 +195,4 @@ def _reduce(operands: list[object], operators: list[tuple], power: int, right: b
     return True
 
 
-__all__ = ["quick_parse"]
+__all__ = ["formula_shape", "quick_parse"]

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autodiff import engine
-from autodiff.app.comparison import Program, gradients
+from autodiff.app.comparison import Program, compare, compare_each, gradients
 from autodiff.app.session import Binding, bind
 from autodiff.app.textbook.notation import read
 from autodiff.app.textbook.realroots import BACKEND
@@ -103,3 +103,18 @@ def test_an_expectation_by_the_tape_is_the_interpreters():
                 continue
             slow, _, _ = Program(text, BACKEND).run([Binding(n, t, False) for n, t in names.items()])
             assert _bits(fast.numpy(force=True)) == _bits(slow.numpy(force=True)), text
+
+
+SPECIAL = st.sampled_from([0.0, -0.0, 1e-9, -1e-9, 1e-300, 5e-324, 1.0, -1.0, 1e308, np.inf, -np.inf, np.nan])
+FLOATS = st.floats(allow_nan=True, allow_infinity=True) | SPECIAL
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(FLOATS, FLOATS), min_size=1, max_size=20), st.sampled_from([(1e-5, 1e-8), (1e-4, 1e-5),
+                                                                                      (0.0, 0.0), (0.5, 0.0)]))
+def test_few_values_are_compared_as_numpy_compares_them(pairs, tolerance):
+    values, reference = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+    for (a, b), each in zip(pairs, compare_each(values, reference, *tolerance)):
+        alone = compare(np.array(a), np.array(b), *tolerance)
+        assert (each.ok, each.max_abs_error, each.max_rel_error, each.worst_error) == \
+            (alone.ok, alone.max_abs_error, alone.max_rel_error, alone.worst_error)
