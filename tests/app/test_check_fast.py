@@ -14,6 +14,7 @@ from autodiff.app.comparison import Program, compare, compare_each, gradients
 from autodiff.app.session import Binding, bind
 from autodiff.app.textbook.notation import read
 from autodiff.app.textbook.realroots import BACKEND
+from autodiff.grammar.syntax import parse
 
 # pieces of programs: mostly what a batch's programs and answers are made of, and what the reader rewrites
 PIECES = ["x", "y", "2", "1.742", ".5", "1e-3", "3.0e+2", "+", "-", "*", "/", "**", "(", ")", " ", "sin(", "exp(",
@@ -118,3 +119,22 @@ def test_few_values_are_compared_as_numpy_compares_them(pairs, tolerance):
         alone = compare(np.array(a), np.array(b), *tolerance)
         assert (each.ok, each.max_abs_error, each.max_rel_error, each.worst_error) == \
             (alone.ok, alone.max_abs_error, alone.max_rel_error, alone.worst_error)
+
+
+TEMPLATES = ["{a}*x**3*sin({b}*x)", "x**({a})", "({a}*x + {b})**(1/3) - {a}", "-{a}*x/(1 + {b}*x**2)**2",
+             "exp(-{a}*x**2)*{b}", "{a} - {b}", "x**{i} + {i}*x"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(TEMPLATES), st.floats(-5, 5), st.floats(0.001, 3), st.integers(0, 12))
+def test_a_formula_of_a_shape_seen_before_runs_as_its_own_tree(template, a, b, i):
+    text = template.format(a=round(a, 4), b=round(b, 3), i=i)
+    with engine.settings(default_dtype="float64"), np.errstate(all="ignore"):
+        bindings = [Binding("x", VALUES, True)]
+        Program(template.format(a=1.5, b=0.25, i=2), BACKEND).run_root(bindings)  # the shape's first formula
+        program = Program(text, BACKEND)
+        fast, leaves = program.run_root(bindings)
+        slow, own, _ = Program.parsed_as(parse(text), BACKEND).run(bindings)
+        assert _bits(fast.numpy(force=True)) == _bits(slow.numpy(force=True)), text
+        assert _bits(gradients(fast, [leaves["x"]], np.ones(fast.shape))[0]) == \
+            _bits(gradients(slow, [own["x"]], np.ones(slow.shape))[0])
