@@ -64,7 +64,7 @@ class Reading:
 
 def name(text: str) -> str:
     """A variable's name as the language spells it (θ is theta), for bindings and the variables of a question."""
-    return "".join(GREEK.get(c, c) for c in text)
+    return text if text.isascii() else "".join(GREEK.get(c, c) for c in text)
 
 
 def read(text: str, variables: tuple[str, ...] | list[str] = (), equations: bool = False) -> Reading:

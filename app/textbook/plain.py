@@ -10,13 +10,9 @@ import re
 from autodiff.engine import BUILTINS
 
 _CHARACTERS = r"[0-9A-Za-z_.+\-*/() ]*"
-# notation's _TOKEN on these characters (where it matches at every position): numbers, names, operators, brackets
-_TOKEN = r"""
-    (?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+(?![A-Za-z_]))?)
-  | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<op>\*\*|//|[-+*/.])
-  | (?P<open>\() | (?P<close>\)) | (?P<space>[ ]+)
-"""
+# notation's _TOKEN on these characters (where it matches at every position), as findall's groups: a number, a
+# name, an operator, a bracket (spaces are none of them)
+_TOKEN = r"((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+(?![A-Za-z_]))?)|([A-Za-z_][A-Za-z0-9_]*)|(\*\*|//|[-+*/.])|(\()|(\))"
 _OPERATORS = frozenset(("+", "-", "*", "/", "**"))
 _ENDS_OPERAND = frozenset(("num", "name", "close"))
 _BEGINS_OPERAND = frozenset(("num", "name", "function", "open"))
@@ -29,16 +25,20 @@ def as_written(text: str, declared: set[str]) -> bool:
     if not re.fullmatch(_CHARACTERS, text) or _wrapped(text.strip()):
         return False
     before = ""
-    tokens = [(m.lastgroup, m.group()) for m in re.finditer(_TOKEN, text, re.VERBOSE) if m.lastgroup != "space"]
-    for i, (kind, value) in enumerate(tokens):
-        if kind == "name":
-            call = i + 1 < len(tokens) and tokens[i + 1][0] == "open"
-            if keyword.iskeyword(value) or not (value in declared or (
-                    call and value in BUILTINS and value != "ln" and not value.startswith("log_"))):
+    tokens = re.findall(_TOKEN, text)
+    for i, (number, name, op, opening, _) in enumerate(tokens):
+        if name:
+            call = i + 1 < len(tokens) and tokens[i + 1][3] != ""
+            if keyword.iskeyword(name) or not (name in declared or (
+                    call and name in BUILTINS and name != "ln" and not name.startswith("log_"))):
                 return False
-            kind = "name" if value in declared else "function"
-        elif kind == "op" and value not in _OPERATORS:
-            return False
+            kind = "name" if name in declared else "function"
+        elif op:
+            if op not in _OPERATORS:
+                return False
+            kind = "op"
+        else:
+            kind = "num" if number else "open" if opening else "close"
         if before in _ENDS_OPERAND and kind in _BEGINS_OPERAND:
             return False
         before = kind

@@ -18,6 +18,8 @@ MOST_CHARS = 2_000  # longer texts go to the parser (far below its limits on siz
 _TOKEN = r" *(?:(?P<num>(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][+-]?[0-9]+)?)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)" \
     r"|(?P<op>\*\*|[-+*/(),]))"  # the lexer's NUMBER and NAME
 _CHARACTERS = r"[0-9A-Za-z_.+\-*/(), ]*"
+_SHAPE_TOKEN = r"((?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][+-]?[0-9]+)?)|([A-Za-z_][A-Za-z0-9_]*)" \
+    r"|(\*\*|[-+*/(),])|( +|.)"  # _TOKEN's, as findall's groups (number, name, operator, anything else)
 _NOT_NAMES = frozenset(tables.KEYWORDS) | frozenset(keyword.kwlist)
 # binding power of the binary operators, and of a sign (below **, above * and /: -x**2 is -(x**2), -x*y is (-x)*y)
 _BINARY = {"+": 1, "-": 1, "*": 2, "/": 2, "**": 4}
@@ -41,20 +43,36 @@ def quick_parse(text: str) -> Program | None:
 def formula_shape(text: str) -> tuple[tuple[str | None, ...], list[tuple[int | float, str]]] | None:
     """The text's shape (its tokens, each number as None) and its numbers (value, text), when quick_parse may read it
     (it reads all texts of one shape, or none); None otherwise. Two formulas of one shape have the same tree but
-    for their numbers (and the positions that their lengths move)."""
+    for their numbers (and the positions that their lengths move). The tokens are _tokens' (found by findall)."""
     if len(text) > MOST_CHARS or not re.fullmatch(_CHARACTERS, text):
         return None
-    tokens = _tokens(text)
-    if not tokens:
-        return None
-    numbers = []
-    for kind, value, column in tokens:
-        if kind == "num":
-            node = _number(value, column)
-            if node is None:
+    shape: list[str | None] = []
+    numbers: list[tuple[int | float, str]] = []
+    for number, name, op, other in re.findall(_SHAPE_TOKEN, text):
+        if number:
+            value = _number_value(number)
+            if value is None:
                 return None
-            numbers.append((node.value, value))
-    return tuple(None if kind == "num" else value for kind, value, _ in tokens), numbers
+            shape.append(None)
+            numbers.append((value, number))
+        elif name:
+            if name in _NOT_NAMES:
+                return None
+            shape.append(name)
+        elif op:
+            shape.append(op)
+        elif other.strip():
+            return None
+    return (tuple(shape), numbers) if shape else None
+
+
+def _number_value(text: str) -> int | float | None:
+    """The value of _number's node (None where it gives none)."""
+    if not text.isdigit():
+        return float(text)
+    if (len(text) > 1 and text[0] == "0") or len(text) > 18:
+        return None
+    return int(text)
 
 
 def _tokens(text: str) -> list[tuple[str, str, int]] | None:

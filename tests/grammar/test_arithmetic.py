@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from autodiff.engine.errors import AutodiffError
 from autodiff.grammar.syntax import parse
-from autodiff.grammar.syntax.arithmetic import quick_parse
+from autodiff.grammar.syntax.arithmetic import formula_shape, quick_parse
 from autodiff.grammar.syntax.tree import Node
 
 
@@ -102,3 +102,20 @@ def test_known_formulas(text):
                                   "(x", "x)", "if", "", " ", "x[0]", "1e", "x = 2"])
 def test_what_is_not_such_a_formula_is_left_to_the_parser(text):
     assert quick_parse(text) is None
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(ATOMS | PIECES, min_size=1, max_size=14))
+def test_a_texts_shape_is_known_when_the_short_cut_reads_it(pieces):
+    text = "".join(pieces)
+    shape = formula_shape(text)
+    tree = quick_parse(text)
+    if tree is not None:
+        assert shape is not None and [written for _, written in shape[1]] == \
+            [node[1][1][2] for node in _fields(tree.statements) if node[0] == "Number"]
+    if shape is not None:  # the text and a twin with other numbers, written token by token
+        written = iter(w for _, w in shape[1])
+        again = " ".join(token if token is not None else next(written) for token in shape[0])
+        twin = " ".join(token if token is not None else "7.5" for token in shape[0])
+        assert formula_shape(again)[0] == formula_shape(twin)[0] == shape[0]
+        assert (quick_parse(again) is None) == (quick_parse(twin) is None) == (tree is None)
