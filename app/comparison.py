@@ -127,7 +127,8 @@ class Program:
         self.text, self.backend = text, backend
         self.tapes: dict[tuple[str, ...], Tape | None] = {}
         self.numbers: list[Any] | None = None  # when its shape was seen before: its numbers, for the shape's tapes
-        self.shape: _Shape | None = None
+        self.written: list[str] = []  # and those numbers as written
+        self.shape: Shape | None = None
         self._tree = tree if tree is not None else self._known_shape(text)
         self._evaluator: Interpreter | None = None
 
@@ -144,9 +145,10 @@ class Program:
                 return parsed(text)
             if len(_SHAPES) >= MOST_SHAPES:
                 _SHAPES.clear()
-            shape = _SHAPES[key] = _Shape(tree)
+            shape = _SHAPES[key] = Shape(key, tree)
         self.shape = shape
         self.numbers = [EngineBackend.number(value, written) for value, written in numbers]
+        self.written = [written for _, written in numbers]
         return tree
 
     @property
@@ -209,14 +211,16 @@ class Program:
         return root if isinstance(root, Tensor) else None
 
 
-class _Shape:
-    """What the formulas of one shape share: the first one's tree, whether it is elementwise in some names, and its
-    tapes (by the names bound and the backend)."""
+class Shape:
+    """What the formulas of one shape share: the shape (formula_shape's), the first one's tree, whether it is
+    elementwise in some names, its tapes (by the names bound and the backend), and what others work out of it
+    (`memo`: app/together.py's lanes)."""
 
-    __slots__ = ("admits", "tapes", "tree")
+    __slots__ = ("admits", "key", "memo", "tapes", "tree")
 
-    def __init__(self, tree: Any) -> None:
-        self.tree = tree
+    def __init__(self, key: tuple, tree: Any) -> None:
+        self.key, self.tree = key, tree
+        self.memo: dict[Any, Any] = {}
         self.admits: dict[tuple[str, ...], bool] = {}
         self.tapes: dict[tuple[tuple[str, ...], Any], Tape | None] = {}
 
@@ -233,7 +237,7 @@ class _Shape:
 
 
 MOST_SHAPES = 4096  # shapes remembered (a batch's programs come from a few dozen)
-_SHAPES: dict[tuple, _Shape] = {}
+_SHAPES: dict[tuple, Shape] = {}
 
 
 def gradients(root: Tensor, inputs: list[Tensor], grad_output: np.ndarray | None,

@@ -40,20 +40,21 @@ def quick_parse(text: str) -> Program | None:
     return Program((ExprStmt(expression, line=1, column=expression.column),), text, line=1, column=1)
 
 
-def formula_shape(text: str) -> tuple[tuple[str | None, ...], list[tuple[int | float, str]]] | None:
-    """The text's shape (its tokens, each number as None) and its numbers (value, text), when quick_parse may read it
-    (it reads all texts of one shape, or none); None otherwise. Two formulas of one shape have the same tree but
-    for their numbers (and the positions that their lengths move). The tokens are _tokens' (found by findall)."""
+def formula_shape(text: str) -> tuple[tuple[str | int | None, ...], list[tuple[int | float, str]]] | None:
+    """The text's shape (its tokens, each number as None, or 0 when it is whole) and its numbers (value, text),
+    when quick_parse may read it (it reads all texts of one shape, or none); None otherwise. Two formulas of one
+    shape have the same tree but for their numbers' values and texts (and the positions that their lengths move).
+    The tokens are _tokens' (found by findall)."""
     if len(text) > MOST_CHARS or not re.fullmatch(_CHARACTERS, text):
         return None
-    shape: list[str | None] = []
+    shape: list[str | int | None] = []
     numbers: list[tuple[int | float, str]] = []
     for number, name, op, other in re.findall(_SHAPE_TOKEN, text):
         if number:
             value = _number_value(number)
             if value is None:
                 return None
-            shape.append(None)
+            shape.append(0 if type(value) is int else None)
             numbers.append((value, number))
         elif name:
             if name in _NOT_NAMES:

@@ -115,7 +115,7 @@ def test_a_texts_shape_is_known_when_the_short_cut_reads_it(pieces):
             [node[1][1][2] for node in _fields(tree.statements) if node[0] == "Number"]
     if shape is not None:  # the text and a twin with other numbers, written token by token
         written = iter(w for _, w in shape[1])
-        again = " ".join(token if token is not None else next(written) for token in shape[0])
-        twin = " ".join(token if token is not None else "7.5" for token in shape[0])
+        again = " ".join(token if isinstance(token, str) else next(written) for token in shape[0])
+        twin = " ".join(token if isinstance(token, str) else "7.5" if token is None else "7" for token in shape[0])
         assert formula_shape(again)[0] == formula_shape(twin)[0] == shape[0]
         assert (quick_parse(again) is None) == (quick_parse(twin) is None) == (tree is None)
