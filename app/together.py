@@ -24,7 +24,7 @@ from autodiff.app.comparison import Comparison, compare_each, gradients, second
 from autodiff.app.session import Binding, bind
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError
-from autodiff.grammar.syntax import tree as S
+from autodiff.grammar.syntax import number_lanes
 
 
 @dataclass(eq=False)
@@ -164,59 +164,9 @@ def _lanes(program: Any, names: tuple[str, ...]) -> list[bool] | None:
     memo = program.shape.memo
     if ("lanes", names) not in memo:
         tree = program.shape.tree
-        memo["lanes", names] = _find_lanes(tree.statements[0].value, set(names)) \
-            if len(tree.statements) == 1 and type(tree.statements[0]) is S.ExprStmt and \
-            program.shape.tape(names, program.backend) is not None else None
+        memo["lanes", names] = number_lanes(tree, names) if program.shape.tape(names, program.backend) is not None \
+            else None
     return memo["lanes", names]
-
-
-def _find_lanes(root: S.Node, names: set[str]) -> list[bool]:
-    """Whether each number under root (in the order written) is a lane: iteratively, first which nodes hold a
-    variable (a tensor's value), then each number's way up to the first such node."""
-    parents: dict[int, S.Node] = {}
-    order: list[S.Node] = []  # post-order, left first (the tape's order: numbers in the order written)
-    stack: list[tuple[S.Node, bool]] = [(root, False)]
-    while stack:
-        node, ready = stack.pop()
-        if ready:
-            order.append(node)
-            continue
-        stack.append((node, True))
-        children = _children(node)
-        for child in reversed(children):
-            parents[id(child)] = node
-            stack.append((child, False))
-    tensor: dict[int, bool] = {}
-    for node in order:
-        tensor[id(node)] = (type(node) is S.Name and node.id in names) or any(tensor[id(c)] for c in _children(node))
-    return [type(node) is S.Number and _lane(node, parents, tensor) for node in order if type(node) is S.Number]
-
-
-def _children(node: S.Node) -> list[S.Node]:
-    kind = type(node)
-    if kind is S.BinOp:
-        return [node.left, node.right]
-    if kind is S.UnaryOp:
-        return [node.operand]
-    if kind is S.Call:
-        return [node.func, *node.args]
-    return []
-
-
-def _lane(number: S.Number, parents: dict[int, S.Node], tensor: dict[int, bool]) -> bool:
-    """A float written as such, reaching a tensor through + - * and signs, and meeting it by + - * or / (as the
-    divisor only)."""
-    if number.is_int:
-        return False
-    child, node = number, parents.get(id(number))
-    while node is not None:
-        kind = type(node)
-        if tensor[id(node)]:
-            return kind is S.BinOp and (node.op in ("+", "-", "*") or (node.op == "/" and child is node.right))
-        if not ((kind is S.BinOp and node.op in ("+", "-", "*")) or (kind is S.UnaryOp and node.op in ("+", "-"))):
-            return False
-        child, node = node, parents.get(id(node))
-    return False
 
 
 __all__ = ["Lanes", "run_together", "together_key", "vector_run"]
