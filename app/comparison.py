@@ -126,8 +126,8 @@ class Program:
     def __init__(self, text: str, backend: Any = None, tree: Any = None) -> None:
         self.text, self.backend = text, backend
         self.tapes: dict[tuple[str, ...], Tape | None] = {}
-        self.numbers: list[Any] | None = None  # when its shape was seen before: its numbers, for the shape's tapes
-        self.written: list[str] = []  # and those numbers as written
+        self.numbers: list[Any] | None = None  # a formula's numbers (as its tape pushes them), for its shape's tapes
+        self.written: list[str] = []  # and as written
         self.shape: Shape | None = None
         self._tree = tree if tree is not None else self._known_shape(text)
         self._evaluator: Interpreter | None = None

@@ -14,7 +14,7 @@ from autodiff.grammar.syntax import tables
 from autodiff.grammar.syntax.nodes import moved
 from autodiff.grammar.syntax.tree import BinOp, Call, ExprStmt, Name, Number, Program, UnaryOp
 
-MOST_CHARS = 2_000  # longer texts go to the parser (far below its limits on size and nesting)
+MOST_CHARS = 400  # longer texts go to the parser: 200 brackets deep at most (its limit is 500), and no limit is near
 _TOKEN = r" *(?:(?P<num>(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][+-]?[0-9]+)?)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)" \
     r"|(?P<op>\*\*|[-+*/(),]))"  # the lexer's NUMBER and NAME
 _CHARACTERS = r"[0-9A-Za-z_.+\-*/(), ]*"

@@ -119,3 +119,11 @@ def test_a_texts_shape_is_known_when_the_short_cut_reads_it(pieces):
         twin = " ".join(token if isinstance(token, str) else "7.5" if token is None else "7" for token in shape[0])
         assert formula_shape(again)[0] == formula_shape(twin)[0] == shape[0]
         assert (quick_parse(again) is None) == (quick_parse(twin) is None) == (tree is None)
+
+
+def test_the_parsers_limits_stay_the_parsers():
+    deep = "(" * 600 + "x" + ")" * 600
+    assert quick_parse(deep) is None and formula_shape(deep) is None
+    with pytest.raises(AutodiffError):
+        parse(deep)
+    assert quick_parse("(" * 150 + "x" + ")" * 150) is not None
