@@ -26,12 +26,12 @@ from autodiff.app.comparison import (
     tolerances,
 )
 from autodiff.app.sampling import Sampling
-from autodiff.app.session import Binding, bind, parsed
+from autodiff.app.session import bind
 from autodiff.app.textbook.realroots import BACKEND
+from autodiff.app.together import Lanes, run_together, together_key, vector_run
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, ParseError, ShapeError, UnknownNameError, UsageError
-from autodiff.grammar.interpreter import Evaluation, Interpreter
-from autodiff.grammar.syntax import elementwise
+from autodiff.grammar.interpreter import Evaluation
 
 MAX_SAMPLES = 10_000  # check's points, each a run of the program
 
@@ -115,19 +115,21 @@ class _Derivative:
         self.name, self.text, self.bound = expectation.name, expectation.text, bound
         self.what = expectation.label
         try:
-            self.tree = parsed(expectation.text)
+            self.program = Program(expectation.text, BACKEND)  # run by its tape, where it has one
         except ParseError as error:
             error.message = f"{self.what}: {error.message}"
             error.details["summary"] = f"{self.what}: {error.details.get('summary', '')}"
             raise
-        self.evaluator = Interpreter(BACKEND)
 
     def value(self, point: dict[str, np.ndarray]) -> np.ndarray:
         try:
             with engine.settings(default_dtype="float64"), engine.no_grad():
-                self.evaluator.names = {n: engine.tensor(v, dtype="float64") for n, v in point.items()}
-                evaluation = self.evaluator.run(self.tree, Evaluation(self.tree))
-                value = evaluation.root
+                names = {n: engine.tensor(v, dtype="float64") for n, v in point.items()}
+                value = self.program.tape_root(names)
+                if value is None:
+                    evaluator, tree = self.program.evaluator, self.program.tree
+                    evaluator.names = names
+                    value = evaluator.run(tree, Evaluation(tree)).root
                 if isinstance(value, (int, float, list)) and not isinstance(value, bool):
                     value = engine.tensor(value, dtype="float64")
         except UnknownNameError as error:
@@ -182,8 +184,8 @@ def prepare_check(request: CheckRequest) -> PreparedCheck:
         if seed is not None:
             engine.manual_seed(seed)
         program = Program(request.program, BACKEND)  # a calculus command: x**(1/3) is the real root
-        vector = samples > 1 and elementwise(program.tree, variables) and \
-            all(elementwise(d.tree, variables) for d in derivatives)
+        vector = samples > 1 and program.elementwise(variables) and \
+            all(d.program.elementwise(variables) for d in derivatives)
         prepared = PreparedCheck(request, (rtol, atol), seed, samples, variables, derivatives, program, vector,
                                  Sampling(variables))
         if vector:
@@ -260,17 +262,6 @@ def _point_by_point(program: Program, sampling: Sampling, samples: int, derivati
     return undefined
 
 
-@dataclass(eq=False)
-class Lanes:
-    """What the vectorised run gave at a check's points: the program's values, autograd's derivatives and the
-    expectations' values (one of each per point)."""
-
-    values: np.ndarray
-    grads: list[np.ndarray]
-    expected: list[np.ndarray]
-    judged: list[list[Comparison]] | None = None  # each expectation's comparison at each point, when made already
-
-
 def _all_at_once(prepared: PreparedCheck, states: list[dict[str, Any]], lanes: Lanes | None
                  ) -> list[dict[str, np.ndarray]] | None:
     """_point_by_point's work for an elementwise program (app.elementwise) of scalar variables: the points are
@@ -300,60 +291,6 @@ def _all_at_once(prepared: PreparedCheck, states: list[dict[str, Any]], lanes: L
             _record(state, i + 1, point, np.array(e[i]), np.array(g[i], copy=True), *prepared.tolerance,
                     comparisons[i])
     return undefined
-
-
-def vector_run(program: Program, derivatives: list[_Derivative], variables: dict[str, Variable],
-               stacked: dict[str, np.ndarray], count: int, order: int) -> Lanes | None:
-    """The program, autograd's derivatives of the order and the expectations, run once on `count` points (each
-    variable's values a vector, in the default dtype); None when that is not one value per point."""
-    try:
-        root, leaves, _ = program.run([Binding(n, v, variables[n].requires_grad) for n, v in stacked.items()])
-        if root.shape != (count,):
-            return None
-        targets = [leaves[d.name] for d in derivatives]
-        ones = np.ones(root.shape)
-        grads = gradients(root, targets, ones) if order == 1 else second(root, targets, ones)
-        expected = [d.value(stacked) for d in derivatives]
-    except AutodiffError:
-        return None
-    if any(e.shape not in ((), (count,)) for e in expected) or any(g.shape != (count,) for g in grads):
-        return None
-    return Lanes(root.numpy(force=True), grads, [np.broadcast_to(e, (count,)) for e in expected])
-
-
-def together_key(prepared: PreparedCheck) -> tuple | None:
-    """What checks must share for run_together to run their points as one vector (None: this one cannot)."""
-    if prepared.stacked is None:
-        return None
-    request = prepared.request
-    return (request.program, tuple((e.name, e.text) for e in request.expectations),
-            tuple((n, v.requires_grad) for n, v in prepared.variables.items()), request.dtype, request.order)
-
-
-def run_together(group: list[PreparedCheck]) -> list[Lanes] | None:
-    """The vectorised runs of checks of one together_key, as one run on all their points (an elementwise program
-    computes each point from that point alone: the same numbers as each check's own run); each check's Lanes, or
-    None (then each check runs its own)."""
-    first, key = group[0], together_key(group[0])
-    if key is None or any(together_key(p) != key for p in group[1:]):
-        return None
-    counts = [p.samples for p in group]
-    stacked = {n: np.concatenate([p.stacked[n] for p in group]) for n in first.stacked}  # type: ignore[index]
-    with engine.settings(default_dtype=first.request.dtype), np.errstate(all="ignore"):
-        lanes = vector_run(first.program, first.derivatives, first.variables, stacked, sum(counts),
-                           first.request.order)
-    if lanes is None:
-        return None
-    tolerance = first.tolerance if all(p.tolerance == first.tolerance for p in group) else None
-    judged = None if tolerance is None else \
-        [compare_each(e, g, *tolerance) for e, g in zip(lanes.expected, lanes.grads)]  # elementwise too
-    out, start = [], 0
-    for count in counts:
-        part = slice(start, start + count)
-        out.append(Lanes(lanes.values[part], [g[part] for g in lanes.grads], [e[part] for e in lanes.expected],
-                         None if judged is None else [j[part] for j in judged]))
-        start += count
-    return out
 
 
 def _drawn(sampling: Sampling, samples: int) -> dict[str, np.ndarray] | None:

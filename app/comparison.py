@@ -16,8 +16,8 @@ from autodiff.app.literals import plain_number
 from autodiff.app.session import Binding, bind, constant, parsed, root_tensor
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, UnknownNameError, UsageError
-from autodiff.grammar.interpreter import Evaluation, Interpreter
-from autodiff.grammar.syntax import is_number
+from autodiff.grammar.interpreter import EngineBackend, Evaluation, Interpreter, Tape, compile_elementwise
+from autodiff.grammar.syntax import elementwise, formula_shape, is_number, quick_parse
 
 # torch.allclose's defaults, for float64; float32 rounds at about 6e-8, so its defaults are looser
 # (the atol of torch.testing.assert_close for float32, and a relative tolerance that float32 arithmetic
@@ -118,11 +118,60 @@ def free_names(program: str, bound: list[Variable], most: int = 16) -> list[str]
 
 
 class Program:
-    """A program parsed once and run again with new values bound to its variables."""
+    """A program parsed once and run again with new values bound to its variables. A formula of plain arithmetic
+    whose shape (grammar's formula_shape: its tokens but its numbers) was seen before is not parsed at all: its runs
+    go by the tape of the first program of that shape with this one's numbers (the same steps the interpreter
+    would take), and it is parsed only if something asks for its tree."""
 
-    def __init__(self, text: str, backend: Any = None) -> None:
-        self.tree = parsed(text)
-        self.evaluator = Interpreter(backend)  # None: the engine's
+    def __init__(self, text: str, backend: Any = None, tree: Any = None) -> None:
+        self.text, self.backend = text, backend
+        self.tapes: dict[tuple[str, ...], Tape | None] = {}
+        self.numbers: list[Any] | None = None  # a formula's numbers (as its tape pushes them), for its shape's tapes
+        self.written: list[str] = []  # and as written
+        self.shape: Shape | None = None
+        self._tree = tree if tree is not None else self._known_shape(text)
+        self._evaluator: Interpreter | None = None
+
+    def _known_shape(self, text: str) -> Any:
+        """The program's tree (None when its shape is known: then the tree is parsed only if asked for)."""
+        found = formula_shape(text)
+        if found is None:
+            return parsed(text)
+        key, numbers = found
+        shape, tree = _SHAPES.get(key), None
+        if shape is None:
+            tree = quick_parse(text)
+            if tree is None:  # not one of quick_parse's formulas: the parser's tree (or its error)
+                return parsed(text)
+            if len(_SHAPES) >= MOST_SHAPES:
+                _SHAPES.clear()
+            shape = _SHAPES[key] = Shape(key, tree)
+        self.shape = shape
+        self.numbers = [EngineBackend.number(value, written) for value, written in numbers]
+        self.written = [written for _, written in numbers]
+        return tree
+
+    @property
+    def tree(self) -> Any:
+        if self._tree is None:
+            self._tree = parsed(self.text)
+        return self._tree
+
+    @property
+    def evaluator(self) -> Interpreter:
+        if self._evaluator is None:
+            self._evaluator = Interpreter(self.backend)  # None: the engine's
+        return self._evaluator
+
+    @classmethod
+    def parsed_as(cls, tree: Any, backend: Any = None) -> Program:
+        """The program of a tree parsed already."""
+        return cls("", backend, tree)
+
+    def elementwise(self, variables: Any) -> bool:
+        """grammar's elementwise() of the program's tree (of its shape's: numbers do not change the answer)."""
+        return self.shape.elementwise(tuple(variables)) if self.shape is not None else \
+            elementwise(self.tree, variables)
 
     def run(self, bindings: list[Binding]) -> tuple[Tensor, dict[str, Tensor], Evaluation]:
         """(root, the bound leaves, the evaluation); the leaves are this run's own fresh tensors."""
@@ -130,6 +179,65 @@ class Program:
         self.evaluator.names = dict(leaves)
         evaluation = self.evaluator.run(self.tree, Evaluation(self.tree))
         return root_tensor(evaluation), leaves, evaluation
+
+    def run_root(self, bindings: list[Binding]) -> tuple[Tensor, dict[str, Tensor]]:
+        """run()'s root and leaves, by the program's tape when it is elementwise in the bound names (the same engine
+        calls, without the interpreter's walk: grammar/interpreter/tape.py), else by run()."""
+        leaves = bind(bindings)
+        root = self.tape_root(leaves)
+        if root is not None:
+            return root, leaves
+        root, leaves, _ = self.run(bindings)
+        return root, leaves
+
+    def tape_root(self, names: dict[str, Any]) -> Tensor | None:
+        """The root of the program's run by its tape with these names bound (None: it has no tape with them, the
+        run failed, or its root is not a tensor; the interpreter's run then says what it is)."""
+        key = tuple(names)
+        if key not in self.tapes:
+            if self.shape is not None:
+                tape = self.shape.tape(key, self.backend)
+                self.tapes[key] = None if tape is None else tape.renumbered(self.numbers or [])
+            else:
+                self.tapes[key] = compile_elementwise(self.tree, key, self.backend) if elementwise(self.tree, key) \
+                    else None
+        tape = self.tapes[key]
+        if tape is None:
+            return None
+        try:
+            root, _ = tape.run(dict(names))
+        except Exception:  # the interpreter's run says what went wrong
+            return None
+        return root if isinstance(root, Tensor) else None
+
+
+class Shape:
+    """What the formulas of one shape share: the shape (formula_shape's), the first one's tree, whether it is
+    elementwise in some names, its tapes (by the names bound and the backend), and what others work out of it
+    (`memo`: app/together.py's lanes)."""
+
+    __slots__ = ("admits", "key", "memo", "tapes", "tree")
+
+    def __init__(self, key: tuple, tree: Any) -> None:
+        self.key, self.tree = key, tree
+        self.memo: dict[Any, Any] = {}
+        self.admits: dict[tuple[str, ...], bool] = {}
+        self.tapes: dict[tuple[tuple[str, ...], Any], Tape | None] = {}
+
+    def elementwise(self, names: tuple[str, ...]) -> bool:
+        if names not in self.admits:
+            self.admits[names] = elementwise(self.tree, names)
+        return self.admits[names]
+
+    def tape(self, names: tuple[str, ...], backend: Any) -> Tape | None:
+        key = (names, backend)
+        if key not in self.tapes:
+            self.tapes[key] = compile_elementwise(self.tree, names, backend) if self.elementwise(names) else None
+        return self.tapes[key]
+
+
+MOST_SHAPES = 4096  # shapes remembered (a batch's programs come from a few dozen)
+_SHAPES: dict[tuple, Shape] = {}
 
 
 def gradients(root: Tensor, inputs: list[Tensor], grad_output: np.ndarray | None,
@@ -200,9 +308,34 @@ def compare_each(values: np.ndarray, reference: np.ndarray, rtol: float, atol: f
     (the same elementwise steps, so each is what compare gives for the pair alone)."""
     v = np.asarray(values, dtype=np.float64).reshape(-1)
     r = np.asarray(reference, dtype=np.float64).reshape(-1)
+    if v.size <= FEW:
+        return [_compare_floats(a, b, rtol, atol) for a, b in zip(v.tolist(), r.tolist())]
     error, relative, failing = _errors(v, r, rtol, atol)
     return [Comparison(not bad, e, rel, 0, e)
             for bad, e, rel in zip(failing.tolist(), error.tolist(), relative.tolist())]
+
+
+FEW = 64  # compare_each compares fewer values than this on Python floats (numpy's calls cost more than the work)
+
+
+def _compare_floats(v: float, r: float, rtol: float, atol: float) -> Comparison:
+    """compare_each's comparison of one pair: _errors' steps on Python floats (each an IEEE operation, as numpy's
+    are, so the same numbers)."""
+    finite = math.isfinite(v) and math.isfinite(r)
+    if finite:
+        error = abs(v - r)
+        magnitude = abs(r)
+        allowed = atol + rtol * magnitude
+    else:
+        same_special = (math.isnan(v) and math.isnan(r)) or (math.isinf(v) and v == r)
+        error = 0.0 if same_special else math.inf
+        magnitude, allowed = 1.0, atol + rtol * 0.0
+    badness = 0.0 if error == 0 else (error / allowed if allowed > 0 else math.inf)
+    if not finite:
+        relative = math.inf if error > 0 else 0.0
+    else:
+        relative = error / magnitude if abs(r) > atol and error > 0 else 0.0
+    return Comparison(not badness > 1.0, error, relative, 0, error)
 
 
 def _errors(v: np.ndarray, r: np.ndarray, rtol: float, atol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

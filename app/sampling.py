@@ -49,8 +49,9 @@ class Sampling:
         if samples < 2 or any(n is None for n in numbers):
             return None
         columns: dict[str, list[Any]] = {}
+        dtype = engine.get_default_dtype()
         for v, number in zip(self.variables.values(), numbers):
-            value = np.array(as_tensor(number, f"the value of {v.name}").numpy(force=True), copy=True)
+            value = np.array(number).astype(dtype)  # as_tensor's value of a number: int64 or float64, in the dtype
             self.first[v.name] = value.astype(np.float64)
             columns[v.name] = [value]
         self.fixed = [v.name for v in self.variables.values() if v.requires_grad]
@@ -59,7 +60,6 @@ class Sampling:
             for v in self.variables.values():
                 column = columns[v.name]
                 column.append(_around_number(firsts[v.name], sample) if v.requires_grad else column[0])
-        dtype = engine.get_default_dtype()
         return {name: np.array([np.float64(c) for c in column]).astype(dtype) for name, column in columns.items()}
 
     def seen(self, root: Tensor, leaves: dict[str, Tensor], checked: bool = True) -> dict[str, np.ndarray]:

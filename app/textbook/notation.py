@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass, field
 
 from autodiff.app.literals import is_plain_number
-from autodiff.app.textbook.questions import GREEK_LETTERS, derivative_question
+from autodiff.app.textbook.plain import as_written
+from autodiff.app.textbook.questions import GREEK_LETTERS, derivative_question, equation_sides, function_definition
 from autodiff.engine import BUILTINS
 from autodiff.engine.errors import AutodiffError
 from autodiff.grammar.syntax import parse
@@ -63,7 +64,7 @@ class Reading:
 
 def name(text: str) -> str:
     """A variable's name as the language spells it (θ is theta), for bindings and the variables of a question."""
-    return "".join(GREEK.get(c, c) for c in text)
+    return text if text.isascii() else "".join(GREEK.get(c, c) for c in text)
 
 
 def read(text: str, variables: tuple[str, ...] | list[str] = (), equations: bool = False) -> Reading:
@@ -96,10 +97,12 @@ def _read(text: str, variables: tuple[str, ...] | list[str] = (), equations: boo
         reading.read_as = reading.read_as or reading.program
         return reading
     declared = {name(v) for v in variables}
-    definition = _function_definition(text)
+    if as_written(text, declared):  # most of a batch's texts: known as they are without rewriting them
+        return Reading(text)
+    definition = function_definition(text)
     if definition is not None:
         text = definition
-    sides = _equation(text, declared, equations)
+    sides = equation_sides(text, equations)
     if sides is not None:
         left, right = (_rewrite(side, declared) for side in sides)
         return Reading(f"({left[0]}) - ({right[0]})", f"{left[0]} = {right[0]}", (left[0], right[0]),
@@ -121,40 +124,6 @@ def _parses(text: str) -> bool:
     except AutodiffError:
         return False
     return True
-
-
-_DEFINITION = re.compile(r"^\s*[A-Za-z]\w*\s*\(\s*[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*\)\s*=(?!=)(.*)$", re.S)
-
-
-def _function_definition(text: str) -> str | None:
-    """`f(x) = x^2` (one statement): the right side, the function's formula."""
-    match = _DEFINITION.match(text)
-    if match is None or "\n" in text.strip() or ";" in text:
-        return None
-    head = text.split("(", 1)[0].strip()
-    return match.group(1).strip() if head not in BUILTINS else None
-
-
-def _equation(text: str, declared: set[str], equations: bool) -> tuple[str, str] | None:
-    """The two sides of a one-statement equation `A = B` (A not a plain name, or any A with `equations`)."""
-    if ";" in text or "\n" in text.strip():
-        return None
-    depth, at = 0, None
-    for i, c in enumerate(text):
-        depth += c in "([{"
-        depth -= c in ")]}"
-        if c == "=" and depth == 0 and text[i - 1:i] not in ("=", "<", ">", "!") and text[i + 1:i + 2] != "=":
-            if at is not None:
-                return None
-            at = i
-    if at is None:
-        return None
-    left, right = text[:at].strip(), text[at + 1:].strip()
-    if re.fullmatch(r"[A-Za-z_]\w*\s*\[.*\]", left, re.S):
-        return None  # y[0] = x writes into a tensor
-    if not left or not right or (not equations and re.fullmatch(r"[A-Za-z_]\w*", left)):
-        return None  # y = x**2 is an assignment, unless the question is implicit
-    return left, right
 
 
 # ---------------------------------------------------------------------------- tokens
@@ -435,7 +404,7 @@ def _power(tokens: list[tuple[str, str]], i: int) -> tuple[str | None, int]:
     rest = kinds[1:]
     if rest[:1] and rest[0][0] == "num":
         return rest[0][1], i + 2
-    if rest[:2] and rest[0] == ("op", "-") and rest[1][0] == "num":
+    if len(rest) >= 2 and rest[0] == ("op", "-") and rest[1][0] == "num":
         return "-" + rest[1][1], i + 3
     if len(rest) >= 4 and rest[0][0] == "open" and rest[1] == ("op", "-") and rest[2][0] == "num" \
             and rest[3][0] == "close":

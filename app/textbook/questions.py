@@ -1,9 +1,12 @@
 """A question written before the function, as a book asks it: `d/dx x^3`, `d/dx(x^3)`, `d^2/dx^2 [x^3 sin x]`,
-`d²/dx² x^4`, `(d/dθ) sin θ` (app.notation reads the rest; `diff` takes the variable and the order)."""
+`d²/dx² x^4`, `(d/dθ) sin θ` (app.notation reads the rest; `diff` takes the variable and the order); and the forms
+around a formula: `f(x) = x^2` (a function's definition) and an equation `x^2 + y^2 = 25`."""
 
 from __future__ import annotations
 
 import re
+
+from autodiff.engine import BUILTINS
 
 GREEK_LETTERS = "αβγδεζηθικλμνξοπρσςτυφϕχψωΓΔΘΛΞΠΣΦΨΩ"
 _SUPERSCRIPT_DIGITS = dict(zip("²³⁴⁵⁶⁷⁸⁹", "23456789"))
@@ -28,4 +31,38 @@ def derivative_question(text: str) -> tuple[str, int, str] | None:
     return match.group(4), int(top), rest
 
 
-__all__ = ["GREEK_LETTERS", "derivative_question"]
+_DEFINITION = re.compile(r"^\s*[A-Za-z]\w*\s*\(\s*[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*\)\s*=(?!=)(.*)$", re.S)
+
+
+def function_definition(text: str) -> str | None:
+    """`f(x) = x^2` (one statement): the right side, the function's formula."""
+    match = _DEFINITION.match(text)
+    if match is None or "\n" in text.strip() or ";" in text:
+        return None
+    head = text.split("(", 1)[0].strip()
+    return match.group(1).strip() if head not in BUILTINS else None
+
+
+def equation_sides(text: str, equations: bool) -> tuple[str, str] | None:
+    """The two sides of a one-statement equation `A = B` (A not a plain name, or any A with `equations`)."""
+    if ";" in text or "\n" in text.strip():
+        return None
+    depth, at = 0, None
+    for i, c in enumerate(text):
+        depth += c in "([{"
+        depth -= c in ")]}"
+        if c == "=" and depth == 0 and text[i - 1:i] not in ("=", "<", ">", "!") and text[i + 1:i + 2] != "=":
+            if at is not None:
+                return None
+            at = i
+    if at is None:
+        return None
+    left, right = text[:at].strip(), text[at + 1:].strip()
+    if re.fullmatch(r"[A-Za-z_]\w*\s*\[.*\]", left, re.S):
+        return None  # y[0] = x writes into a tensor
+    if not left or not right or (not equations and re.fullmatch(r"[A-Za-z_]\w*", left)):
+        return None  # y = x**2 is an assignment, unless the question is implicit
+    return left, right
+
+
+__all__ = ["GREEK_LETTERS", "derivative_question", "equation_sides", "function_definition"]

@@ -42,6 +42,8 @@ def lazy(array: np.ndarray | None) -> Any:
     if array is None:
         return None
     array = np.asarray(array)
+    if array.dtype == np.float64 and not array.shape:  # one float64 number (a check's points): as below, at once
+        return number(array.item())
     check_lists(array.shape, "a value")  # zeros(10**12, 0): no element, but 10**12 lists to write
     return Lazy(array) if array.size > PIECE or (array.ndim and array.shape[0] > PIECE) else values(array)
 
@@ -112,6 +114,8 @@ def values(array: np.ndarray | None) -> Any:
     if array is None:
         return None
     array = np.asarray(array)
+    if array.dtype == np.float64 and not array.shape:  # one float64 number (a check's points): as below, at once
+        return number(array.item())
     check_lists(array.shape, "a value")
     if array.dtype == np.float32:
         array = shortest(array)

@@ -5,7 +5,8 @@ backend calls) and each function call by the function the interpreter finds. Run
 engine calls on the same values as running the program, without the interpreter's walk of the tree (about a
 third of a small program's run); app/stacking.py runs the lines of a batch this way (its tests compare the
 tape's values with the interpreter's bit for bit). Anything outside the
-compiled forms gives no tape (the program is then run by the interpreter)."""
+compiled forms gives no tape (the program is then run by the interpreter). With a backend that differs from the
+engine's in `**` only (check's RealRoots: x**(1/3) is the real root), each `**` is the backend's."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from autodiff.grammar.interpreter.values import Function
 from autodiff.grammar.syntax import tree as S
 from autodiff.grammar.syntax.tree import Program
 
-PUSH, NAME, BINARY, UNARY, CALL = range(5)  # what a step does: push a value, a bound name's value, or apply
+PUSH, NAME, BINARY, UNARY, CALL, POWER = range(6)  # what a step does: push a value, a bound name's value, or apply
 ARITHMETIC = {"+": pyoperator.add, "-": pyoperator.sub, "*": pyoperator.mul, "/": pyoperator.truediv,
               "**": pyoperator.pow}
 SIGNS = frozenset(("+", "-"))
@@ -30,12 +31,26 @@ MAX_STEPS = 10_000  # a longer program is run by the interpreter
 
 
 class Tape:
-    """A compiled program: for each statement, the name it assigns (None: a bare expression) and its steps."""
+    """A compiled program: for each statement, the name it assigns (None: a bare expression) and its steps; and
+    where its numbers are pushed, in the order they are written (`renumbered` makes the tape of a program that
+    differs in its numbers only)."""
 
-    __slots__ = ("statements",)
+    __slots__ = ("numbers", "statements")
 
-    def __init__(self, statements: list[tuple[str | None, list[tuple[int, Any]]]]) -> None:
+    def __init__(self, statements: list[tuple[str | None, list[tuple[int, Any]]]],
+                 numbers: list[tuple[int, int]] | None = None) -> None:
         self.statements = statements
+        self.numbers = numbers or []  # (statement, step) of each number's PUSH
+
+    def renumbered(self, values: list[Any]) -> Tape | None:
+        """The tape with its numbers replaced by `values` (each as EngineBackend.number gives it), in the order
+        they are written; None when there are not as many."""
+        if len(values) != len(self.numbers):
+            return None
+        statements = [(target, list(steps)) for target, steps in self.statements]
+        for (statement, step), value in zip(self.numbers, values):
+            statements[statement][1][step] = (PUSH, value)
+        return Tape(statements, self.numbers)
 
     def run(self, names: dict[str, Any]) -> tuple[Any, str | None]:
         """Run the statements with `names` bound (the program's assignments are added to them): the root (the
@@ -59,6 +74,9 @@ class Tape:
                         stack[-1] = binary(argument, left, right)
                 elif code == UNARY:
                     stack[-1] = unary(argument, stack[-1])
+                elif code == POWER:  # the backend's own **
+                    right = stack.pop()
+                    stack[-1] = argument("**", stack[-1], right)
                 else:
                     stack[-1] = argument(stack[-1])
             root, root_name = stack[0], target
@@ -79,27 +97,34 @@ def _arithmetic(left: Any, right: Any) -> bool:
 _NUMBERS = (int, float)
 
 
-def compile_elementwise(program: Program, variables: Collection[str]) -> Tape | None:
+def compile_elementwise(program: Program, variables: Collection[str], backend: Any = None) -> Tape | None:
     """The tape of a program that grammar.syntax.elementwise admits with these variables, or None when it has
-    something the tape does not compile (the interpreter runs it)."""
+    something the tape does not compile (the interpreter runs it). `backend`: one whose `operator` computes `**`
+    (and only that differently from the engine's backend); None: the engine's."""
     bound = set(variables)
     interpreter = Interpreter()  # its lookup of the names the program does not bind: constants, functions
     statements: list[tuple[str | None, list[tuple[int, Any]]]] = []
+    power = None if backend is None else (POWER, backend.operator)
+    numbers: list[tuple[int, int]] = []
     for statement in program.statements:
-        steps = _steps(statement.value, bound, interpreter)
+        found: list[int] = []
+        steps = _steps(statement.value, bound, interpreter, power, found)
         if steps is None:
             return None
+        numbers += [(len(statements), step) for step in found]
         target = statement.name if type(statement) is S.Assign else None
         if target is None and type(statement) is not S.ExprStmt:
             return None
         statements.append((target, steps))
         if target is not None:
             bound.add(target)
-    return Tape(statements) if statements else None
+    return Tape(statements, numbers) if statements else None
 
 
-def _steps(root: S.Node, bound: set[str], interpreter: Interpreter) -> list[tuple[int, Any]] | None:
-    """The steps of one expression, in the interpreter's order (post-order, left operand first). Iterative."""
+def _steps(root: S.Node, bound: set[str], interpreter: Interpreter, power: tuple[int, Any] | None = None,
+           numbers: list[int] | None = None) -> list[tuple[int, Any]] | None:
+    """The steps of one expression, in the interpreter's order (post-order, left operand first, so its numbers
+    come in the order they are written: their steps are added to `numbers`). Iterative."""
     steps: list[tuple[int, Any]] = []
     stack: list[tuple[S.Node, bool]] = [(root, False)]
     while stack:
@@ -108,6 +133,8 @@ def _steps(root: S.Node, bound: set[str], interpreter: Interpreter) -> list[tupl
         if len(steps) > MAX_STEPS:
             return None
         if kind is S.Number:
+            if numbers is not None:
+                numbers.append(len(steps))
             steps.append((PUSH, EngineBackend.number(node.value, node.text)))
         elif kind is S.Name:
             step = _name(node, bound, interpreter)
@@ -116,7 +143,7 @@ def _steps(root: S.Node, bound: set[str], interpreter: Interpreter) -> list[tupl
             steps.append(step)
         elif kind is S.BinOp and node.op in ARITHMETIC:
             if ready:
-                steps.append((BINARY, node.op))
+                steps.append(power if power is not None and node.op == "**" else (BINARY, node.op))
             else:
                 stack += ((node, True), (node.right, False), (node.left, False))
         elif kind is S.UnaryOp and node.op in SIGNS:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from autodiff.grammar.syntax.arithmetic import formula_shape, quick_parse
 from autodiff.grammar.syntax.forms import FUNCTIONS as ELEMENTWISE_FUNCTIONS
-from autodiff.grammar.syntax.forms import elementwise, is_number
+from autodiff.grammar.syntax.forms import elementwise, is_number, number_lanes
 from autodiff.grammar.syntax.lexer import MAX_BRACKET_DEPTH, MAX_INT_DIGITS, MAX_PARSE_DEPTH, MAX_SOURCE_CHARS
 from autodiff.grammar.syntax.parser import parse
 from autodiff.grammar.syntax.tree import Program
@@ -29,4 +30,5 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["ELEMENTWISE_FUNCTIONS", "MAX_BRACKET_DEPTH", "MAX_INT_DIGITS", "MAX_PARSE_DEPTH", "MAX_SOURCE_CHARS",
-           "Program", "elementwise", "is_number", "parse", "source_excerpt"]
+           "Program", "elementwise", "formula_shape", "is_number", "number_lanes", "parse", "quick_parse",
+           "source_excerpt"]

@@ -5,7 +5,10 @@ element by element, what a run per point gives (check's samples, a batch's lines
 every element on its own, with the same numpy kernel. Decided from the parsed program alone, conservatively:
 numbers, the variables, names the program assigns, pi and e, + - * / ** and unary signs, and calls of the
 one-argument elementwise functions below; anything else (a random draw, a reduction, an index, a list, a
-keyword, a name bound otherwise) is not elementwise, and its points are run one by one."""
+keyword, a name bound otherwise) is not elementwise, and its points are run one by one.
+
+Which numbers of a formula may differ between checks run together (number_lanes)? Floats that reach a variable's
+value through + - * and signs only and meet it by + - * or as a divisor (app/together.py says why these)."""
 
 from __future__ import annotations
 
@@ -66,6 +69,65 @@ def _expression(root: S.Node, names: set[str]) -> bool:
     return True
 
 
+def number_lanes(program: S.Program, variables: Collection[str]) -> list[bool] | None:
+    """For each number of a one-expression program, in the order written: whether it is a float written as such
+    that reaches a variable's value through + - * and signs only, and meets it by + - * or as the divisor of /
+    (app/together.py runs such numbers of several checks as vectors). None for a program of several statements."""
+    if len(program.statements) != 1 or type(program.statements[0]) is not S.ExprStmt:
+        return None
+    return _find_lanes(program.statements[0].value, set(variables))
+
+
+def _find_lanes(root: S.Node, names: Collection[str]) -> list[bool]:
+    """Whether each number under root (in the order written) is a lane: iteratively, first which nodes hold a
+    variable (a tensor's value), then each number's way up to the first such node."""
+    parents: dict[int, S.Node] = {}
+    order: list[S.Node] = []  # post-order, left first (the tape's order: numbers in the order written)
+    stack: list[tuple[S.Node, bool]] = [(root, False)]
+    while stack:
+        node, ready = stack.pop()
+        if ready:
+            order.append(node)
+            continue
+        stack.append((node, True))
+        children = _children(node)
+        for child in reversed(children):
+            parents[id(child)] = node
+            stack.append((child, False))
+    tensor: dict[int, bool] = {}
+    for node in order:
+        tensor[id(node)] = (type(node) is S.Name and node.id in names) or any(tensor[id(c)] for c in _children(node))
+    return [type(node) is S.Number and _lane(node, parents, tensor) for node in order if type(node) is S.Number]
+
+
+def _children(node: S.Node) -> list[S.Node]:
+    kind = type(node)
+    if kind is S.BinOp:
+        return [node.left, node.right]
+    if kind is S.UnaryOp:
+        return [node.operand]
+    if kind is S.Call:
+        return [node.func, *node.args]
+    return []
+
+
+def _lane(number: S.Number, parents: dict[int, S.Node], tensor: dict[int, bool]) -> bool:
+    """A float written as such, reaching a tensor through + - * and signs, and meeting it by + - * or / (as the
+    divisor only)."""
+    if number.is_int:
+        return False
+    child, node = number, parents.get(id(number))
+    while node is not None:
+        kind = type(node)
+        if tensor[id(node)]:
+            return kind is S.BinOp and (node.op in ("+", "-", "*") or (node.op == "/" and child is node.right))
+        if not ((kind is S.BinOp and node.op in ("+", "-", "*")) or (kind is S.UnaryOp and node.op in ("+", "-"))):
+            return False
+        child, node = node, parents.get(id(node))
+    return False
+
+
+
 def is_number(program: S.Program) -> bool:
     """Whether the program is one number as written, signed or not (1.5, -3, 2e-3): the same value every time."""
     if len(program.statements) != 1 or type(program.statements[0]) is not S.ExprStmt:
@@ -74,4 +136,4 @@ def is_number(program: S.Program) -> bool:
     return type(node.operand if type(node) is S.UnaryOp else node) is S.Number
 
 
-__all__ = ["FUNCTIONS", "elementwise", "is_number"]
+__all__ = ["FUNCTIONS", "elementwise", "is_number", "number_lanes"]

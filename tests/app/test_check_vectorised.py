@@ -45,8 +45,9 @@ def _both(request: CheckRequest, monkeypatch: pytest.MonkeyPatch, vector_run: bo
         vector = _document(request)
     if vector_run is not None:
         assert (not by_points) == vector_run
-    with monkeypatch.context() as patch:
-        patch.setattr(checking, "elementwise", lambda *args: False)
+    with monkeypatch.context() as patch:  # point by point, each run by the interpreter (no tape)
+        patch.setattr(checking.Program, "elementwise", lambda *args: False)
+        patch.setattr(checking.Program, "tape_root", lambda *args: None)
         one_by_one = _document(request)
     return vector, one_by_one
 

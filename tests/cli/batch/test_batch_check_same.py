@@ -79,3 +79,28 @@ def test_a_line_that_is_not_json_is_answered_in_its_place(cli):
     assert [a["line"] for a in answers] == [1, 2, 3, 4, 5]
     assert answers[0] == answers[2] | {"line": 1} == answers[4] | {"line": 1}
     assert answers[1]["error"]["kind"] == "syntax" and answers[3]["error"]["kind"] == "usage"
+
+
+SHAPES = [("{a}*x**3*sin({b}*x)", "{a}*(3*x**2*sin({b}*x) + {b}*x**3*cos({b}*x))"),
+          ("exp(-{a}*x**2)", "-2*{a}*x*exp(-{a}*x**2)"), ("x/(1 + {a}*x**2)", "(1 - {a}*x**2)/(1 + {a}*x**2)**2"),
+          ("(x + {a})**3 - {b}/x", "3*(x + {a})**2 + {b}/x**2"), ("{a}*x**(1/3)", "{a}/(3*x**(2/3))")]
+
+
+def test_formulas_of_one_shape_are_answered_as_check_alone(cli, monkeypatch):
+    """Lines whose programs differ in their numbers only run together, their numbers in lanes (app/together.py)."""
+    from autodiff.app import checking
+
+    groups: list[int] = []
+    real = checking.run_together
+    monkeypatch.setattr(checking, "run_together", lambda group: groups.append(len(group)) or real(group))
+    lines = [{"program": p.format(a=a, b=b), "x": x, "expect": {"x": e.format(a=a, b=b)}, "seed": 10 + i}
+             for i, ((p, e), (a, b, x)) in enumerate((shape, numbers) for numbers in
+                                                      ((1.742, 0.5, -1.2), (0.9, -2.25, 0.75), (1.5, 1.5, 2.0))
+                                                      for shape in SHAPES)]
+    lines[3] = {**lines[3], "expect": {"x": "2*x + 1.5"}}  # a wrong one among them
+    batch = cli("check", "--batch", "-", input="".join(json.dumps(line) + "\n" for line in lines))
+    answers = [json.loads(a) for a in batch.stdout.splitlines()]
+    for line, answer in zip(lines, answers):
+        del answer["line"]
+        assert answer == json.loads(cli(*_single_args(line)).stdout), line
+    assert [a["ok"] for a in answers].count(False) == 1 and max(groups) >= 3

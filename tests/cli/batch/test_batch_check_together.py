@@ -159,3 +159,23 @@ def test_lines_of_many_samples_run_in_vectors_of_at_most_so_many_points(cli, run
     assert sizes == [2, 2, 2] and together.code == 0  # 7 lines: 2 + 2 + 2 together, the last alone
     _alone(monkeypatch)
     assert cli("check", "--batch", "-", input=_text(lines)).stdout == together.stdout
+
+
+SHAPES = [("{a}*x**3 - {b}*x", "3*{a}*x**2 - {b}"), ("exp(-{a}*x**2)", "-2*{a}*x*exp(-{a}*x**2)"),
+          ("x/({a} + x**2)", "({a} - x**2)/({a} + x**2)**2"),
+          ("sigmoid({a}*x)", "{a}*sigmoid({a}*x)*(1 - sigmoid({a}*x))"),
+          ("(x + {a})**3/{b}", "3*(x + {a})**2/{b}"), ("{a}/x", "-{a}/x**2")]
+COEFFICIENTS = st.floats(-3, 3, allow_nan=False).map(lambda v: round(v, 3))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(SHAPES), COEFFICIENTS, COEFFICIENTS, POINTS, st.integers(0, 2**31),
+                          st.sampled_from([None, "float32"])), min_size=2, max_size=30))
+def test_formulas_of_one_shape_run_together_give_what_lines_alone_give(cli, monkeypatch, lines):
+    text = _text([{"program": p.format(a=a, b=b), "x": x, "expect": {"x": e.format(a=a, b=b)}, "seed": seed,
+                   **({"dtype": dtype} if dtype else {})} for (p, e), a, b, x, seed, dtype in lines])
+    together = cli("check", "--batch", "-", input=text)
+    with monkeypatch.context() as patched:
+        _alone(patched)
+        alone = cli("check", "--batch", "-", input=text)
+    assert together.stdout == alone.stdout and together.code == alone.code
