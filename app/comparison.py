@@ -17,7 +17,7 @@ from autodiff.app.session import Binding, bind, constant, parsed, root_tensor
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, UnknownNameError, UsageError
 from autodiff.grammar.interpreter import EngineBackend, Evaluation, Interpreter, Tape, compile_elementwise
-from autodiff.grammar.syntax import elementwise, formula_shape, is_number, quick_parse
+from autodiff.grammar.syntax import elementwise, formula_shape, is_number
 
 # torch.allclose's defaults, for float64; float32 rounds at about 6e-8, so its defaults are looser
 # (the atol of torch.testing.assert_close for float32, and a relative tolerance that float32 arithmetic
@@ -140,9 +140,7 @@ class Program:
         key, numbers = found
         shape, tree = _SHAPES.get(key), None
         if shape is None:
-            tree = quick_parse(text)
-            if tree is None:  # not one of quick_parse's formulas: the parser's tree (or its error)
-                return parsed(text)
+            tree = parsed(text)
             if len(_SHAPES) >= MOST_SHAPES:
                 _SHAPES.clear()
             shape = _SHAPES[key] = Shape(key, tree)

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from autodiff.grammar.syntax.arithmetic import formula_shape, quick_parse
 from autodiff.grammar.syntax.forms import FUNCTIONS as ELEMENTWISE_FUNCTIONS
 from autodiff.grammar.syntax.forms import elementwise, is_number, number_lanes
 from autodiff.grammar.syntax.lexer import MAX_BRACKET_DEPTH, MAX_INT_DIGITS, MAX_PARSE_DEPTH, MAX_SOURCE_CHARS
 from autodiff.grammar.syntax.parser import parse
+from autodiff.grammar.syntax.shapes import formula_shape
 from autodiff.grammar.syntax.tree import Program
 
 
@@ -30,5 +30,5 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["ELEMENTWISE_FUNCTIONS", "MAX_BRACKET_DEPTH", "MAX_INT_DIGITS", "MAX_PARSE_DEPTH", "MAX_SOURCE_CHARS",
-           "Program", "elementwise", "formula_shape", "is_number", "number_lanes", "parse", "quick_parse",
+           "Program", "elementwise", "formula_shape", "is_number", "number_lanes", "parse",
            "source_excerpt"]

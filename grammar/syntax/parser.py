@@ -13,7 +13,6 @@ Every mistake raises `ParseError` (line, column and a caret excerpt) or `LimitEr
 from __future__ import annotations
 
 from autodiff.engine.errors import LimitError, ParseError, UsageError
-from autodiff.grammar.syntax.arithmetic import quick_parse
 from autodiff.grammar.syntax.builder import TreeBuilder
 from autodiff.grammar.syntax.lexer import (
     MAX_BRACKET_DEPTH,
@@ -104,9 +103,6 @@ def parse(source: str) -> Program:
     text = source[1:] if source.startswith("\ufeff") else source  # a byte-order mark from an editor
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    quick = quick_parse(text)  # a formula of plain arithmetic: the same tree, without the tables
-    if quick is not None:
-        return quick
     brackets: list[Token] = []
     try:
         statements = _run(tokens(text, brackets), _BUILDER, brackets)
