@@ -5,7 +5,6 @@ wrong first derivative of a scalar program gets its likely mistake named (app/mi
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -36,76 +35,79 @@ from autodiff.grammar.interpreter import Evaluation
 MAX_SAMPLES = 10_000  # check's points, each a run of the program
 
 
-@dataclass(eq=False)
 class Expectation:
     """The user's derivative of the root with respect to NAME; `label` names it in messages (a front end may
     give its own words, e.g. its option's)."""
 
-    name: str
-    text: str
-    label: str = ""
-
-    def __post_init__(self) -> None:
-        self.label = self.label or f"{self.name}={self.text}"
+    def __init__(self, name: str, text: str, label: str = "") -> None:
+        self.name = name
+        self.text = text
+        self.label = label or f"{name}={text}"
 
 
-@dataclass(eq=False)
 class CheckRequest:
     """What to check: the program, its variables, the expectations, and where and how closely."""
 
-    program: str
-    variables: list[Variable]
-    expectations: list[Expectation]
-    dtype: str = "float32"
-    samples: int | None = None  # None: at the bound values
-    seed: int | None = None
-    rtol: float | None = None
-    atol: float | None = None
-    order: int = 1  # 2: the expectations are second derivatives (of the sum of the gradient, per element)
+    def __init__(self, program: str, variables: list[Variable], expectations: list[Expectation],
+                 dtype: str = "float32", samples: int | None = None, seed: int | None = None,
+                 rtol: float | None = None, atol: float | None = None, order: int = 1) -> None:
+        self.program = program
+        self.variables = variables
+        self.expectations = expectations
+        self.dtype = dtype
+        self.samples = samples  # None: at the bound values
+        self.seed = seed
+        self.rtol = rtol
+        self.atol = atol
+        self.order = order  # 2: the expectations are second derivatives (of the sum of the gradient, per element)
 
 
-@dataclass(eq=False)
 class Worst:
     """Where an expectation is furthest from autograd: the point, both values there, the element."""
 
-    point: dict[str, np.ndarray]
-    expected: np.ndarray
-    autograd: np.ndarray
-    index: tuple[int, ...]  # the element of the gradient (empty for a scalar)
-    sample: int  # 1-based; 1 when the check is at the bound point only
-    abs_error: float
-    rel_error: float
+    def __init__(self, point: dict[str, np.ndarray], expected: np.ndarray, autograd: np.ndarray,
+                 index: tuple[int, ...], sample: int, abs_error: float, rel_error: float) -> None:
+        self.point = point
+        self.expected = expected
+        self.autograd = autograd
+        self.index = index  # the element of the gradient (empty for a scalar)
+        self.sample = sample  # 1-based; 1 when the check is at the bound point only
+        self.abs_error = abs_error
+        self.rel_error = rel_error
 
 
-@dataclass(eq=False)
 class CheckResult:
     """One expectation's verdict: its largest errors, where they are, and the likely mistake."""
 
-    name: str
-    text: str
-    ok: bool
-    max_abs_error: float
-    max_rel_error: float
-    worst: Worst
-    shape: tuple[int, ...]
-    mistake: str | None = None  # the likely mistake, when the derivative is wrong and it is recognisable
+    def __init__(self, name: str, text: str, ok: bool, max_abs_error: float, max_rel_error: float, worst: Worst,
+                 shape: tuple[int, ...], mistake: str | None = None) -> None:
+        self.name = name
+        self.text = text
+        self.ok = ok
+        self.max_abs_error = max_abs_error
+        self.max_rel_error = max_rel_error
+        self.worst = worst
+        self.shape = shape
+        self.mistake = mistake  # the likely mistake, when the derivative is wrong and it is recognisable
 
 
-@dataclass(eq=False)
 class CheckReport:
     """Every expectation's verdict, with the points checked and the settings used."""
 
-    ok: bool
-    checks: list[CheckResult]
-    samples: int
-    seed: int | None
-    dtype: str
-    rtol: float
-    atol: float
-    root_shape: tuple[int, ...]
-    notes: list[str] = field(default_factory=list)
-    points: list[dict[str, np.ndarray]] = field(default_factory=list)  # every point checked, in order
-    order: int = 1
+    def __init__(self, ok: bool, checks: list[CheckResult], samples: int, seed: int | None, dtype: str, rtol: float,
+                 atol: float, root_shape: tuple[int, ...], notes: list[str] | None = None,
+                 points: list[dict[str, np.ndarray]] | None = None, order: int = 1) -> None:
+        self.ok = ok
+        self.checks = checks
+        self.samples = samples
+        self.seed = seed
+        self.dtype = dtype
+        self.rtol = rtol
+        self.atol = atol
+        self.root_shape = root_shape
+        self.notes = [] if notes is None else notes
+        self.points = [] if points is None else points  # every point checked, in order
+        self.order = order
 
 
 class _Derivative:
@@ -147,22 +149,24 @@ class _Derivative:
         return np.asarray(value.numpy(force=True), dtype=np.float64)
 
 
-@dataclass(eq=False)
 class PreparedCheck:
     """A check up to its runs: the request checked, the seed drawn and set, the expectations and the program
     parsed, and, where one vectorised run can answer it (an elementwise program of plain-number variables,
     several samples), every point drawn (`stacked`)."""
 
-    request: CheckRequest
-    tolerance: tuple[float, float]
-    seed: int | None
-    samples: int
-    variables: dict[str, Variable]
-    derivatives: list[_Derivative]
-    program: Program
-    vector: bool  # the points run as one vector (else point by point)
-    sampling: Sampling
-    stacked: dict[str, np.ndarray] | None = None  # each variable's values at every point, when drawn already
+    def __init__(self, request: CheckRequest, tolerance: tuple[float, float], seed: int | None, samples: int,
+                 variables: dict[str, Variable], derivatives: list[_Derivative], program: Program, vector: bool,
+                 sampling: Sampling, stacked: dict[str, np.ndarray] | None = None) -> None:
+        self.request = request
+        self.tolerance = tolerance
+        self.seed = seed
+        self.samples = samples
+        self.variables = variables
+        self.derivatives = derivatives
+        self.program = program
+        self.vector = vector  # the points run as one vector (else point by point)
+        self.sampling = sampling
+        self.stacked = stacked  # each variable's values at every point, when drawn already
 
 
 def check_derivatives(request: CheckRequest) -> CheckReport:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -57,14 +56,15 @@ def nothing_to_compare(sizes: list[tuple[str, int]]) -> None:
                                 hint="bind a value with at least one element", reason="empty")
 
 
-@dataclass(eq=False)
 class Variable:
     """A bound name: a VALUE text of the language (evaluated again for every sample) or fixed values."""
 
-    name: str
-    text: str | None = None
-    values: np.ndarray | None = None  # from @PATH: the same at every sample
-    requires_grad: bool = True
+    def __init__(self, name: str, text: str | None = None, values: np.ndarray | None = None,
+                 requires_grad: bool = True) -> None:
+        self.name = name
+        self.text = text
+        self.values = values  # from @PATH: the same at every sample
+        self.requires_grad = requires_grad
 
     def draw(self) -> Any:
         if self.values is not None:
@@ -270,15 +270,20 @@ def second(root: Tensor, inputs: list[Tensor], grad_output: np.ndarray | None) -
     return out
 
 
-@dataclass
 class Comparison:
     """An elementwise comparison of values with a reference, by torch.allclose's rule."""
 
-    ok: bool
-    max_abs_error: float
-    max_rel_error: float
-    worst: int  # flat index of the worst element: the largest error out of tolerance, else the largest
-    worst_error: float  # its absolute error
+    def __init__(self, ok: bool, max_abs_error: float, max_rel_error: float, worst: int, worst_error: float) -> None:
+        self.ok = ok
+        self.max_abs_error = max_abs_error
+        self.max_rel_error = max_rel_error
+        self.worst = worst  # flat index of the worst element: the largest error out of tolerance, else the largest
+        self.worst_error = worst_error  # its absolute error
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Comparison) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # compared by value, so not hashable
 
 
 def compare(values: np.ndarray, reference: np.ndarray, rtol: float, atol: float) -> Comparison:

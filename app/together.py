@@ -14,7 +14,6 @@ Lanes are found in float64 only (a float32 program rounds a Python number where 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -27,15 +26,16 @@ from autodiff.engine.errors import AutodiffError
 from autodiff.grammar.syntax import number_lanes
 
 
-@dataclass(eq=False)
 class Lanes:
     """What the vectorised run gave at a check's points: the program's values, autograd's derivatives and the
     expectations' values (one of each per point)."""
 
-    values: np.ndarray
-    grads: list[np.ndarray]
-    expected: list[np.ndarray]
-    judged: list[list[Comparison]] | None = None  # each expectation's comparison at each point, when made already
+    def __init__(self, values: np.ndarray, grads: list[np.ndarray], expected: list[np.ndarray],
+                 judged: list[list[Comparison]] | None = None) -> None:
+        self.values = values
+        self.grads = grads
+        self.expected = expected
+        self.judged = judged  # each expectation's comparison at each point, when made already
 
 
 def vector_run(program: Any, derivatives: list[Any], variables: dict[str, Any], stacked: dict[str, np.ndarray],

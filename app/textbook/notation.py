@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import keyword
 import re
-from dataclasses import dataclass, field
 
 from autodiff.app.literals import is_plain_number
 from autodiff.app.textbook.plain import as_written
@@ -50,16 +49,22 @@ _BINARY_SPACED = frozenset(("+", "-", "=", "==", "!=", "<", "<=", ">", ">="))
 _ENDS_ARGUMENT = frozenset(("+", "-", "*", "/", "//", "%", "@", "=", "==", "!=", "<", "<=", ">", ">="))
 
 
-@dataclass
 class Reading:
     """How a command read its program: the program in the language, what to show (`read_as`, None when it was
     taken as written), the two sides of an equation, and names read as variables although built-ins have them."""
 
-    program: str
-    read_as: str | None = None
-    equation: tuple[str, str] | None = None
-    variables: list[str] = field(default_factory=list)
-    derivative: tuple[str, int] | None = None  # `d/dx x^3`, `d²/dx² ...`: the question asked, (x, 2)
+    def __init__(self, program: str, read_as: str | None = None, equation: tuple[str, str] | None = None,
+                 variables: list[str] | None = None, derivative: tuple[str, int] | None = None) -> None:
+        self.program = program
+        self.read_as = read_as
+        self.equation = equation
+        self.variables = [] if variables is None else variables
+        self.derivative = derivative  # `d/dx x^3`, `d²/dx² ...`: the question asked, (x, 2)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Reading) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # compared by value, so not hashable
 
 
 def name(text: str) -> str:
