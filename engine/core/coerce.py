@@ -271,58 +271,81 @@ def _short(data: Any) -> str:
 _NOT_GIVEN: Any = object()
 
 
-def with_axis(fn: Any) -> Any:
+class with_axis:
     """fn, also taking `axis=` as another spelling of its `dim=`, and `keepdims=` of its `keepdim=` when it has one
-    (PyTorch's numpy-compatible names: x.sum(axis=0, keepdims=True))."""
-    import functools
-    import inspect
+    (PyTorch's numpy-compatible names: x.sum(axis=0, keepdims=True)). Its parameters are read from fn's code;
+    its signature (with axis and keepdims) is made when something first asks for it."""
 
-    signature = inspect.signature(fn)
-    names = list(signature.parameters)
-    position = names.index("dim")
-    required = signature.parameters["dim"].default is inspect.Parameter.empty
-    keep_at = names.index("keepdim") if "keepdim" in names else None
+    def __init__(self, fn: Any) -> None:
+        import functools
 
-    later_required = [(i, p.name) for i, p in enumerate(signature.parameters.values())
-                      if i > position and required and p.default is inspect.Parameter.empty
-                      and p.kind is p.POSITIONAL_OR_KEYWORD]
+        functools.update_wrapper(self, fn)
+        code, defaults = fn.__code__, fn.__defaults__ or ()
+        positional = code.co_varnames[:code.co_argcount]
+        kwonly = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
+        more = code.co_varnames[code.co_argcount + code.co_kwonlyargcount:]
+        names = [*positional, *more[:1]] if code.co_flags & 0x04 else list(positional)  # then *args
+        names += kwonly
+        self._fn, self._position = fn, names.index("dim")
+        defaulted = set(positional[len(positional) - len(defaults):]) | set(fn.__kwdefaults__ or ())
+        self._required = "dim" not in defaulted
+        self._keep_at = names.index("keepdim") if "keepdim" in names else None
+        # the positional-or-keyword parameters after dim without a default (gather's index): a call with axis=
+        # must still give them
+        self._later = [(i, name) for i, name in enumerate(positional) if i > self._position and self._required
+                       and i >= code.co_posonlyargcount and name not in defaulted]
+        self._signature: Any = None
 
-    def both(name: str, other: str) -> BadValueError:
-        return BadValueError(f"{fn.__name__}() got both {name}= and {other}= ({other} is another name for {name}): "
-                             "give one", reason="axis")
-
-    @functools.wraps(fn)
-    def call(*args: Any, axis: Any = None, keepdims: Any = _NOT_GIVEN, **kwargs: Any) -> Any:
+    def __call__(self, *args: Any, axis: Any = None, keepdims: Any = _NOT_GIVEN, **kwargs: Any) -> Any:
+        position, keep_at = self._position, self._keep_at
         if keepdims is not _NOT_GIVEN:
             if keep_at is None:
-                raise BadValueError(f"{fn.__name__}() got an unexpected keyword argument 'keepdims'",
+                raise BadValueError(f"{self.__name__}() got an unexpected keyword argument 'keepdims'",
                                     reason="arguments")
             if "keepdim" in kwargs or len(args) > keep_at:
-                raise both("keepdim", "keepdims")
+                raise self._both("keepdim", "keepdims")
             kwargs["keepdim"] = keepdims
         given = len(args) > position or "dim" in kwargs
         if axis is not None:
             if (args[position] if len(args) > position else kwargs.get("dim")) is not None:
-                raise both("dim", "axis")
+                raise self._both("dim", "axis")
             if len(args) > position:
                 args = (*args[:position], axis, *args[position + 1:])
             else:
                 kwargs["dim"] = axis
-        elif required and not given:
-            raise BadValueError(f"{fn.__name__}() needs dim= (or axis=), e.g. {fn.__name__}(x, dim=0)", reason="dim")
-        for i, name in later_required:
+        elif self._required and not given:
+            raise BadValueError(f"{self.__name__}() needs dim= (or axis=), e.g. {self.__name__}(x, dim=0)",
+                                reason="dim")
+        for i, name in self._later:
             if len(args) <= i and name not in kwargs:
-                raise BadValueError(f"{fn.__name__}() missing a required argument: '{name}'", reason="arguments")
-        return fn(*args, **kwargs)
+                raise BadValueError(f"{self.__name__}() missing a required argument: '{name}'", reason="arguments")
+        return self._fn(*args, **kwargs)
 
-    extra = [inspect.Parameter("axis", inspect.Parameter.KEYWORD_ONLY, default=None)]
-    if keep_at is not None:
-        extra.append(inspect.Parameter("keepdims", inspect.Parameter.KEYWORD_ONLY, default=None))
-    # the signature shows dim (and the required parameters after it: gather's index) with a default, so a call
-    # with axis= binds; the call checks those are there
-    loosened = {p.name for p in list(signature.parameters.values())[position:]
-                if p.default is inspect.Parameter.empty and p.kind is p.POSITIONAL_OR_KEYWORD} if required else set()
-    parameters = [p.replace(default=None) if p.name in loosened else p for p in signature.parameters.values()]
-    at = next((i for i, p in enumerate(parameters) if p.kind is inspect.Parameter.VAR_KEYWORD), len(parameters))
-    call.__signature__ = signature.replace(parameters=[*parameters[:at], *extra, *parameters[at:]])  # type: ignore
-    return call
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        """A method when read from a Tensor (x.sum(axis=0)), as a function would be."""
+        import types
+
+        return self if instance is None else types.MethodType(self, instance)
+
+    def _both(self, name: str, other: str) -> BadValueError:
+        return BadValueError(f"{self.__name__}() got both {name}= and {other}= ({other} is another name for {name}): "
+                             "give one", reason="axis")
+
+    @property
+    def __signature__(self) -> Any:
+        """fn's signature with axis= (and keepdims=) beside dim=; dim (and the required parameters after it) shown
+        with a default, so a call with axis= binds (the call checks they are there)."""
+        if self._signature is None:
+            import inspect
+
+            signature = inspect.signature(self._fn)
+            empty = inspect.Parameter.empty
+            extra = [inspect.Parameter("axis", inspect.Parameter.KEYWORD_ONLY, default=None)]
+            if self._keep_at is not None:
+                extra.append(inspect.Parameter("keepdims", inspect.Parameter.KEYWORD_ONLY, default=None))
+            loosened = {p.name for p in list(signature.parameters.values())[self._position:]
+                        if p.default is empty and p.kind is p.POSITIONAL_OR_KEYWORD} if self._required else set()
+            parameters = [p.replace(default=None) if p.name in loosened else p for p in signature.parameters.values()]
+            at = next((i for i, p in enumerate(parameters) if p.kind is p.VAR_KEYWORD), len(parameters))
+            self._signature = signature.replace(parameters=[*parameters[:at], *extra, *parameters[at:]])
+        return self._signature
