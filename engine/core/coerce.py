@@ -280,11 +280,11 @@ class with_axis:
         import functools
 
         functools.update_wrapper(self, fn)
-        code, defaults = fn.__code__, fn.__defaults__ or ()
-        positional = code.co_varnames[:code.co_argcount]
-        kwonly = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
-        more = code.co_varnames[code.co_argcount + code.co_kwonlyargcount:]
-        names = [*positional, *more[:1]] if code.co_flags & 0x04 else list(positional)  # then *args
+        body, defaults = fn.__code__, fn.__defaults__ or ()
+        positional = body.co_varnames[:body.co_argcount]
+        kwonly = body.co_varnames[body.co_argcount:body.co_argcount + body.co_kwonlyargcount]
+        more = body.co_varnames[body.co_argcount + body.co_kwonlyargcount:]
+        names = [*positional, *more[:1]] if body.co_flags & 0x04 else list(positional)  # then *args
         names += kwonly
         self._fn, self._position = fn, names.index("dim")
         defaulted = set(positional[len(positional) - len(defaults):]) | set(fn.__kwdefaults__ or ())
@@ -293,7 +293,7 @@ class with_axis:
         # the positional-or-keyword parameters after dim without a default (gather's index): a call with axis=
         # must still give them
         self._later = [(i, name) for i, name in enumerate(positional) if i > self._position and self._required
-                       and i >= code.co_posonlyargcount and name not in defaulted]
+                       and i >= body.co_posonlyargcount and name not in defaulted]
         self._signature: Any = None
 
     def __call__(self, *args: Any, axis: Any = None, keepdims: Any = _NOT_GIVEN, **kwargs: Any) -> Any:
