@@ -15,38 +15,32 @@ initialisers; `optim/`, the optimizers and schedulers; `transforms/`, forward-mo
 torch.autograd.functional, gradcheck, vmap; `random/`, the generator and the distributions; `facade/`, the
 `torch` module scripts import (autodiff run). `errors.py` is the engine's errors, which every layer imports.
 
-Importing the package imports the core and every module that registers a built-in of the language, in the order
-below, then installs the Tensor's API (api.install). nn's Module and module classes (module, layers, containers,
+Importing the package imports the core and the rooms of the common built-ins (arithmetic, elementwise functions,
+reductions, shapes, gathers, indexing, joins, logic, linear algebra, the Tensor's math, constructors), then installs
+the Tensor's API (api.install). The rooms of the other built-ins (activations, cumulative ops, sorting, nn's
+functional layers and losses, decompositions, einsum, custom Functions, ...) are imported, in the order of
+`_import_rooms`, the first time the table of built-ins is asked for a name it does not hold or is read whole
+(`registry.Table`), or an attribute of this package is missing (`__getattr__`): they then register their built-ins
+and ops and their Tensor methods are installed. nn's Module and module classes (module, layers, containers,
 function_modules, norm_layers, the recurrent layers) and its initialisers, optim and the transforms are imported by
-their users (the facade of `autodiff run`, the commands that need them), which keeps a one-shot `autodiff eval` from
-loading them; `import_all()` imports them all.
+their users (the facade of `autodiff run`, the commands that need them). A one-shot `autodiff eval` loads none of
+these; `import_all()` imports them all.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 # isort: off
 from .core import api as _api  # the core, up to backward and the Tensor's API (installed below)
 from .core import autograd  # engine.autograd.grad and .backward, as torch.autograd's  # noqa: F401
-# Each module registers its built-ins and ops when imported, in this order (the order `autodiff ops` lists them)
+# Each module registers its built-ins and ops when imported, in this order, then those of _import_rooms (the order
+# `autodiff ops` lists them)
 from .ops import gathers, indexing, joins, logic, linalg  # noqa: F401
 from .core import tensormath  # noqa: F401
-from .nn import activations  # noqa: F401
-from .ops import cumulative, more_elementwise, rearrange, sorting  # noqa: F401
-from .random import distributions  # noqa: F401
-from .nn import classification_losses  # noqa: F401
-from .ops import counting, decompositions, einsum  # noqa: F401
-from .nn import convolution, linear_functions, losses, loss_backwards  # noqa: F401
-from .core import custom_function  # noqa: F401
-from .ops import moments  # noqa: F401
-from .nn import padding, pooling  # noqa: F401
-from .nn import embedding  # noqa: F401
-from .nn import normalization  # noqa: F401
-from .ops import selecting, scatter_reduce  # noqa: F401
-from .random import random_fill  # noqa: F401
 # isort: on
-from .core.api import INPLACE, OPERATORS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
+from .core.api import INPLACE, OPERATORS, OWN_METHODS, REFLECTED, TENSOR_METHODS, TENSOR_PROPERTIES, UNARY_OPERATORS
 from .core.autograd import backward, grad
-from .core.custom_function import CustomNode, FunctionCtx, apply_function, once_differentiable
 from .core.dtypes import ALIASES as DTYPE_ALIASES
 from .core.dtypes import DType, bool_, float16, float32, float64, int8, int16, int32, int64, promote_types, uint8
 from .core.executor import execute
@@ -97,7 +91,6 @@ from .errors import (
     UsageError,
 )
 from .ops.constructors import manual_seed
-from .ops.decompositions import linalg_pinv, linalg_slogdet, linalg_svd
 from .ops.indexing import getitem, setitem
 from .ops.reductions import MinMax, linalg_norm
 from .random.generator import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
@@ -105,17 +98,56 @@ from .random.generator import Generator, default_generator, get_rng_state, initi
 _api.install()
 
 
+def _import_rooms() -> None:
+    """Import the rooms of the less common built-ins (BUILTINS.complete calls this once): each registers its
+    built-ins and ops when imported, in this order; then their Tensor methods are installed and every built-in
+    is a function of this package."""
+    global CustomNode, FunctionCtx, apply_function, once_differentiable, linalg_pinv, linalg_slogdet, linalg_svd
+    # isort: off
+    from .nn import activations  # noqa: F401
+    from .ops import cumulative, more_elementwise, rearrange, sorting  # noqa: F401
+    from .random import distributions  # noqa: F401
+    from .nn import classification_losses  # noqa: F401
+    from .ops import counting, decompositions, einsum  # noqa: F401
+    from .nn import convolution, linear_functions, losses, loss_backwards  # noqa: F401
+    from .core import custom_function  # noqa: F401
+    from .ops import moments  # noqa: F401
+    from .nn import padding, pooling  # noqa: F401
+    from .nn import embedding  # noqa: F401
+    from .nn import normalization  # noqa: F401
+    from .ops import selecting, scatter_reduce  # noqa: F401
+    from .random import random_fill  # noqa: F401
+    # isort: on
+    from .core.custom_function import CustomNode, FunctionCtx, apply_function, once_differentiable
+    from .ops.decompositions import linalg_pinv, linalg_slogdet, linalg_svd
+
+    _api.install_methods()
+    globals().update({name: entry.fn for name, entry in BUILTINS.loaded().items()})
+
+
+def __getattr__(name: str) -> Any:
+    """A name of the rooms imported on first use (autodiff.engine.cumsum, autodiff.engine.CustomNode)."""
+    if BUILTINS.completing is not None and not name.startswith("__"):
+        BUILTINS.complete()
+        if name in globals():
+            return globals()[name]
+    raise AttributeError(f"module 'autodiff.engine' has no attribute '{name}'")
+
+
 def import_all() -> None:
-    """Import the rooms `import autodiff.engine` leaves to their users: nn's module classes and recurrent layers,
-    optim, and the transforms (forward mode, torch.func, torch.autograd.functional, gradcheck). Their ops then
-    join OPS (`autodiff ops` lists every op)."""
+    """Import every room: those of the built-ins imported on first use, and those `import autodiff.engine` leaves
+    to their users: nn's module classes and recurrent layers, optim, and the transforms (forward mode, torch.func,
+    torch.autograd.functional, gradcheck). Their ops then join OPS (`autodiff ops` lists every op)."""
+    BUILTINS.complete()
     from .nn import containers, function_modules, init, layers, module, norm_layers, recurrent_layers  # noqa: F401
     from .optim import optimizers  # noqa: F401
     from .transforms import autograd_functional, forward_ad, gradcheck, torch_func  # noqa: F401
 
 
-# Every built-in as a module function: autodiff.engine.sin(x), autodiff.engine.zeros(3, 1), ...
-globals().update({name: entry.fn for name, entry in BUILTINS.items()})
+# Every built-in as a module function: autodiff.engine.sin(x), autodiff.engine.zeros(3, 1), ... (those of the rooms
+# imported on first use once they are)
+globals().update({name: entry.fn for name, entry in BUILTINS.loaded().items()})
+BUILTINS.completing = _import_rooms
 
 # With torch.func (transforms/torch_func.py) as a module; every built-in is an attribute too.
 __all__ = [
@@ -127,6 +159,7 @@ __all__ = [
     "OPERATORS",
     "OPS",
     "OP_GROUPS",
+    "OWN_METHODS",
     "REFLECTED",
     "STATE",
     "TENSOR_METHODS",

@@ -46,8 +46,9 @@ ALLOWED_MODULES = {
 # getattr/setattr/delattr with a computed name, where the name cannot come from a user, and why.
 # Keyed by (file, enclosing function, call as written); each entry allows that many occurrences.
 DYNAMIC_ATTRIBUTES = {
-    ("engine/core/api.py", "install", "setattr(T, name, entry.fn)"):
-        (1, "installs the BUILTINS table's functions as Tensor methods, at import"),
+    ("engine/core/api.py", "install_methods", "setattr(Tensor, name, entry.fn)"):
+        (1, "installs the BUILTINS table's functions as Tensor methods, at import and once the rooms imported on "
+            "first use have registered theirs"),
     ("engine/core/api.py", "_set_operators", "setattr(T, name, method)"):
         (1, "installs the Tensor's operators made of the array operations (a fixed table, _array_operators)"),
     ("engine/core/api.py", "install", "setattr(T, name, method)"):

@@ -256,20 +256,49 @@ def install() -> None:
         setattr(T, name, _conversion(dtype))
     T.type = _type
     T.type_as = lambda self, other: to(self, other)
-    for name, entry in BUILTINS.items():  # every built-in that is a method and not already an attribute
-        if entry.method:
-            if not hasattr(T, name):
-                setattr(T, name, entry.fn)
+    install_methods()
+
+
+def install_methods() -> None:
+    """Every built-in registered so far that is a method, on the Tensor (where it is not an attribute already):
+    install calls it, and the package again once the rooms it imports on first use have registered theirs."""
+    for name, entry in BUILTINS.loaded().items():
+        if entry.method and not set.__contains__(TENSOR_METHODS, name):
+            if not hasattr(Tensor, name):
+                setattr(Tensor, name, entry.fn)
             TENSOR_METHODS.add(name)
 
 
-# What a program may read and call on a tensor (the language's allow-list): the built-ins that are methods
-# (added by install), the Tensor's own methods, and its properties.
-TENSOR_METHODS: set[str] = {
+class Methods(set):
+    """TENSOR_METHODS: a name it does not hold, or reading it whole, first completes the table of built-ins (whose
+    rooms imported on first use add their methods)."""
+
+    def __contains__(self, name: object) -> bool:
+        if set.__contains__(self, name):
+            return True
+        if BUILTINS.completing is None:
+            return False
+        BUILTINS.complete()
+        return set.__contains__(self, name)
+
+    def __iter__(self) -> Any:
+        BUILTINS.complete()
+        return set.__iter__(self)
+
+    def __len__(self) -> int:
+        BUILTINS.complete()
+        return set.__len__(self)
+
+
+# The Tensor's own methods (not built-ins)
+OWN_METHODS = frozenset((
     "backward", "retain_grad", "item", "tolist", "size", "dim", "numel", "detach_", "requires_grad_", *CONVERSIONS,
-    "type", "type_as", "element_size", "is_floating_point", "nelement", "register_hook", *INPLACE}
+    "type", "type_as", "element_size", "is_floating_point", "nelement", "register_hook", *INPLACE))
+# What a program may read and call on a tensor (the language's allow-list): the Tensor's own methods, the built-ins
+# that are methods (added by install_methods), and its properties.
+TENSOR_METHODS = Methods(OWN_METHODS)
 TENSOR_PROPERTIES = ("T", "mT", "shape", "grad", "data", "requires_grad", "is_leaf", "grad_fn", "dtype", "ndim",
                      "retains_grad")
 
-__all__ = ["INPLACE", "OPERATORS", "REFLECTED", "TENSOR_METHODS", "TENSOR_PROPERTIES", "UNARY_OPERATORS", "install",
-           "rdiv", "rsub"]
+__all__ = ["INPLACE", "OPERATORS", "OWN_METHODS", "REFLECTED", "TENSOR_METHODS", "TENSOR_PROPERTIES", "UNARY_OPERATORS",
+           "Methods", "install", "install_methods", "rdiv", "rsub"]

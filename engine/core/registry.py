@@ -32,7 +32,6 @@ class Builtin:
     - plan: lambda R, *args, **kwargs: its ops, for other backends; R offers R.op(op, *inputs, **params) and
       R.is_constant(x) (x needs no gradient: a number, a constant)
     - functional: also torch.nn.functional.NAME; alias_of: the built-in it is another spelling of (ln: log)
-    - parameters (derived): the names of its parameters, from its signature
     """
 
     def __init__(self, name: str, fn: Callable[..., Any], signature: str, ops: tuple[str, ...], summary: str,
@@ -41,18 +40,75 @@ class Builtin:
         self.name, self.fn, self.signature, self.ops = name, fn, signature, ops
         self.summary, self.method = summary, method
         self.op, self.composite, self.plan, self.functional, self.alias_of = op, composite, plan, functional, alias_of
-        inside = signature.split("(", 1)[1].rstrip(")")
-        self.parameters = tuple(p.split("=")[0].strip().lstrip("*") for p in inside.split(",") if p.strip())
 
     def __repr__(self) -> str:
         return f"Builtin({self.signature!r})"
 
 
-BUILTINS: dict[str, Builtin] = {}
+class Table(dict):
+    """The built-ins by name (`BUILTINS`). The package imports the rooms of the common built-ins with itself and
+    leaves the rest (activations, cumulative ops, sorting, nn's functional layers, ...) to `completing`: asked for a
+    name it does not hold, or read whole (iterated, counted, listed), the table first imports them, so that every
+    reader sees every built-in and a one-shot `autodiff eval` loads only the rooms it reaches."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.completing: Callable[[], None] | None = None  # imports the rest; None once the table is complete
+
+    def complete(self) -> None:
+        """Import the rooms not imported yet (once)."""
+        completing, self.completing = self.completing, None
+        if completing is not None:
+            completing()
+
+    def __missing__(self, name: str) -> Builtin:
+        if self.completing is not None:
+            self.complete()
+            if dict.__contains__(self, name):
+                return dict.__getitem__(self, name)
+        raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        if dict.__contains__(self, name):
+            return True
+        if self.completing is None:
+            return False
+        self.complete()
+        return dict.__contains__(self, name)
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        return dict.__getitem__(self, name) if name in self else default
+
+    def __iter__(self) -> Any:
+        self.complete()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self.complete()
+        return dict.__len__(self)
+
+    def keys(self) -> Any:  # type: ignore[override]
+        self.complete()
+        return dict.keys(self)
+
+    def values(self) -> Any:  # type: ignore[override]
+        self.complete()
+        return dict.values(self)
+
+    def items(self) -> Any:  # type: ignore[override]
+        self.complete()
+        return dict.items(self)
+
+    def loaded(self) -> dict[str, Builtin]:
+        """The built-ins registered so far, without importing the rest."""
+        return dict(dict.items(self))
+
+
+BUILTINS = Table()
 
 
 def _register(entry: Builtin) -> Builtin:
-    if entry.name in BUILTINS:
+    if dict.__contains__(BUILTINS, entry.name):
         raise ValueError(f"built-in {entry.name} is registered twice")
     BUILTINS[entry.name] = entry
     return entry

@@ -147,10 +147,10 @@ class Interpreter:
             return torch_namespace() if module is None else module
         if self.policy.python_builtins and name in PYTHON_BUILTIN_NAMES:
             return python_builtins_table()[name]
+        if name in CONSTANTS:  # after the program's own names: a tutorial may assign `e = c * d` (no built-in
+            return self.backend.constant(name)  # has a constant's name: tests check)
         if name in BUILTINS:
             return builtin_function(name)
-        if name in CONSTANTS:  # after the program's own names: a tutorial may assign `e = c * d`
-            return self.backend.constant(name)
         value = self.backend.unbound(name)
         if value is None:
             raise self.unknown(name, node)

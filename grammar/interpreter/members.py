@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from autodiff import engine
-from autodiff.engine import BUILTINS, TENSOR_METHODS, TENSOR_PROPERTIES, AccumulateGrad, Node, Tensor
+from autodiff.engine import BUILTINS, OWN_METHODS, TENSOR_METHODS, TENSOR_PROPERTIES, AccumulateGrad, Node, Tensor
 from autodiff.engine.errors import BadValueError, UnknownNameError
 from autodiff.grammar.interpreter.values import Function, Namespace, kind, literal_tensor, shown
 
@@ -74,8 +74,9 @@ def _tensor_member(value: Tensor, attr: str) -> Any:
     getter = TENSOR_ATTRIBUTES.get(attr)
     if getter is not None:
         return getter(value)
-    if attr in TENSOR_METHODS:
-        return Function(attr, getattr(value, attr), method_signature(attr), BUILTINS.get(attr))
+    if attr in OWN_METHODS or attr in TENSOR_METHODS:
+        builtin = None if attr in OWN_METHODS else BUILTINS.get(attr)  # backward, item, ...: not built-ins
+        return Function(attr, getattr(value, attr), None if builtin is None else method_signature(attr), builtin)
     raise unknown_member("tensor", attr, [*TENSOR_ATTRIBUTES, *TENSOR_METHODS])
 
 
