@@ -32,6 +32,13 @@ def _stale_view(x: Tensor) -> AutogradError:
 
 
 _FLOAT32, _FLOAT64 = np.dtype(np.float32), np.dtype(np.float64)
+# Python floats a 0-d float32 tensor meets, rounded to float32 as numpy rounds them (a loop meets the same few)
+_AS_FLOAT32: dict[float, float] = {}
+_EXACT_INT = 1 << 24  # an int up to this size is the same float in float32 and float64
+# the results _on_numbers gives itself: normal numbers (and zeros) that do not overflow; for the others numpy's
+# own computation (its warnings, subnormals, infinities and nans) takes over
+_NORMAL = {_FLOAT32: (1.1754943508222875e-38, 3.4028234663852886e38),
+           _FLOAT64: (2.2250738585072014e-308, 1.7976931348623157e308)}
 
 
 # PyTorch refuses these on bool tensors (a mask is inverted with ~)
@@ -117,6 +124,10 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
 
     This is the hot path of every forward operation, hence the plain loops.
     """
+    if op.numbers is not None and params is None and arrays is None:
+        result = _on_numbers(op, inputs)
+        if result is not None:
+            return result
     values = []
     needs = []
     recording = False
@@ -173,6 +184,56 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
     return result
 
 
+def _on_numbers(op: Op, inputs: Sequence[Any]) -> Tensor | None:
+    """An arithmetic op (Op.numbers) of a 0-d float tensor and a number or a 0-d tensor of its dtype, computed on
+    Python floats, or None (apply's general path) for anything else.
+
+    Bit for bit numpy's result: in float64 it is the same IEEE operation; in float32 numpy rounds a Python
+    number to float32 first, and + - * / of two float32 values computed in float64 (53 bits, over 2 * 24 + 2)
+    and rounded to float32 give the correctly rounded float32 result. Results that are not normal numbers or
+    zeros, and division by zero, are left to numpy (its warnings, overflow and subnormals)."""
+    a, b = inputs
+    if type(a) is not Tensor or a._view_stamp is not None or STATE.forward_level:
+        return None
+    x = a._data
+    dtype = x.dtype
+    if x.shape or (dtype is not _FLOAT32 and dtype is not _FLOAT64):
+        return None
+    if type(b) is Tensor:
+        y = b._data
+        if y.shape or y.dtype is not dtype or b._view_stamp is not None:
+            return None
+        y = float(y)
+        needs = (a._requires_grad, b._requires_grad)
+    else:
+        if type(b) is float:
+            y = b
+        elif type(b) is int and -_EXACT_INT <= b <= _EXACT_INT:
+            y = float(b)
+        else:
+            return None
+        if dtype is _FLOAT32 and y:  # (a zero is itself in float32; and 0.0 and -0.0 are one key of a dict)
+            rounded = _AS_FLOAT32.get(y)
+            if rounded is None:
+                if len(_AS_FLOAT32) > 4096:
+                    _AS_FLOAT32.clear()
+                with np.errstate(all="ignore"):
+                    rounded = _AS_FLOAT32[y] = float(np.float32(y))
+            y = rounded
+        needs = (a._requires_grad, False)
+    try:
+        value = op.numbers(float(x), y)
+    except ZeroDivisionError:
+        return None
+    smallest, largest = _NORMAL[dtype]
+    if not smallest <= abs(value) <= largest and value != 0:  # (a nan fails both)
+        return None
+    out = np.asarray(value, dtype)
+    if (needs[0] or needs[1]) and STATE.grad_enabled:
+        return _record(op, inputs, needs, None, out)
+    return Tensor._make(out)
+
+
 def _several(op: Op, inputs: Sequence[Any], needs: tuple, params: dict | None, out: Any, recorded: bool,
              values: Sequence[Any]) -> tuple[Tensor, ...]:
     """An op with several outputs (Op.outputs): one tensor each, sharing one node (multi_output.py) when recorded,
@@ -207,6 +268,21 @@ def _several(op: Op, inputs: Sequence[Any], needs: tuple, params: dict | None, o
 
 def _edges(inputs: Sequence[Any], needs: tuple) -> tuple[tuple, tuple]:
     """The node of each input that needs a gradient (None for the others), and each one's shape and dtype."""
+    if len(needs) == 2:  # a binary op, written out: this runs for every recorded op
+        a, b = inputs
+        if needs[0]:
+            na = a._grad_fn if a._grad_fn is not None else accumulator(a)
+            da = a._data
+            if needs[1]:
+                nb = b._grad_fn if b._grad_fn is not None else accumulator(b)
+                db = b._data
+                return (na, nb), (da.shape, da.dtype, db.shape, db.dtype)
+            return (na, None), (da.shape, da.dtype, None, None)
+        if needs[1]:
+            nb = b._grad_fn if b._grad_fn is not None else accumulator(b)
+            db = b._data
+            return (None, nb), (None, None, db.shape, db.dtype)
+        return (None, None), (None, None, None, None)
     nexts = []
     meta: list = []
     for x, flag in zip(inputs, needs):
@@ -228,17 +304,19 @@ def _saved_values(op: Op, plan: tuple, inputs: Sequence[Any], params: dict | Non
         return None
     values: list = []
     for name, slot in plan:
-        if name == "result" or name in op.outputs:
-            values += (None, None, 0)
-        elif slot is None:  # a parameter PyTorch saves as a tensor (max's indices): freed like one
-            values += (params[name], None, 0)
-        else:
+        if slot is not None:  # an input (`result` and the outputs have no slot)
             x = inputs[slot]
             if isinstance(x, Tensor):
-                counter = x._counter()
+                counter = x._version
+                if counter is None:
+                    counter = x._counter()
                 values += (x, counter, counter.value)
             else:
                 values += (x, None, 0)
+        elif name == "result" or name in op.outputs:
+            values += (None, None, 0)
+        else:  # a parameter PyTorch saves as a tensor (max's indices): freed like one
+            values += (params[name], None, 0)
     return values
 
 
@@ -248,15 +326,18 @@ def _record(op: Op, inputs: Sequence[Any], needs: tuple, params: dict | None, ou
     Stored as flat tuples: a long graph is many nodes, and fewer objects means less work for Python's
     garbage collector (which costs more than the arithmetic on scalars).
     """
-    plan = op.saved_for[needs]
+    plans = op.saved_for
+    plan = plans.get(needs)  # (dict.get: the plans' own lookup, a subclass's, costs more)
+    if plan is None:
+        plan = plans[needs]
+    if not plan:
+        return Tensor._make(out, Node(op, *_edges(inputs, needs), params, plan, None))
     saved = _saved_values(op, plan, inputs, params)
-    save_result = saved is not None and ("result", None) in plan  # (the result's slot is None: optable)
-    if saved is not None and not save_result:
-        saved = tuple(saved)
+    if ("result", None) not in plan:
+        return Tensor._make(out, Node(op, *_edges(inputs, needs), params, plan, tuple(saved)))
     node = Node(op, *_edges(inputs, needs), params, plan, saved)
     result = Tensor._make(out, node)
-    if save_result:
-        node._save_result(result)
+    node._save_result(result)
     return result
 
 
