@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AutogradError, BadValueError, LimitError
-from ..kernels.arrays import elementwise_layout
+from ..kernels.arrays import elementwise_layout, number_of, on_numbers
 from ..kernels.parallel import THRESHOLD
 from .coerce import broadcast_shape
 from .dtypes import BY_NUMPY, TYPE_NAMES, result_type
@@ -32,13 +32,6 @@ def _stale_view(x: Tensor) -> AutogradError:
 
 
 _FLOAT32, _FLOAT64 = np.dtype(np.float32), np.dtype(np.float64)
-# Python floats a 0-d float32 tensor meets, rounded to float32 as numpy rounds them (a loop meets the same few)
-_AS_FLOAT32: dict[float, float] = {}
-_EXACT_INT = 1 << 24  # an int up to this size is the same float in float32 and float64
-# the results _on_numbers gives itself: normal numbers (and zeros) that do not overflow; for the others numpy's
-# own computation (its warnings, subnormals, infinities and nans) takes over
-_NORMAL = {_FLOAT32: (1.1754943508222875e-38, 3.4028234663852886e38),
-           _FLOAT64: (2.2250738585072014e-308, 1.7976931348623157e308)}
 
 
 # PyTorch refuses these on bool tensors (a mask is inverted with ~)
@@ -186,12 +179,7 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
 
 def _on_numbers(op: Op, inputs: Sequence[Any]) -> Tensor | None:
     """An arithmetic op (Op.numbers) of a 0-d float tensor and a number or a 0-d tensor of its dtype, computed on
-    Python floats, or None (apply's general path) for anything else.
-
-    Bit for bit numpy's result: in float64 it is the same IEEE operation; in float32 numpy rounds a Python
-    number to float32 first, and + - * / of two float32 values computed in float64 (53 bits, over 2 * 24 + 2)
-    and rounded to float32 give the correctly rounded float32 result. Results that are not normal numbers or
-    zeros, and division by zero, are left to numpy (its warnings, overflow and subnormals)."""
+    Python floats (kernels.arrays.on_numbers: numpy's result to the bit), or None for apply's general path."""
     a, b = inputs
     if type(a) is not Tensor or a._view_stamp is not None or STATE.forward_level:
         return None
@@ -206,29 +194,13 @@ def _on_numbers(op: Op, inputs: Sequence[Any]) -> Tensor | None:
         y = float(y)
         needs = (a._requires_grad, b._requires_grad)
     else:
-        if type(b) is float:
-            y = b
-        elif type(b) is int and -_EXACT_INT <= b <= _EXACT_INT:
-            y = float(b)
-        else:
+        y = number_of(b, dtype)
+        if y is None:
             return None
-        if dtype is _FLOAT32 and y:  # (a zero is itself in float32; and 0.0 and -0.0 are one key of a dict)
-            rounded = _AS_FLOAT32.get(y)
-            if rounded is None:
-                if len(_AS_FLOAT32) > 4096:
-                    _AS_FLOAT32.clear()
-                with np.errstate(all="ignore"):
-                    rounded = _AS_FLOAT32[y] = float(np.float32(y))
-            y = rounded
         needs = (a._requires_grad, False)
-    try:
-        value = op.numbers(float(x), y)
-    except ZeroDivisionError:
+    out = on_numbers(op.numbers, float(x), y, dtype)
+    if out is None:
         return None
-    smallest, largest = _NORMAL[dtype]
-    if not smallest <= abs(value) <= largest and value != 0:  # (a nan fails both)
-        return None
-    out = np.asarray(value, dtype)
     if (needs[0] or needs[1]) and STATE.grad_enabled:
         return _record(op, inputs, needs, None, out)
     return Tensor._make(out)
