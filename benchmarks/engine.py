@@ -1,6 +1,6 @@
 """Engine throughput against PyTorch CPU, measured in one run.
 
-    python benchmarks/engine.py [--elements 4000000] [--rounds 3] [--only NAME] [--cached]
+    python benchmarks/engine.py [--elements 4000000] [--rounds 3] [--only NAME] [--cached] [--faults]
 
 Each program (forward and backward) runs in a fresh worker process per library, so neither pays for
 the other's imports or heap; rounds alternate engine and torch, and the table reports the median over
@@ -141,7 +141,9 @@ def worker(library: str, name: str, elements: int, runs: int, cached: bool = Fal
 
 
 def phases(library: str, name: str, elements: int, runs: int, cached: bool = False) -> dict[str, float]:
-    """Best wall times of the forward pass, the backward pass and both, over `runs` (seconds each)."""
+    """Best wall times of the forward pass, the backward pass and both, over `runs` (seconds each), and the
+    median minor page faults and system CPU seconds of each pass (`forward_faults`, `forward_sys`, ...): a
+    fresh array's pages are faulted in and zeroed by the kernel, which is system time, not arithmetic."""
     if cached:
         from autodiff.engine.kernels.allocator import cache_freed_memory
 
@@ -152,18 +154,35 @@ def phases(library: str, name: str, elements: int, runs: int, cached: bool = Fal
         from autodiff import engine as lib
     tensors = _inputs(lib, name, elements)
     best = {"forward": float("inf"), "backward": float("inf"), "total": float("inf")}
+    faults = {"forward_faults": [], "backward_faults": [], "forward_sys": [], "backward_sys": []}
     for i in range(runs + 1):
         for leaf in tensors.values():
             leaf.grad = None
+        before = _usage()
         start = time.perf_counter()
         root = _program(lib, name, tensors)
         middle = time.perf_counter()
+        between = _usage()
         root.backward()
         end = time.perf_counter()
+        after = _usage()
         if i:
             for key, elapsed in (("forward", middle - start), ("backward", end - middle), ("total", end - start)):
                 best[key] = min(best[key], elapsed)
-    return best
+            for key, (a, b) in (("forward", (before, between)), ("backward", (between, after))):
+                faults[f"{key}_faults"].append(b[0] - a[0])
+                faults[f"{key}_sys"].append(b[1] - a[1])
+    return {**best, **{key: statistics.median(values) for key, values in faults.items()}}
+
+
+def _usage() -> tuple[int, float]:
+    """The process's minor page faults and system CPU seconds so far (zeros where resource is missing)."""
+    try:
+        import resource
+    except ImportError:
+        return 0, 0.0
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_minflt, usage.ru_stime
 
 
 def measure(library: str, name: str, elements: int, runs: int, cached: bool = False) -> float:
@@ -192,6 +211,8 @@ def main() -> None:
     parser.add_argument("--cached", action="store_true",
                         help="both libraries with malloc keeping freed memory (as the autodiff command runs)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--faults", action="store_true",
+                        help="also print each pass's page faults and system CPU ms (medians over runs)")
     args = parser.parse_args()
     if args.info:
         print(json.dumps(_info()))
@@ -211,6 +232,9 @@ def main() -> None:
             for phase in ("forward", "backward", "total"):
                 median = statistics.median(t[phase] for t in times[library])
                 row[f"{library}_ms" if phase == "total" else f"{library}_{phase}_ms"] = median * 1e3
+        for library in ("engine", "torch"):
+            for key in ("forward_faults", "backward_faults", "forward_sys", "backward_sys"):
+                row[f"{library}_{key}"] = statistics.median(t[key] for t in times[library])
         row["ratio"] = row["engine_ms"] / row["torch_ms"]
         results.append(row)
     info = machine()
@@ -225,6 +249,13 @@ def main() -> None:
         print(f"{r['program']:<16}{r['engine_ms']:>12.1f}{r['torch_ms']:>12.1f}{r['ratio']:>8.2f}   "
               f"{r['engine_forward_ms']:>10.1f} / {r['torch_forward_ms']:<10.1f}   "
               f"{r['engine_backward_ms']:>8.1f} / {r['torch_backward_ms']:.1f}")
+    if args.faults:
+        print(f"{'page faults, system ms':<28}{'engine forward':>16}{'torch forward':>16}{'engine backward':>18}"
+              f"{'torch backward':>17}")
+        for r in results:
+            cells = [f"{r[f'{lib}_{phase}_faults']:,.0f}, {r[f'{lib}_{phase}_sys'] * 1e3:.1f}"
+                     for phase in ("forward", "backward") for lib in ("engine", "torch")]
+            print(f"{r['program']:<28}{cells[0]:>16}{cells[1]:>16}{cells[2]:>18}{cells[3]:>17}")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import math
 import weakref
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -153,11 +152,15 @@ class Node:
             self._saved = None
             self._freed = True
 
-    def _context_of(self, create_graph: bool) -> SimpleNamespace:
-        values: dict[str, Any] = dict(self._params) if self._params else {}
-        values["input_shape"], values["input_dtype"] = self._meta[0], self._meta[1]
-        values["input_shapes"] = self._meta[::2]
+    def _context_of(self, create_graph: bool) -> Saved:
+        s = Saved()
+        if self._params:
+            s.__dict__.update(self._params)
+        meta = self._meta
+        s.input_shape, s.input_dtype, s.input_shapes = meta[0], meta[1], meta[::2]
         saved = self._saved
+        if saved is None:
+            return s
         for i, (name, _) in enumerate(self._plan):
             value, version, expected = saved[3 * i], saved[3 * i + 1], saved[3 * i + 2]
             if version is not None and version.value != expected:
@@ -169,17 +172,16 @@ class Node:
                     reason="modified_inplace",
                 )
             if isinstance(value, Tensor):
-                values[name] = value if create_graph else value._data
+                value = value if create_graph else value._data
             elif name == "result" and create_graph:
                 result = Tensor._make(value, self)
                 result._version = version
                 held = getattr(self, "_result_tangent", None)  # forward-over-reverse: the result's tangent
                 if held is not None and held[0] == STATE.forward_level:
                     result._tangent = held
-                values[name] = result
-            else:
-                values[name] = value
-        return SimpleNamespace(**values)
+                value = result
+            setattr(s, name, value)
+        return s
 
     def apply(self, grad: Any, F: Any) -> list:
         """The gradients for each input (None where an input needs none), each of the input's shape and dtype,
@@ -189,13 +191,23 @@ class Node:
         ctx = self._context_of(F.records)
         outputs = []
         meta = self._meta
-        for i, (nxt, formula) in enumerate(zip(self._next, self.op.grads)):
+        i = 0
+        for nxt, formula in zip(self._next, self.op.grads):
             if nxt is None:
                 outputs.append(None)
-                continue
-            g = formula.fn(F, grad, ctx)  # None: no gradient (PyTorch's undefined one: slogdet's sign alone)
-            outputs.append(None if g is None else F.fit(g, meta[2 * i], meta[2 * i + 1]))
+            else:
+                g = formula.fn(F, grad, ctx)  # None: no gradient (PyTorch's undefined one: slogdet's sign alone)
+                # (an array of the input's shape and dtype already fits: F.fit would return it as it is)
+                if g is not None and not (type(g) is np.ndarray and g.shape == meta[i] and g.dtype is meta[i + 1]):
+                    g = F.fit(g, meta[i], meta[i + 1])
+                outputs.append(g)
+            i += 2
         return outputs
+
+
+class Saved:
+    """What a node's formulas read as `s`: its saved values, its parameters and its inputs' shapes and dtypes
+    (input_shape, input_dtype, input_shapes), as attributes."""
 
 
 def edge(node: Any) -> tuple[Any, int]:

@@ -8,10 +8,9 @@ its formulas getting them as a tuple (None for an output no gradient reached).""
 from __future__ import annotations
 
 import weakref
-from types import SimpleNamespace
 from typing import Any
 
-from .graph import Node
+from .graph import Node, Saved
 from .settings import STATE
 from .tensor import Tensor
 
@@ -47,7 +46,7 @@ class MultiNode(Node):
             return [None] * len(self._next)
         return super().apply(grads, F)
 
-    def _context_of(self, create_graph: bool) -> SimpleNamespace:
+    def _context_of(self, create_graph: bool) -> Saved:
         """The saved values; with create_graph the saved outputs as tensors of this node (so the gradient's
         own graph reaches back through them, as PyTorch's saved results do)."""
         ctx = super()._context_of(create_graph)

@@ -101,13 +101,16 @@ class Op:
       them, arithmetic promotes them, the others compute in floats)
     - large_forward (derived): for inputs of parallel.THRESHOLD elements or more, the forward split over the
       cores, where it can be.
+    - numbers: the forward of an arithmetic op of two inputs on Python floats (operator.mul): a 0-d float
+      tensor with a number or another 0-d tensor of its dtype computes by it (recording.apply), the same
+      IEEE operation as numpy's without a ufunc call.
     """
 
     def __init__(self, name: str, node: str, inputs: tuple[str, ...], forward: Callable[..., np.ndarray] | None,
                  grads: tuple[Grad, ...], doc: str = "", group: str | None = None, view: bool = False,
                  noisy: bool = False, elementwise: bool = False, kernel: Kernel | None = None, symbolic: Any = None,
                  saved: tuple[str, ...] = (), jvp: Any = None, outputs: tuple[str, ...] = (), several: bool = False,
-                 integers: str | None = None) -> None:
+                 integers: str | None = None, numbers: Callable[[float, float], float] | None = None) -> None:
         if len(grads) != len(inputs):
             raise ValueError(f"op {name}: {len(inputs)} inputs but {len(grads)} formulas")
         if integers is None:  # by its group
@@ -117,7 +120,7 @@ class Op:
         self.name, self.node, self.inputs, self.forward, self.grads = name, node, inputs, forward, grads
         self.doc, self.group, self.view, self.noisy, self.elementwise = doc, group, view, noisy, elementwise
         self.kernel, self.symbolic, self.saved, self.jvp = kernel, symbolic, saved, jvp
-        self.outputs, self.several, self.integers = outputs, several, integers
+        self.outputs, self.several, self.integers, self.numbers = outputs, several, integers, numbers
         chosen = kernel if kernel is not None else _ufunc_kernel(forward)
         self.large_forward = None if chosen is None else splitting(chosen, forward)
 

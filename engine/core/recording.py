@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AutogradError, BadValueError, LimitError
-from ..kernels.arrays import elementwise_layout
+from ..kernels.arrays import elementwise_layout, number_of, on_numbers
 from ..kernels.parallel import THRESHOLD
 from .coerce import broadcast_shape
 from .dtypes import BY_NUMPY, TYPE_NAMES, result_type
@@ -117,6 +117,10 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
 
     This is the hot path of every forward operation, hence the plain loops.
     """
+    if op.numbers is not None and params is None and arrays is None:
+        result = _on_numbers(op, inputs)
+        if result is not None:
+            return result
     values = []
     needs = []
     recording = False
@@ -173,6 +177,35 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
     return result
 
 
+def _on_numbers(op: Op, inputs: Sequence[Any]) -> Tensor | None:
+    """An arithmetic op (Op.numbers) of a 0-d float tensor and a number or a 0-d tensor of its dtype, computed on
+    Python floats (kernels.arrays.on_numbers: numpy's result to the bit), or None for apply's general path."""
+    a, b = inputs
+    if type(a) is not Tensor or a._view_stamp is not None or STATE.forward_level:
+        return None
+    x = a._data
+    dtype = x.dtype
+    if x.shape or (dtype is not _FLOAT32 and dtype is not _FLOAT64):
+        return None
+    if type(b) is Tensor:
+        y = b._data
+        if y.shape or y.dtype is not dtype or b._view_stamp is not None:
+            return None
+        y = float(y)
+        needs = (a._requires_grad, b._requires_grad)
+    else:
+        y = number_of(b, dtype)
+        if y is None:
+            return None
+        needs = (a._requires_grad, False)
+    out = on_numbers(op.numbers, float(x), y, dtype)
+    if out is None:
+        return None
+    if (needs[0] or needs[1]) and STATE.grad_enabled:
+        return _record(op, inputs, needs, None, out)
+    return Tensor._make(out)
+
+
 def _several(op: Op, inputs: Sequence[Any], needs: tuple, params: dict | None, out: Any, recorded: bool,
              values: Sequence[Any]) -> tuple[Tensor, ...]:
     """An op with several outputs (Op.outputs): one tensor each, sharing one node (multi_output.py) when recorded,
@@ -207,6 +240,21 @@ def _several(op: Op, inputs: Sequence[Any], needs: tuple, params: dict | None, o
 
 def _edges(inputs: Sequence[Any], needs: tuple) -> tuple[tuple, tuple]:
     """The node of each input that needs a gradient (None for the others), and each one's shape and dtype."""
+    if len(needs) == 2:  # a binary op, written out: this runs for every recorded op
+        a, b = inputs
+        if needs[0]:
+            na = a._grad_fn if a._grad_fn is not None else accumulator(a)
+            da = a._data
+            if needs[1]:
+                nb = b._grad_fn if b._grad_fn is not None else accumulator(b)
+                db = b._data
+                return (na, nb), (da.shape, da.dtype, db.shape, db.dtype)
+            return (na, None), (da.shape, da.dtype, None, None)
+        if needs[1]:
+            nb = b._grad_fn if b._grad_fn is not None else accumulator(b)
+            db = b._data
+            return (None, nb), (None, None, db.shape, db.dtype)
+        return (None, None), (None, None, None, None)
     nexts = []
     meta: list = []
     for x, flag in zip(inputs, needs):
@@ -228,17 +276,19 @@ def _saved_values(op: Op, plan: tuple, inputs: Sequence[Any], params: dict | Non
         return None
     values: list = []
     for name, slot in plan:
-        if name == "result" or name in op.outputs:
-            values += (None, None, 0)
-        elif slot is None:  # a parameter PyTorch saves as a tensor (max's indices): freed like one
-            values += (params[name], None, 0)
-        else:
+        if slot is not None:  # an input (`result` and the outputs have no slot)
             x = inputs[slot]
             if isinstance(x, Tensor):
-                counter = x._counter()
+                counter = x._version
+                if counter is None:
+                    counter = x._counter()
                 values += (x, counter, counter.value)
             else:
                 values += (x, None, 0)
+        elif name == "result" or name in op.outputs:
+            values += (None, None, 0)
+        else:  # a parameter PyTorch saves as a tensor (max's indices): freed like one
+            values += (params[name], None, 0)
     return values
 
 
@@ -248,15 +298,18 @@ def _record(op: Op, inputs: Sequence[Any], needs: tuple, params: dict | None, ou
     Stored as flat tuples: a long graph is many nodes, and fewer objects means less work for Python's
     garbage collector (which costs more than the arithmetic on scalars).
     """
-    plan = op.saved_for[needs]
+    plans = op.saved_for
+    plan = plans.get(needs)  # (dict.get: the plans' own lookup, a subclass's, costs more)
+    if plan is None:
+        plan = plans[needs]
+    if not plan:
+        return Tensor._make(out, Node(op, *_edges(inputs, needs), params, plan, None))
     saved = _saved_values(op, plan, inputs, params)
-    save_result = saved is not None and ("result", None) in plan  # (the result's slot is None: optable)
-    if saved is not None and not save_result:
-        saved = tuple(saved)
+    if ("result", None) not in plan:
+        return Tensor._make(out, Node(op, *_edges(inputs, needs), params, plan, tuple(saved)))
     node = Node(op, *_edges(inputs, needs), params, plan, saved)
     result = Tensor._make(out, node)
-    if save_result:
-        node._save_result(result)
+    node._save_result(result)
     return result
 
 

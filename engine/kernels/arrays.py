@@ -4,6 +4,7 @@ them, and undoing broadcasting (`sum_to`, with a contraction when the product wo
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import numpy as np
@@ -208,6 +209,55 @@ def slice_scatter(g: np.ndarray, shape: tuple[int, ...], where: tuple) -> np.nda
     return out
 
 
+# ---------------------------------------------------------------------------- arithmetic of one number
+# numpy's ufunc machinery costs a microsecond or two per call, far more than the arithmetic of a 0-d array.
+# `on_numbers` computes + - * / of a 0-d float array and a number on Python floats: in float64 the same IEEE
+# operation; in float32, numpy first rounds a Python number to float32, and + - * / of two float32 values
+# computed in float64 (53 bits, over 2 * 24 + 2) and rounded to float32 give the correctly rounded float32
+# result. Results that are not normal numbers or zeros, and division by zero, are left to numpy (its
+# warnings, overflow and subnormals).
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+_AS_FLOAT32: dict[float, float] = {}  # Python floats rounded to float32 as numpy rounds them (a loop meets few)
+EXACT_INT = 1 << 24  # an int up to this size is the same number in float32 and float64
+_NORMAL32 = (1.1754943508222875e-38, 3.4028234663852886e38)  # the smallest and largest normal float32
+_NORMAL64 = (2.2250738585072014e-308, 1.7976931348623157e308)
+
+
+def as_operand(number: float, dtype: np.dtype) -> float:
+    """A Python float as numpy uses it with a tensor of dtype (float32 or float64): rounded to float32 for float32."""
+    if dtype is _F64 or not number:  # (a zero is itself; and 0.0 and -0.0 are one key of a dict)
+        return number
+    rounded = _AS_FLOAT32.get(number)
+    if rounded is None:
+        if len(_AS_FLOAT32) > 4096:
+            _AS_FLOAT32.clear()
+        with np.errstate(all="ignore"):
+            rounded = _AS_FLOAT32[number] = float(np.float32(number))
+    return rounded
+
+
+def on_numbers(fn: Any, x: float, y: float, dtype: np.dtype) -> np.ndarray | None:
+    """fn(x, y) (operator.add, sub, mul, truediv) of two numbers of dtype (float32 or float64, as as_operand
+    gives them) as numpy's 0-d result in dtype, or None where numpy's own computation must decide."""
+    try:
+        value = fn(x, y)
+    except ZeroDivisionError:
+        return None
+    smallest, largest = _NORMAL32 if dtype is _F32 else _NORMAL64  # (a dtype's hash is not cheap)
+    if not smallest <= abs(value) <= largest and value != 0:  # (a nan fails both)
+        return None
+    return np.asarray(value, dtype)
+
+
+def number_of(b: Any, dtype: np.dtype) -> float | None:
+    """A Python float or a small int as the float numpy computes with beside a 0-d array of dtype; None otherwise."""
+    if type(b) is float:
+        return as_operand(b, dtype)
+    if type(b) is int and -EXACT_INT <= b <= EXACT_INT:
+        return float(b)
+    return None
+
+
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 CONTRACT_AT = 1 << 16  # elements of the broadcast product from which a contraction beats building it
 
@@ -225,6 +275,11 @@ def multiply(a: Any, b: Any) -> Any:
 def mul_sum_to(a: Any, b: Any, shape: tuple[int, ...] | None) -> Any:
     """sum_to(a * b, shape), by a contraction when the broadcast product would be much larger than shape."""
     if type(b) is not np.ndarray:  # a Python number: nothing broadcasts (the common scalar case, kept cheap)
+        if type(a) is np.ndarray and not a.shape and (a.dtype is _F32 or a.dtype is _F64):
+            y = number_of(b, a.dtype)
+            out = None if y is None else on_numbers(operator.mul, float(a), y, a.dtype)
+            if out is not None:
+                return out
         return multiply(a, b) if type(a) is np.ndarray and a.size >= parallel.THRESHOLD else a * b
     sa, sb = a.shape, b.shape
     if sa == shape and (sb == sa or sb == ()):

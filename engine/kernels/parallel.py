@@ -19,6 +19,7 @@ from __future__ import annotations
 import _thread
 import itertools
 import os
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -69,12 +70,18 @@ _INPUTS = "abcd"
 
 
 class Kernel:
-    """A chain of ufunc steps on `arity` same-shaped inputs (a, b, ...), each step writing the running value `t`."""
+    """A chain of ufunc steps on `arity` same-shaped inputs (a, b, ...), each step writing the running value `t`.
 
-    __slots__ = ("_plan", "arity", "block", "steps", "threshold")
+    Its results' memory is reused (result_array) unless `keep` is False: a kernel whose result is often a
+    temporary of a numpy expression (`F.exp(d) + 1`) leaves it to numpy, which then computes in place in it
+    (numpy reuses an array only Python's stack refers to; a remembered one never is).
+    """
 
-    def __init__(self, arity: int, *steps: Step) -> None:
+    __slots__ = ("_plan", "arity", "block", "keep", "steps", "threshold")
+
+    def __init__(self, arity: int, *steps: Step, keep: bool = True) -> None:
         self.arity = arity
+        self.keep = keep
         self.steps = steps
         cheap = all(step[0] in CHEAP for step in steps)
         self.threshold = CHEAP_THRESHOLD if cheap else THRESHOLD
@@ -89,7 +96,7 @@ class Kernel:
         if operands is None:
             return None
         flat, shape, dtype = operands
-        out = np.empty(shape, dtype=dtype)
+        out = result_array(shape, dtype) if self.keep else np.empty(shape, dtype=dtype)
         run(self._block, out.reshape(-1), flat, self.block)
         return out
 
@@ -106,6 +113,46 @@ class Kernel:
         values = [x[lo:hi] if type(x) is np.ndarray and x.ndim == 1 else x for x in inputs]
         for ufunc, operands in self._plan:
             ufunc(*[t if kind == 0 else values[v] if kind == 1 else v for kind, v in operands], out=t)
+
+
+# ---------------------------------------------------------------------------- results' memory, reused
+# A fresh array's pages are faulted in and zeroed by the OS on first write: for a 16 MB result that costs about
+# as much as computing it. glibc gives a large freed block back to the OS once enough free memory lies at the
+# top of its heap, which the end of every backward pass leaves there, so each forward pass after one faulted
+# its results in again (sin_exp_tanh at 4M float32: ~3,800 faults, 30-40 ms of system time a forward pass).
+# The kernels remember their recent results instead and reuse one as soon as nothing else refers to it.
+SPARE_BYTES = 256 << 20  # the kernels' results remembered (in use or free), at most
+_made: list = []  # those results, oldest first
+_made_lock = _thread.allocate_lock()
+_free_count = 0  # sys.getrefcount() of a remembered array nothing else refers to, as result_array reads it
+
+
+def result_array(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """An uninitialised array for a kernel's result: a remembered one that nothing refers to any more (its
+    memory is warm), else a new one, remembered while SPARE_BYTES allows (the oldest are forgotten first)."""
+    global _free_count
+    if not _free_count:  # measured, not assumed: how many references the loop below sees on a free array
+        for probe in [np.empty(0)]:
+            _free_count = sys.getrefcount(probe)
+    with _made_lock:
+        for a in _made:
+            if sys.getrefcount(a) == _free_count and a.shape == shape and a.dtype == dtype:
+                return a
+        out = np.empty(shape, dtype=dtype)
+        held = out.nbytes
+        for a in _made:
+            held += a.nbytes
+        while _made and held > SPARE_BYTES:
+            held -= _made.pop(0).nbytes
+        if held <= SPARE_BYTES:
+            _made.append(out)
+        return out
+
+
+def release() -> None:
+    """Forget the remembered results (the free ones go back to malloc)."""
+    with _made_lock:
+        _made.clear()
 
 
 def _operands(args: Sequence[Any], threshold: int) -> tuple[list, tuple[int, ...], np.dtype] | None:
@@ -183,9 +230,9 @@ def _with_errors(errors: dict, work: Callable[[], None]) -> None:
 
 
 # ---------------------------------------------------------------------------- the kernels the engine uses
-def unary(ufunc: np.ufunc) -> Kernel:
+def unary(ufunc: np.ufunc, keep: bool = True) -> Kernel:
     """ufunc(a) as a kernel."""
-    return Kernel(1, (ufunc, "a"))
+    return Kernel(1, (ufunc, "a"), keep=keep)
 
 
 def binary(ufunc: np.ufunc) -> Kernel:

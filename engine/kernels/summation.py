@@ -30,6 +30,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from . import parallel
+
 VECTOR_BYTES = 32  # ATen's Vectorized<float>/<double> width in its sum kernel (AVX2 and AVX512 builds alike)
 ILP = 4  # accumulators in row_sum
 LEVELS = 4  # levels of multi_row_sum's cascade
@@ -163,6 +165,8 @@ def torch_sum(x: np.ndarray, axis: int | Sequence[int] | None = None, keepdims: 
     """np.sum(x, axis, keepdims=keepdims), its values added in PyTorch's order (see the module's text)."""
     x = np.asarray(x)
     if x.dtype not in (np.float32, np.float64) or x.size == 0 or x.ndim == 0 or x.size > SERIAL:
+        if x.size >= SPLIT_SUM and axis is None and not keepdims and x.dtype.kind == "f" and x.flags.c_contiguous:
+            return split_sum(x)
         kind = x.dtype if x.dtype.kind in "iuf" else None  # integers in their own dtype (sum(dtype=int32))
         return np.asarray(np.sum(x, axis=axis, keepdims=keepdims, dtype=kind))
     if axis is None and x.flags.c_contiguous:  # the common case: one contiguous row
@@ -181,6 +185,42 @@ def torch_sum(x: np.ndarray, axis: int | Sequence[int] | None = None, keepdims: 
     if keepdims:
         result = result.reshape(tuple(1 if d in reduced else x.shape[d] for d in range(x.ndim)))
     return result
+
+
+# numpy sums a contiguous float array pairwise: the sums of its two halves (the first n // 2 rounded down to a
+# multiple of 8 elements) added, each the same way down to blocks of 128. Its halves' halves are independent
+# sums, which the threads compute (numpy's reduction releases the GIL) and which are then added as numpy adds
+# them: the same result, bit for bit (a nan's sign and payload aside: the order of a nan's operands is the C
+# compiler's, so a nan is computed again in one piece).
+SPLIT_SUM = 1 << 20  # elements from which a whole sum is split between the threads
+SPLIT_LEVELS = 3  # levels of numpy's pairwise halving that the split follows (8 parts, taken in turn)
+
+
+def split_sum(x: np.ndarray) -> np.ndarray:
+    """np.sum(x) of a C-contiguous float array, computed by the threads in parts of numpy's own pairwise order."""
+    flat = x.reshape(-1)
+    parts = [(0, flat.size)]
+    for _ in range(SPLIT_LEVELS):
+        halves = []
+        for lo, hi in parts:
+            half = (hi - lo) // 2
+            half -= half % 8
+            halves += [(lo, lo + half), (lo + half, hi)]
+        parts = halves
+    sums = np.empty(len(parts), dtype=x.dtype)
+
+    def add_parts(out: np.ndarray, inputs: list, first: int, last: int) -> None:
+        for i in range(first, last):
+            lo, hi = parts[i]
+            out[i] = np.add.reduce(flat[lo:hi])
+
+    parallel.run(add_parts, sums, [], 1)
+    values = list(sums)  # numpy scalars: each addition below rounds in x's dtype
+    while len(values) > 1:
+        values = [values[i] + values[i + 1] for i in range(0, len(values), 2)]
+    if values[0] != values[0]:  # a nan
+        return np.asarray(np.add.reduce(flat))
+    return np.asarray(values[0])
 
 
 def _planned(x: np.ndarray, plan: list[tuple[int, int, bool]]) -> np.ndarray:

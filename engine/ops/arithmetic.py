@@ -9,6 +9,7 @@ gives (negation is exact, products commute).
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -53,10 +54,12 @@ def _pow_scalar_base_grad(F: Any, g: Any, s: Any) -> Any:
 # ---------------------------------------------------------------------------- the ops
 ADD = declare(Op("add", "AddBackward0", ("self", "other"), np.add,
                  (Grad(lambda F, g, s: g, "grad"), Grad(lambda F, g, s: g, "grad")), "self + other",
-                 group=ARITHMETIC, elementwise=True, symbolic=lambda M, a, b: a + b, jvp=ELEMENTWISE_JVP))
+                 group=ARITHMETIC, elementwise=True, symbolic=lambda M, a, b: a + b, jvp=ELEMENTWISE_JVP,
+                 numbers=operator.add))
 SUB = declare(Op("sub", "SubBackward0", ("self", "other"), np.subtract,
                  (Grad(lambda F, g, s: g, "grad"), Grad(lambda F, g, s: -g, "-grad")), "self - other",
-                 group=ARITHMETIC, elementwise=True, symbolic=lambda M, a, b: a - b, jvp=ELEMENTWISE_JVP))
+                 group=ARITHMETIC, elementwise=True, symbolic=lambda M, a, b: a - b, jvp=ELEMENTWISE_JVP,
+                 numbers=operator.sub))
 RSUB = declare(Op("rsub", "RsubBackward1", ("self",), lambda x, *, other: np.subtract(other, x),
                   (Grad(lambda F, g, s: -g, "-grad"),), "other - self, for a number `other`",
                   group=ARITHMETIC, symbolic=lambda M, a, *, other: other - a, jvp=ELEMENTWISE_JVP))
@@ -64,12 +67,12 @@ MUL = declare(Op("mul", "MulBackward0", ("self", "other"), np.multiply,
                  (Grad(lambda F, g, s: F.mul_sum_to(g, s.other, s.input_shapes[0]), "grad * other"),
                   Grad(lambda F, g, s: F.mul_sum_to(g, s.self, s.input_shapes[1]), "grad * self")),
                  "self * other", group=ARITHMETIC, elementwise=True, symbolic=lambda M, a, b: a * b,
-                 jvp=ELEMENTWISE_JVP))
+                 jvp=ELEMENTWISE_JVP, numbers=operator.mul))
 DIV = declare(Op("div", "DivBackward0", ("self", "other"), np.divide,
                  (Grad(lambda F, g, s: g / s.other, "grad / other"),
                   Grad(lambda F, g, s: F.div_other_backward(g, s.self, s.other), "-grad * self / other**2")),
                  "self / other", group=ARITHMETIC, noisy=True, elementwise=True, symbolic=lambda M, a, b: a / b,
-                 jvp=ELEMENTWISE_JVP, integers=FLOATING))
+                 jvp=ELEMENTWISE_JVP, integers=FLOATING, numbers=operator.truediv))
 POW = declare(Op("pow", "PowBackward0", ("self",), lambda x, *, exponent: power(x, exponent),
                  (Grad(lambda F, g, s: g * 0.0 if s.exponent == 0 else F.pow_backward(g, s.self, s.exponent),
                        "grad * exponent * self**(exponent - 1)"),), "self ** exponent, for a number exponent",

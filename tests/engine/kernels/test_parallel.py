@@ -101,3 +101,45 @@ def test_workers_keep_the_callers_numpy_error_handling() -> None:
         engine.log(y).sum().backward()  # log's forward runs with warnings off, in every thread
     with np.errstate(invalid="raise"), pytest.raises(FloatingPointError):
         parallel.unary(np.log)(x)
+
+
+def _address(a: np.ndarray) -> int:
+    return a.__array_interface__["data"][0]
+
+
+def test_a_result_is_reused_once_nothing_refers_to_it() -> None:
+    parallel.release()
+    x = _data(np.float32, 3)
+    kernel = parallel.unary(np.sin)
+    first, second = kernel(x), kernel(x)
+    assert _address(first) != _address(second)  # the first is still in use
+    address, view = _address(first), first[::2]
+    del first
+    third = kernel(x)
+    assert _address(third) != address  # a view still refers to it
+    del view
+    fourth = kernel(x)
+    assert _address(fourth) == address  # free now: its memory serves again
+    assert _same(fourth, np.sin(x)) and _same(second, np.sin(x)) and _same(third, np.sin(x))
+    unkept = parallel.unary(np.sin, keep=False)
+    del fourth
+    assert _address(unkept(x)) != address  # a kernel with keep=False leaves its results to numpy
+    parallel.release()
+
+
+def test_results_in_use_keep_their_values_and_remembered_memory_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    parallel.release()
+    monkeypatch.setattr(parallel, "SPARE_BYTES", 3 * N * 4)
+    x = engine.tensor(_data(np.float32, 4), requires_grad=True)
+    results = [f(x) for f in (engine.sin, engine.cos, engine.exp, engine.tanh, engine.sigmoid)]
+    copies = [r.detach().numpy().copy() for r in results]
+    total = sum(r.sum() for r in results)
+    total.backward()
+    for _ in range(3):
+        results.append(engine.sin(x) * engine.exp(-x * x))
+        assert sum(a.nbytes for a in parallel._made) <= parallel.SPARE_BYTES
+    assert all(_same(r.detach().numpy(), c) for r, c in zip(results, copies))
+    data = x.detach().numpy()
+    with np.errstate(all="ignore"):
+        assert _same(results[-1].detach().numpy(), np.sin(data) * np.exp(-data * data))
+    parallel.release()

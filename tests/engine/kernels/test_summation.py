@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autodiff.engine.kernels.summation import SERIAL, torch_sum
+from autodiff.engine.kernels.summation import SERIAL, SPLIT_SUM, split_sum, torch_sum
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "summation.json").read_text(encoding="utf-8"))
 RANDOM_CASES = int(os.environ.get("AUTODIFF_SUM_CASES", "300"))
@@ -158,3 +158,21 @@ def test_bias_gradients_against_pytorch():
         for dtype in (np.float32, np.float64):
             x = (rng.standard_normal((rows, columns)) * 10 ** rng.uniform(-3, 3, (rows, columns))).astype(dtype)
             assert torch_sum(x, 0).tobytes() == torch.from_numpy(x).sum(0).numpy().tobytes(), (rows, columns)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_large_sum_split_between_threads_is_numpys(dtype):
+    """Past SERIAL elements the sum is numpy's: split along numpy's pairwise halving, it keeps numpy's bits."""
+    rng = np.random.default_rng(9)
+    specials = np.array([-0.0, np.inf, -np.inf, np.nan, 3e38, -3e38, 1e-45], dtype=dtype)
+    for trial in range(24):
+        n = int(rng.integers(SPLIT_SUM, 3 * SPLIT_SUM)) // 8 * 8
+        x = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4)).astype(dtype)
+        if trial % 3 == 1:
+            x[rng.integers(0, n, 4)] = rng.choice(specials, 4)
+        if trial % 8 == 2:
+            x[:] = -0.0
+        with np.errstate(all="ignore"):
+            expected = np.asarray(np.sum(x))
+            for got in (split_sum(x), torch_sum(x), torch_sum(x.reshape(-1, 8))):
+                assert got.shape == () and got.dtype == dtype and got.tobytes() == expected.tobytes()
