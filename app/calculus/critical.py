@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -28,34 +27,36 @@ MAX_PROBES = 200  # Newton runs from local minima of |f^(k)| (double roots)
 SECONDS = 20.0
 
 
-@dataclass
 class Point:
-    x: float
-    value: float
-    kind: str  # minimum, maximum, neither; inflection
-    type: str  # "f'(x) = 0", "f' not defined", "f'' = 0", ...
-    test: str  # the evidence for the kind
-    exact: str | None = None
-    exact_value: str | None = None
+    def __init__(self, x: float, value: float, kind: str, type: str, test: str, exact: str | None = None,
+                 exact_value: str | None = None) -> None:
+        self.x = x
+        self.value = value
+        self.kind = kind  # minimum, maximum, neither; inflection
+        self.type = type  # "f'(x) = 0", "f' not defined", "f'' = 0", ...
+        self.test = test  # the evidence for the kind
+        self.exact = exact
+        self.exact_value = exact_value
 
 
-@dataclass
 class Flat:
     """f^(k) = 0 on a whole piece of the grid (a constant piece of f: every point of it is critical)."""
 
-    start: float
-    stop: float
+    def __init__(self, start: float, stop: float) -> None:
+        self.start = start
+        self.stop = stop
 
 
-@dataclass
 class Search:
     """The numeric search's findings on the grid."""
 
-    candidates: list[float] = field(default_factory=list)
-    flats: list[Flat] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    step: float = 0.0
-    scale: float = 1.0  # a typical |f^(k)| on the grid: what counts as 0
+    def __init__(self, candidates: list[float] | None = None, flats: list[Flat] | None = None,
+                 notes: list[str] | None = None, step: float = 0.0, scale: float = 1.0) -> None:
+        self.candidates = [] if candidates is None else candidates
+        self.flats = [] if flats is None else flats
+        self.notes = [] if notes is None else notes
+        self.step = step
+        self.scale = scale  # a typical |f^(k)| on the grid: what counts as 0
 
 
 def prime(k: int) -> str:

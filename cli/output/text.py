@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
 from typing import Any
 
 Piece = tuple[str, str]
@@ -21,18 +20,19 @@ MAX_TREE_DEPTH = 24
 MAX_TREE_LINES = 400
 
 
-@dataclass(eq=False, repr=False)
 class Grid:
     """A table: a header (None: no header row), rows of cells (a string, a (text, style) piece or a list of
     pieces), each column's justification ("left", "right"), and the same table as plain text lines."""
 
-    header: list[str] | None
-    rows: list[list[Any]]
-    justify: list[str]
-    plain: list[str]
-    indent: int = 2
-    styles: list[str] = field(default_factory=list)  # each column's style ("name", "muted", ...), if any
-    after: list[list[Piece]] = field(default_factory=list)  # pretty only: lines under the table (plain has them)
+    def __init__(self, header: list[str] | None, rows: list[list[Any]], justify: list[str], plain: list[str],
+                 indent: int = 2, styles: list[str] | None = None, after: list[list[Piece]] | None = None) -> None:
+        self.header = header
+        self.rows = rows
+        self.justify = justify
+        self.plain = plain
+        self.indent = indent
+        self.styles = [] if styles is None else styles  # each column's style ("name", "muted", ...), if any
+        self.after = [] if after is None else after  # pretty only: lines under the table (plain has them)
 
     def __repr__(self) -> str:
         return f"Grid(header={self.header!r}, rows={self.rows!r}, justify={self.justify!r})"

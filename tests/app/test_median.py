@@ -35,7 +35,7 @@ def test_odd_even_and_nan() -> None:
 def test_as_numpys_median(values: np.ndarray) -> None:
     with np.errstate(all="ignore"):
         expected = float(np.median(values))
-    assert same(median(values.copy()), expected)
+        assert same(median(values.copy()), expected)
 
 
 def test_no_numpy_ma() -> None:
