@@ -7,21 +7,22 @@ from __future__ import annotations
 import json
 import math
 import sys
-from dataclasses import dataclass, field
 from typing import Any
 
 from autodiff.cli.commandline import binding_texts, binding_value
 
 
-@dataclass
 class Bindings:
     """The command line's bindings: variables at a point, variables over an interval, and constants."""
 
-    point: dict[str, float] = field(default_factory=dict)  # NAME=VALUE (and --var)
-    texts: dict[str, str] = field(default_factory=dict)  # each VALUE as written (for SymPy's exact numbers)
-    intervals: dict[str, tuple[float, float]] = field(default_factory=dict)  # NAME=A:B
-    interval_texts: dict[str, tuple[str, str]] = field(default_factory=dict)  # A and B as written
-    constants: list[Any] = field(default_factory=list)  # Binding(requires_grad=False)
+    def __init__(self, point: dict[str, float] | None = None, texts: dict[str, str] | None = None,
+                 intervals: dict[str, tuple[float, float]] | None = None,
+                 interval_texts: dict[str, tuple[str, str]] | None = None, constants: list[Any] | None = None) -> None:
+        self.point = {} if point is None else point  # NAME=VALUE (and --var)
+        self.texts = {} if texts is None else texts  # each VALUE as written (for SymPy's exact numbers)
+        self.intervals = {} if intervals is None else intervals  # NAME=A:B
+        self.interval_texts = {} if interval_texts is None else interval_texts  # A and B as written
+        self.constants = [] if constants is None else constants  # Binding(requires_grad=False)
 
 
 def scalar(value: Any, what: str) -> float:

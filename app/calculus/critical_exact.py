@@ -5,7 +5,6 @@ numbers, and said so. The numbers at each exact point still come from autograd."
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import sympy
@@ -13,16 +12,17 @@ import sympy
 from autodiff.app.symbolic import exact as X
 
 
-@dataclass
 class Solutions:
     """Exact candidates, and what SymPy said about the equation."""
 
-    points: list[Any] = field(default_factory=list)  # exact numbers (one variable) or dicts name -> number
-    complete: bool = False  # SymPy solved the equation (a finite set, or no solution)
-    general: str | None = None  # infinitely many: the general solution, in words
-    singular: list[Any] = field(default_factory=list)  # where f^(k) may be undefined (one variable)
-    note: str | None = None
-    expr: Any = None  # f, exact (constants substituted)
+    def __init__(self, points: list[Any] | None = None, complete: bool = False, general: str | None = None,
+                 singular: list[Any] | None = None, note: str | None = None, expr: Any = None) -> None:
+        self.points = [] if points is None else points  # exact numbers (one variable) or dicts name -> number
+        self.complete = complete  # SymPy solved the equation (a finite set, or no solution)
+        self.general = general  # infinitely many: the general solution, in words
+        self.singular = [] if singular is None else singular  # where f^(k) may be undefined (one variable)
+        self.note = note
+        self.expr = expr  # f, exact (constants substituted)
 
 
 def exact_text(value: Any) -> str | None:

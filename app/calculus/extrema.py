@@ -5,36 +5,40 @@ extrema on a closed interval. Every decimal is autograd's; an exact form is atta
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 from autodiff.app.calculus import critical as C
 from autodiff.app.calculus.pointwise import Function, number
 
 
-@dataclass
 class Extremum:
-    x: float
-    value: float
-    exact: str | None = None
-    exact_value: str | None = None
+    def __init__(self, x: float, value: float, exact: str | None = None, exact_value: str | None = None) -> None:
+        self.x = x
+        self.value = value
+        self.exact = exact
+        self.exact_value = exact_value
 
 
-@dataclass
 class Critical:
-    variables: list[str]
-    box: dict[str, tuple[float, float]]
-    given: bool  # the interval was given (else the default one)
-    order: int
-    points: list[Any] = field(default_factory=list)  # critical.Point (one variable) or critical_nd.PointND
-    flats: list[C.Flat] = field(default_factory=list)
-    absolute: dict[str, list[Extremum]] = field(default_factory=dict)
-    method: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    general: str | None = None
-    chart: list[Any] = field(default_factory=list)  # app.signchart.Piece: where f' (f'') keeps its sign
-    constraint: str | None = None  # several variables: g = c (or g <= c), as read
-    constrained: list[Any] = field(default_factory=list)  # app.lagrange.Constrained: grad f = lambda grad g there
+    def __init__(self, variables: list[str], box: dict[str, tuple[float, float]], given: bool, order: int,
+                 points: list[Any] | None = None, flats: list[C.Flat] | None = None,
+                 absolute: dict[str, list[Extremum]] | None = None, method: list[str] | None = None,
+                 notes: list[str] | None = None, general: str | None = None, chart: list[Any] | None = None,
+                 constraint: str | None = None, constrained: list[Any] | None = None) -> None:
+        self.variables = variables
+        self.box = box
+        self.given = given  # the interval was given (else the default one)
+        self.order = order
+        self.points = [] if points is None else points  # critical.Point (one variable) or critical_nd.PointND
+        self.flats = [] if flats is None else flats
+        self.absolute = {} if absolute is None else absolute
+        self.method = [] if method is None else method
+        self.notes = [] if notes is None else notes
+        self.general = general
+        self.chart = [] if chart is None else chart  # app.signchart.Piece: where f' (f'') keeps its sign
+        self.constraint = constraint  # several variables: g = c (or g <= c), as read
+        # app.lagrange.Constrained: grad f = lambda grad g there
+        self.constrained = [] if constrained is None else constrained
 
 
 def one_variable(fn: Function, program: str, k: int, interval: tuple[float, float] | None,

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from autodiff.app.calculus.critical import median
 from autodiff.app.calculus.pointwise import Function, number
 from autodiff.engine.errors import UsageError
 
@@ -88,7 +89,7 @@ def on_constraint(fn: Function, g: Function, box: dict[str, tuple[float, float]]
             if np.nanmax(np.abs(step), initial=0.0) <= 1e-14 * max(1.0, float(np.nanmax(np.abs(z), initial=1.0))):
                 break
         residual, _ = _system(fn, g, z, n)
-    scale = max(1.0, float(np.nanmedian(np.abs(gf))) if np.isfinite(gf).any() else 1.0)
+    scale = max(1.0, median(np.abs(gf)[~np.isnan(gf)]) if np.isfinite(gf).any() else 1.0)
     good = np.isfinite(z).all(axis=1) & (np.abs(residual).max(axis=1, initial=0.0) <= 1e-9 * scale)
     low = np.array([a for a, _ in box.values()])
     high = np.array([b for _, b in box.values()])

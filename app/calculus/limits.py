@@ -6,7 +6,6 @@ and start to drift (cancellation: 1 - 1/x rounds to 1 at x = 1e16), and where th
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -19,36 +18,41 @@ STEPS_INFINITE = 20  # x = 10^1 ... 10^20
 SETTLED = 1e-6  # successive values this close (relative): the numbers have settled
 
 
-@dataclass
 class Side:
     """The approach from one side: the values, what they do, and the estimate."""
 
-    side: str  # "+" (from above / towards inf), "-"
-    steps: list[tuple[float, float]] = field(default_factory=list)  # (x, value)
-    status: str = ""  # "settles", "inf", "-inf", "oscillates", "not defined"
-    estimate: float | None = None
-    digits: int = 0  # the agreement of the values where they settled
-    drift_from: float | None = None  # where the numbers lose precision after settling
-    nan_from: float | None = None  # where the values turn nan after finite ones (inf*0, inf - inf: overflow)
-    exact: Any = None  # SymPy's one-sided limit
-    exact_text: str | None = None
+    def __init__(self, side: str, steps: list[tuple[float, float]] | None = None, status: str = "",
+                 estimate: float | None = None, digits: int = 0, drift_from: float | None = None,
+                 nan_from: float | None = None, exact: Any = None, exact_text: str | None = None) -> None:
+        self.side = side  # "+" (from above / towards inf), "-"
+        self.steps = [] if steps is None else steps  # (x, value)
+        self.status = status  # "settles", "inf", "-inf", "oscillates", "not defined"
+        self.estimate = estimate
+        self.digits = digits  # the agreement of the values where they settled
+        self.drift_from = drift_from  # where the numbers lose precision after settling
+        self.nan_from = nan_from  # where the values turn nan after finite ones (inf*0, inf - inf: overflow)
+        self.exact = exact  # SymPy's one-sided limit
+        self.exact_text = exact_text
 
 
-@dataclass
 class Limit:
-    variable: str
-    point: float
-    side: str  # "both", "+", "-"
-    sides: dict[str, Side] = field(default_factory=dict)
-    value: float | None = None  # the limit (inf/-inf when infinite), None when it does not exist
-    exists: bool | None = False  # None: the numbers cannot tell (and SymPy did not answer)
-    digits: int = 15  # of a numeric value: how many the approach settled to
-    exact: str | None = None
-    reason: str = ""  # why it does not exist
-    warnings: list[str] = field(default_factory=list)
-    # about the numbers only, when SymPy's exact limit answers and they agree with it (cancellation, overflow)
-    number_warnings: list[str] = field(default_factory=list)
-    method: list[str] = field(default_factory=list)
+    def __init__(self, variable: str, point: float, side: str, sides: dict[str, Side] | None = None,
+                 value: float | None = None, exists: bool | None = False, digits: int = 15, exact: str | None = None,
+                 reason: str = "", warnings: list[str] | None = None, number_warnings: list[str] | None = None,
+                 method: list[str] | None = None) -> None:
+        self.variable = variable
+        self.point = point
+        self.side = side  # "both", "+", "-"
+        self.sides = {} if sides is None else sides
+        self.value = value  # the limit (inf/-inf when infinite), None when it does not exist
+        self.exists = exists  # None: the numbers cannot tell (and SymPy did not answer)
+        self.digits = digits  # of a numeric value: how many the approach settled to
+        self.exact = exact
+        self.reason = reason  # why it does not exist
+        self.warnings = [] if warnings is None else warnings
+        # about the numbers only, when SymPy's exact limit answers and they agree with it (cancellation, overflow)
+        self.number_warnings = [] if number_warnings is None else number_warnings
+        self.method = [] if method is None else method
 
 
 def approach_points(a: float, side: str) -> np.ndarray:

@@ -7,7 +7,6 @@ Numbers from autograd (app.pointwise), exact forms from SymPy when it finds them
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 from autodiff.app.calculus.pointwise import Function, jump, number
@@ -15,39 +14,42 @@ from autodiff.app.calculus.tangent import Taylor, polynomial
 from autodiff.engine.errors import BadValueError, UsageError
 
 
-@dataclass
 class Line:
     """A line in the plane, y = formula (None when it is vertical, x = `vertical`), with its exact form."""
 
-    formula: str | None
-    exact: str | None = None
-    vertical: float | None = None
-    vertical_exact: str | None = None
+    def __init__(self, formula: str | None, exact: str | None = None, vertical: float | None = None,
+                 vertical_exact: str | None = None) -> None:
+        self.formula = formula
+        self.exact = exact
+        self.vertical = vertical
+        self.vertical_exact = vertical_exact
 
 
-@dataclass
 class Value:
     """The polynomial at a point (the approximation) beside the function there, with the exact forms."""
 
-    point: dict[str, float]
-    value: float
-    exact: str | None = None
-    actual: float | None = None  # f at the point (autograd), to compare with
-    texts: dict[str, str] = field(default_factory=dict)
+    def __init__(self, point: dict[str, float], value: float, exact: str | None = None, actual: float | None = None,
+                 texts: dict[str, str] | None = None) -> None:
+        self.point = point
+        self.value = value
+        self.exact = exact
+        self.actual = actual  # f at the point (autograd), to compare with
+        self.texts = {} if texts is None else texts
 
 
-@dataclass
 class Implicit:
     """The tangent line of F(x, y) = 0 at a point of the curve."""
 
-    equation: str
-    independent: str
-    dependent: str
-    point: dict[str, float]
-    slope: float | None  # dy/dx (None: a vertical tangent)
-    slope_exact: str | None
-    tangent: Line
-    residual: float  # F at the point (0 on the curve)
+    def __init__(self, equation: str, independent: str, dependent: str, point: dict[str, float], slope: float | None,
+                 slope_exact: str | None, tangent: Line, residual: float) -> None:
+        self.equation = equation
+        self.independent = independent
+        self.dependent = dependent
+        self.point = point
+        self.slope = slope  # dy/dx (None: a vertical tangent)
+        self.slope_exact = slope_exact
+        self.tangent = tangent
+        self.residual = residual  # F at the point (0 on the curve)
 
 
 def normal(result: Taylor) -> Line:
@@ -186,19 +188,20 @@ def _line_text(name: str, a: Any, fa: Any, slope: Any) -> str | None:
     return text
 
 
-@dataclass
 class MeanValue:
     """The Mean Value Theorem on [a, b]: the secant's slope, and the points c in (a, b) where f'(c) equals it."""
 
-    variable: str
-    a: float
-    b: float
-    slope: float
-    slope_exact: str | None
-    points: list[float]
-    exact: list[str | None]
-    notes: list[str]
-    texts: tuple[str, str] = ("", "")  # a and b as written (pi)
+    def __init__(self, variable: str, a: float, b: float, slope: float, slope_exact: str | None, points: list[float],
+                 exact: list[str | None], notes: list[str], texts: tuple[str, str] = ("", "")) -> None:
+        self.variable = variable
+        self.a = a
+        self.b = b
+        self.slope = slope
+        self.slope_exact = slope_exact
+        self.points = points
+        self.exact = exact
+        self.notes = notes
+        self.texts = texts  # a and b as written (pi)
 
 
 def mean_value(fn: Function, a: float, b: float, program: str, texts: tuple[str, str], exact: bool = True

@@ -9,7 +9,6 @@ are float64 too."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -25,16 +24,15 @@ MAX_TERMS = 1_000  # partial derivatives at one point (the multi-indices up to t
 MAX_POINTWISE = 5_000  # points evaluated one by one when the program is not elementwise
 
 
-@dataclass
 class Function:
     """PROGRAM as f(variables), the other names bound to constants."""
 
-    text: str
-    variables: list[str]
-    constants: list[Binding] = field(default_factory=list)
-    elementwise: bool | None = None  # learned on the first batch
-
-    def __post_init__(self) -> None:
+    def __init__(self, text: str, variables: list[str], constants: list[Binding] | None = None,
+                 elementwise: bool | None = None) -> None:
+        self.text = text
+        self.variables = variables
+        self.constants = [] if constants is None else constants
+        self.elementwise = elementwise  # learned on the first batch
         self.parsed = parse(self.text)
 
     # ---------------------------------------------------------------- one run

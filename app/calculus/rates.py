@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from autodiff.app.calculus.pointwise import Function, number
@@ -18,15 +17,16 @@ from autodiff.engine.errors import BadValueError, UsageError
 RATE = re.compile(r"^d([A-Za-z_][A-Za-z0-9_]*)/d([A-Za-z_][A-Za-z0-9_]*)$")
 
 
-@dataclass
 class Rates:
-    time: str
-    unknown: str  # the variable whose rate is solved for
-    differentiated: str  # d/dt of both sides: 2*x*dx/dt + 2*y*dy/dt = 0
-    formula: str  # dy/dt = -x*dx/dt/y
-    value: float
-    exact: str | None = None
-    given: dict[str, float] = field(default_factory=dict)
+    def __init__(self, time: str, unknown: str, differentiated: str, formula: str, value: float,
+                 exact: str | None = None, given: dict[str, float] | None = None) -> None:
+        self.time = time
+        self.unknown = unknown  # the variable whose rate is solved for
+        self.differentiated = differentiated  # d/dt of both sides: 2*x*dx/dt + 2*y*dy/dt = 0
+        self.formula = formula  # dy/dt = -x*dx/dt/y
+        self.value = value
+        self.exact = exact
+        self.given = {} if given is None else given
 
 
 def rate_name(text: str) -> tuple[str, str] | None:

@@ -8,7 +8,6 @@ does not end an interval when f' has the same sign on both sides: f is increasin
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -17,13 +16,13 @@ from autodiff.app.calculus.pointwise import Function
 WORDS = {1: {1: "increasing", -1: "decreasing"}, 2: {1: "concave up", -1: "concave down"}}
 
 
-@dataclass
 class Piece:
     """An open interval (start, stop) where f^(k) has one sign (1 or -1)."""
 
-    start: float
-    stop: float
-    sign: int
+    def __init__(self, start: float, stop: float, sign: int) -> None:
+        self.start = start
+        self.stop = stop
+        self.sign = sign
 
     def words(self, k: int) -> str:
         return WORDS[k][self.sign]

@@ -9,7 +9,6 @@ in time (app.exact), checked against autograd's numbers.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 from autodiff.app.calculus.pointwise import Function, jump, number
@@ -20,22 +19,28 @@ MAX_ORDER = 10
 Monomial = tuple[int, ...]
 
 
-@dataclass
 class Taylor:
-    variables: list[str]
-    point: dict[str, float]
-    order: int
-    derivatives: dict[Monomial, float]  # D^a f at the point (autograd)
-    coefficients: dict[Monomial, float]  # of the expanded polynomial, by monomial
-    formula: str  # in the language, decimal coefficients
-    exact: str | None = None  # in the language, from SymPy: coefficient times monomial, as `formula`
-    exact_derivatives: dict[Monomial, str] = field(default_factory=dict)
-    exact_coefficients: dict[Monomial, str] = field(default_factory=dict)  # of the expanded polynomial
-    centered: str | None = None  # exact, in powers of (x - a): f(a) + f'(a)*(x - a) + ...
-    notes: list[str] = field(default_factory=list)
-    shown: dict[Monomial, float] = field(default_factory=dict)  # the derivatives, residues of 0 as 0 (text)
-    # SymPy's: each derivative by monomial, "point" (one variable: a), "polynomial" (app.lines evaluates them)
-    exact_values: dict[Any, Any] = field(default_factory=dict, repr=False)
+    def __init__(self, variables: list[str], point: dict[str, float], order: int, derivatives: dict[Monomial, float],
+                 coefficients: dict[Monomial, float], formula: str, exact: str | None = None,
+                 exact_derivatives: dict[Monomial, str] | None = None,
+                 exact_coefficients: dict[Monomial, str] | None = None, centered: str | None = None,
+                 notes: list[str] | None = None, shown: dict[Monomial, float] | None = None,
+                 exact_values: dict[Any, Any] | None = None) -> None:
+        self.variables = variables
+        self.point = point
+        self.order = order
+        self.derivatives = derivatives  # D^a f at the point (autograd)
+        self.coefficients = coefficients  # of the expanded polynomial, by monomial
+        self.formula = formula  # in the language, decimal coefficients
+        self.exact = exact  # in the language, from SymPy: coefficient times monomial, as `formula`
+        self.exact_derivatives = {} if exact_derivatives is None else exact_derivatives
+        # of the expanded polynomial
+        self.exact_coefficients = {} if exact_coefficients is None else exact_coefficients
+        self.centered = centered  # exact, in powers of (x - a): f(a) + f'(a)*(x - a) + ...
+        self.notes = [] if notes is None else notes
+        self.shown = {} if shown is None else shown  # the derivatives, residues of 0 as 0 (text)
+        # SymPy's: each derivative by monomial, "point" (one variable: a), "polynomial" (app.lines evaluates them)
+        self.exact_values = {} if exact_values is None else exact_values
 
 
 def _poly_mul(a: dict[Monomial, tuple[float, float]], b: dict[Monomial, tuple[float, float]]

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Collection
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -36,32 +35,33 @@ SIMPLIFY_SECONDS = 2.0
 DERIVE_SECONDS = 15.0  # the whole derivation, simplification included
 
 
-@dataclass
 class Derivative:
-    wrt: str  # a variable, or a sequence "x,y" (d/dy of d/dx)
-    order: int
-    expr: Any
-    text: str
-    latex: str
-    value: float | None = None
-    stages: list[Stage] = field(default_factory=list)  # with steps: one per differentiation, in order
+    def __init__(self, wrt: str, order: int, expr: Any, text: str, latex: str, value: float | None = None,
+                 stages: list[Stage] | None = None) -> None:
+        self.wrt = wrt  # a variable, or a sequence "x,y" (d/dy of d/dx)
+        self.order = order
+        self.expr = expr
+        self.text = text
+        self.latex = latex
+        self.value = value
+        self.stages = [] if stages is None else stages  # with steps: one per differentiation, in order
 
 
-@dataclass
 class Stage:
     """One differentiation of a derivative's sequence: d/d wrt of `of` (a formula), by these rule steps."""
 
-    wrt: str
-    of: Any
-    steps: list[Any]
+    def __init__(self, wrt: str, of: Any, steps: list[Any]) -> None:
+        self.wrt = wrt
+        self.of = of
+        self.steps = steps
 
 
-@dataclass
 class DiffResult:
-    program: str
-    derivatives: list[Derivative]
-    steps: list[Step]
-    root_latex: str = ""
+    def __init__(self, program: str, derivatives: list[Derivative], steps: list[Step], root_latex: str = "") -> None:
+        self.program = program
+        self.derivatives = derivatives
+        self.steps = steps
+        self.root_latex = root_latex
 
 
 def derive(program: str, wrt: list[str] | None, order: int, simplify: bool = True,
@@ -211,12 +211,12 @@ def value_at(expr: Any, point: dict[str, float]) -> float:
 
 
 
-@dataclass
 class HessianFormulas:
     """The Hessian as formulas: entries[i][j] is d/d names[j] d/d names[i] of the root (symmetric)."""
 
-    names: list[str]
-    entries: list[list[Derivative]]
+    def __init__(self, names: list[str], entries: list[list[Derivative]]) -> None:
+        self.names = names
+        self.entries = entries
 
 
 def hessian_formulas(program: str, wrt: list[str] | None = None, variables: Collection[str] = ()) -> HessianFormulas:
@@ -232,13 +232,13 @@ def hessian_formulas(program: str, wrt: list[str] | None = None, variables: Coll
     return HessianFormulas(names, entries)
 
 
-@dataclass
 class AtPoint:
     """A derivative at a point: the formula's value, autograd's, and the exact value when it was asked for."""
 
-    value: float
-    autograd: float
-    exact: str | None = None
+    def __init__(self, value: float, autograd: float, exact: str | None = None) -> None:
+        self.value = value
+        self.autograd = autograd
+        self.exact = exact
 
     @property
     def agrees(self) -> bool:

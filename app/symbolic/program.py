@@ -17,7 +17,6 @@ import fractions
 import functools
 import math
 from collections.abc import Collection
-from dataclasses import dataclass, field
 from typing import Any
 
 import sympy
@@ -45,51 +44,53 @@ FORMULA = Policy(
 CONSTANTS = {"pi": sympy.pi, "e": sympy.E, "inf": sympy.oo, "nan": sympy.nan}
 
 
-@dataclass
 class Symbolic:
     """A value of the program on symbols: its expression, the node that recorded it (None: a constant), and the
     expression as the program wrote it (unevaluated: (2*x)**3, not 8*x**3), for textbook steps."""
 
-    expr: Any
-    node: Any = None
-    shown: Any = None
+    def __init__(self, expr: Any, node: Any = None, shown: Any = None) -> None:
+        self.expr = expr
+        self.node = node
+        self.shown = shown
 
     @property
     def written(self) -> Any:
         return self.expr if self.shown is None else self.shown
 
 
-@dataclass
 class NodeOrigin:
     """How a node of the formula was made: an op of the table (`op`) or a built-in's composite definition
     (`builtin`, whose output node it is), applied to `args` (Symbolic values or numbers) with `params`."""
 
-    op: Op | None
-    builtin: Builtin | None
-    args: list
-    params: dict
+    def __init__(self, op: Op | None, builtin: Builtin | None, args: list, params: dict) -> None:
+        self.op = op
+        self.builtin = builtin
+        self.args = args
+        self.params = params
 
 
-@dataclass
 class Step:
     """One node of the backward pass on symbols: its name, its rules, the gradient in and those passed on."""
 
-    node: str
-    rules: list[str]
-    grad_in: Any
-    grads_out: list[Any]
+    def __init__(self, node: str, rules: list[str], grad_in: Any, grads_out: list[Any]) -> None:
+        self.node = node
+        self.rules = rules
+        self.grad_in = grad_in
+        self.grads_out = grads_out
 
 
-@dataclass
 class Formula:
     """A program run on symbols: its root, its variables (in order of appearance) and their derivatives."""
 
-    root: Symbolic
-    variables: list[str]
-    leaves: dict[str, GraphInput]
-    grads: dict[str, Any] = field(default_factory=dict)
-    steps: list[Step] = field(default_factory=list)
-    records: dict[Any, NodeOrigin] = field(default_factory=dict)  # node -> how it was made (textbook steps)
+    def __init__(self, root: Symbolic, variables: list[str], leaves: dict[str, GraphInput],
+                 grads: dict[str, Any] | None = None, steps: list[Step] | None = None,
+                 records: dict[Any, NodeOrigin] | None = None) -> None:
+        self.root = root
+        self.variables = variables
+        self.leaves = leaves
+        self.grads = {} if grads is None else grads
+        self.steps = [] if steps is None else steps
+        self.records = {} if records is None else records  # node -> how it was made (textbook steps)
 
 
 class _Bound:

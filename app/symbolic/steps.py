@@ -10,7 +10,6 @@ chain rule, so a step cannot disagree with autograd. Walks are iterative (a stac
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import sympy
@@ -47,25 +46,26 @@ RULE_TEXT = {
 }
 
 
-@dataclass
 class RuleStep:
     """One step: the rule, the expression it applies to, its derivative, the rule as applied, its parts."""
 
-    rule: str
-    expr: Any
-    result: Any
-    formula: str = ""
-    let: str = ""
-    children: list[RuleStep] = field(default_factory=list)
-    derivatives: list[Any] = field(default_factory=list)  # of each argument it depends on (u', v')
+    def __init__(self, rule: str, expr: Any, result: Any, formula: str = "", let: str = "",
+                 children: list[RuleStep] | None = None, derivatives: list[Any] | None = None) -> None:
+        self.rule = rule
+        self.expr = expr
+        self.result = result
+        self.formula = formula
+        self.let = let
+        self.children = [] if children is None else children
+        self.derivatives = [] if derivatives is None else derivatives  # of each argument it depends on (u', v')
 
 
-@dataclass
 class _Pending:
-    value: Symbolic
-    parent: list  # the list the step goes into
-    step: RuleStep | None = None
-    parts: list = field(default_factory=list)  # (partial derivative, the argument's Symbolic)
+    def __init__(self, value: Symbolic, parent: list, step: RuleStep | None = None, parts: list | None = None) -> None:
+        self.value = value
+        self.parent = parent  # the list the step goes into
+        self.step = step
+        self.parts = [] if parts is None else parts  # (partial derivative, the argument's Symbolic)
 
 
 def rule_steps(formula: Formula, wrt: str, leaf_derivatives: dict[str, Any] | None = None, *,
