@@ -180,7 +180,7 @@ class Node:
                 if held is not None and held[0] == STATE.forward_level:
                     result._tangent = held
                 value = result
-            setattr(s, name, value)
+            s.__dict__[name] = value  # a name of the op's declared plan (never user text)
         return s
 
     def apply(self, grad: Any, F: Any) -> list:

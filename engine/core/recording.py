@@ -169,12 +169,16 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
     if STATE.forward_level:  # inside forward AD's dual_level: the result's tangent (transforms/forward_ad.py)
         STATE.tangent_rule(op, inputs, arrays or values, params, result)
     if op.view and isinstance(inputs[0], Tensor):
-        base = inputs[0]
-        result._version = base._counter()
-        result._view_stamp = result._version.value
-        root = base._base() if base._base is not None else None
-        result._base = BaseRef(root if root is not None else base)
+        _view_of(result, inputs[0])
     return result
+
+
+def _view_of(result: Tensor, base: Tensor) -> None:
+    """The result of a view op shares its base's version counter and remembers the base's own base (or it)."""
+    result._version = base._counter()
+    result._view_stamp = result._version.value
+    root = base._base() if base._base is not None else None
+    result._base = BaseRef(root if root is not None else base)
 
 
 def _on_numbers(op: Op, inputs: Sequence[Any]) -> Tensor | None:
