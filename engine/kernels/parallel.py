@@ -77,7 +77,7 @@ class Kernel:
     (numpy reuses an array only Python's stack refers to; a remembered one never is).
     """
 
-    __slots__ = ("_plan", "arity", "block", "keep", "steps", "threshold")
+    __slots__ = ("_numbers", "_plan", "arity", "block", "keep", "steps", "threshold")
 
     def __init__(self, arity: int, *steps: Step, keep: bool = True) -> None:
         self.arity = arity
@@ -86,9 +86,19 @@ class Kernel:
         cheap = all(step[0] in CHEAP for step in steps)
         self.threshold = CHEAP_THRESHOLD if cheap else THRESHOLD
         self.block = CHAIN_BLOCK if len(steps) > 1 else CHEAP_BLOCK if cheap else BLOCK
-        # each operand as (0, None) for t, (1, index) for an input, (2, value) for a number
-        self._plan = tuple((ufunc, tuple((0, None) if n == "t" else (1, _INPUTS.index(n)) if isinstance(n, str)
-                                         else (2, n) for n in names)) for ufunc, *names in steps)
+        # _block's values are [t, the numbers..., the inputs' blocks...]: each step as (ufunc, index of its first
+        # operand, index of its second or -1), its result written into t
+        self._numbers = tuple(n for _, *names in steps for n in names if not isinstance(n, str))
+        first_input = 1 + len(self._numbers)
+        numbers = iter(range(1, first_input))
+
+        def index(name: Any) -> int:
+            if name == "t":
+                return 0
+            return first_input + _INPUTS.index(name) if isinstance(name, str) else next(numbers)
+
+        self._plan = tuple((ufunc, index(names[0]), index(names[1]) if len(names) > 1 else -1)
+                           for ufunc, *names in steps)
 
     def __call__(self, *args: Any) -> np.ndarray | None:
         """The result as a new array, or None when the arguments do not suit the split path."""
@@ -110,9 +120,14 @@ class Kernel:
 
     def _block(self, out: np.ndarray, inputs: list, lo: int, hi: int) -> None:
         t = out[lo:hi]
-        values = [x[lo:hi] if type(x) is np.ndarray and x.ndim == 1 else x for x in inputs]
-        for ufunc, operands in self._plan:
-            ufunc(*[t if kind == 0 else values[v] if kind == 1 else v for kind, v in operands], out=t)
+        values = [t, *self._numbers]
+        for x in inputs:
+            values.append(x[lo:hi] if type(x) is np.ndarray and x.ndim == 1 else x)
+        for ufunc, i, j in self._plan:
+            if j < 0:
+                ufunc(values[i], out=t)
+            else:
+                ufunc(values[i], values[j], out=t)
 
 
 # ---------------------------------------------------------------------------- results' memory, reused
