@@ -137,30 +137,47 @@ class Kernel:
 # top of its heap, which the end of every backward pass leaves there, so each forward pass after one faulted
 # its results in again (sin_exp_tanh at 4M float32: ~3,800 faults, 30-40 ms of system time a forward pass).
 # The kernels remember their recent results instead and reuse one as soon as nothing else refers to it.
+# Under a memory cap (RLIMIT_DATA: the autodiff command sets one) at most an eighth of it is remembered, and an
+# allocation that fails forgets the free ones and tries again.
 SPARE_BYTES = 256 << 20  # the kernels' results remembered (in use or free), at most
 _made: list = []  # those results, oldest first
 _made_lock = _thread.allocate_lock()
 _free_count = 0  # sys.getrefcount() of a remembered array nothing else refers to, as result_array reads it
+_spare_bytes = -1  # SPARE_BYTES, or less under a memory cap (read on first use)
 
 
 def result_array(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
     """An uninitialised array for a kernel's result: a remembered one that nothing refers to any more (its
     memory is warm), else a new one, remembered while SPARE_BYTES allows (the oldest are forgotten first)."""
-    global _free_count
+    global _free_count, _spare_bytes
     if not _free_count:  # measured, not assumed: how many references the loop below sees on a free array
         for probe in [np.empty(0)]:
             _free_count = sys.getrefcount(probe)
+        from .allocator import memory_cap
+
+        cap = memory_cap()
+        _spare_bytes = SPARE_BYTES if cap is None else min(SPARE_BYTES, cap // 8)
     with _made_lock:
         for a in _made:
             if sys.getrefcount(a) == _free_count and a.shape == shape and a.dtype == dtype:
                 return a
-        out = np.empty(shape, dtype=dtype)
+        try:
+            out = np.empty(shape, dtype=dtype)
+        except MemoryError:
+            kept = []
+            for a in _made:  # forget the free ones (the same loop as above, so the same count of references)
+                if sys.getrefcount(a) != _free_count:
+                    kept.append(a)
+            a = None
+            _made[:] = kept
+            out = np.empty(shape, dtype=dtype)
+        limit = min(SPARE_BYTES, _spare_bytes)
         held = out.nbytes
         for a in _made:
             held += a.nbytes
-        while _made and held > SPARE_BYTES:
+        while _made and held > limit:
             held -= _made.pop(0).nbytes
-        if held <= SPARE_BYTES:
+        if held <= limit:
             _made.append(out)
         return out
 
