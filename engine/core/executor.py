@@ -65,11 +65,12 @@ def execute(roots: list[tuple[Any, Any, bool]], F: Any, keep_graph: bool, captur
         if dependencies.get(node, 0) == 0:
             run.queue(node)
     anomaly, observer = STATE.anomaly, STATE.observer
-    while run.ready:
-        _, _, node = heapq.heappop(run.ready)
-        grad, owned = run.buffers.pop(node, (None, False))
+    ready, buffers = run.ready, run.buffers
+    while ready:
+        _, _, node = heapq.heappop(ready)
+        grad, owned = buffers.pop(node, (None, False))
         leaf = node.op is None  # AccumulateGrad, or a GraphInput
-        if grad is not None and not leaf:
+        if grad is not None and not leaf and (node._pre_hooks or node._retained):
             grad, owned = _before_node(node, grad, owned, F)
         if capture is not None:
             if node in capture:
@@ -82,7 +83,10 @@ def execute(roots: list[tuple[Any, Any, bool]], F: Any, keep_graph: bool, captur
                     observer(node, grad, ())
                 node.accumulate(grad, owned, F)
             continue
-        outputs = _call(node, grad, F, observer, anomaly)
+        if observer is None and not anomaly and grad is not None:  # (_call's common case)
+            outputs = node.apply(grad, F)
+        else:
+            outputs = _call(node, grad, F, observer, anomaly)
         _pass_on(run, node, grad, outputs)
         if not keep_graph:
             node.release()

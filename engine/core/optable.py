@@ -135,6 +135,12 @@ class Op:
         return tuple(tuple(n for n in savable if n in grad.reads) for grad in self.grads)
 
     @functools.cached_property
+    def blind(self) -> bool:
+        """True when no formula of the op looks at its saved values at all (`lambda F, g, s: -g`): its node's
+        backward then makes no context for them."""
+        return all(not touches(grad.fn) for grad in self.grads)
+
+    @functools.cached_property
     def saved_for(self) -> dict[tuple[bool, ...], tuple[tuple[str, int | None], ...]]:
         """For every combination of inputs that require grad: which saved values the formulas need, as (name,
         slot index or None for `result` and saved parameters) pairs. PyTorch saves only these. Each entry is
@@ -186,6 +192,22 @@ def declare(op: Op) -> Op:
 _LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_BORROW", "LOAD_FAST_CHECK", "LOAD_DEREF"})
 _PAIR_LOADS = frozenset({"LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"})
 _ATTRIBUTES = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
+
+
+def touches(fn: Callable[..., Any]) -> bool:
+    """Whether a formula `fn(F, g, s)` uses its third parameter anywhere in its code (or passes it on, or a lambda
+    inside it holds it); True when that cannot be told."""
+    body = getattr(fn, "__code__", None)
+    if body is None or body.co_argcount != 3 or body.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+        return True
+    param = body.co_varnames[2]
+    if param in body.co_cellvars:
+        return True
+    for here in dis.get_instructions(body):
+        loaded = here.argval if here.opname in _LOADS else here.argval[1] if here.opname in _PAIR_LOADS else None
+        if loaded == param or (here.opname in _PAIR_LOADS and here.argval[0] == param):
+            return True
+    return False
 
 
 def reads(fn: Callable[..., Any], param: str = "s") -> tuple[str, ...]:

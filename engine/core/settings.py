@@ -44,6 +44,11 @@ class State:
     # autodiff run's file and line); None: the context is forward_context, in anomaly mode only.
     locate = None
 
+    def __init__(self) -> None:
+        # The switches as the instance's own attributes: every recorded op reads several, and CPython reads an
+        # instance's attribute much faster than a class attribute through the instance.
+        self.__dict__.update({name: value for name, value in vars(State).items() if not name.startswith("__")})
+
 
 STATE = State()
 

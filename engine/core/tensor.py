@@ -77,7 +77,11 @@ class Tensor:
     def _make(cls, data: np.ndarray, grad_fn: Any = None) -> Tensor:
         """A tensor around an existing array (no copy); the fast path of every operation."""
         t = object.__new__(cls)
-        t._init(data, grad_fn)
+        t._data = data  # (_init's assignments, written out: this runs for every result)
+        t._grad_fn = grad_fn
+        t._requires_grad = grad_fn is not None
+        t._grad = t._version = t._accumulator = t._hooks = t._base = t._view_stamp = None
+        t._retains_grad = False
         return t
 
     def _init(self, data: np.ndarray, grad_fn: Any = None) -> None:

@@ -133,12 +133,6 @@ class Vocabulary(Protocol):
     def huber_backward(self, g: Any, a: Any, b: Any, reduction: str, delta: float, count: int) -> Any: ...
 
 
-def _is_fresh(g: Any, grad_in: Any, earlier: list) -> bool:
-    """True when g is a new array that nothing else references, so it may be updated in place."""
-    return (isinstance(g, np.ndarray) and g.base is None and g is not grad_in
-            and g.flags.writeable and (not earlier or all(g is not e for e in earlier)))
-
-
 class NumpyMath:
     """The formula vocabulary on plain numpy arrays (no graph is recorded).
 
@@ -175,7 +169,9 @@ class NumpyMath:
         """A gradient a node sends on, as an array, and whether the pass owns it (may update it in place)."""
         if not isinstance(g, np.ndarray):
             g = np.asarray(g)
-        return g, _is_fresh(g, grad_in, earlier)
+        # the pass owns g (may update it in place) when it is a new array that nothing else references
+        return g, (g.base is None and g is not grad_in and g.flags.writeable
+                   and (not earlier or all(g is not e for e in earlier)))
 
     @staticmethod
     def retained(current: Tensor | None, g: np.ndarray) -> Tensor:

@@ -17,6 +17,7 @@ pay for it.
 from __future__ import annotations
 
 import _thread
+import contextvars
 import itertools
 import os
 import sys
@@ -77,7 +78,7 @@ class Kernel:
     (numpy reuses an array only Python's stack refers to; a remembered one never is).
     """
 
-    __slots__ = ("_plan", "arity", "block", "keep", "steps", "threshold")
+    __slots__ = ("_numbers", "_plan", "arity", "block", "keep", "steps", "threshold")
 
     def __init__(self, arity: int, *steps: Step, keep: bool = True) -> None:
         self.arity = arity
@@ -86,9 +87,19 @@ class Kernel:
         cheap = all(step[0] in CHEAP for step in steps)
         self.threshold = CHEAP_THRESHOLD if cheap else THRESHOLD
         self.block = CHAIN_BLOCK if len(steps) > 1 else CHEAP_BLOCK if cheap else BLOCK
-        # each operand as (0, None) for t, (1, index) for an input, (2, value) for a number
-        self._plan = tuple((ufunc, tuple((0, None) if n == "t" else (1, _INPUTS.index(n)) if isinstance(n, str)
-                                         else (2, n) for n in names)) for ufunc, *names in steps)
+        # _block's values are [t, the numbers..., the inputs' blocks...]: each step as (ufunc, index of its first
+        # operand, index of its second or -1), its result written into t
+        self._numbers = tuple(n for _, *names in steps for n in names if not isinstance(n, str))
+        first_input = 1 + len(self._numbers)
+        numbers = iter(range(1, first_input))
+
+        def index(name: Any) -> int:
+            if name == "t":
+                return 0
+            return first_input + _INPUTS.index(name) if isinstance(name, str) else next(numbers)
+
+        self._plan = tuple((ufunc, index(names[0]), index(names[1]) if len(names) > 1 else -1)
+                           for ufunc, *names in steps)
 
     def __call__(self, *args: Any) -> np.ndarray | None:
         """The result as a new array, or None when the arguments do not suit the split path."""
@@ -110,9 +121,14 @@ class Kernel:
 
     def _block(self, out: np.ndarray, inputs: list, lo: int, hi: int) -> None:
         t = out[lo:hi]
-        values = [x[lo:hi] if type(x) is np.ndarray and x.ndim == 1 else x for x in inputs]
-        for ufunc, operands in self._plan:
-            ufunc(*[t if kind == 0 else values[v] if kind == 1 else v for kind, v in operands], out=t)
+        values = [t, *self._numbers]
+        for x in inputs:
+            values.append(x[lo:hi] if type(x) is np.ndarray and x.ndim == 1 else x)
+        for ufunc, i, j in self._plan:
+            if j < 0:
+                ufunc(values[i], out=t)
+            else:
+                ufunc(values[i], values[j], out=t)
 
 
 # ---------------------------------------------------------------------------- results' memory, reused
@@ -121,30 +137,47 @@ class Kernel:
 # top of its heap, which the end of every backward pass leaves there, so each forward pass after one faulted
 # its results in again (sin_exp_tanh at 4M float32: ~3,800 faults, 30-40 ms of system time a forward pass).
 # The kernels remember their recent results instead and reuse one as soon as nothing else refers to it.
+# Under a memory cap (RLIMIT_DATA: the autodiff command sets one) at most an eighth of it is remembered, and an
+# allocation that fails forgets the free ones and tries again.
 SPARE_BYTES = 256 << 20  # the kernels' results remembered (in use or free), at most
 _made: list = []  # those results, oldest first
 _made_lock = _thread.allocate_lock()
 _free_count = 0  # sys.getrefcount() of a remembered array nothing else refers to, as result_array reads it
+_spare_bytes = -1  # SPARE_BYTES, or less under a memory cap (read on first use)
 
 
 def result_array(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
     """An uninitialised array for a kernel's result: a remembered one that nothing refers to any more (its
     memory is warm), else a new one, remembered while SPARE_BYTES allows (the oldest are forgotten first)."""
-    global _free_count
+    global _free_count, _spare_bytes
     if not _free_count:  # measured, not assumed: how many references the loop below sees on a free array
         for probe in [np.empty(0)]:
             _free_count = sys.getrefcount(probe)
+        from .allocator import memory_cap
+
+        cap = memory_cap()
+        _spare_bytes = SPARE_BYTES if cap is None else min(SPARE_BYTES, cap // 8)
     with _made_lock:
         for a in _made:
             if sys.getrefcount(a) == _free_count and a.shape == shape and a.dtype == dtype:
                 return a
-        out = np.empty(shape, dtype=dtype)
+        try:
+            out = np.empty(shape, dtype=dtype)
+        except MemoryError:
+            kept = []
+            for a in _made:  # forget the free ones (the same loop as above, so the same count of references)
+                if sys.getrefcount(a) != _free_count:
+                    kept.append(a)
+            a = None
+            _made[:] = kept
+            out = np.empty(shape, dtype=dtype)
+        limit = min(SPARE_BYTES, _spare_bytes)
         held = out.nbytes
         for a in _made:
             held += a.nbytes
-        while _made and held > SPARE_BYTES:
+        while _made and held > limit:
             held -= _made.pop(0).nbytes
-        if held <= SPARE_BYTES:
+        if held <= limit:
             _made.append(out)
         return out
 
@@ -215,18 +248,14 @@ def run(block: Callable[[np.ndarray, list, int, int], None], out: np.ndarray, in
         work()
         return
     pool = _executor()
-    errors = np.geterr()  # numpy's error handling is per thread: the workers take the caller's
-    futures = [pool.submit(_with_errors, errors, work) for _ in range(min(workers(), count) - 1)]
+    # numpy's error handling (np.errstate) is a context variable (numpy >= 2.0): each worker runs in a copy of the
+    # caller's context, so takes the caller's (a copy is cheap; np.geterr() and an errstate cost ~10 us a call)
+    futures = [pool.submit(contextvars.copy_context().run, work) for _ in range(min(workers(), count) - 1)]
     try:
         work()
     finally:
         for f in futures:
             f.result()
-
-
-def _with_errors(errors: dict, work: Callable[[], None]) -> None:
-    with np.errstate(**errors):
-        work()
 
 
 # ---------------------------------------------------------------------------- the kernels the engine uses

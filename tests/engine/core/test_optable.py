@@ -99,3 +99,22 @@ def test_every_builtin_method_is_installed_on_the_tensor():
     x = engine.tensor([1.0, 2.0])
     for name in TENSOR_METHODS:
         assert callable(getattr(x, name)), name
+
+
+def test_a_formula_that_never_uses_its_saved_values_is_told_apart() -> None:
+    """Op.blind: a node whose formulas never look at `s` runs them without making its saved-values context."""
+    from autodiff.engine.core.optable import touches
+
+    def helper(s):
+        return s.other
+
+    assert not touches(lambda F, g, s: -g)
+    assert not touches(lambda F, g, s: F.mul(g, 2.0))
+    assert touches(lambda F, g, s: g * s.other)
+    assert touches(lambda F, g, s: helper(s))
+    assert touches(lambda F, g, s: [(lambda: s)()])  # held by an inner function
+    assert touches(print)  # not a formula whose code can be read
+    assert OPS["add"].blind and OPS["neg"].blind and not OPS["mul"].blind and not OPS["sum"].blind
+    for op in OPS.values():
+        if op.blind:  # (then nothing is saved for it either)
+            assert all(not grad.reads for grad in op.grads) and not any(op.saved_for[(True,) * len(op.inputs)])

@@ -143,3 +143,30 @@ def test_results_in_use_keep_their_values_and_remembered_memory_is_bounded(monke
     with np.errstate(all="ignore"):
         assert _same(results[-1].detach().numpy(), np.sin(data) * np.exp(-data * data))
     parallel.release()
+
+
+def test_a_failed_allocation_forgets_the_free_results_and_tries_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    parallel.release()
+    x = _data(np.float32, 5)
+    kernel = parallel.unary(np.exp)
+    with np.errstate(over="ignore"):
+        kernel(x)  # remembered, and free again at once
+    kernel(np.ones(N + 8, dtype=np.float32))  # another shape: remembered beside it
+    failures = []
+
+    class Numpy:  # numpy, but its first large allocation fails (as under a memory cap)
+        def __getattr__(self, name: str) -> object:
+            return getattr(np, name)
+
+        def empty(self, shape: object, dtype: object = None) -> np.ndarray:
+            if not failures and np.prod(shape) > 1000:
+                failures.append(shape)
+                raise MemoryError
+            return np.empty(shape, dtype=dtype)
+
+    monkeypatch.setattr(parallel, "np", Numpy())
+    with np.errstate(over="ignore"):
+        out = kernel(np.ones(N + 16, dtype=np.float32))
+    assert failures and _same(out, np.exp(np.ones(N + 16, dtype=np.float32)))
+    assert [a.shape for a in parallel._made] == [out.shape]  # the free ones forgotten
+    parallel.release()
