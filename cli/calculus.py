@@ -4,7 +4,6 @@ engine in float64, and numbers in JSON (non-finite ones as strings, as everywher
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from typing import Any
@@ -96,6 +95,8 @@ def json_number(value: float | None) -> Any:
 
 
 def write_json(document: dict[str, Any]) -> None:
+    import json  # only for --format json: not on the start-up of the text answers
+
     sys.stdout.write(json.dumps(document) + "\n")
 
 

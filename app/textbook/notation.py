@@ -36,7 +36,8 @@ _SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+"))
 _SYMBOLS = {"−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": "*", "∗": "*", "÷": "/", "∞": "inf",
             "{": "(", "}": ")", "≤": "<=", "≥": ">=", "≠": "!="}
 _ROOTS = {"√": "sqrt", "∛": "cbrt"}
-_TOKEN = re.compile(r"""
+# compiled on first use (re keeps it): a text taken as written (app.textbook.plain) needs no rewriting
+_TOKEN = r"""
     (?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+(?![A-Za-z_]))?)
   | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
   | (?P<str>'[^'\n]*'|"[^"\n]*")
@@ -44,7 +45,7 @@ _TOKEN = re.compile(r"""
   | (?P<op>\*\*|//|==|!=|<=|>=|[-+*/^=<>%@&~.:\[\]])
   | (?P<open>\() | (?P<close>\)) | (?P<comma>,) | (?P<bar>\|) | (?P<sep>;|\n)
   | (?P<space>[ \t\r]+|\#[^\n]*)
-""", re.VERBOSE)
+"""
 _BINARY_SPACED = frozenset(("+", "-", "=", "==", "!=", "<", "<=", ">", ">="))
 _ENDS_ARGUMENT = frozenset(("+", "-", "*", "/", "//", "%", "@", "=", "==", "!=", "<", "<=", ">", ">="))
 
@@ -135,6 +136,7 @@ def _parses(text: str) -> bool:
 def _tokens(text: str) -> list[tuple[str, str]]:
     """(kind, text) pairs: numbers, names (Greek letters spelt out), operators, brackets, bars, roots."""
     out: list[tuple[str, str]] = []
+    token = re.compile(_TOKEN, re.VERBOSE)
     pos = 0
     while pos < len(text):
         c = text[pos]
@@ -152,7 +154,7 @@ def _tokens(text: str) -> list[tuple[str, str]]:
             out.append(("root", _ROOTS[c]))
             pos += 1
             continue
-        m = _TOKEN.match(text, pos)
+        m = token.match(text, pos)
         if m is None:
             out.append(("other", c))
             pos += 1

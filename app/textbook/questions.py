@@ -12,13 +12,15 @@ GREEK_LETTERS = "αβγδεζηθικλμνξοπρσςτυφϕχψωΓΔΘΛΞ�
 _SUPERSCRIPT_DIGITS = dict(zip("²³⁴⁵⁶⁷⁸⁹", "23456789"))
 _ORDER = r"(?:\^?\s*(\d+)|([²³⁴⁵⁶⁷⁸⁹]))?"
 _VARIABLE = rf"[A-Za-z_][A-Za-z0-9_]*|[{GREEK_LETTERS}]"
-_QUESTION = re.compile(rf"^\s*(\()?\s*d{_ORDER}\s*/\s*d\s*({_VARIABLE}){_ORDER}\s*(\))?\s*(.+)$", re.S)
+_QUESTION = rf"^\s*(\()?\s*d{_ORDER}\s*/\s*d\s*({_VARIABLE}){_ORDER}\s*(\))?\s*(.+)$"  # compiled on first use
 
 
 def derivative_question(text: str) -> tuple[str, int, str] | None:
     """`d/dx x^3`, `d/dx(x^3)`, `d^2/dx^2 [x^3]`, `(d/dθ) sin θ`: (the variable, the order, the function);
     None when the text does not start with such a question (or its two orders differ)."""
-    match = _QUESTION.match(text)
+    if not _starts_as_question(text):  # most texts: the pattern is not compiled for them
+        return None
+    match = re.match(_QUESTION, text, re.S)
     if match is None or bool(match.group(1)) != bool(match.group(7)):
         return None
     top = match.group(2) or (_SUPERSCRIPT_DIGITS[match.group(3)] if match.group(3) else "1")
@@ -31,12 +33,18 @@ def derivative_question(text: str) -> tuple[str, int, str] | None:
     return match.group(4), int(top), rest
 
 
-_DEFINITION = re.compile(r"^\s*[A-Za-z]\w*\s*\(\s*[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*\)\s*=(?!=)(.*)$", re.S)
+def _starts_as_question(text: str) -> bool:
+    """Whether the text starts as _QUESTION does: spaces, at most one "(", spaces, then d."""
+    after = text.lstrip()
+    return (after[1:].lstrip() if after.startswith("(") else after).startswith("d")
+
+
+_DEFINITION = r"^\s*[A-Za-z]\w*\s*\(\s*[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*\)\s*=(?!=)(.*)$"
 
 
 def function_definition(text: str) -> str | None:
     """`f(x) = x^2` (one statement): the right side, the function's formula."""
-    match = _DEFINITION.match(text)
+    match = re.match(_DEFINITION, text, re.S)
     if match is None or "\n" in text.strip() or ";" in text:
         return None
     head = text.split("(", 1)[0].strip()

@@ -12,20 +12,23 @@ from autodiff.cli.commandline import output_format
 
 def rate_bindings(assignments: tuple[str, ...]) -> tuple[dict[str, str], str | None, tuple[str, ...]]:
     """The rates given (`dx/dt=2`: {x: "2"}), their time variable, and the other NAME=VALUE arguments."""
-    from autodiff.app.calculus.rates import rate_name
-    from autodiff.engine.errors import UsageError
-
     rates: dict[str, str] = {}
     times, rest = set(), []
     for a in assignments:
         left, _, value = a.partition("=")
-        found = rate_name(left) if value else None
+        found = None
+        if value and "/" in left:  # x=2 is a binding: app.calculus.rates is imported for a rate only
+            from autodiff.app.calculus.rates import rate_name
+
+            found = rate_name(left)
         if found is None:
             rest.append(a)
             continue
         rates[found[0]] = value
         times.add(found[1])
     if len(times) > 1:
+        from autodiff.engine.errors import UsageError
+
         raise UsageError(f"the rates are with respect to {', '.join(sorted(times))}: give them all in one variable")
     return rates, (times.pop() if times else None), tuple(rest)
 

@@ -3,11 +3,11 @@ steps, by the textbook's rules (outside in, nested) or as the backward pass runs
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from typing import Any
 
+from autodiff.cli.calculus import write_json
 from autodiff.cli.commandline import output_format
 
 
@@ -32,7 +32,7 @@ def write_result(reading: Any, result: Any, rows: list, options: dict[str, Any],
     output = output_format(options["output_format"])
     steps = options["steps"]
     if output == "json":
-        sys.stdout.write(json.dumps(diff_document(reading, result, rows, steps, warnings)) + "\n")
+        write_json(diff_document(reading, result, rows, steps, warnings))
     elif output == "latex":
         for d, *_ in rows:
             names = d.wrt.split(",")
@@ -176,7 +176,7 @@ def write_implicit(reading: Any, result: Any, value: float | None, exact: str | 
     name = f"d{y}/d{x}" if order == 1 else f"d{order}{y}/d{x}{order}"
     output = output_format(options["output_format"])
     if output == "json":
-        sys.stdout.write(json.dumps(implicit_document(reading, result, value, exact, options)) + "\n")
+        write_json(implicit_document(reading, result, value, exact, options))
         return
     if output == "latex":
         power = "" if order == 1 else f"^{{{order}}}"
