@@ -261,12 +261,13 @@ def run_configured(body: Callable[..., Any], dtype: bool | str, args: tuple[Any,
     """Run a command's body inside its engine configuration: --dtype (or the command's fixed dtype), --seed and
     --max-elements become one frozen `config` (app.config.Config), passed to the body and applied while it runs
     (the engine's settings are restored after it); the process's memory cap is set first."""
-    from autodiff.app.config import Config
     from autodiff.cli import memory
 
     seed, max_elements = kwargs.pop("seed"), kwargs.pop("max_elements")
     COLOR[0] = kwargs.pop("color", None)  # --color, for cli.text.colour and output_format while the body runs
-    memory.prepare()  # the process's memory cap, now that the command computes
+    memory.prepare()  # numpy imported and the process's memory cap set, now that the command computes
+    from autodiff.app.config import Config
+
     chosen = dtype if isinstance(dtype, str) else kwargs.get("dtype") or "float32"
     config = Config(chosen, seed, max_elements)
     try:

@@ -147,10 +147,10 @@ class Positive(click.ParamType):
         self.low, self.words = low, words
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        from autodiff.engine.errors import UsageError
-
         number = value if isinstance(value, int) else click.INT.convert(value, param, ctx)
         if number < self.low:
+            from autodiff.engine.errors import UsageError
+
             name = getattr(param, "name", None)
             flag = spelled(name, getattr(param, "opts", ())) if name else "the value"
             raise UsageError(f"{flag} must be {self.words}, got {number}")
@@ -235,10 +235,10 @@ class Whole(click.ParamType):
         self.low, self.high = low, high
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        from autodiff.engine.errors import UsageError
-
         number = value if isinstance(value, int) else click.INT.convert(value, param, ctx)
         if number < self.low or (self.high is not None and number > self.high):
+            from autodiff.engine.errors import UsageError
+
             flag = next((o for o in getattr(param, "opts", ()) if o.startswith("--")), "the value")
             words = f"at least {self.low}" if self.high is None else f"between {self.low} and {self.high}"
             raise UsageError(f"{flag} must be {words}, got {number}")

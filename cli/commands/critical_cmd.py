@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from autodiff.cli.calculus import json_number, read_bindings, write_json
+from autodiff.cli.calculus import json_number, read_bindings, sympy_first, write_json
 from autodiff.cli.commandline import output_format
 from autodiff.cli.options import (
     SETTINGS,
@@ -53,6 +53,7 @@ def critical_command(program: str | None, assignments: tuple[str, ...], file: st
     Exact where SymPy solves it, decimals from autograd (float64) always. NAME=VALUE binds a constant."""
     from autodiff.engine.errors import UsageError
 
+    sympy_first()
     text, assignments = read_formula(program, file, assignments, options, "critical")
     bindings = read_bindings(assignments, options, intervals=True)
     texts = dict(bindings.texts)

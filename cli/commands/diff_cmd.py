@@ -92,9 +92,11 @@ def diff_command(program: str | None, assignments: tuple[str, ...], file: str | 
 def _derive(program: str | None, assignments: tuple[str, ...], file: str | None, options: dict[str, Any]) -> tuple:
     """("explicit", reading, result, rows, warnings) or ("implicit", reading, result, value, exact)."""
     from autodiff.cli import memory
+    from autodiff.cli.calculus import sympy_first
     from autodiff.cli.reading import read_math
 
     memory.prepare()  # the process's memory cap: SymPy may fill the memory with a formula that grows
+    sympy_first()
 
     if options["steps"] not in (None, "rules", "backward"):  # `--steps x=1`: the binding is not the view's name
         assignments = (options["steps"], *assignments)

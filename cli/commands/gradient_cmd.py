@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from autodiff.cli.calculus import choose, decimal, json_number, read_bindings, write_json
+from autodiff.cli.calculus import choose, decimal, json_number, read_bindings, sympy_first, write_json
 from autodiff.cli.commandline import output_format
 from autodiff.cli.options import (
     SETTINGS,
@@ -50,6 +50,7 @@ def gradient_command(program: str | None, assignments: tuple[str, ...], file: st
     from autodiff.app.calculus.pointwise import Function
     from autodiff.engine.errors import UsageError
 
+    sympy_first(options["symbolic"] or not options["no_exact"])
     text, assignments = read_formula(program, file, assignments, options, "gradient")
     bindings = read_bindings(assignments, options)
     names = choose(bindings.point, options["wrt"], bindings, "point")

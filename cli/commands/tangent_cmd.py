@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from autodiff.cli.calculus import choose, decimal, read_bindings, write_json
+from autodiff.cli.calculus import choose, decimal, read_bindings, sympy_first, write_json
 from autodiff.cli.options import (
     SETTINGS,
     ProgramCommand,
@@ -60,6 +60,7 @@ def tangent_command(program: str | None, assignments: tuple[str, ...], file: str
     from autodiff.cli.reading import read_math
     from autodiff.engine.errors import UsageError
 
+    sympy_first(not options["no_exact"])
     reading, assignments = read_math(program, file, assignments, options)
     text = reading.program
     bindings = read_bindings(assignments, options, intervals=True)

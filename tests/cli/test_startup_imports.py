@@ -53,3 +53,48 @@ def test_diff_imports_sympy_and_eval_does_not() -> None:
     out, modules = imported(["diff", "x**3", "--format", "plain"], ["sympy"])
     assert "3*x**2" in out.replace(" ", "")
     assert modules == ["sympy"]
+
+
+# The depth of Python calls below main() at which numpy and SymPy are first imported (importlib's own frames not
+# counted). CPython before 3.13.13 allocates and frees a 16 KB chunk of its frame stack each time a call crosses a
+# chunk's end (python/cpython#142183); the two libraries' imports, started ~20 calls deeper, did so ~1,000 times
+# a start (20-25 ms). cli.memory.prepare and cli.calculus.sympy_first import them first, near the top.
+DEPTH_PROBE = """
+import json, sys
+sys.argv = ["probe"]
+depths = {}
+
+def hook(event, args):
+    if event == "import" and args[0] in ("numpy", "sympy") and args[0] not in depths:
+        frame, names = sys._getframe(1), []
+        while frame is not None:
+            if not frame.f_code.co_filename.startswith("<frozen"):
+                names.append(frame.f_code.co_name)
+            frame = frame.f_back
+        depths[args[0]] = names[:names.index("main")]
+
+sys.addaudithook(hook)
+from autodiff.cli.main import main
+try:
+    main(%r)
+except SystemExit:
+    pass
+sys.stdout.write("\\n" + json.dumps(depths) + "\\n")
+"""
+
+
+@pytest.mark.parametrize("args, libraries", [
+    (["eval", "(2*x)**3", "x=1.5", "--format", "json"], ["numpy"]),
+    (["check", "x**2", "x=1.5", "--expect", "2*x", "--format", "json"], ["numpy"]),
+    (["diff", "(2*x)**3", "--format", "json"], ["numpy", "sympy"]),
+    (["critical", "x**3-3*x", "--format", "json"], ["numpy", "sympy"]),
+    (["limit", "sin(x)/x", "x=0", "--format", "json"], ["numpy", "sympy"]),
+])
+def test_numpy_and_sympy_are_imported_near_the_top_of_the_command(args: list[str], libraries: list[str]) -> None:
+    done = subprocess.run([sys.executable, "-c", DEPTH_PROBE % (args,)], capture_output=True, text=True,
+                          timeout=120, check=True)
+    depths = json.loads(done.stdout.strip().splitlines()[-1])
+    assert sorted(depths) == libraries
+    for library, calls in depths.items():
+        assert calls[0] in ("prepare", "sympy_first"), (library, calls)
+        assert len(calls) <= 12, (library, calls)
