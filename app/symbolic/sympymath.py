@@ -156,6 +156,10 @@ class SymPyMath:
         return sympy.log(base)
 
     @staticmethod
+    def neg(g: Any) -> Any:
+        return -g
+
+    @staticmethod
     def mul(a: Any, b: Any) -> Any:
         return a * b
 

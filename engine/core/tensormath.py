@@ -184,6 +184,7 @@ class TensorMath:
     index = staticmethod(getitem)
     cast = staticmethod(to)
 
+    neg = staticmethod(operator.neg)
     mul = staticmethod(operator.mul)
     div = staticmethod(operator.truediv)
 

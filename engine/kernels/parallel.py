@@ -280,6 +280,7 @@ SCALE_TWICE = Kernel(2, (np.multiply, "a", "t"), (np.multiply, "b", "t"))  # b *
 POW_BACKWARD = {2: Kernel(3, (np.multiply, "a", "c"), (np.multiply, "b", "t")),
                 3: Kernel(3, (np.multiply, "c", "c"), (np.multiply, "a", "t"), (np.multiply, "b", "t"))}
 ADD = binary(np.add)
+NEGATIVE = unary(np.negative)
 MULTIPLY = binary(np.multiply)
 DIVIDE = binary(np.divide)
 

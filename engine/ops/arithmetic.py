@@ -57,11 +57,11 @@ ADD = declare(Op("add", "AddBackward0", ("self", "other"), np.add,
                  group=ARITHMETIC, elementwise=True, symbolic=lambda M, a, b: a + b, jvp=ELEMENTWISE_JVP,
                  numbers=operator.add))
 SUB = declare(Op("sub", "SubBackward0", ("self", "other"), np.subtract,
-                 (Grad(lambda F, g, s: g, "grad"), Grad(lambda F, g, s: -g, "-grad")), "self - other",
+                 (Grad(lambda F, g, s: g, "grad"), Grad(lambda F, g, s: F.neg(g), "-grad")), "self - other",
                  group=ARITHMETIC, elementwise=True, symbolic=lambda M, a, b: a - b, jvp=ELEMENTWISE_JVP,
                  numbers=operator.sub))
 RSUB = declare(Op("rsub", "RsubBackward1", ("self",), lambda x, *, other: np.subtract(other, x),
-                  (Grad(lambda F, g, s: -g, "-grad"),), "other - self, for a number `other`",
+                  (Grad(lambda F, g, s: F.neg(g), "-grad"),), "other - self, for a number `other`",
                   group=ARITHMETIC, symbolic=lambda M, a, *, other: other - a, jvp=ELEMENTWISE_JVP))
 MUL = declare(Op("mul", "MulBackward0", ("self", "other"), np.multiply,
                  (Grad(lambda F, g, s: F.mul_sum_to(g, s.other, s.input_shapes[0]), "grad * other"),
@@ -116,7 +116,7 @@ minimum = function(Op("minimum", "MinimumBackward0", ("self", "other"), _keeping
                       "elementwise minimum", group=ARITHMETIC, elementwise=True, symbolic=FUNCTION,
                       kernel=Kernel(2, (np.minimum, "b", "a")),
                       jvp=lambda F, t, s: _extreme_jvp(F, t, F.values(s.self) < F.values(s.other), s)))
-neg = function(Op("neg", "NegBackward0", ("self",), np.negative, (Grad(lambda F, g, s: -g, "-grad"),), "-self",
+neg = function(Op("neg", "NegBackward0", ("self",), np.negative, (Grad(lambda F, g, s: F.neg(g), "-grad"),), "-self",
                   group=ARITHMETIC, symbolic=lambda M, a: -a, jvp=ELEMENTWISE_JVP, integers=KEPT))
 reciprocal = function(Op("reciprocal", "ReciprocalBackward0", ("self",), lambda x: 1 / x,
                          (Grad(lambda F, g, s: F.reciprocal_backward(g, s.result), "-grad * result**2"),),

@@ -51,6 +51,7 @@ def test_kernels_are_bit_identical(dtype: type) -> None:
         total = x.copy()
         assert parallel.ADD.into(total, total, y) and _same(total, x + y)
         assert _same(parallel.SQUARE(x), x * x) and _same(parallel.CUBE(x), x * x * x)
+        assert _same(parallel.NEGATIVE(x), -x) and _same(parallel.NEGATIVE(one), -one)
         for exponent in (3, 2.5, -1.5):
             for g in (y, one):
                 t = x * x
@@ -73,6 +74,7 @@ PROGRAMS = {
     "sigmoid_log": lambda lib, x: (lib.sigmoid(x) * lib.log(x * x + 1) - lib.cos(x) / (x * x + 2)).mean(),
     "sqrt_pow": lambda lib, x: (lib.sqrt(x * x + 1) ** 3 + lib.maximum(x, x * 0.5)).sum(),
     "cube_mean": lambda lib, x: ((2 * x) ** 3).mean() + (x ** 2 * 0.5).sum(),
+    "negations": lambda lib, x: (-x * lib.exp(x)).sum() + (2.0 - x * x).sum() - (x * 3).sum(),  # Neg, Rsub, Sub
 }
 
 
@@ -89,6 +91,18 @@ def test_programs_split_and_unsplit_agree(name: str, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(parallel, "_operands", lambda args, threshold: None)  # every kernel declines
     unsplit = run()
     assert all(_same(a, b) for a, b in zip(split, unsplit))
+
+
+def test_a_negated_gradient_keeps_its_node_when_recorded() -> None:
+    x = engine.tensor(_data(np.float32, 3), requires_grad=True)
+    (h,) = engine.autograd.grad(((-x) * x).sum() + (2.0 - x * x).sum(), x, create_graph=True)
+    names, stack = set(), [h.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is not None and node.name() not in names:
+            names.add(node.name())
+            stack.extend(nxt for nxt, _ in node.next_functions)
+    assert {"NegBackward0", "MulBackward0", "AddBackward0"} <= names
 
 
 def test_workers_keep_the_callers_numpy_error_handling() -> None:
