@@ -59,3 +59,13 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     torch = sys.modules.get("torch")
     if torch is not None and torch.get_num_threads() != 1:
         torch.set_num_threads(1)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "long: a test of 15 s or more (on a busy 2-core machine); run first, so that "
+                            "it does not end a parallel run (-n auto) alone")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked long first, each group in its order (the same order in every xdist worker)."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
