@@ -7,6 +7,7 @@ See the README's layout section."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import subprocess
 import sys
@@ -81,10 +82,17 @@ def _type_checking_lines(tree: ast.AST) -> set[int]:
     return lines
 
 
-def _imports(path: Path) -> list[tuple[int, str, list[str]]]:
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """The file's syntax tree, parsed once for all the tests of a process (they only read it)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _imports(path: Path) -> tuple[tuple[int, str, list[str]], ...]:
     """(line, absolute module name, names taken) of every import in the file, anywhere in it (inside
     functions too), relative imports resolved; `from package import module` counts as importing the module."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     skipped = _type_checking_lines(tree)
     found = []
     for node in ast.walk(tree):
@@ -102,7 +110,7 @@ def _imports(path: Path) -> list[tuple[int, str, list[str]]]:
             found.append((node.lineno, module, names))
             found += [(node.lineno, f"{module}.{name}", []) for name in names
                       if module.startswith("autodiff") and _is_module(f"{module}.{name}")]
-    return found
+    return tuple(found)
 
 
 @pytest.mark.parametrize("layer", LAYERS)
@@ -208,7 +216,7 @@ def test_lark_is_imported_only_by_the_generator():
 def test_no_private_attribute_of_engine_objects_outside_the_engine(layer):
     problems = []
     for path in _sources(layer):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
                 owner = node.value.id if isinstance(node.value, ast.Name) else None
                 if isinstance(node.value, ast.Call) and ast.unparse(node.value.func) == "super":
@@ -224,7 +232,7 @@ def test_no_private_attribute_of_engine_objects_outside_the_engine(layer):
 def test_no_assignment_to_engine_state_outside_the_engine(layer):
     problems = []
     for path in _sources(layer):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
                 node, (ast.AugAssign, ast.AnnAssign)) else []
             for target in targets:
@@ -258,7 +266,7 @@ def test_no_function_over_the_limit():
     long = []
     for layer in LAYERS:
         for path in _sources(layer):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in ast.walk(_tree(path)):
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     lines = (node.end_lineno or node.lineno) - node.lineno + 1
                     where = f"{path.relative_to(ROOT).as_posix()}:{node.name}"
@@ -280,7 +288,7 @@ def test_every_option_is_declared_once():
     so it has one name, type and help wherever it appears; click.option itself is called only there."""
     sites: dict[str, list[str]] = {}
     for path in _sources("cli"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if not isinstance(node, ast.Call):
                 continue
             called = ast.unparse(node.func)
@@ -351,7 +359,7 @@ def test_the_folder_rule_counts_every_module_and_fails_past_30(tmp_path):
 
 def _calls_and_attributes(path: Path) -> list[tuple[int, str]]:
     """(line, dotted text) of every attribute read in the file: `sys.meta_path`, `os._exit`, ..."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     return [(node.lineno, ast.unparse(node)) for node in ast.walk(tree) if isinstance(node, ast.Attribute)]
 
 

@@ -28,6 +28,7 @@ def _slow(text: str, variables: list[str]):
     return read(text + "\t", variables)
 
 
+@pytest.mark.long
 @settings(max_examples=1500, deadline=None)
 @given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=12), st.sampled_from([["x"], ["x", "y"], ["y"]]))
 def test_a_text_read_as_written_is_what_the_rewriting_gives(pieces, variables):

@@ -148,6 +148,7 @@ def test_a_program_of_a_megabyte(fz):
     expect(fz, ["eval", "x" * 1_000_001], "limit", 1, "the program has 1,000,001 characters")
 
 
+@pytest.mark.long
 def test_a_hundred_thousand_statements(fz):
     # ~9 s on an idle core; under `pytest -n auto` every core runs a test, so the bound is wider than a run's
     outcome = fz.run(["eval", "y = x\n" * 100_000 + "y * 2", "x=1", "--format", "json"], timeout=90)
@@ -170,6 +171,7 @@ def test_limits_come_before_the_allocation(fz, program):
     assert peak < 100 * MB, f"peak {peak / MB:.0f} MB\n{outcome}"
 
 
+@pytest.mark.long
 def test_the_order_of_a_derivative_is_bounded(fz):
     """--order N differentiates N times, and some graphs grow geometrically with N (x**x: 3.5 times an
     order): refused once the next graph would be too large, in seconds, not after hours."""

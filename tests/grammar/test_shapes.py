@@ -54,6 +54,7 @@ def _twin(shape: tuple) -> str:
     return " ".join(token if isinstance(token, str) else "7.25" if token is None else "7" for token in shape)
 
 
+@pytest.mark.long
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(ATOMS | PIECES, min_size=1, max_size=14))
 def test_texts_of_one_shape_parse_alike(pieces):

@@ -288,6 +288,7 @@ def test_gradcheck_flags_a_non_smooth_point(capsys):
     assert (leaf["worst"]["autograd"], leaf["worst"]["numerical"]) == (0.0, pytest.approx(0.5))
 
 
+@pytest.mark.long
 def test_gradcheck_limit(capsys):
     code, out, _ = run(capsys, "gradcheck", "x.sum()", "x=ones(101, 100)", "--format", "json")
     assert code == 1

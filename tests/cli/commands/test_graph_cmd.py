@@ -230,6 +230,7 @@ def test_grad_tensor_is_the_first_gradient(capsys):
 
 
 # ---------------------------------------------------------------------------- size
+@pytest.mark.long
 def test_a_100000_op_chain_renders_without_recursion(capsys):
     program = "x" + " + 1" * 100_000
     code, out, _ = run(capsys, program, "x=1", "--to", "dot")

@@ -23,12 +23,14 @@ def _run(*args: str) -> tuple[int, str, str]:
     return done.returncode, done.stdout, done.stderr
 
 
+@pytest.mark.long
 def test_a_derivative_that_grows_without_end_is_a_limit_error_in_bounded_time():
     code, out, err = _run("diff", "x**x", "--order", "10")
     assert code == 1 and out == ""
     assert err.startswith("autodiff: limit error: the derivative took longer than 15 s to derive")
 
 
+@pytest.mark.long
 def test_many_variables_with_a_point_are_linear_not_quadratic():
     names = [f"x{i}" for i in range(1, 1001)]
     code, out, _ = _run("diff", "+".join(names), *(f"{n}=1" for n in names), "--format", "plain")
@@ -124,6 +126,7 @@ print(bool(done), outcome.timed_out, (rss() - before) >> 20)
 """
 
 
+@pytest.mark.long
 def test_stopped_sympy_work_gives_its_memory_back():
     """What an abandoned simplification cached in SymPy (formulas scattered over the heap) is given back when it
     is stopped, not held after the answer: about 300 MiB without that, under 100 MiB with it."""

@@ -21,6 +21,7 @@ def test_an_exact_power_past_the_digits_python_writes_is_a_limit_error(cli, args
     assert "8**5000 has about 4.52e+03 digits" in outcome.stderr + outcome.stdout
 
 
+@pytest.mark.long
 def test_an_exact_value_past_the_digits_python_writes_is_a_limit_error(cli):
     outcome = cli("diff", "(x+1)^5000", "x=7", "--exact")
     assert outcome.code == 1 and outcome.stdout == ""
@@ -51,6 +52,7 @@ def test_a_number_past_2_63_is_the_same_float_in_a_batch_line_and_on_the_command
     assert lists["root"]["value"] == pytest.approx(1.2345679e28, rel=1e-6)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("program", ["x**x", "sin(sin(sin(sin(sin(x)))))"])
 def test_tangent_at_order_10_meets_the_node_guard_eval_table_and_plot_have(cli, program):
     outcome = cli("tangent", program, "x=1", "--order", "10")

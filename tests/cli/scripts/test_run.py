@@ -4,6 +4,7 @@ print what PyTorch printed (numbers within the suite's tolerance); a script's ex
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import re
@@ -69,6 +70,7 @@ def test_example_prints_what_pytorch_printed(cli, path):
     assert "autodiff" not in out.stderr.replace(str(path), "")  # the script's frames only
 
 
+@functools.cache
 def _golden_maker():
     spec = importlib.util.spec_from_file_location("make_examples_golden", ROOT / "tests" / "make_examples_golden.py")
     module = importlib.util.module_from_spec(spec)
@@ -76,16 +78,19 @@ def _golden_maker():
     return module
 
 
-def test_recorded_outputs_are_current_with_pytorch():
-    """Each example run under real PyTorch, now: what it prints equals the recorded output within the tolerance."""
-    pytest.importorskip("torch")
-    maker = _golden_maker()
-    for path in SCRIPTS:
-        stdout, error = maker.record(path)
-        difference = numbers_differ(stdout, path.with_suffix(".expected").read_text(encoding="utf-8"))
-        assert difference is None, f"{path.name}: stale ({difference}); run tests/make_examples_golden.py"
-        error_file = path.with_name(f"{path.stem}.error.json")
-        assert error == (json.loads(error_file.read_text(encoding="utf-8")) if error_file.exists() else None)
+@pytest.mark.parametrize("path", SCRIPTS, ids=[p.stem for p in SCRIPTS])
+def test_recorded_outputs_are_current_with_pytorch(path):
+    """Each example run under real PyTorch, now: what it prints equals the recorded output within the tolerance.
+    (One test a script, as the maker runs them: default dtype float32 first; one test for all of them ended the
+    suite's parallel run alone.)"""
+    torch = pytest.importorskip("torch")
+    torch.set_num_threads(1)  # as tests/conftest.py sets it, for a run where this test imports torch first
+    torch.set_default_dtype(torch.float32)
+    stdout, error = _golden_maker().record(path)
+    difference = numbers_differ(stdout, path.with_suffix(".expected").read_text(encoding="utf-8"))
+    assert difference is None, f"{path.name}: stale ({difference}); run tests/make_examples_golden.py"
+    error_file = path.with_name(f"{path.stem}.error.json")
+    assert error == (json.loads(error_file.read_text(encoding="utf-8")) if error_file.exists() else None)
 
 
 # ---------------------------------------------------------------------------- Python, as `python FILE ARGS`
