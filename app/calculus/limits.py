@@ -168,7 +168,9 @@ def _exact(result: Limit, program: str, texts: dict[str, str], point_text: str) 
     from autodiff.app.symbolic import exact as X
     from autodiff.app.symbolic.sympymath import real_form
 
-    found = X.expression(program)
+    # the variable declared: the interpreter then need not ask the whole table of built-ins whether its name is one
+    # (which imports the engine's rooms of the less common built-ins)
+    found = X.expression(program, [result.variable])
     expr = X.with_constants(found[0], [result.variable], texts) if found else None
     point = X.exact_number(point_text)
     if expr is None or point is None:

@@ -98,3 +98,21 @@ def test_numpy_and_sympy_are_imported_near_the_top_of_the_command(args: list[str
     for library, calls in depths.items():
         assert calls[0] in ("prepare", "sympy_first"), (library, calls)
         assert len(calls) <= 12, (library, calls)
+
+
+# A room of the less common built-ins (autodiff.engine.__init__): imported when the table of built-ins is asked
+# for a name it does not hold, such as a free variable's. tangent and limit declare their variable (they bind it
+# at a point), so their answers need none of those rooms; diff and critical read their variables from the
+# program, where telling `x` from a built-in needs the whole table.
+ROOM = "autodiff.engine.nn.activations"
+
+
+@pytest.mark.parametrize("args, shown", [
+    (["tangent", "x**2", "x=1", "--format", "plain"], "y = -1 + 2*x"),
+    (["limit", "sin(x)/x", "x=0", "--format", "plain"], "= 1"),
+    (["tangent", "t**2", "t=1", "--format", "plain"], "y = -1 + 2*t"),  # a built-in's name as the variable
+])
+def test_tangent_and_limit_at_a_point_import_no_room_of_the_less_common_built_ins(args: list[str], shown: str) -> None:
+    out, modules = imported(args, [ROOM])
+    assert shown in out
+    assert modules == []
