@@ -38,6 +38,8 @@ def slice_of(node: S.Slice, args: list[Any]) -> slice:
     for part in (start, stop, step):
         if part is not None and (isinstance(part, bool) or not isinstance(part, int)):
             raise BadValueError(f"slice indices must be integers, got {part!r}", reason="index")
+    if step == 0:  # refused for every value it may index (a list of strings too), as Python and PyTorch refuse it
+        raise BadValueError("slice step cannot be zero", reason="index")
     return slice(start, stop, step)
 
 

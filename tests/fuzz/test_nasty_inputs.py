@@ -81,6 +81,7 @@ PROGRAMS = [
     ("dim out of range", "x.sum(dim=5)", ["x=[1, 2]"], "value", 1, "Dimension out of range"),
     ("transpose dim out of range", "x.transpose(0, 9)", ["x=[[1, 2]]"], "value", 1, "Dimension out of range"),
     ("step zero", "x[::0]", ["x=[1, 2]"], "value", 1, "slice step cannot be zero"),
+    ("step zero, a list of strings", "[''][::0]", [], "value", 1, "slice step cannot be zero"),  # found by the fuzz
     ("negative step", "x[::-1]", ["x=[1, 2]"], "value", 1, "negative steps are not supported"),
     ("index out of bounds", "x[10]", ["x=[1, 2]"], "value", 1, "index 10 is out of bounds"),
     ("float index", "x[1.5]", ["x=[1, 2]"], "value", 1, "invalid index 1.5"),
