@@ -408,6 +408,14 @@ def any_text(max_size: int = 80) -> st.SearchStrategy[str]:
     return st.text(st.characters(codec=None, exclude_categories=()), max_size=max_size)
 
 
+def _helped(args: list[str], outcome: Outcome) -> bool:
+    """Whether the run printed a command's help (-h or --help before any `--`, and nothing else wrong): click
+    answers it before --format is applied, with the help text whatever the format, as `autodiff eval --help`."""
+    options = args[:args.index("--")] if "--" in args else args
+    return (("-h" in options or "--help" in options) and outcome.code == 0
+            and outcome.stdout.startswith("Usage: ") and not outcome.stderr)
+
+
 def json_requested(args: list[str]) -> bool:
     """Whether the arguments ask for --format json (as main() decides it: the first --format wins)."""
     for i, arg in enumerate(args):
@@ -521,7 +529,8 @@ class Fuzz:
                   keys: frozenset = EVAL_KEYS, session: bool = False) -> Outcome:
         """Run and check the invariants; JSON mode is read from the arguments."""
         outcome = run(args, input=input)
-        check(outcome, json_mode=json_requested(args), batch=batch, keys=keys, session=session)
+        json_mode = json_requested(args) and not _helped(args, outcome)
+        check(outcome, json_mode=json_mode, batch=batch, keys=keys, session=session)
         return outcome
 
 
