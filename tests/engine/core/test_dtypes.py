@@ -357,3 +357,13 @@ def test_the_bigram_tutorial_live(torch_lib):
     theirs, ours = _bigrams(torch, torch.nn.functional), _bigrams(E, E)
     assert ours[:1] + ours[2:] == theirs[:1] + theirs[2:]
     assert ours[1] == pytest.approx(theirs[1], rel=1e-6)
+
+
+def test_remainder_by_a_number_outside_an_integer_dtype_wraps_it_as_pytorch() -> None:
+    """uint8 % -1 is uint8 % 255 and int8 % 200 is int8 % -56 in PyTorch (the number cast to the tensor's dtype);
+    numpy refused the number (OverflowError), found by test_promotion_matches_pytorch."""
+    from autodiff import engine
+
+    assert (engine.tensor([5, 7, 0], dtype="uint8") % -1).tolist() == [5, 7, 0]
+    assert (engine.tensor([5, 7, 0, 100], dtype="int8") % 200).tolist() == [-51, -49, 0, -12]
+    assert (engine.tensor([5, 7, 0], dtype="uint8") % -1).dtype == engine.uint8
