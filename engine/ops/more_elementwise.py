@@ -152,7 +152,9 @@ def remainder(input: Any, other: Any) -> Tensor:
     a, b = both(input, other)
     if not isinstance(b, Tensor):
         a = with_number(tensor_arg(a), b)
-        if a._data.dtype.kind in "biu" and b == 0:
+        kind, size = a._data.dtype.kind, a._data.dtype.itemsize
+        # (a number is cast to an integer tensor's dtype, wrapping, as PyTorch does: uint8 % 256 divides by zero)
+        if kind in "biu" and (b == 0 or (kind in "iu" and type(b) is int and b % (1 << 8 * size) == 0)):
             refuse_zero_division(np.zeros(1))
         return apply(REMAINDER, (a,), {"other": b})
     a = wrapped(a, b)

@@ -367,3 +367,12 @@ def test_remainder_by_a_number_outside_an_integer_dtype_wraps_it_as_pytorch() ->
     assert (engine.tensor([5, 7, 0], dtype="uint8") % -1).tolist() == [5, 7, 0]
     assert (engine.tensor([5, 7, 0, 100], dtype="int8") % 200).tolist() == [-51, -49, 0, -12]
     assert (engine.tensor([5, 7, 0], dtype="uint8") % -1).dtype == engine.uint8
+
+
+def test_remainder_by_a_number_that_wraps_to_zero_is_a_division_by_zero() -> None:
+    """uint8 % 256: the number cast to uint8 is 0, and PyTorch raises ZeroDivisionError."""
+    from autodiff import engine
+    from autodiff.engine.errors import BadValueError
+
+    with pytest.raises(BadValueError, match="ZeroDivisionError"):
+        engine.tensor([5, 7], dtype="uint8") % 256
