@@ -154,11 +154,6 @@ def erfc(x: Any) -> np.ndarray:
 def remainder(a: Any, b: Any) -> Any:
     """PyTorch's remainder: fmod(a, b), plus b where it is nonzero and its sign differs from b's (the sign of b,
     as Python's %; 0.0 % -1 is 0.0 where numpy's remainder gives -0.0)."""
-    kind = getattr(a, "dtype", np.dtype(float)).kind
-    if kind in "ui" and type(b) is int:
-        info = np.iinfo(a.dtype)
-        if not info.min <= b <= info.max:  # PyTorch casts the number to the tensor's dtype, wrapping as C does
-            b = (b - info.min) % (info.max - info.min + 1) + info.min  # (uint8 % -1 is uint8 % 255)
     with np.errstate(all="ignore"):
         mod = np.fmod(a, b)
         return np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), mod + b, mod).astype(np.result_type(mod))

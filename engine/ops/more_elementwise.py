@@ -152,9 +152,11 @@ def remainder(input: Any, other: Any) -> Tensor:
     a, b = both(input, other)
     if not isinstance(b, Tensor):
         a = with_number(tensor_arg(a), b)
-        kind, size = a._data.dtype.kind, a._data.dtype.itemsize
-        # (a number is cast to an integer tensor's dtype, wrapping, as PyTorch does: uint8 % 256 divides by zero)
-        if kind in "biu" and (b == 0 or (kind in "iu" and type(b) is int and b % (1 << 8 * size) == 0)):
+        kind = a._data.dtype.kind
+        if kind in "iu" and type(b) is int:  # the number cast to the tensor's dtype, wrapping, as PyTorch casts it
+            info = np.iinfo(a._data.dtype)  # (uint8 % -1 is uint8 % 255; uint8 % 256 divides by zero)
+            b = (b - info.min) % (info.max - info.min + 1) + info.min
+        if kind in "biu" and b == 0:
             refuse_zero_division(np.zeros(1))
         return apply(REMAINDER, (a,), {"other": b})
     a = wrapped(a, b)
