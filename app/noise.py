@@ -20,6 +20,7 @@ import math
 import numpy as np
 
 from autodiff import engine
+from autodiff.app.notices import program_warnings
 from autodiff.app.session import Binding, EvalRequest, evaluate, root_tensor, run_eval
 from autodiff.app.textbook.realroots import BACKEND
 from autodiff.engine import Tensor
@@ -135,7 +136,7 @@ __all__ = ["eval_noise", "lost", "lost_one", "rounding_noise", "table_noise", "t
 
 def _root(request: EvalRequest) -> np.ndarray:
     """The root's values of the program run forward only (as run_eval records it, with grad enabled; the check
-    needs no backward pass)."""
-    with engine.enable_grad():
+    needs no backward pass; its warnings were the run's own, told there)."""
+    with engine.enable_grad(), program_warnings([]):
         _, evaluation = evaluate(request)
         return root_tensor(evaluation).numpy(force=True)

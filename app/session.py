@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from autodiff import engine
+from autodiff.app.notices import program_warnings
 from autodiff.engine import Tensor
 from autodiff.engine.errors import AutodiffError, BadValueError, LimitError, UnknownNameError, UsageError
 from autodiff.grammar.interpreter import Evaluation, Interpreter, constant, kind, literal_tensor
@@ -133,7 +134,7 @@ class Pass(NamedTuple):
 class EvalResult:
     """What a run produced: the evaluation, its root, each backward pass and the leaves' final .grad."""
 
-    __slots__ = ("evaluation", "grads", "passes", "root", "skipped_backward", "targets")
+    __slots__ = ("evaluation", "grads", "passes", "root", "skipped_backward", "targets", "warnings")
 
     def __init__(self, evaluation: Evaluation, root: Tensor, passes: list[Pass], grads: dict[str, np.ndarray | None],
                  skipped_backward: str | None = None, targets: list[Tensor] | None = None) -> None:
@@ -143,6 +144,7 @@ class EvalResult:
         self.grads = grads
         self.skipped_backward = skipped_backward  # why no backward ran (the root needs no grad)
         self.targets = [] if targets is None else targets  # the tensors backward started from
+        self.warnings: list[str] = []  # what the engine warned of while the program ran (program_warnings)
 
     def __repr__(self) -> str:
         return f"EvalResult(root={self.root!r}, passes={self.passes!r}, grads={self.grads!r})"
@@ -205,7 +207,15 @@ def root_tensor(evaluation: Evaluation) -> Tensor:
 
 
 def run_eval(request: EvalRequest) -> EvalResult:
-    """Evaluate the program and run the requested backward passes."""
+    """Evaluate the program and run the requested backward passes; the engine's warnings go to the result."""
+    caught: list[str] = []
+    with program_warnings(caught):
+        result = _run_eval(request)
+    result.warnings = caught
+    return result
+
+
+def _run_eval(request: EvalRequest) -> EvalResult:
     if request.repeat < 1:
         raise UsageError(f"{{repeat}} must be at least 1, got {request.repeat}", fields=("repeat",))
     if request.order < 1:

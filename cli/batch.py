@@ -190,7 +190,8 @@ def eval_answering(program: str | None, assignments: tuple[str, ...], options: d
             request.order = line.settings.get("order", options["order"])
             result, graph, steps = commands.evaluate(request, mine)
             texts = commands.texts_of(request.program, assignments, options)
-            warnings = commands.precision_warnings(texts, mine, result, lambda: again(request, mine))
+            warnings = result.warnings + commands.precision_warnings(texts, mine, result,
+                                                                     lambda: again(request, mine))
             warnings += eval_notes(request.program, request, result, mine)
         document = commands.json_document(result, graph if options["trace"] else None, steps)
         if warnings:  # as `autodiff eval` warns for the same input

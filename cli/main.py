@@ -37,11 +37,26 @@ def main(argv: list[str] | None = None) -> None:
     _exit(code)
 
 
+PYTHON_COMMANDS = ("run", "repl")  # they run the user's Python: its warnings print as Python prints them
+
+
 def _run(args: list[str]) -> int:
-    """The command's exit status."""
+    """The command's exit status. A warning the engine gave that the command did not report itself (eval puts
+    them beside its answer) is written after the command as `autodiff: warning: ...`, never in Python's format."""
     from autodiff.cli.group import cli
 
-    code = cli.main(args=args, prog_name="autodiff", standalone_mode=False)
+    if next((arg for arg in args if not arg.startswith("-")), None) in PYTHON_COMMANDS:
+        code = cli.main(args=args, prog_name="autodiff", standalone_mode=False)
+        return code if isinstance(code, int) else 0
+    from autodiff.app.notices import program_warnings
+
+    warned: list[str] = []
+    try:
+        with program_warnings(warned):
+            code = cli.main(args=args, prog_name="autodiff", standalone_mode=False)
+    finally:
+        for text in warned:
+            sys.stderr.write(f"autodiff: warning: {text}\n")
     return code if isinstance(code, int) else 0
 
 

@@ -27,7 +27,7 @@ PUBLIC = {
             "autodiff.app.gradcheck", "autodiff.app.explain", "autodiff.app.graph", "autodiff.app.derivatives",
             "autodiff.app.residue", "autodiff.app.noise", "autodiff.app.config", "autodiff.app.precision",
             "autodiff.app.script", "autodiff.app.passes", "autodiff.app.batch", "autodiff.app.names",
-            "autodiff.app.stacking",
+            "autodiff.app.stacking", "autodiff.app.notices",
             "autodiff.app.symbolic", "autodiff.app.calculus", "autodiff.app.textbook",  # the rooms' packages
             *(f"autodiff.app.symbolic.{m}" for m in ("program", "diff", "printing", "sympymath", "exact", "steps")),
             *(f"autodiff.app.calculus.{m}" for m in (

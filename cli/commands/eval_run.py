@@ -27,8 +27,8 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
         with np.errstate(all="ignore"):
             request = eval_request(program, assignments, options)
             result, graph, steps = evaluate(request, options)
-            warnings = precision_warnings(texts_of(program, assignments, options), options, result,
-                                          lambda: eval_request(program, assignments, options))
+            warnings = result.warnings + precision_warnings(texts_of(program, assignments, options), options,
+                                                            result, lambda: eval_request(program, assignments, options))
             warnings += eval_notes(program, request, result, options)
         document = json_document(result, graph if options["trace"] else None, steps)
         if warnings:
@@ -47,8 +47,8 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
             request = eval_request(program, assignments, options)
             request.keep = _shown  # each pass keeps the text it prints, not a copy of a large gradient
             result, graph, steps = evaluate(request, options)
-            warnings = precision_warnings(texts_of(program, assignments, options), options, result,
-                                          lambda: eval_request(program, assignments, options))
+            warnings = result.warnings + precision_warnings(texts_of(program, assignments, options), options,
+                                                            result, lambda: eval_request(program, assignments, options))
             warnings += eval_notes(program, request, result, options)
         for warning in warnings:
             sys.stderr.write(f"autodiff: warning: {warning}\n")

@@ -113,6 +113,9 @@ PROGRAMS = [
     # found by AUTODIFF_FUZZ=deep: numpy's "Degrees of freedom <= 0" warning reached the terminal
     ("var of an empty tensor", "x = (-var([]))", [], None, 0, ""),
     ("std of one element, with backward", "(-(x).std())", ["x=0"], None, 0, ""),
+    # found by AUTODIFF_FUZZ=deep: PyTorch's meshgrid warning reached the terminal in Python's format
+    ("meshgrid without indexing", "(((meshgrid())))", ["x=1"], "value", 1, "gives a tuple"),
+    ("meshgrid without indexing, summed", "meshgrid(x)[0].sum()", ["x=[1., 2.]"], None, 0, ""),
 ]
 
 
