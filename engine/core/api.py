@@ -22,7 +22,7 @@ from ..ops.elementwise import clamp
 from ..ops.shapes import permute, to, transpose
 from . import dtypes, protocols
 from .autograd import backward
-from .coerce import array_from
+from .coerce import array_from, checked_number
 from .inplace import fill_, fresh, update_
 from .optable import Op
 from .recording import apply
@@ -78,6 +78,9 @@ def _fill(self: Tensor, value: float) -> Tensor:
 
         setitem(self, Ellipsis, value)
         return self
+    if self._data.dtype.kind in "iu":  # an int as it is (int64's 2**62 + 1), or refused (uint8 and 300)
+        return fill_(self, checked_number(value.item() if isinstance(value, np.generic) else value, self._data.dtype),
+                     "fill_")
     return fill_(self, float(value), "fill_")
 
 

@@ -42,12 +42,7 @@ def _filled(sizes: tuple, fill: float, dtype: Any, requires_grad: bool, like: np
     shape = coerce.sizes(sizes)
     check_elements(shape)
     resolved = as_dtype(dtype)
-    if resolved.kind != "f" and not _fits(fill, resolved):
-        raise BadValueError(f"value cannot be converted to type {dtypes.BY_NUMPY[resolved]} without overflow: {fill!r}",
-                            reason="overflow")
-    if resolved.kind != "f":
-        with np.errstate(invalid="ignore"):
-            fill = np.asarray(fill).astype(resolved)  # -1 into uint8 wraps to 255, as in PyTorch
+    fill = coerce.checked_number(fill, resolved)  # in an integer dtype's range, or refused (uint8 and 300)
     try:
         if like is None:
             array = np.full(shape, fill, dtype=resolved)
@@ -56,17 +51,6 @@ def _filled(sizes: tuple, fill: float, dtype: Any, requires_grad: bool, like: np
     except (MemoryError, ValueError):  # ValueError: numpy's "array is too big" for zeros(0, 2**62)
         raise LimitError(f"not enough memory for a tensor of shape {shape}", reason="memory") from None
     return leaf(array, requires_grad)
-
-
-def _fits(value: float | int | bool, dtype: np.dtype) -> bool:
-    """Whether a fill value converts to an integer (or bool) dtype, as PyTorch checks it."""
-    if dtype.kind == "b" or isinstance(value, bool):
-        return True
-    if isinstance(value, float) and not math.isfinite(value):
-        return False
-    info = np.iinfo(dtype)
-    low = -info.max if dtype.kind == "u" else info.min  # negatives wrap into an unsigned type, as in PyTorch
-    return low <= int(value) <= info.max  # a float is truncated (towards zero) first
 
 
 @builtin("ones(*size, dtype=None, requires_grad=False)", method=False, summary="a tensor of ones")

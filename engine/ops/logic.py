@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.coerce import Number, array_from, broadcast_shape, with_axis
+from ..core.coerce import Number, array_from, broadcast_shape, checked_number, readable, with_axis
 from ..core.dtypes import result_type
 from ..core.optable import ELEMENTWISE, ELEMENTWISE_JVP, PROMOTED, Grad, Op, declare
 from ..core.recording import apply
@@ -31,7 +31,7 @@ def _values(x: Any, what: str) -> np.ndarray:
     if isinstance(x, bool):
         return np.asarray(x)
     if isinstance(x, Number):
-        return np.asarray(x)
+        return np.asarray(readable(x))  # cast to the other side's dtype (wrapping) by the caller
     if isinstance(x, (list, tuple)):
         return array_from(x, None)
     raise BadValueError(f"{what} must be a tensor or a number, got {type(x).__name__}", reason="operands")
@@ -175,7 +175,8 @@ def where(condition: Any, input: Any, other: Any) -> Tensor:
              for x in (input, other)]
     # PyTorch's result_type: a 0-d side or a number only decides the dtype when of a higher category
     common = result_type([x._data if isinstance(x, Tensor) else x for x in sides], STATE.default_dtype)
-    a, b = (x if isinstance(x, Tensor) else Tensor._make(np.asarray(x).astype(common)) for x in sides)
+    a, b = (x if isinstance(x, Tensor) else Tensor._make(np.asarray(checked_number(x, common)).astype(common))
+            for x in sides)  # a number the dtype cannot hold is refused (uint8 and 300), as in PyTorch
     da, db = (x._data if x._data.dtype == common else x._data.astype(common) for x in (a, b))
     broadcast_shape(broadcast_shape(mask.shape, da.shape), db.shape)
     return apply(WHERE, (a, b), {"condition": mask}, (da, db))
