@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.coerce import both, checked_number, refuse_zero_division, with_number, wrapped
+from ..core.coerce import both, checked_number, refuse_zero_division, with_number, wrapped, wrapped_number
 from ..core.optable import ARITHMETIC, ELEMENTWISE_JVP, FLOATING, FUNCTION, KEPT, Grad, Op, declare
 from ..core.recording import apply, binary, refuse_bool
 from ..core.registry import Builtin, alias, builtin, composite, function
@@ -270,7 +270,8 @@ def rsub(input: Tensor, other: Any) -> Tensor:
     a, b = both(other, input)
     if not isinstance(a, Tensor):
         refuse_bool("sub", a, b)
-        return apply(RSUB, (with_number(b, a),), {"other": a})
+        b = with_number(b, a)
+        return apply(RSUB, (b,), {"other": wrapped_number(a, b._data.dtype)})  # 300 - uint8 is 44 - uint8
     return sub(a, b)
 
 
