@@ -22,7 +22,7 @@ from ..ops.elementwise import clamp
 from ..ops.shapes import permute, to, transpose
 from . import dtypes, protocols
 from .autograd import backward
-from .coerce import array_from, checked_number
+from .coerce import END, LOWEST, array_from, checked_number
 from .inplace import fill_, fresh, update_
 from .optable import Op
 from .recording import apply
@@ -47,7 +47,7 @@ def _fast(op: Op, general: Callable) -> Callable:
     """A Tensor operator that goes straight to the op for a Python number (the common scalar case)."""
 
     def operator(self: Tensor, other: Any) -> Tensor:
-        if type(other) is float or type(other) is int:
+        if type(other) is float or (type(other) is int and LOWEST <= other < END):  # (2**70: the OverflowError)
             return apply(op, (self, other))
         return general(self, other)
 
