@@ -78,10 +78,9 @@ def _fill(self: Tensor, value: float) -> Tensor:
 
         setitem(self, Ellipsis, value)
         return self
-    if self._data.dtype.kind in "iu":  # an int as it is (int64's 2**62 + 1), or refused (uint8 and 300)
-        return fill_(self, checked_number(value.item() if isinstance(value, np.generic) else value, self._data.dtype),
-                     "fill_")
-    return fill_(self, float(value), "fill_")
+    value = checked_number(value.item() if isinstance(value, np.generic) else value, self._data.dtype)
+    # an int as it is (int64's 2**62 + 1), or refused (uint8 and 300); a float tensor's value a float
+    return fill_(self, value if self._data.dtype.kind in "iu" else float(value), "fill_")
 
 
 def _distributions() -> Any:

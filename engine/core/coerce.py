@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import BadValueError, LimitError, NumberOverflowError, ShapeError
+from ..errors import BadValueError, InvalidArgumentError, LimitError, NumberOverflowError, ShapeError
 from .dtypes import BY_NUMPY, result_type
 from .settings import MAX_DIMS, STATE, check_dims, check_elements
 from .tensor import Tensor
@@ -118,11 +118,22 @@ def checked_number(value: Any, dtype: np.dtype) -> Any:
         low = -int(info.max) if dtype.kind == "u" else int(info.min)
         if low <= value <= info.max:
             return wrapped_number(value, dtype)
-    elif math.isfinite(value) and info.min <= value <= info.max:
-        return int(value)
+    elif math.isfinite(value) and info.min <= value <= float(info.max):  # (as C compares: int64's max is 2.0**63)
+        return wrapped_number(int(value), dtype)
     raise BadValueError(f"value cannot be converted to type {BY_NUMPY[dtype]} without overflow: {value!r}",
                         hint=f"{BY_NUMPY[dtype]} holds {info.min} to {info.max}; convert the tensor first, e.g. "
                              "x.long() or x.float()", reason="overflow")
+
+
+def one_bound(x: Any, value: Any, what: str) -> tuple[Tensor, Any]:
+    """clamp_min's and clamp_max's operands: x in the dtype of the result (an integer tensor with a float bound:
+    floats) and the bound as that dtype holds it (an int stays an int; uint8 and 300 is refused)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        value = int(value)
+    else:
+        value = number(value, what)
+    x = with_number(tensor_arg(x), value)
+    return x, checked_number(value, x._data.dtype)
 
 
 def refuse_zero_division(divisor: np.ndarray) -> None:
@@ -238,9 +249,28 @@ def array_from(data: Any, dtype: np.dtype | None, infer: bool = False) -> np.nda
         else:
             keeps_own = isinstance(data, (np.ndarray, Tensor)) and array.dtype in (np.float32, np.float64)
             dtype = array.dtype if keeps_own else STATE.default_dtype
+    elif dtype.kind in "iu" and array.dtype.kind in "iuf" and not isinstance(data, (np.ndarray, Tensor, np.generic)):
+        _check_numbers(array, dtype)  # Python's numbers as PyTorch reads them into an integer dtype: checked
     check_elements(array.shape)
     with np.errstate(invalid="ignore", over="ignore"):  # nan or a huge float made integer: as PyTorch, no warning
         return np.array(array, dtype=dtype, copy=True)
+
+
+def _unpacking() -> InvalidArgumentError:
+    """PyTorch's ValueError for a Python int past int64's range in a tensor's data."""
+    return InvalidArgumentError("Overflow when unpacking long long: a tensor's integers lie within int64's range",
+                                hint="write it as a float (2.0**63) for a floating tensor", reason="overflow")
+
+
+def _check_numbers(array: np.ndarray, dtype: np.dtype) -> None:
+    """Python's numbers (as numpy's array of them) made an integer dtype, checked as PyTorch checks each: ints
+    within the dtype (an unsigned one takes them down to -max, wrapped), floats within it, else an error."""
+    if not array.size:
+        return
+    if array.dtype.kind == "u" and array.dtype.itemsize == 8:
+        raise _unpacking()
+    checked_number(array.min().item(), dtype)  # (nan is the least and the largest of an array holding it)
+    checked_number(array.max().item(), dtype)
 
 
 def infer_dtype(data: Any, array: np.ndarray) -> np.dtype:
@@ -254,8 +284,7 @@ def infer_dtype(data: Any, array: np.ndarray) -> np.dtype:
                                 reason="dtype")
         return found
     if found.kind == "u" and found.itemsize == 8:  # Python ints past int64's range
-        raise BadValueError("Overflow when unpacking long long: a tensor's integers lie within int64's range",
-                            reason="overflow")
+        raise _unpacking()
     if found.kind in "biu":
         return found if found in BY_NUMPY else np.dtype(np.int64)
     if found == np.float64 and found != STATE.default_dtype and not _holds_double(data):

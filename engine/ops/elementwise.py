@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.coerce import broadcast_shape, checked_number, number, tensor_arg, with_number
+from ..core.coerce import broadcast_shape, checked_number, number, one_bound, tensor_arg, with_number
 from ..core.dtypes import result_type
 from ..core.optable import ELEMENTWISE, ELEMENTWISE_JVP, FUNCTION, KEPT, PROMOTED, Grad, Op, declare
 from ..core.recording import apply
@@ -263,4 +263,5 @@ CLAMP_MIN = declare(Op("clamp_min", "ClampMinBackward0", ("self",), lambda x, *,
 @builtin("clamp_min(input, min)", ("clamp_min",), op=CLAMP_MIN)
 def clamp_min(input: Any, min: float) -> Tensor:
     """clamp(input, min=min) recorded as PyTorch's clamp_min (ClampMinBackward0; F.normalize uses it)."""
-    return apply(CLAMP_MIN, (tensor_arg(input),), {"min": number(min, "min")})
+    x, low = one_bound(input, min, "min")
+    return apply(CLAMP_MIN, (x,), {"min": low})

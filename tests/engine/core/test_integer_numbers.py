@@ -48,6 +48,20 @@ OPS = {
 }
 
 
+def _setitem(m, t, n):
+    if -2**63 <= n < 2**63:  # (past int64, PyTorch's setitem raises ValueError, ours RuntimeError or OverflowError)
+        t[1:] = n
+    return t
+
+
+OPS.update({
+    "setitem": _setitem, "clamp_min_function": lambda m, t, n: m.clamp_min(t, n),
+    "clamp_max_method": lambda m, t, n: t.clamp_max(n), "full_like": lambda m, t, n: m.full_like(t, n),
+    "tensor": lambda m, t, n: m.tensor([1, n], dtype=t.dtype) if -2**63 <= n < 2**63 else m.tensor([]),
+    "new_full": lambda m, t, n: t.new_full((2,), n),
+})
+
+
 def outcome(m, op: str, dtype: str, n: int, engine: bool) -> tuple:
     """What op gives with module m: ('value', dtype, values), or ('error', the built-in exception's name)."""
     t = m.tensor([3, 2, 100], dtype=getattr(m, dtype))
