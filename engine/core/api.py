@@ -117,6 +117,10 @@ INPLACE: dict[str, Callable[..., Tensor]] = {
         self, lambda t: BUILTINS["index_add"].fn(t, dim, index, source, alpha=alpha), "index_add_"),
     "scatter_add_": lambda self, dim, index, src: update_(
         self, lambda t: BUILTINS["scatter_add"].fn(t, dim, index, src), "scatter_add_"),
+    "bitwise_left_shift_": lambda self, other: update_(
+        self, lambda t: BUILTINS["bitwise_left_shift"].fn(t, other), "bitwise_left_shift_"),
+    "bitwise_right_shift_": lambda self, other: update_(
+        self, lambda t: BUILTINS["bitwise_right_shift"].fn(t, other), "bitwise_right_shift_"),
     "scatter_": lambda self, dim, index, src=None, value=None: update_(
         self, lambda t: BUILTINS["scatter"].fn(t, dim, index, src, value), "scatter_"),
     # Random values written in place, PyTorch's numbers after manual_seed (not recorded)
@@ -214,6 +218,9 @@ def _array_operators() -> dict[str, Callable]:
         "__eq__": _compared(logic.eq), "__ne__": _compared(logic.ne),
         "__and__": both, "__rand__": both, "__or__": either, "__ror__": either, "__xor__": differ,
         "__rxor__": differ, "__invert__": lambda self: logic.bitwise_not(self),
+        "__lshift__": logic.bitwise_left_shift, "__rlshift__": _reflected(logic.bitwise_left_shift),
+        "__rshift__": logic.bitwise_right_shift, "__rrshift__": _reflected(logic.bitwise_right_shift),
+        "__ilshift__": INPLACE["bitwise_left_shift_"], "__irshift__": INPLACE["bitwise_right_shift_"],
         "__getitem__": indexing.getitem, "__setitem__": indexing.setitem,
     }
 

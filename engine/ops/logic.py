@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..core.coerce import Number, array_from, broadcast_shape, checked_number, readable, with_axis
-from ..core.dtypes import result_type
+from ..core.dtypes import BY_NUMPY, TYPE_NAMES, result_type
 from ..core.optable import ELEMENTWISE, ELEMENTWISE_JVP, PROMOTED, Grad, Op, declare
 from ..core.recording import apply
 from ..core.registry import builtin
@@ -117,6 +117,42 @@ def bitwise_xor(input: Any, other: Any) -> Tensor:
 @builtin("bitwise_not(input)", method=True, summary="~input: logical for bools, bitwise for integers")
 def bitwise_not(input: Any) -> Tensor:
     return Tensor._make(np.asarray(np.invert(_bits(input, "the operand"))))
+
+
+def _shift(left: bool, input: Any, other: Any) -> Tensor:
+    """input << other or input >> other on integers, as PyTorch's kernels: in the operands' common dtype (a
+    number wrapped into it), a shift past the width (or negative) giving 0, or the sign for a signed >>."""
+    a, b = _values(input, "input"), _values(other, "other")
+    if a.shape != b.shape:
+        broadcast_shape(a.shape, b.shape)
+    numbers = [x if isinstance(x, Number) else v for x, v in ((input, a), (other, b))]
+    common = result_type(numbers, STATE.default_dtype)
+    if common.kind not in "iu":
+        name = "lshift_cpu" if left else "rshift_cpu"
+        raise BadValueError(f"\"{name}\" not implemented for '{TYPE_NAMES[BY_NUMPY[common]]}'",
+                            hint="shifts are for integer tensors: convert first, e.g. x.long()", reason="integer_only")
+    with np.errstate(over="ignore", invalid="ignore"):
+        a, b = a.astype(common, copy=False), b.astype(common, copy=False)
+    bits = common.itemsize * 8
+    past = (b < 0) | (b >= bits)
+    within = np.where(past, 0, b).astype(common)
+    if left:
+        out = np.where(past, 0, np.left_shift(a, within))
+    else:
+        out = np.where(past, np.right_shift(a, bits - 1) if common.kind == "i" else 0, np.right_shift(a, within))
+    return Tensor._make(np.asarray(out, dtype=common))
+
+
+@builtin("bitwise_left_shift(input, other)", method=True,
+         summary="input << other, for integers (0 once shifted past the width)")
+def bitwise_left_shift(input: Any, other: Any) -> Tensor:
+    return _shift(True, input, other)
+
+
+@builtin("bitwise_right_shift(input, other)", method=True,
+         summary="input >> other, for integers (arithmetic for signed ones)")
+def bitwise_right_shift(input: Any, other: Any) -> Tensor:
+    return _shift(False, input, other)
 
 
 @builtin("logical_and(input, other)", method=True, summary="input and other, elementwise (nonzero is true)")

@@ -94,3 +94,9 @@ def test_a_number_an_integer_dtype_cannot_hold_is_a_value_error(cli, program):
 def test_arithmetic_wraps_the_number_into_the_dtype(cli, program, root):
     out = cli("eval", program)
     assert (out.code, out.stdout) == (0, f"root = {root}\n{NO_PASS}")
+
+
+def test_shifts_are_functions_of_the_language(cli):
+    out = cli("eval", "bitwise_left_shift(tensor([1, 2], dtype='uint8'), 7) + "
+                      "tensor([3], dtype='int8').bitwise_right_shift(9)")  # the language has no << operator
+    assert (out.code, out.stdout) == (0, f"root = tensor([128,   0], dtype=torch.int16)\n{NO_PASS}")

@@ -59,6 +59,9 @@ OPS.update({
     "clamp_max_method": lambda m, t, n: t.clamp_max(n), "full_like": lambda m, t, n: m.full_like(t, n),
     "tensor": lambda m, t, n: m.tensor([1, n], dtype=t.dtype) if -2**63 <= n < 2**63 else m.tensor([]),
     "new_full": lambda m, t, n: t.new_full((2,), n),
+    "lshift": lambda m, t, n: t << n, "rshift": lambda m, t, n: t >> n, "rlshift": lambda m, t, n: n << t,
+    "rrshift": lambda m, t, n: n >> t, "bitwise_left_shift": lambda m, t, n: m.bitwise_left_shift(t, n),
+    "bitwise_right_shift_": lambda m, t, n: t.bitwise_right_shift_(n), "ilshift": lambda m, t, n: t.__ilshift__(n),
 })
 
 
@@ -117,6 +120,30 @@ def test_exact_values(op: str, dtype: str, n: int, expected: list) -> None:
     result = OPS[op](ours, ours.tensor([3, 2, 100], dtype=getattr(ours, dtype)), n)
     assert result.tolist() == expected
     assert result.dtype == (ours.bool if isinstance(expected[0], bool) else getattr(ours, dtype))
+
+
+@pytest.mark.parametrize(("dtype", "values", "n", "left", "right"), [
+    ("uint8", [3, 2, 100], 1, [6, 4, 200], [1, 1, 50]),
+    ("uint8", [3, 2, 100], 300, [0, 0, 0], [0, 0, 0]),  # 300 is 44 in uint8: past the width
+    ("uint8", [3, 2, 100], 256, [3, 2, 100], [3, 2, 100]),  # 256 is 0
+    ("int8", [3, -2, 100], 7, [-128, 0, 0], [0, -1, 0]),
+    ("int8", [3, -2, 100], 8, [0, 0, 0], [0, -1, 0]),  # past the width: 0, or the sign for >>
+    ("int64", [3, -2, 100], -1, [0, 0, 0], [0, -1, 0]),
+    ("int64", [3, -2, 100], 63, [-2**63, 0, 0], [0, -1, 0]),
+])
+def test_shifts(dtype: str, values: list, n: int, left: list, right: list) -> None:
+    t = ours.tensor(values, dtype=getattr(ours, dtype))
+    assert ((t << n).tolist(), (t >> n).tolist()) == (left, right)
+    assert (t << n).dtype == getattr(ours, dtype)
+    t <<= n
+    assert t.tolist() == left
+
+
+@pytest.mark.parametrize("shift", [lambda: ours.tensor([1.5]) << 1, lambda: ours.tensor([True]) << ours.tensor([True]),
+                                   lambda: ours.tensor([1]) >> 1.5])
+def test_shifts_are_for_integers(shift) -> None:
+    with pytest.raises(BadValueError, match="not implemented for"):  # PyTorch's "lshift_cpu" not implemented ...
+        shift()
 
 
 @pytest.mark.parametrize(("op", "dtype", "n"), [
