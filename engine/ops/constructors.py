@@ -43,6 +43,8 @@ def _filled(sizes: tuple, fill: float, dtype: Any, requires_grad: bool, like: np
     check_elements(shape)
     resolved = as_dtype(dtype)
     fill = coerce.checked_number(fill, resolved)  # in an integer dtype's range, or refused (uint8 and 300)
+    if resolved.kind == "b":
+        fill = bool(fill)
     try:
         if like is None:
             array = np.full(shape, fill, dtype=resolved)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import autodiff.engine.facade as ours
 from autodiff.engine.errors import AutodiffError, BadValueError, NumberOverflowError
 
-DTYPES = ("uint8", "int8", "int16", "int32", "int64")
+DTYPES = ("uint8", "int8", "int16", "int32", "int64", "bool")
 NUMBERS = (0, 1, -1, 2, -3, 100, 127, 128, -128, -129, 255, 256, -255, -256, 259, 300, -300, 32767, 32768, -32769,
            65536, 2**31 - 1, 2**31, -2**31 - 1, 2**32 + 3, 2**40, 2**63 - 1, 2**63, -2**63, -2**63 - 1, 2**64 - 1,
            2**64, 2**70, -2**70)
