@@ -83,7 +83,7 @@ def ge(input: Any, other: Any) -> Tensor:
 
 def _bits(x: Any, what: str) -> np.ndarray:
     """The operand of & | ^ ~: booleans (logical) or integers (bitwise), as PyTorch's bitwise functions."""
-    values = _values(x, what)
+    values = x if isinstance(x, np.ndarray) else _values(x, what)
     if values.dtype.kind not in "biu":
         raise BadValueError(f"{what} of &, | and ~ must be booleans (a comparison), got {values.dtype.name} values",
                             hint="compare first, e.g. (x > 0) & (x < 1)", reason="logic")
@@ -91,7 +91,8 @@ def _bits(x: Any, what: str) -> np.ndarray:
 
 
 def _bitwise(ufunc: Any, input: Any, other: Any) -> Tensor:
-    a, b = _bits(input, "the operands"), _bits(other, "the operands")
+    a, b = _values(input, "input"), _values(other, "other")  # (2**70 first: PyTorch's OverflowError)
+    a, b = _bits(a, "the operands"), _bits(b, "the operands")
     if a.dtype != b.dtype:  # PyTorch's result_type: a number or 0-d side takes the other's dtype
         numbers = [x if isinstance(x, Number) else v for x, v in ((input, a), (other, b))]
         common = result_type(numbers, STATE.default_dtype)
