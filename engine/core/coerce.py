@@ -89,7 +89,8 @@ def readable(value: Any) -> Any:
     if type(value) is int and not LOWEST <= value < END:
         shown = str(value) if len(str(value)) <= 30 else f"an integer of {len(str(abs(value)))} digits"
         raise NumberOverflowError(
-            f"int too big to convert: {shown} is outside the integers a tensor's number can be, -2**63 to "
+            f"int too {'big' if value > 0 else 'small'} to convert: {shown} is outside the integers a tensor's "
+            "number can be, -2**63 to "
             "2**64 - 1", hint="write it as a float (2.0**70) for a floating result", reason="overflow")
     return value
 
