@@ -132,6 +132,14 @@ class InvalidArgumentError(AutodiffError, ValueError):
     python_exception = ValueError
 
 
+class NumberOverflowError(AutodiffError, OverflowError):
+    """A Python int no tensor's number can be (2**70, -2**64): OverflowError, as PyTorch raises it, not a
+    RuntimeError."""
+
+    kind = "value"
+    python_exception = OverflowError
+
+
 class OutOfRangeError(BadValueError, IndexError):
     """An index out of range, where PyTorch raises IndexError (so a script's `for` over __getitem__ stops)."""
 

@@ -22,7 +22,7 @@ from ..ops.elementwise import clamp
 from ..ops.shapes import permute, to, transpose
 from . import dtypes, protocols
 from .autograd import backward
-from .coerce import array_from
+from .coerce import END, LOWEST, array_from, checked_number
 from .inplace import fill_, fresh, update_
 from .optable import Op
 from .recording import apply
@@ -47,7 +47,7 @@ def _fast(op: Op, general: Callable) -> Callable:
     """A Tensor operator that goes straight to the op for a Python number (the common scalar case)."""
 
     def operator(self: Tensor, other: Any) -> Tensor:
-        if type(other) is float or type(other) is int:
+        if type(other) is float or (type(other) is int and LOWEST <= other < END):  # (2**70: the OverflowError)
             return apply(op, (self, other))
         return general(self, other)
 
@@ -78,7 +78,9 @@ def _fill(self: Tensor, value: float) -> Tensor:
 
         setitem(self, Ellipsis, value)
         return self
-    return fill_(self, float(value), "fill_")
+    value = checked_number(value.item() if isinstance(value, np.generic) else value, self._data.dtype)
+    # an int as it is (int64's 2**62 + 1), or refused (uint8 and 300); a float tensor's value a float
+    return fill_(self, value if self._data.dtype.kind in "iu" else float(value), "fill_")
 
 
 def _distributions() -> Any:
@@ -115,6 +117,10 @@ INPLACE: dict[str, Callable[..., Tensor]] = {
         self, lambda t: BUILTINS["index_add"].fn(t, dim, index, source, alpha=alpha), "index_add_"),
     "scatter_add_": lambda self, dim, index, src: update_(
         self, lambda t: BUILTINS["scatter_add"].fn(t, dim, index, src), "scatter_add_"),
+    "bitwise_left_shift_": lambda self, other: update_(
+        self, lambda t: BUILTINS["bitwise_left_shift"].fn(t, other), "bitwise_left_shift_"),
+    "bitwise_right_shift_": lambda self, other: update_(
+        self, lambda t: BUILTINS["bitwise_right_shift"].fn(t, other), "bitwise_right_shift_"),
     "scatter_": lambda self, dim, index, src=None, value=None: update_(
         self, lambda t: BUILTINS["scatter"].fn(t, dim, index, src, value), "scatter_"),
     # Random values written in place, PyTorch's numbers after manual_seed (not recorded)
@@ -212,6 +218,9 @@ def _array_operators() -> dict[str, Callable]:
         "__eq__": _compared(logic.eq), "__ne__": _compared(logic.ne),
         "__and__": both, "__rand__": both, "__or__": either, "__ror__": either, "__xor__": differ,
         "__rxor__": differ, "__invert__": lambda self: logic.bitwise_not(self),
+        "__lshift__": logic.bitwise_left_shift, "__rlshift__": _reflected(logic.bitwise_left_shift),
+        "__rshift__": logic.bitwise_right_shift, "__rrshift__": _reflected(logic.bitwise_right_shift),
+        "__ilshift__": INPLACE["bitwise_left_shift_"], "__irshift__": INPLACE["bitwise_right_shift_"],
         "__getitem__": indexing.getitem, "__setitem__": indexing.setitem,
     }
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import BadValueError, LimitError, ShapeError
+from ..errors import BadValueError, InvalidArgumentError, LimitError, NumberOverflowError, ShapeError
 from .dtypes import BY_NUMPY, result_type
 from .settings import MAX_DIMS, STATE, check_dims, check_elements
 from .tensor import Tensor
@@ -23,7 +23,7 @@ def operand(x: Any) -> Any:
     if isinstance(x, Tensor):
         return x
     if isinstance(x, Number):  # a bool stays one: PyTorch's promotion tells True from 1
-        return x
+        return readable(x)
     if isinstance(x, np.generic) and np.issubdtype(type(x), np.number):
         return x.item()
     if isinstance(x, (np.ndarray, list, tuple)):
@@ -75,6 +75,66 @@ def with_number(x: Tensor, value: Any) -> Tensor:
         return x
     target = result_type((data, value), STATE.default_dtype)
     return x if target == data.dtype else Tensor._make(data.astype(target))  # no history: x is not floating
+
+
+# ---------------------------------------------------------------------------- Python ints and integer dtypes
+# PyTorch reads a Python int as a number from int64's lowest to uint64's highest; it casts one to an integer
+# tensor's dtype in one of two ways: wrapping (arithmetic, comparisons, bitwise ops: uint8 + 300 adds 44) or
+# checked (clamp's bounds, pow's exponent, fill_, full, where, masked_fill: uint8 and 300 is an error).
+LOWEST, END = -2**63, 2**64
+
+
+def readable(value: Any) -> Any:
+    """value, or PyTorch's OverflowError for an int outside [-2**63, 2**64) (no tensor's number can be one)."""
+    if type(value) is int and not LOWEST <= value < END:
+        shown = str(value) if len(str(value)) <= 30 else f"an integer of {len(str(abs(value)))} digits"
+        raise NumberOverflowError(
+            f"int too {'big' if value > 0 else 'small'} to convert: {shown} is outside the integers a tensor's "
+            "number can be, -2**63 to "
+            "2**64 - 1", hint="write it as a float (2.0**70) for a floating result", reason="overflow")
+    return value
+
+
+def wrapped_number(value: Any, dtype: np.dtype) -> Any:
+    """An int as an integer dtype's arithmetic reads it, cast to the dtype with wrapping as PyTorch casts it
+    (uint8: 300 is 44, -1 is 255; int64: 2**63 is -2**63); any other value (or dtype) as it is."""
+    if dtype.kind not in "iu" or not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
+        return value
+    bits = dtype.itemsize * 8
+    value = int(readable(value)) % (1 << bits)
+    return value - (1 << bits) if dtype.kind == "i" and value >> (bits - 1) else value
+
+
+def checked_number(value: Any, dtype: np.dtype) -> Any:
+    """A number an integer dtype must hold as it is (PyTorch's checked conversion): a float in the dtype's range
+    (truncated), an int in it or, for an unsigned dtype, down to -max (wrapped: uint8's -1 is 255); else PyTorch's
+    RuntimeError. Any other value for a floating or bool dtype as it is."""
+    if type(value) is int:
+        readable(value)
+    if dtype.kind not in "iu" or value is None or isinstance(value, (bool, np.bool_)):
+        return value
+    info = np.iinfo(dtype)
+    if isinstance(value, (int, np.integer)):
+        value = int(value)
+        low = -int(info.max) if dtype.kind == "u" else int(info.min)
+        if low <= value <= info.max:
+            return wrapped_number(value, dtype)
+    elif math.isfinite(value) and info.min <= value <= float(info.max):  # (as C compares: int64's max is 2.0**63)
+        return wrapped_number(int(value), dtype)
+    raise BadValueError(f"value cannot be converted to type {BY_NUMPY[dtype]} without overflow: {value!r}",
+                        hint=f"{BY_NUMPY[dtype]} holds {info.min} to {info.max}; convert the tensor first, e.g. "
+                             "x.long() or x.float()", reason="overflow")
+
+
+def one_bound(x: Any, value: Any, what: str) -> tuple[Tensor, Any]:
+    """clamp_min's and clamp_max's operands: x in the dtype of the result (an integer tensor with a float bound:
+    floats) and the bound as that dtype holds it (an int stays an int; uint8 and 300 is refused)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        value = int(value)
+    else:
+        value = number(value, what)
+    x = with_number(tensor_arg(x), value)
+    return x, checked_number(value, x._data.dtype)
 
 
 def refuse_zero_division(divisor: np.ndarray) -> None:
@@ -190,9 +250,28 @@ def array_from(data: Any, dtype: np.dtype | None, infer: bool = False) -> np.nda
         else:
             keeps_own = isinstance(data, (np.ndarray, Tensor)) and array.dtype in (np.float32, np.float64)
             dtype = array.dtype if keeps_own else STATE.default_dtype
+    elif dtype.kind in "iu" and array.dtype.kind in "iuf" and not isinstance(data, (np.ndarray, Tensor, np.generic)):
+        _check_numbers(array, dtype)  # Python's numbers as PyTorch reads them into an integer dtype: checked
     check_elements(array.shape)
     with np.errstate(invalid="ignore", over="ignore"):  # nan or a huge float made integer: as PyTorch, no warning
         return np.array(array, dtype=dtype, copy=True)
+
+
+def _unpacking() -> InvalidArgumentError:
+    """PyTorch's ValueError for a Python int past int64's range in a tensor's data."""
+    return InvalidArgumentError("Overflow when unpacking long long: a tensor's integers lie within int64's range",
+                                hint="write it as a float (2.0**63) for a floating tensor", reason="overflow")
+
+
+def _check_numbers(array: np.ndarray, dtype: np.dtype) -> None:
+    """Python's numbers (as numpy's array of them) made an integer dtype, checked as PyTorch checks each: ints
+    within the dtype (an unsigned one takes them down to -max, wrapped), floats within it, else an error."""
+    if not array.size:
+        return
+    if array.dtype.kind == "u" and array.dtype.itemsize == 8:
+        raise _unpacking()
+    checked_number(array.min().item(), dtype)  # (nan is the least and the largest of an array holding it)
+    checked_number(array.max().item(), dtype)
 
 
 def infer_dtype(data: Any, array: np.ndarray) -> np.dtype:
@@ -206,8 +285,7 @@ def infer_dtype(data: Any, array: np.ndarray) -> np.dtype:
                                 reason="dtype")
         return found
     if found.kind == "u" and found.itemsize == 8:  # Python ints past int64's range
-        raise BadValueError("Overflow when unpacking long long: a tensor's integers lie within int64's range",
-                            reason="overflow")
+        raise _unpacking()
     if found.kind in "biu":
         return found if found in BY_NUMPY else np.dtype(np.int64)
     if found == np.float64 and found != STATE.default_dtype and not _holds_double(data):

@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import BadValueError
+
 
 class DType:
     """One tensor dtype, PyTorch's object for it (repr `torch.int64`)."""
@@ -149,6 +151,7 @@ def result_type(operands: Any, default_float: np.dtype) -> np.dtype:
     result_type: dimensioned tensors first, then 0-d tensors, then numbers, each later group counting only when
     it is of a higher category."""
     dims = zeros = numbers = None
+    unsigned = False
     for x in operands:
         if isinstance(x, np.ndarray):
             if x.ndim:
@@ -158,6 +161,12 @@ def result_type(operands: Any, default_float: np.dtype) -> np.dtype:
         else:
             kind = _number_dtype(x, default_float)
             numbers = kind if numbers is None else promote(numbers, kind)
+            unsigned = unsigned or (type(x) is int and 2**63 <= x < 2**64)  # (past: an OverflowError, later)
+    if unsigned and numbers.kind != "f" and (dims is None or dims.kind == "b") and (zeros is None or zeros.kind == "b"):
+        # PyTorch reads 2**63 to 2**64 - 1 as a uint64 number, which it cannot promote with bools
+        raise BadValueError("Promotion for uint16, uint32, uint64 types is not supported, attempted to promote Bool "
+                            "and UInt64", hint="make the tensor an integer one first, e.g. mask.long()",
+                            reason="promotion")
     return _combine(dims, _combine(zeros, numbers))
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from ..errors import AutogradError, BadValueError, LimitError
 from ..kernels.arrays import elementwise_layout, number_of, on_numbers
 from ..kernels.parallel import THRESHOLD
-from .coerce import broadcast_shape
+from .coerce import broadcast_shape, wrapped_number
 from .dtypes import BY_NUMPY, TYPE_NAMES, result_type
 from .graph import Node, accumulator
 from .inplace import refresh_view
@@ -105,7 +105,7 @@ def as_computed(op: Op, values: Sequence[Any]) -> list:
         if isinstance(v, np.ndarray):
             out.append(v if v.dtype == target else v.astype(target))
         elif target.kind != "f" and isinstance(v, (int, float, np.number)) and not isinstance(v, bool):
-            out.append(np.asarray(v).astype(target))  # 300 into int8 wraps, as in PyTorch
+            out.append(np.asarray(wrapped_number(v, target)).astype(target))  # 300 into int8 wraps, as in PyTorch
         else:
             out.append(v)
     return out

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.coerce import both, refuse_zero_division, with_number, wrapped
+from ..core.coerce import both, checked_number, refuse_zero_division, with_number, wrapped, wrapped_number
 from ..core.optable import ARITHMETIC, ELEMENTWISE_JVP, FLOATING, FUNCTION, KEPT, Grad, Op, declare
 from ..core.recording import apply, binary, refuse_bool
 from ..core.registry import Builtin, alias, builtin, composite, function
@@ -223,7 +223,7 @@ def pow(input: Any, exponent: Any) -> Tensor:
         if a._data.dtype.kind in "biu" and e < 0:
             raise BadValueError(NEGATIVE_POWERS, hint="make the tensor floating first: x.float() ** -1",
                                 reason="integer_power")
-        return apply(POW, (a,), {"exponent": e})
+        return apply(POW, (a,), {"exponent": checked_number(e, a._data.dtype)})
     return binary(POW_TENSOR, a, e)
 
 
@@ -270,7 +270,8 @@ def rsub(input: Tensor, other: Any) -> Tensor:
     a, b = both(other, input)
     if not isinstance(a, Tensor):
         refuse_bool("sub", a, b)
-        return apply(RSUB, (with_number(b, a),), {"other": a})
+        b = with_number(b, a)
+        return apply(RSUB, (b,), {"other": wrapped_number(a, b._data.dtype)})  # 300 - uint8 is 44 - uint8
     return sub(a, b)
 
 

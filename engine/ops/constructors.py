@@ -42,12 +42,9 @@ def _filled(sizes: tuple, fill: float, dtype: Any, requires_grad: bool, like: np
     shape = coerce.sizes(sizes)
     check_elements(shape)
     resolved = as_dtype(dtype)
-    if resolved.kind != "f" and not _fits(fill, resolved):
-        raise BadValueError(f"value cannot be converted to type {dtypes.BY_NUMPY[resolved]} without overflow: {fill!r}",
-                            reason="overflow")
-    if resolved.kind != "f":
-        with np.errstate(invalid="ignore"):
-            fill = np.asarray(fill).astype(resolved)  # -1 into uint8 wraps to 255, as in PyTorch
+    fill = coerce.checked_number(fill, resolved)  # in an integer dtype's range, or refused (uint8 and 300)
+    if resolved.kind == "b":
+        fill = bool(fill)
     try:
         if like is None:
             array = np.full(shape, fill, dtype=resolved)
@@ -56,17 +53,6 @@ def _filled(sizes: tuple, fill: float, dtype: Any, requires_grad: bool, like: np
     except (MemoryError, ValueError):  # ValueError: numpy's "array is too big" for zeros(0, 2**62)
         raise LimitError(f"not enough memory for a tensor of shape {shape}", reason="memory") from None
     return leaf(array, requires_grad)
-
-
-def _fits(value: float | int | bool, dtype: np.dtype) -> bool:
-    """Whether a fill value converts to an integer (or bool) dtype, as PyTorch checks it."""
-    if dtype.kind == "b" or isinstance(value, bool):
-        return True
-    if isinstance(value, float) and not math.isfinite(value):
-        return False
-    info = np.iinfo(dtype)
-    low = -info.max if dtype.kind == "u" else info.min  # negatives wrap into an unsigned type, as in PyTorch
-    return low <= int(value) <= info.max  # a float is truncated (towards zero) first
 
 
 @builtin("ones(*size, dtype=None, requires_grad=False)", method=False, summary="a tensor of ones")
@@ -97,8 +83,13 @@ def full(size: Any, fill_value: float, dtype: Any = None, requires_grad: bool = 
         return _filled((size,), bool(value), dtypes.bool_, requires_grad)
     if dtype is None and isinstance(value, (int, np.integer)):
         return _filled((size,), int(value), dtypes.int64, requires_grad)
+    return _filled((size,), _fill_value(value), dtype, requires_grad)
+
+
+def _fill_value(value: Any) -> int | float:
+    """full's fill value: an int as it is (the dtype checks it: full_like(uint8, -1) is 255), else a float."""
     whole = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-    return _filled((size,), int(value) if whole else number(value, "fill_value"), dtype, requires_grad)
+    return int(value) if whole else number(value, "fill_value")
 
 
 def manual_seed(seed: int) -> generator.Generator:
@@ -268,7 +259,7 @@ def empty_like(input: Any, *, dtype: Any = None, requires_grad: bool = False,
 def full_like(input: Any, fill_value: float, *, dtype: Any = None, requires_grad: bool = False,
               memory_format: Any = None) -> Tensor:
     data, dt, like = _like(input, dtype, memory_format, "full_like")
-    return _filled(data.shape, number(fill_value, "fill_value"), dt, requires_grad, like=like)
+    return _filled(data.shape, _fill_value(fill_value), dt, requires_grad, like=like)
 
 
 @builtin("rand_like(input, dtype=None, requires_grad=False, memory_format=None)", method=False,

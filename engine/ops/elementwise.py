@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.coerce import broadcast_shape, number, tensor_arg, with_number
+from ..core.coerce import broadcast_shape, checked_number, number, one_bound, tensor_arg, with_number
 from ..core.dtypes import result_type
 from ..core.optable import ELEMENTWISE, ELEMENTWISE_JVP, FUNCTION, KEPT, PROMOTED, Grad, Op, declare
 from ..core.recording import apply
@@ -240,7 +240,8 @@ def clamp(input: Any, min: float | None = None, max: float | None = None) -> Ten
     low = None if min is None else _bound(min, "min")
     high = None if max is None else _bound(max, "max")
     x = with_number(with_number(tensor_arg(input), low), high)  # an integer tensor with a float bound: floats
-    return apply(CLAMP, (x,), {"min": low, "max": high})
+    dtype = x._data.dtype  # an integer tensor's bounds in its dtype, or refused (uint8 and 300), as in PyTorch
+    return apply(CLAMP, (x,), {"min": checked_number(low, dtype), "max": checked_number(high, dtype)})
 
 
 def _bound(value: Any, what: str) -> float | int:
@@ -262,4 +263,5 @@ CLAMP_MIN = declare(Op("clamp_min", "ClampMinBackward0", ("self",), lambda x, *,
 @builtin("clamp_min(input, min)", ("clamp_min",), op=CLAMP_MIN)
 def clamp_min(input: Any, min: float) -> Tensor:
     """clamp(input, min=min) recorded as PyTorch's clamp_min (ClampMinBackward0; F.normalize uses it)."""
-    return apply(CLAMP_MIN, (tensor_arg(input),), {"min": number(min, "min")})
+    x, low = one_bound(input, min, "min")
+    return apply(CLAMP_MIN, (x,), {"min": low})

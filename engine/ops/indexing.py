@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.coerce import operand
+from ..core.coerce import checked_number, operand
 from ..core.graph import Node, edge_node
 from ..core.inplace import COPY, COPY_SLICES, FILL_TENSOR, INDEX_PUT, base_of, write_view
 from ..core.recording import apply
@@ -147,7 +147,7 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
         _setitem_advanced(x, items, value)
         return
     where = _numpy_index(x, index)
-    src = _fitted(operand(value), x._data[where].shape)
+    src = _fitted(_written(value, x), x._data[where].shape)
     src_data = src._data if isinstance(src, Tensor) else src
     if base_of(x) is not None:  # a view: CopySlices on its base, AsStridedBackward0 on the view
         write_view(x, where, src, src_data)
@@ -194,6 +194,12 @@ def _whole_region(x: Tensor, where: tuple) -> bool:
     return all(whole_slice(w, x._data.shape[d]) for w, d in zip(named, dims))
 
 
+def _written(value: Any, x: Tensor) -> Any:
+    """The value of x[index] = value: a tensor, or a number as x's dtype holds it (uint8 and 300 is refused)."""
+    src = operand(value)
+    return src if isinstance(src, Tensor) else checked_number(src, x._data.dtype)
+
+
 def _fitted(src: Any, shape: tuple[int, ...]) -> Any:
     """The value written into a region of `shape`: as PyTorch's setitem, a tensor's leading 1-sized dims are
     dropped by a view, and the rest is expanded to the region; both are recorded (ViewBackward0,
@@ -226,7 +232,7 @@ def _setitem_advanced(x: Tensor, items: list, value: Any) -> None:
             "writing at an index of tensors, lists or a mask combined with integers, None or partial slices is "
             "not supported", hint="index the part first and write into it: x[0][mask] = v", reason="index")
     region = x._data[where].shape
-    src = operand(value)
+    src = _written(value, x)
     src_data = src._data if isinstance(src, Tensor) else src
     try:
         fits = np.broadcast_shapes(np.shape(src_data), region) == region

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core.coerce import Number, array_from, broadcast_shape, with_axis
-from ..core.dtypes import result_type
+from ..core.coerce import Number, array_from, broadcast_shape, checked_number, readable, with_axis
+from ..core.dtypes import BY_NUMPY, TYPE_NAMES, result_type
 from ..core.optable import ELEMENTWISE, ELEMENTWISE_JVP, PROMOTED, Grad, Op, declare
 from ..core.recording import apply
 from ..core.registry import builtin
@@ -31,7 +31,7 @@ def _values(x: Any, what: str) -> np.ndarray:
     if isinstance(x, bool):
         return np.asarray(x)
     if isinstance(x, Number):
-        return np.asarray(x)
+        return np.asarray(readable(x))  # cast to the other side's dtype (wrapping) by the caller
     if isinstance(x, (list, tuple)):
         return array_from(x, None)
     raise BadValueError(f"{what} must be a tensor or a number, got {type(x).__name__}", reason="operands")
@@ -83,7 +83,7 @@ def ge(input: Any, other: Any) -> Tensor:
 
 def _bits(x: Any, what: str) -> np.ndarray:
     """The operand of & | ^ ~: booleans (logical) or integers (bitwise), as PyTorch's bitwise functions."""
-    values = _values(x, what)
+    values = x if isinstance(x, np.ndarray) else _values(x, what)
     if values.dtype.kind not in "biu":
         raise BadValueError(f"{what} of &, | and ~ must be booleans (a comparison), got {values.dtype.name} values",
                             hint="compare first, e.g. (x > 0) & (x < 1)", reason="logic")
@@ -91,7 +91,8 @@ def _bits(x: Any, what: str) -> np.ndarray:
 
 
 def _bitwise(ufunc: Any, input: Any, other: Any) -> Tensor:
-    a, b = _bits(input, "the operands"), _bits(other, "the operands")
+    a, b = _values(input, "input"), _values(other, "other")  # (2**70 first: PyTorch's OverflowError)
+    a, b = _bits(a, "the operands"), _bits(b, "the operands")
     if a.dtype != b.dtype:  # PyTorch's result_type: a number or 0-d side takes the other's dtype
         numbers = [x if isinstance(x, Number) else v for x, v in ((input, a), (other, b))]
         common = result_type(numbers, STATE.default_dtype)
@@ -117,6 +118,42 @@ def bitwise_xor(input: Any, other: Any) -> Tensor:
 @builtin("bitwise_not(input)", method=True, summary="~input: logical for bools, bitwise for integers")
 def bitwise_not(input: Any) -> Tensor:
     return Tensor._make(np.asarray(np.invert(_bits(input, "the operand"))))
+
+
+def _shift(left: bool, input: Any, other: Any) -> Tensor:
+    """input << other or input >> other on integers, as PyTorch's kernels: in the operands' common dtype (a
+    number wrapped into it), a shift past the width (or negative) giving 0, or the sign for a signed >>."""
+    a, b = _values(input, "input"), _values(other, "other")
+    if a.shape != b.shape:
+        broadcast_shape(a.shape, b.shape)
+    numbers = [x if isinstance(x, Number) else v for x, v in ((input, a), (other, b))]
+    common = result_type(numbers, STATE.default_dtype)
+    if common.kind not in "iu":
+        name = "lshift_cpu" if left else "rshift_cpu"
+        raise BadValueError(f"\"{name}\" not implemented for '{TYPE_NAMES[BY_NUMPY[common]]}'",
+                            hint="shifts are for integer tensors: convert first, e.g. x.long()", reason="integer_only")
+    with np.errstate(over="ignore", invalid="ignore"):
+        a, b = a.astype(common, copy=False), b.astype(common, copy=False)
+    bits = common.itemsize * 8
+    past = (b < 0) | (b >= bits)
+    within = np.where(past, 0, b).astype(common)
+    if left:
+        out = np.where(past, 0, np.left_shift(a, within))
+    else:
+        out = np.where(past, np.right_shift(a, bits - 1) if common.kind == "i" else 0, np.right_shift(a, within))
+    return Tensor._make(np.asarray(out, dtype=common))
+
+
+@builtin("bitwise_left_shift(input, other)", method=True,
+         summary="input << other, for integers (0 once shifted past the width)")
+def bitwise_left_shift(input: Any, other: Any) -> Tensor:
+    return _shift(True, input, other)
+
+
+@builtin("bitwise_right_shift(input, other)", method=True,
+         summary="input >> other, for integers (arithmetic for signed ones)")
+def bitwise_right_shift(input: Any, other: Any) -> Tensor:
+    return _shift(False, input, other)
 
 
 @builtin("logical_and(input, other)", method=True, summary="input and other, elementwise (nonzero is true)")
@@ -175,7 +212,8 @@ def where(condition: Any, input: Any, other: Any) -> Tensor:
              for x in (input, other)]
     # PyTorch's result_type: a 0-d side or a number only decides the dtype when of a higher category
     common = result_type([x._data if isinstance(x, Tensor) else x for x in sides], STATE.default_dtype)
-    a, b = (x if isinstance(x, Tensor) else Tensor._make(np.asarray(x).astype(common)) for x in sides)
+    a, b = (x if isinstance(x, Tensor) else Tensor._make(np.asarray(checked_number(x, common)).astype(common))
+            for x in sides)  # a number the dtype cannot hold is refused (uint8 and 300), as in PyTorch
     da, db = (x._data if x._data.dtype == common else x._data.astype(common) for x in (a, b))
     broadcast_shape(broadcast_shape(mask.shape, da.shape), db.shape)
     return apply(WHERE, (a, b), {"condition": mask}, (da, db))

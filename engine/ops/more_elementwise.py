@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.coerce import both, number, refuse_zero_division, tensor_arg, with_number, wrapped
+from ..core.coerce import both, number, refuse_zero_division, tensor_arg, with_number, wrapped, wrapped_number
 from ..core.optable import ELEMENTWISE, ELEMENTWISE_JVP, KEPT, PROMOTED, Grad, Op, declare
 from ..core.recording import apply, binary
 from ..core.registry import builtin, function
@@ -152,11 +152,8 @@ def remainder(input: Any, other: Any) -> Tensor:
     a, b = both(input, other)
     if not isinstance(b, Tensor):
         a = with_number(tensor_arg(a), b)
-        kind = a._data.dtype.kind
-        if kind in "iu" and type(b) is int:  # the number cast to the tensor's dtype, wrapping, as PyTorch casts it
-            info = np.iinfo(a._data.dtype)  # (uint8 % -1 is uint8 % 255; uint8 % 256 divides by zero)
-            b = (b - info.min) % (info.max - info.min + 1) + info.min
-        if kind in "biu" and b == 0:
+        b = wrapped_number(b, a._data.dtype)  # uint8 % -1 is uint8 % 255; uint8 % 256 divides by zero
+        if a._data.dtype.kind in "biu" and b == 0:
             refuse_zero_division(np.zeros(1))
         return apply(REMAINDER, (a,), {"other": b})
     a = wrapped(a, b)
@@ -171,6 +168,7 @@ def fmod(input: Any, other: Any) -> Tensor:
     a, b = both(input, other)
     if not isinstance(b, Tensor):
         a = with_number(tensor_arg(a), b)
+        b = wrapped_number(b, a._data.dtype)  # as remainder's
         if a._data.dtype.kind in "biu" and b == 0:
             refuse_zero_division(np.zeros(1))
         return apply(FMOD, (a,), {"other": b})

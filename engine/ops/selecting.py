@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.coerce import number, tensor_arg
+from ..core.coerce import one_bound, tensor_arg
 from ..core.optable import ELEMENTWISE, ELEMENTWISE_JVP, KEPT, LINEAR_JVP, SHAPES, Grad, Op, declare
 from ..core.recording import apply
 from ..core.registry import builtin
@@ -215,7 +215,8 @@ CLAMP_MAX = declare(Op("clamp_max", "ClampMaxBackward0", ("self",), lambda x, *,
 @builtin("clamp_max(input, max)", ("clamp_max",), op=CLAMP_MAX)
 def clamp_max(input: Any, max: float) -> Tensor:
     """clamp(input, max=max) recorded as PyTorch's clamp_max (ClampMaxBackward0)."""
-    return apply(CLAMP_MAX, (tensor_arg(input),), {"max": number(max, "max")})
+    x, high = one_bound(input, max, "max")
+    return apply(CLAMP_MAX, (x,), {"max": high})
 
 
 @builtin("diff(input, n=1, dim=-1, prepend=None, append=None)", ("slice", "sub"))

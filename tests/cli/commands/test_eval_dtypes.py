@@ -4,6 +4,8 @@ expected texts are what `autodiff eval` printed before the engine had integer dt
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 NO_PASS = ("\nno backward pass: the root does not require grad: bind a variable with --var NAME=VALUE (or "
@@ -71,3 +73,30 @@ def test_check_and_diff_are_unchanged(cli):
     assert out.code == 0 and "your derivative is right" in out.stdout
     out = cli("diff", "x**2 + 3*x")
     assert out.stdout == "d/dx x**2 + 3*x = 2*x + 3\n"
+
+
+@pytest.mark.parametrize("program", [
+    "tensor([1, 2], dtype='uint8') ** 300", "clamp(tensor([1, 2], dtype='uint8'), 0, 300)",
+    "tensor([1, 2], dtype='uint8').fill_(300)", "full((2,), 300, dtype='uint8')",
+    "masked_fill(tensor([1, 2], dtype='int8'), tensor([True, False]), 128)",
+])
+def test_a_number_an_integer_dtype_cannot_hold_is_a_value_error(cli, program):
+    out = cli("eval", program, "--format", "json")  # numpy's OverflowError was an internal error here
+    error = json.loads(out.stdout)["error"]
+    assert out.code == 1 and error["kind"] == "value", out.stdout
+    assert "without overflow" in error["message"] and "internal error" not in error["message"]
+
+
+@pytest.mark.parametrize(("program", "root"), [
+    ("fmod(tensor([1, 2], dtype='uint8'), 300)", "tensor([1, 2], dtype=torch.uint8)"),  # fmod by 44, as PyTorch
+    ("tensor([1, 2], dtype='uint8') - 300", "tensor([213, 214], dtype=torch.uint8)"),
+])
+def test_arithmetic_wraps_the_number_into_the_dtype(cli, program, root):
+    out = cli("eval", program)
+    assert (out.code, out.stdout) == (0, f"root = {root}\n{NO_PASS}")
+
+
+def test_shifts_are_functions_of_the_language(cli):
+    out = cli("eval", "bitwise_left_shift(tensor([1, 2], dtype='uint8'), 7) + "
+                      "tensor([3], dtype='int8').bitwise_right_shift(9)")  # the language has no << operator
+    assert (out.code, out.stdout) == (0, f"root = tensor([128,   0], dtype=torch.int16)\n{NO_PASS}")

@@ -406,3 +406,21 @@ def test_the_python_constructs_the_interpreter_lacked(cli, tmp_path):
     assert (out.code, out.stderr) == (0, "")
     assert out.stdout == ("2 Value(data=3.5) tensor(14.) Tensor tensor(0.)\n[1, 3] [0, 0, 0, 0, 1, 2]\n"
                           "2 b.py 2.0000\n")
+
+
+def test_python_ints_beside_integer_tensors_raise_what_pytorch_raises(cli, tmp_path):
+    out = cli("run", script(tmp_path, (
+        "import torch\n"
+        "u8 = torch.tensor([1, 2], dtype=torch.uint8)\n"
+        "for case in (lambda: torch.fmod(u8, 300), lambda: torch.clamp(u8, -5, 300), lambda: u8 ** 300,\n"
+        "             lambda: torch.where(torch.tensor([True, False]), u8, 300), lambda: u8.clone().fill_(300),\n"
+        "             lambda: torch.tensor([1, 2]) + 2**70, lambda: u8 < -2**70, lambda: u8 - 300):\n"
+        "    try:\n"
+        "        print(case().tolist())\n"
+        "    except OverflowError:\n"
+        "        print('OverflowError')\n"
+        "    except RuntimeError as error:\n"
+        "        print('RuntimeError', 'without overflow' in str(error))\n")))
+    assert (out.code, out.stderr) == (0, "")
+    assert out.stdout.splitlines() == ["[1, 2]", "RuntimeError True", "RuntimeError True", "RuntimeError True",
+                                       "RuntimeError True", "OverflowError", "OverflowError", "[213, 214]"]
