@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import threading
 import time
@@ -38,21 +39,22 @@ def ops(lib, elements: int) -> dict:
 
 
 def instrument(parallel) -> list:
-    """Wrap parallel.run so that every split run is logged: blocks, CPU and wall seconds inside them per thread."""
+    """Wrap parallel.run so that every split run is logged: per thread [blocks, CPU ms, wall ms inside them, ms
+    from the run's start to its first block]."""
     log: list = []
     original = parallel.run
 
     def run(block, out, inputs, size):
         threads: dict = {}
+        began = time.perf_counter()
 
         def timed(o, i, lo, hi):
             c, w = time.thread_time(), time.perf_counter()
             block(o, i, lo, hi)
-            c, w = time.thread_time() - c, time.perf_counter() - w
-            entry = threads.setdefault(threading.get_ident(), [0, 0.0, 0.0])
+            entry = threads.setdefault(threading.get_ident(), [0, 0.0, 0.0, (w - began) * 1e3])
             entry[0] += 1
-            entry[1] += c
-            entry[2] += w
+            entry[1] += (time.thread_time() - c) * 1e3
+            entry[2] += (time.perf_counter() - w) * 1e3
 
         original(timed, out, inputs, size)
         log.append(threads)
@@ -61,8 +63,21 @@ def instrument(parallel) -> list:
     return log
 
 
+def switches() -> int:
+    """Voluntary context switches of the process's threads so far (0 where /proc is missing)."""
+    total = 0
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/status", encoding="ascii") as f:
+                total += sum(int(line.split()[1]) for line in f if line.startswith("voluntary_ctxt_switches"))
+    except OSError:
+        pass
+    return total
+
+
 def measure(elements: int, rounds: int, threads: int) -> dict:
-    """Per op: lists over rounds of wall, process CPU, runs, and per-thread (blocks, CPU, wall) sorted by blocks."""
+    """Per op, lists over rounds: wall and process CPU ms, voluntary switches, split runs, and per thread
+    [blocks, CPU ms, wall ms, first block's start ms] (summed over the op's runs), the busiest thread first."""
     from autodiff import engine as lib
     from autodiff.engine.kernels import parallel
 
@@ -73,29 +88,32 @@ def measure(elements: int, rounds: int, threads: int) -> dict:
     for name, call in ops(lib, elements).items():
         call()
         call()
-        rows = found[name] = {"wall": [], "cpu": [], "runs": [], "threads": []}
+        rows = found[name] = {"wall": [], "cpu": [], "switches": [], "runs": [], "threads": []}
         for _ in range(rounds):
             log.clear()
+            before = switches()
             c, w = time.process_time(), time.perf_counter()
             result = call()
             w, c = time.perf_counter() - w, time.process_time() - c
+            rows["switches"].append(switches() - before)
             del result
             rows["wall"].append(w * 1e3)
             rows["cpu"].append(c * 1e3)
             rows["runs"].append(len(log))
             per: dict = {}
             for run in log:
-                for ident, (blocks, cpu, wall) in run.items():
-                    entry = per.setdefault(ident, [0, 0.0, 0.0])
+                for ident, (blocks, cpu, wall, first) in run.items():
+                    entry = per.setdefault(ident, [0, 0.0, 0.0, first])
                     entry[0] += blocks
-                    entry[1] += cpu * 1e3
-                    entry[2] += wall * 1e3
+                    entry[1] += cpu
+                    entry[2] += wall
             rows["threads"].append(sorted(per.values(), reverse=True))
     return found
 
 
 def summary(found: dict) -> list[str]:
-    """One line per op: medians [min-max] of wall and CPU ms, split runs, blocks and block CPU ms per thread."""
+    """One line per op: medians [min-max] of wall and CPU ms, switches, split runs, and per thread its blocks, CPU
+    and wall ms inside them and when it started (medians)."""
     lines = []
     for name, rows in found.items():
         def span(values: list) -> str:
@@ -103,13 +121,12 @@ def summary(found: dict) -> list[str]:
         width = max((len(t) for t in rows["threads"]), default=0)
         threads = []
         for k in range(width):
-            blocks = [t[k][0] if k < len(t) else 0 for t in rows["threads"]]
-            cpu = [t[k][1] if k < len(t) else 0.0 for t in rows["threads"]]
-            inside = [t[k][2] if k < len(t) else 0.0 for t in rows["threads"]]
-            threads.append(f"t{k}: {statistics.median(blocks):4.1f} blocks, cpu {statistics.median(cpu):5.2f}, "
-                           f"wall {statistics.median(inside):5.2f}")
+            column = [[t[k][i] if k < len(t) else 0 for t in rows["threads"]] for i in range(4)]
+            blocks, cpu, inside, first = (statistics.median(c) for c in column)
+            threads.append(f"t{k}: {blocks:4.1f} blocks, cpu {cpu:5.2f}, wall {inside:5.2f}, from {first:4.2f}")
         lines.append(f"{name:9s} wall {span(rows['wall'])} cpu {span(rows['cpu'])} "
-                     f"runs {statistics.median(rows['runs']):.0f}  " + "; ".join(threads))
+                     f"sw {statistics.median(rows['switches']):3.0f} runs {statistics.median(rows['runs']):.0f}  "
+                     + "; ".join(threads))
     return lines
 
 
