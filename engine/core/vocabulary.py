@@ -172,7 +172,7 @@ class NumpyMath:
             g = np.asarray(g)
         # the pass owns g (may update it in place) when it is a new array that nothing else references (a split
         # kernel's result is the one view of its aligned buffer: parallel.owns_memory)
-        return g, (parallel.owns_memory(g) and g is not grad_in and g.flags.writeable
+        return g, ((g.base is None or parallel.owns_memory(g)) and g is not grad_in and g.flags.writeable
                    and (not earlier or all(g is not e for e in earlier)))
 
     @staticmethod
