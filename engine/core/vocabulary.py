@@ -170,8 +170,9 @@ class NumpyMath:
         """A gradient a node sends on, as an array, and whether the pass owns it (may update it in place)."""
         if not isinstance(g, np.ndarray):
             g = np.asarray(g)
-        # the pass owns g (may update it in place) when it is a new array that nothing else references
-        return g, (g.base is None and g is not grad_in and g.flags.writeable
+        # the pass owns g (may update it in place) when it is a new array that nothing else references (a split
+        # kernel's result is the one view of its aligned buffer: parallel.owns_memory)
+        return g, ((g.base is None or parallel.owns_memory(g)) and g is not grad_in and g.flags.writeable
                    and (not earlier or all(g is not e for e in earlier)))
 
     @staticmethod

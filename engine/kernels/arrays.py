@@ -109,7 +109,7 @@ def power(x: Any, exponent: float) -> Any:
 
 def fresh(x: Any) -> np.ndarray:
     """x itself if it is an array just made (so it may be overwritten), else a copy."""
-    return x if isinstance(x, np.ndarray) and x.base is None and x.flags.writeable else np.array(x)
+    return x if isinstance(x, np.ndarray) and parallel.owns_memory(x) and x.flags.writeable else np.array(x)
 
 
 def tanh_backward(g: Any, result: Any) -> np.ndarray:

@@ -143,34 +143,72 @@ SPARE_BYTES = 256 << 20  # the kernels' results remembered (in use or free), at 
 _made: list = []  # those results, oldest first
 _made_lock = _thread.allocate_lock()
 _free_count = 0  # sys.getrefcount() of a remembered array nothing else refers to, as result_array reads it
+_free_base = 0  # the same of its byte buffer (a view of the result refers to the buffer, not to the result)
 _spare_bytes = -1  # SPARE_BYTES, or less under a memory cap (read on first use)
+# A result's data starts at a multiple of 64 bytes (AVX-512's vector, a cache line). numpy's large arrays start 16
+# bytes past one (malloc's header), and on this AVX-512 Xeon a float32 product or sum written there costs ~30% more
+# than at an aligned address (4M elements, one thread: 6.1-6.6 ms against 4.5), sin, exp and tanh reading from
+# there ~10% more (benchmarks/README.md, fourth pass). The values are the same: only the addresses differ.
+ALIGNMENT = 64
+
+
+def aligned_empty(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """An uninitialised C-ordered array whose data starts at a multiple of ALIGNMENT bytes: a view of a byte buffer
+    (its `base`, which every further view of it refers to as well)."""
+    nbytes = _size(shape) * dtype.itemsize
+    raw = np.empty(nbytes + ALIGNMENT, dtype=np.uint8)
+    start = -raw.__array_interface__["data"][0] % ALIGNMENT
+    return raw[start:start + nbytes].view(dtype).reshape(shape)
+
+
+def _base_references(a: np.ndarray) -> int:
+    base = a.base
+    return sys.getrefcount(base)
+
+
+_sole_base = 0  # _base_references() of an array that alone refers to its byte buffer (measured on first use)
+
+
+def owns_memory(a: np.ndarray) -> bool:
+    """Whether no other array shares a's memory, as numpy can tell: `a` owns its data, or it is the one array on a
+    byte buffer that owns it (an aligned_empty result nothing has taken a view of)."""
+    global _sole_base
+    if a.base is None:
+        return True
+    if type(a.base) is not np.ndarray or a.base.base is not None:
+        return False
+    if not _sole_base:  # measured, not assumed (the same call on a new result)
+        _sole_base = _base_references(aligned_empty((1,), np.dtype(np.float64)))
+    return _base_references(a) == _sole_base
 
 
 def result_array(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    """An uninitialised array for a kernel's result: a remembered one that nothing refers to any more (its
-    memory is warm), else a new one, remembered while SPARE_BYTES allows (the oldest are forgotten first)."""
-    global _free_count, _spare_bytes
-    if not _free_count:  # measured, not assumed: how many references the loop below sees on a free array
-        for probe in [np.empty(0)]:
+    """An uninitialised array for a kernel's result (aligned_empty): a remembered one that nothing refers to any more
+    (its memory is warm), else a new one, remembered while SPARE_BYTES allows (the oldest are forgotten first)."""
+    global _free_count, _free_base, _spare_bytes
+    if not _free_count:  # measured, not assumed: how many references the loops below see on a free array
+        for probe in [aligned_empty((1,), np.dtype(np.float64))]:
             _free_count = sys.getrefcount(probe)
+            _free_base = sys.getrefcount(probe.base)
         from .allocator import memory_cap
 
         cap = memory_cap()
         _spare_bytes = SPARE_BYTES if cap is None else min(SPARE_BYTES, cap // 8)
     with _made_lock:
         for a in _made:
-            if sys.getrefcount(a) == _free_count and a.shape == shape and a.dtype == dtype:
+            if (sys.getrefcount(a) == _free_count and sys.getrefcount(a.base) == _free_base and a.shape == shape
+                    and a.dtype == dtype):
                 return a
         try:
-            out = np.empty(shape, dtype=dtype)
+            out = aligned_empty(shape, dtype)
         except MemoryError:
             kept = []
             for a in _made:  # forget the free ones (the same loop as above, so the same count of references)
-                if sys.getrefcount(a) != _free_count:
+                if sys.getrefcount(a) != _free_count or sys.getrefcount(a.base) != _free_base:
                     kept.append(a)
             a = None
             _made[:] = kept
-            out = np.empty(shape, dtype=dtype)
+            out = aligned_empty(shape, dtype)
         limit = min(SPARE_BYTES, _spare_bytes)
         held = out.nbytes
         for a in _made:

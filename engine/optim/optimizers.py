@@ -21,6 +21,7 @@ from ..core.modes import enable_grad, no_grad
 from ..core.tensor import Tensor
 from ..errors import BadValueError
 from ..kernels.floatmath import fma32, fma64
+from ..kernels.parallel import owns_memory
 from ..nn.module import zero_grad_of
 
 
@@ -192,7 +193,7 @@ class SGD(Optimizer):
         * grad is elementwise, so the group's parameters are updated as one flat array (one fma32 instead of one a
         parameter, which costs its dozen numpy calls even for a bias of 27), with the same bits."""
         if group["momentum"] != 0 or group["weight_decay"] != 0 or len(params) < 2 or any(
-                p._data.dtype != np.float32 or p.grad._data.dtype != np.float32 or p._data.base is not None
+                p._data.dtype != np.float32 or p.grad._data.dtype != np.float32 or not owns_memory(p._data)
                 or not p._data.flags.c_contiguous for p in params) or len({id(p) for p in params}) < len(params):
             super().update_group(params, group)
             return

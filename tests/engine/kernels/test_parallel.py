@@ -184,3 +184,49 @@ def test_a_failed_allocation_forgets_the_free_results_and_tries_again(monkeypatc
     assert failures and _same(out, np.exp(np.ones(N + 16, dtype=np.float32)))
     assert [a.shape for a in parallel._made] == [out.shape]  # the free ones forgotten
     parallel.release()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_results_start_on_a_cache_line_and_what_is_computed_from_them_keeps_its_bits(dtype: type) -> None:
+    """A kernel's result starts at a multiple of 64 bytes (numpy's own large arrays start 16 bytes past one): its
+    values, and the sums, products and functions numpy and BLAS compute from it, are the bits they are in numpy's
+    memory."""
+    parallel.release()
+    rng = np.random.default_rng(8)
+    x, y = ((rng.standard_normal(1 << 20) * 10.0 ** rng.uniform(-3, 3, 1 << 20)).astype(dtype) for _ in range(2))
+    kept, plain = parallel.MULTIPLY(x, y), x * y
+    assert _address(kept) % parallel.ALIGNMENT == 0 and _same(kept, plain)
+    derived = [lambda a: np.add.reduce(a, axis=None), lambda a: a.reshape(1024, 1024).sum(axis=0),
+               lambda a: a.reshape(1024, 1024).sum(axis=1), lambda a: np.cumsum(a.reshape(256, 4096), axis=1),
+               lambda a: a.reshape(1024, 1024) @ a[:1024 * 7].reshape(1024, 7),
+               lambda a: a.reshape(1024, 1024) @ a[:1024], lambda a: np.dot(a, a),
+               lambda a: np.einsum("ij,ij->i", a.reshape(1024, 1024), a.reshape(1024, 1024)),
+               lambda a: np.exp(a * 1e-3), lambda a: np.sin(a), lambda a: a * a + a / 3]
+    with np.errstate(all="ignore"):
+        for f in derived:
+            assert _same(f(kept), f(plain))
+    with engine.no_grad():
+        total = (engine.tensor(x) * engine.tensor(y)).sum().numpy()  # the product a kernel's, summed split
+    assert _same(total, engine.tensor(plain).sum().numpy())
+    parallel.release()
+
+
+def test_a_view_of_a_view_keeps_a_result_in_use() -> None:
+    """numpy refers every view of an aligned result to its byte buffer, not to the result itself: the buffer's
+    references tell whether the result is free (and whether its memory is the result's alone)."""
+    parallel.release()
+    x = _data(np.float32, 7)
+    kernel = parallel.unary(np.negative)
+    first = kernel(x)
+    address = _address(first)
+    assert parallel.owns_memory(first)
+    view = first.reshape(-1, 1)[::3]
+    assert view.base is first.base and not parallel.owns_memory(first)
+    del first
+    assert _address(kernel(x)) != address  # still in use through the view
+    del view
+    again = kernel(x)
+    assert _address(again) == address and _same(again, -x)
+    whole = np.empty(5)
+    assert parallel.owns_memory(whole) and not parallel.owns_memory(whole[1:])
+    parallel.release()
