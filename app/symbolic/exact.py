@@ -8,6 +8,7 @@ and the caller falls back to the numbers (which come from autograd, never from S
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Collection
 from typing import Any
@@ -49,7 +50,14 @@ def expression(program: str, variables: Collection[str] = ()) -> tuple[Any, list
     """The program's root as a SymPy expression and its variables; a TimedOut when it has no symbolic form
     (a tensor-valued program, sum(), indexing, ...). `variables` are variables even where a built-in has
     the name, and so is a built-in the program uses as a value (t in `t**2`: the calculus commands read it as
-    the textbook does)."""
+    the textbook does). A command asks for the same program more than once (critical: for its variables, then
+    to solve f' = 0): it is read once."""
+    found = _expression(program, tuple(variables))
+    return (found[0], list(found[1])) if found else found
+
+
+@functools.lru_cache(maxsize=8)  # a few programs: a command reads one or two (f, a constraint), a batch line its own
+def _expression(program: str, variables: tuple[str, ...]) -> tuple[Any, list[str]] | TimedOut:
     declared = list(variables)
     for _ in range(MAX_BUILTINS_AS_VARIABLES + 1):
         try:
