@@ -16,7 +16,7 @@ from typing import Any
 import sympy
 
 from autodiff.app.symbolic.printing import to_language
-from autodiff.app.symbolic.program import program_expression
+from autodiff.app.symbolic.program import CONSTANTS, FORMULA, program_expression
 from autodiff.app.symbolic.simplest import simplest
 from autodiff.app.symbolic.sympymath import real_form
 from autodiff.app.timebox import timed
@@ -68,6 +68,13 @@ def _expression(program: str, variables: tuple[str, ...]) -> tuple[Any, list[str
                 return TimedOut(f"no exact form ({error.message})")
             declared.append(name)
     return TimedOut("no exact form (too many built-in names used as variables)")
+
+
+def declarable(names: Collection[str]) -> list[str]:
+    """The names a command may declare variables when it reads its program (`expression`): all but the language's
+    constants and modules, which keep their meaning there (as they did before critical declared its intervals'
+    names: in `critical 'e**2 - e' e=0:1` the exact form still reads e as the constant)."""
+    return [n for n in names if n not in CONSTANTS and n not in FORMULA.modules]
 
 
 def with_constants(expr: Any, variables: list[str], texts: dict[str, str]) -> Any:
@@ -143,5 +150,5 @@ def text(value: Any) -> str:
     return to_language(value)
 
 
-__all__ = ["SECONDS", "TimedOut", "at", "bounded", "decimal", "derivative", "exact_number", "expression",
-           "is_real_number", "symbol", "sympy_float", "text", "with_constants", "without_deltas"]
+__all__ = ["SECONDS", "TimedOut", "at", "bounded", "decimal", "declarable", "derivative", "exact_number",
+           "expression", "is_real_number", "symbol", "sympy_float", "text", "with_constants", "without_deltas"]
