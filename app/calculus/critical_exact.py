@@ -38,8 +38,10 @@ def exact_text(value: Any) -> str | None:
     return text if a == b or abs(a - b) <= 1e-12 * max(1.0, abs(b)) else None
 
 
-def _function(program: str, variables: list[str], texts: dict[str, str], out: Solutions) -> Any:
-    found = X.expression(program)
+def _function(program: str, variables: list[str], texts: dict[str, str], out: Solutions, given: list[str]) -> Any:
+    """f with its constants' values, exact; `given`: the variables with an interval on the command line, which
+    critical declared when it read the program for its variables (the same reading, X.expression's)."""
+    found = X.expression(program, X.declarable(given))
     if not found:
         out.note = found.reason
         return None
@@ -99,7 +101,7 @@ def one_variable(program: str, name: str, k: int, texts: dict[str, str], interva
                  seconds: float = X.SECONDS) -> Solutions:
     """The exact zeros of f^(k) on the interval (all the reals when None), and the singular candidates."""
     out = Solutions()
-    expr = _function(program, [name], texts, out)
+    expr = _function(program, [name], texts, out, [] if interval is None else [name])
     if expr is None:
         return out
     out.expr = expr
@@ -133,7 +135,7 @@ def several_variables(program: str, names: list[str], texts: dict[str, str],
                       box: dict[str, tuple[Any, Any]] | None, seconds: float = 2 * X.SECONDS) -> Solutions:
     """The exact solutions of grad f = 0 (real ones, in the box when given); a family (x = y) in words."""
     out = Solutions()
-    expr = _function(program, names, texts, out)
+    expr = _function(program, names, texts, out, list(box or ()))
     if expr is None:
         return out
     out.expr = expr

@@ -8,6 +8,7 @@ and the caller falls back to the numbers (which come from autograd, never from S
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Collection
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 import sympy
 
 from autodiff.app.symbolic.printing import to_language
-from autodiff.app.symbolic.program import program_expression
+from autodiff.app.symbolic.program import CONSTANTS, FORMULA, program_expression
 from autodiff.app.symbolic.simplest import simplest
 from autodiff.app.symbolic.sympymath import real_form
 from autodiff.app.timebox import timed
@@ -49,7 +50,14 @@ def expression(program: str, variables: Collection[str] = ()) -> tuple[Any, list
     """The program's root as a SymPy expression and its variables; a TimedOut when it has no symbolic form
     (a tensor-valued program, sum(), indexing, ...). `variables` are variables even where a built-in has
     the name, and so is a built-in the program uses as a value (t in `t**2`: the calculus commands read it as
-    the textbook does)."""
+    the textbook does). A command asks for the same program more than once (critical: for its variables, then
+    to solve f' = 0): it is read once."""
+    found = _expression(program, tuple(variables))
+    return (found[0], list(found[1])) if found else found
+
+
+@functools.lru_cache(maxsize=8)  # a few programs: a command reads one or two (f, a constraint), a batch line its own
+def _expression(program: str, variables: tuple[str, ...]) -> tuple[Any, list[str]] | TimedOut:
     declared = list(variables)
     for _ in range(MAX_BUILTINS_AS_VARIABLES + 1):
         try:
@@ -60,6 +68,13 @@ def expression(program: str, variables: Collection[str] = ()) -> tuple[Any, list
                 return TimedOut(f"no exact form ({error.message})")
             declared.append(name)
     return TimedOut("no exact form (too many built-in names used as variables)")
+
+
+def declarable(names: Collection[str]) -> list[str]:
+    """The names a command may declare variables when it reads its program (`expression`): all but the language's
+    constants and modules, which keep their meaning there (as they did before critical declared its intervals'
+    names: in `critical 'e**2 - e' e=0:1` the exact form still reads e as the constant)."""
+    return [n for n in names if n not in CONSTANTS and n not in FORMULA.modules]
 
 
 def with_constants(expr: Any, variables: list[str], texts: dict[str, str]) -> Any:
@@ -135,5 +150,5 @@ def text(value: Any) -> str:
     return to_language(value)
 
 
-__all__ = ["SECONDS", "TimedOut", "at", "bounded", "decimal", "derivative", "exact_number", "expression",
-           "is_real_number", "symbol", "sympy_float", "text", "with_constants", "without_deltas"]
+__all__ = ["SECONDS", "TimedOut", "at", "bounded", "decimal", "declarable", "derivative", "exact_number",
+           "expression", "is_real_number", "symbol", "sympy_float", "text", "with_constants", "without_deltas"]

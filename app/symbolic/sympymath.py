@@ -9,16 +9,34 @@ writes a SymPy function back in the language through it.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import sympy
 
 from autodiff.engine.errors import BadValueError
 
-# The language's rounding functions SymPy has no class for (their derivative comes from the op table)
-ROUND = sympy.Function("round", real=True)
-TRUNC = sympy.Function("trunc", real=True)
-CBRT = sympy.Function("cbrt", real=True)  # the real cube root, as a formula's step writes it
+
+@functools.cache
+def _undefined(name: str) -> Any:
+    """A SymPy function with no class of its own, made on first use (the three below cost about 2.5 M instructions
+    to make, which a command that never meets one need not pay)."""
+    return sympy.Function(name, real=True)
+
+
+def _undefined_call(name: str) -> Any:
+    """_undefined(name) applied to its arguments, under the function's own name (which the printer reads)."""
+
+    def call(*args: Any) -> Any:
+        return _undefined(name)(*args)
+
+    call.__name__ = name
+    return call
+
+
+# The language's rounding functions SymPy has no class for (their derivative comes from the op table), and the real
+# cube root as a formula's step writes it
+ROUND, TRUNC, CBRT = _undefined_call("round"), _undefined_call("trunc"), _undefined_call("cbrt")
 
 FUNCTIONS: dict[str, Any] = {
     "exp": sympy.exp, "log": sympy.log, "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "tanh": sympy.tanh,
@@ -97,7 +115,7 @@ class SymPyMath:
 
     sinh, cosh, sign, sgn = sympy.sinh, sympy.cosh, sympy.sign, sympy.sign
     tanh, erf = sympy.tanh, sympy.erf
-    maximum, minimum, trunc = sympy.Max, sympy.Min, TRUNC
+    maximum, minimum, trunc = sympy.Max, sympy.Min, staticmethod(TRUNC)
 
     # ---- the executor's handling of values
     @staticmethod

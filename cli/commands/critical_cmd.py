@@ -126,11 +126,13 @@ COMMANDS = [critical_command]
 def _variables(text: str, bindings: Any, rule: Any = None) -> tuple[list[str], str | None]:
     """The names with an interval, then the program's other free names (not bound as constants); and why
     the program's names could not be read, if so."""
-    from autodiff.app.symbolic.exact import expression
+    from autodiff.app.symbolic.exact import declarable, expression
 
     bound = {b.name for b in bindings.constants}
     names = list(bindings.intervals)
-    found = expression(text)
+    # the names with an interval declared: the interpreter need not ask every built-in whether x is one (which
+    # imports the engine's rooms of the less common built-ins)
+    found = expression(text, declarable(names))
     if not found:
         return names, found.reason
     names += [n for n in found[1] if n not in bound and n not in names]

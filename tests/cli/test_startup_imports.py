@@ -116,3 +116,16 @@ def test_tangent_and_limit_at_a_point_import_no_room_of_the_less_common_built_in
     out, modules = imported(args, [ROOM])
     assert shown in out
     assert modules == []
+
+
+# critical declares the names it has an interval for (x=-1/2:4) when it reads its program on symbols, as --wrt does
+# for diff; a name without one (critical 'x**3 - 3*x') is still told from the built-ins by the whole table.
+@pytest.mark.parametrize("args, shown", [
+    (["critical", "x**3-3*x**2+1", "x=-1/2:4", "--format", "plain"], "x = 2  f = -3  minimum"),
+    (["critical", "4*(x+y)-(2*x**2+y**2)", "x=0:3", "y=0:3", "--format", "plain"], "maximum"),
+    (["critical", "t**2-t", "t=0:1", "--format", "plain"], "t = 1/2 (0.5)"),  # a built-in's name as the variable
+])
+def test_critical_with_its_intervals_imports_no_room_of_the_less_common_built_ins(args: list[str], shown: str) -> None:
+    out, modules = imported(args, [ROOM])
+    assert shown in out
+    assert modules == []
