@@ -16,7 +16,7 @@ from typing import Any
 import sympy
 
 from autodiff.app.symbolic.printing import to_language
-from autodiff.app.symbolic.program import CONSTANTS, FORMULA, program_expression
+from autodiff.app.symbolic.program import FORMULA, program_expression
 from autodiff.app.symbolic.simplest import simplest
 from autodiff.app.symbolic.sympymath import real_form
 from autodiff.app.timebox import timed
@@ -71,10 +71,11 @@ def _expression(program: str, variables: tuple[str, ...]) -> tuple[Any, list[str
 
 
 def declarable(names: Collection[str]) -> list[str]:
-    """The names a command may declare variables when it reads its program (`expression`): all but the language's
-    constants and modules, which keep their meaning there (as they did before critical declared its intervals'
-    names: in `critical 'e**2 - e' e=0:1` the exact form still reads e as the constant)."""
-    return [n for n in names if n not in CONSTANTS and n not in FORMULA.modules]
+    """The names a command may declare variables when it reads its program (`expression`): all but the modules
+    (`torch`, `math`). A constant the user gave an interval is a variable there too, as it is in the numbers:
+    `critical 'e**2 - e' e=0:1` differentiates in e (it read e as the constant in its exact form and the
+    variable in its numbers, and answered both f' = 0 everywhere and a minimum at 1/2)."""
+    return [n for n in names if n not in FORMULA.modules]
 
 
 def with_constants(expr: Any, variables: list[str], texts: dict[str, str]) -> Any:

@@ -32,6 +32,15 @@ def test_the_worked_exercise(cli):
         "refined by Newton's method\n")
 
 
+def test_a_constant_given_an_interval_is_the_variable(cli):
+    """e=0:1 makes e the variable in the exact form as in the numbers (one answer, not two contradictory ones)."""
+    document = _json(cli, "e**2 - e", "e=0:1")
+    assert [(p["e"], p["kind"]) for p in document["points"]] == [(0.5, "minimum")]
+    out = cli("critical", "e**2 - e", "e=0:1", "--format", "plain")
+    assert "e = 1/2 (0.5)  f = -1/4 (-0.25)  minimum" in out.stdout
+    assert "f' = 0 on all" not in out.stdout
+
+
 @pytest.mark.parametrize(("program", "interval", "expected"), [
     ("x**3 - 3*x", (), [(-1, "maximum"), (1, "minimum")]),
     ("x**3 - 3*x**2 + 1", ("x=-1/2:4",), [(0, "maximum"), (2, "minimum")]),
