@@ -49,6 +49,13 @@ def number(x: Any, what: str) -> float:
     return float(x)
 
 
+def int_or_number(value: Any, what: str) -> int | float:
+    """An int as it is (it keeps an integer tensor integer, and its dtype checks it), else number(value, what)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    return number(value, what)
+
+
 def both(a: Any, b: Any) -> tuple[Any, Any]:
     """Two operands of an elementwise function, at least one of them a tensor."""
     a, b = operand(a), operand(b)
@@ -90,8 +97,8 @@ def readable(value: Any) -> Any:
         shown = str(value) if len(str(value)) <= 30 else f"an integer of {len(str(abs(value)))} digits"
         raise NumberOverflowError(
             f"int too {'big' if value > 0 else 'small'} to convert: {shown} is outside the integers a tensor's "
-            "number can be, -2**63 to "
-            "2**64 - 1", hint="write it as a float (2.0**70) for a floating result", reason="overflow")
+            "number can be, -2**63 to 2**64 - 1", hint="write it as a float (2.0**70) for a floating result",
+            reason="overflow")
     return value
 
 
@@ -129,10 +136,7 @@ def checked_number(value: Any, dtype: np.dtype) -> Any:
 def one_bound(x: Any, value: Any, what: str) -> tuple[Tensor, Any]:
     """clamp_min's and clamp_max's operands: x in the dtype of the result (an integer tensor with a float bound:
     floats) and the bound as that dtype holds it (an int stays an int; uint8 and 300 is refused)."""
-    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
-        value = int(value)
-    else:
-        value = number(value, what)
+    value = int_or_number(value, what)
     x = with_number(tensor_arg(x), value)
     return x, checked_number(value, x._data.dtype)
 

@@ -83,13 +83,7 @@ def full(size: Any, fill_value: float, dtype: Any = None, requires_grad: bool = 
         return _filled((size,), bool(value), dtypes.bool_, requires_grad)
     if dtype is None and isinstance(value, (int, np.integer)):
         return _filled((size,), int(value), dtypes.int64, requires_grad)
-    return _filled((size,), _fill_value(value), dtype, requires_grad)
-
-
-def _fill_value(value: Any) -> int | float:
-    """full's fill value: an int as it is (the dtype checks it: full_like(uint8, -1) is 255), else a float."""
-    whole = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-    return int(value) if whole else number(value, "fill_value")
+    return _filled((size,), coerce.int_or_number(value, "fill_value"), dtype, requires_grad)
 
 
 def manual_seed(seed: int) -> generator.Generator:
@@ -259,7 +253,7 @@ def empty_like(input: Any, *, dtype: Any = None, requires_grad: bool = False,
 def full_like(input: Any, fill_value: float, *, dtype: Any = None, requires_grad: bool = False,
               memory_format: Any = None) -> Tensor:
     data, dt, like = _like(input, dtype, memory_format, "full_like")
-    return _filled(data.shape, _fill_value(fill_value), dt, requires_grad, like=like)
+    return _filled(data.shape, coerce.int_or_number(fill_value, "fill_value"), dt, requires_grad, like=like)
 
 
 @builtin("rand_like(input, dtype=None, requires_grad=False, memory_format=None)", method=False,

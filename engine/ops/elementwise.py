@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.coerce import broadcast_shape, checked_number, number, one_bound, tensor_arg, with_number
+from ..core.coerce import broadcast_shape, checked_number, int_or_number, one_bound, tensor_arg, with_number
 from ..core.dtypes import result_type
 from ..core.optable import ELEMENTWISE, ELEMENTWISE_JVP, FUNCTION, KEPT, PROMOTED, Grad, Op, declare
 from ..core.recording import apply
@@ -237,18 +237,11 @@ def clamp(input: Any, min: float | None = None, max: float | None = None) -> Ten
         raise BadValueError("clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _clamp_by_tensors(tensor_arg(input), min, max)
-    low = None if min is None else _bound(min, "min")
-    high = None if max is None else _bound(max, "max")
+    low = None if min is None else int_or_number(min, "min")
+    high = None if max is None else int_or_number(max, "max")
     x = with_number(with_number(tensor_arg(input), low), high)  # an integer tensor with a float bound: floats
     dtype = x._data.dtype  # an integer tensor's bounds in its dtype, or refused (uint8 and 300), as in PyTorch
     return apply(CLAMP, (x,), {"min": checked_number(low, dtype), "max": checked_number(high, dtype)})
-
-
-def _bound(value: Any, what: str) -> float | int:
-    """A bound of clamp: an int stays an int (it keeps an integer tensor integer), else a float."""
-    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
-        return int(value)
-    return number(value, what)
 
 
 alias("clip", "clamp")  # PyTorch's (and numpy's) other spelling

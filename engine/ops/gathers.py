@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.coerce import checked_number, number, tensor_arg, with_axis
+from ..core.coerce import checked_number, int_or_number, number, tensor_arg, with_axis
 from ..core.optable import AS_SELF, ELEMENTWISE_JVP, LINEAR_JVP, SHAPES, Grad, Op, declare
 from ..core.recording import apply
 from ..core.registry import builtin
@@ -332,6 +332,5 @@ def masked_fill(input: Any, mask: Any, value: Any) -> Tensor:
     except ValueError:
         raise ShapeError(f"masked_fill: the mask's shape {m.shape} does not broadcast to the input's "
                          f"{tuple(x.shape)}", reason="broadcast", shapes=(m.shape, tuple(x.shape))) from None
-    whole = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-    value = checked_number(value if whole else number(value, "masked_fill's value"), x._data.dtype)
+    value = checked_number(int_or_number(value, "masked_fill's value"), x._data.dtype)
     return apply(MASKED_FILL, (x,), {"mask": m, "value": value})
