@@ -8,7 +8,8 @@ counts; the table reports the median of the rounds, and each ratio is the median
 is `python -c "import numpy"` on the interpreter of the installed `autodiff` (its shebang); `python -c
 "import click"` is shown as the reference for the commands that compute nothing (`--version`, `--help`,
 completion), and `python -c "import sympy"` for the commands that import SymPy (their bound is SymPy's ratio
-+ 1.0). The bounds (issue 42): --version, --help and completion <= 0.7; eval <= 1.5; check <= 1.6.
++ 1.0), beside SymPy used once (its first sum imports two more of its packages) and SymPy with numpy.
+The bounds (issue 42): --version, --help and completion <= 0.7; eval <= 1.5; check <= 1.6.
 
 Why pairs: with one floor run per round, the first command that imports numpy after the click-only ones ran
 0.05-0.12 slower relative to the floor than it does elsewhere in the round, whichever command it was (eval
@@ -51,6 +52,10 @@ COMMANDS: list[tuple[str, list[str], dict[str, str], float | None]] = [
 FLOOR = "`python -c 'import numpy'` (the floor)"
 CLICK = "`python -c 'import click'`"
 SYMPY = "`python -c 'import sympy'`"
+# SymPy's first sum of two terms imports sympy.tensor.tensor and sympy.combinatorics (Add.flatten), which its
+# import does not: every SymPy command pays this before computing anything (benchmarks/README.md, fifth pass)
+SYMPY_USED = "`python -c 'import sympy; sympy.Symbol(\"x\") - 1'` (SymPy used once)"
+SYMPY_NUMPY = "`python -c 'import sympy, numpy'`"
 
 
 def interpreter(autodiff: str) -> str:
@@ -65,6 +70,8 @@ def table_of(autodiff: str, python: str, only: list[str]) -> dict[str, tuple[lis
         FLOOR: ([python, "-c", "import numpy"], {}, None),
         CLICK: ([python, "-c", "import click"], {}, None),
         SYMPY: ([python, "-c", "import sympy"], {}, None),
+        SYMPY_USED: ([python, "-c", "import sympy; sympy.Symbol('x') - 1"], {}, None),
+        SYMPY_NUMPY: ([python, "-c", "import sympy, numpy"], {}, None),
     }
     for label, args, env, target in COMMANDS:
         if not only or any(word in label for word in only):
