@@ -173,6 +173,7 @@ def run_source(source: bytes | str, filename: str, argv: list[str], watch: Any =
     try:
         code = compile(source, filename, "exec", dont_inherit=True)
         with installed(), as_main(filename, argv) as main, watching(watch):
+            engine.quiet_numpy()  # numpy's warnings on inf - inf in the engine: none, as in PyTorch
             exec(code, main.__dict__)
     except SystemExit as done:
         status, text = exit_status(done)
@@ -239,6 +240,7 @@ def console(banner: str, on_exit: Callable[[], None] | None = None) -> int:
             report_exception(sys.exc_info()[1])
 
     with installed(), _line_editing(namespace):
+        engine.quiet_numpy()
         Console(namespace, filename="<stdin>").interact(banner=banner, exitmsg="")
     return 0
 

@@ -29,6 +29,7 @@ these; `import_all()` imports them all.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 # isort: off
@@ -95,6 +96,16 @@ from .ops.indexing import getitem, setitem
 from .ops.reductions import MinMax, linalg_norm
 from .random.generator import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 
+
+def quiet_numpy() -> None:
+    """Hide numpy's RuntimeWarnings raised in the engine's own modules (inf - inf, 0 * inf, an overflow, a cast out
+    of range), as PyTorch computes those without a word; the engine never warns that way itself. Done when the
+    engine is imported; `autodiff run` does it again before a script, since a `warnings.catch_warnings()` block
+    around an import (pytest's collection, a script's own) restores the filters it found."""
+    warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"autodiff\.engine(\.|$)")
+
+
+quiet_numpy()
 _api.install()
 
 
@@ -234,6 +245,7 @@ __all__ = [
     "observe",
     "once_differentiable",
     "promote_types",
+    "quiet_numpy",
     "record_origins",
     "seed",
     "set_default_dtype",

@@ -54,8 +54,15 @@ def execute(roots: list[tuple[Any, Any, bool]], F: Any, keep_graph: bool, captur
     """Run backward from `roots` [(node, grad, owned)] in the vocabulary F, iteratively, counting dependencies.
 
     With `capture` ({node: None}), gradients arriving at those nodes are returned instead of being
-    accumulated, and only the part of the graph that leads to them runs (autograd.grad).
+    accumulated, and only the part of the graph that leads to them runs (autograd.grad). Floating-point exceptions
+    (inf - inf, 0 * inf, an overflow) give PyTorch's nan and inf without numpy's RuntimeWarnings, as PyTorch's
+    backward gives them silently.
     """
+    with np.errstate(all="ignore"):
+        return _execute(roots, F, keep_graph, capture)
+
+
+def _execute(roots: list[tuple[Any, Any, bool]], F: Any, keep_graph: bool, capture: dict | None) -> dict:
     dependencies, seen = count_dependencies(node for node, _, _ in roots)
     needed = _ancestors(seen, capture) if capture is not None else None
     run = _Run(F, dependencies)

@@ -168,7 +168,9 @@ def torch_sum(x: np.ndarray, axis: int | Sequence[int] | None = None, keepdims: 
         if x.size >= SPLIT_SUM and axis is None and not keepdims and x.dtype.kind == "f" and x.flags.c_contiguous:
             return split_sum(x)
         kind = x.dtype if x.dtype.kind in "iuf" else None  # integers in their own dtype (sum(dtype=int32))
-        return np.asarray(np.sum(x, axis=axis, keepdims=keepdims, dtype=kind))
+        # (np.add.reduce is what np.sum calls: called here, numpy's warning on inf - inf is the engine's, which
+        # the engine does not show, as PyTorch does not)
+        return np.asarray(np.add.reduce(x, axis=axis, dtype=kind, keepdims=keepdims))
     if axis is None and x.flags.c_contiguous:  # the common case: one contiguous row
         return _planned(x, [(x.size, 1, True)]).reshape(()) + x.dtype.type(0)
     axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, (int, np.integer)) else axis
@@ -179,7 +181,7 @@ def torch_sum(x: np.ndarray, axis: int | Sequence[int] | None = None, keepdims: 
         return result.reshape(1, -1) if keepdims else result
     plan = _plan(x, reduced)
     if plan is None:
-        return np.asarray(np.sum(x, axis=axis, keepdims=keepdims))
+        return np.asarray(np.add.reduce(x, axis=axis, keepdims=keepdims))
     kept = tuple(x.shape[d] for d in range(x.ndim) if d not in reduced)
     result = _planned(x, plan).reshape(kept) + x.dtype.type(0)  # (PyTorch's sums start from +0.0)
     if keepdims:

@@ -30,7 +30,7 @@ from .losses import REDUCTIONS, l1_loss
 def _reduced(loss: np.ndarray, reduction: str) -> np.ndarray:
     if reduction == "none":
         return loss
-    total = np.sum(loss)
+    total = np.add.reduce(loss, axis=None)  # (np.sum's call, from here: see engine/__init__.py on warnings)
     return np.asarray(total / loss.size if reduction == "mean" else total, loss.dtype)
 
 

@@ -44,7 +44,7 @@ def _avg_pool(x: np.ndarray, *, before: tuple, after: tuple, index: tuple, divis
               kernel: tuple) -> np.ndarray:
     padded = np.zeros(padded_shape(x.shape, before, after), dtype=x.dtype)
     padded[inside(before, x.shape)] = x
-    total = np.sum(padded[(Ellipsis, *index)], axis=(-2, -1))
+    total = np.add.reduce(padded[(Ellipsis, *index)], axis=(-2, -1))  # (np.sum's call, from here: no warning)
     return np.ascontiguousarray(total / divisor, dtype=x.dtype)
 
 

@@ -143,7 +143,8 @@ def _logcumsumexp_jvp(F: Any, t: Any, s: Any) -> np.ndarray:
 
 
 CUMSUM = _declare("cumsum", "CumsumBackward0", _running(np.cumsum), lambda F, g, s: F.reverse_cumsum(g, s.dim),
-                  "grad summed from the end along dim", "running sum along dim", jvp=LINEAR_JVP, integers=WIDENED)
+                  "grad summed from the end along dim", "running sum along dim", noisy=True, jvp=LINEAR_JVP,
+                  integers=WIDENED)
 CUMPROD = _declare("cumprod", "CumprodBackward0", _running(np.cumprod),
                    lambda F, g, s: F.cumprod_backward(g, s.self, s.result, s.dim),
                    "(grad * result) summed from the end along dim, / self (zeros handled apart)",
