@@ -201,7 +201,7 @@ def bernoulli(input: Any, p: Any = None, *, generator: Any = None) -> Tensor:
     data = _float_data(tensor_arg(input), "bernoulli's input")
     gen = generators.chosen(generator)
     if p is None:
-        probs = np.ascontiguousarray(data)  # PyTorch's result is contiguous: drawn in C order
+        probs = np.array(data, order="C")  # PyTorch's result is contiguous: drawn in C order (0-d stays 0-d)
         if probs.size and not bool(np.all((probs >= 0) & (probs <= 1))):
             raise BadValueError("bernoulli: every probability in input must be in [0, 1]")
         u = generators.unit_uniform(gen, probs.size, data.dtype)
