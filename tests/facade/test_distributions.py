@@ -207,6 +207,8 @@ BAD = [
     lambda T, D: D.Categorical(T.tensor(0.5)),
     lambda T, D: D.Categorical(logits=T.tensor(0.5)),
     lambda T, D: D.Multinomial(3.0, T.tensor([0.5, 0.5])),
+    lambda T, D: D.Multinomial(-1, T.tensor([0.5, 0.5])),
+    lambda T, D: D.Multinomial(-2, T.tensor([[0.2, 0.8]] * 3)),
     lambda T, D: D.Independent(D.Normal(0.0, 1.0), 1),
     lambda T, D: D.Normal([0.0], 1.0),
     lambda T, D: D.Normal(0.0, 1.0).log_prob(3.0),

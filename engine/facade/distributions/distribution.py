@@ -151,11 +151,11 @@ class Distribution:
 
     def __repr__(self) -> str:
         shown = [name for name in self.arg_constraints if name in self.__dict__]
-        args = ", ".join(f"{name}: {_brief(self.__dict__[name])}" for name in shown)
+        args = ", ".join(f"{name}: {brief(self.__dict__[name])}" for name in shown)
         return f"{type(self).__name__}({args})"
 
 
-def _brief(value: Any) -> str:
+def brief(value: Any) -> str:
     """A parameter in a repr: its value when it has one element, else its size."""
     return f"{value}" if value.numel() == 1 else f"{value.size()}"
 

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from ... import facade as torch
 from . import constraints
 from .categorical import Categorical
-from .distribution import Distribution
+from .distribution import Distribution, brief
 from .utils import broadcast_all, log_gamma
 
 
@@ -25,9 +25,7 @@ class Multinomial(Distribution):
         self.total_count = total_count
         self._categorical = Categorical(probs=probs, logits=logits)
         if total_count < 0:
-            raise ValueError(f"Expected parameter total_count (Tensor of shape ()) of distribution Binomial() to "
-                             f"satisfy the constraint IntegerGreaterThan(lower_bound=0), but found invalid values:\n"
-                             f"{total_count}")
+            _refuse_count(total_count, self._categorical.probs)
         super().__init__(self._categorical.batch_shape, self._categorical.param_shape[-1:],
                          validate_args=validate_args)
 
@@ -82,6 +80,15 @@ class Multinomial(Distribution):
         logits[(value == 0) & (logits == -math.inf)] = 0
         log_powers = (logits * value).sum(-1)
         return log_factorial_n - log_factorial_xs + log_powers
+
+
+def _refuse_count(total_count: int, probs: Any) -> None:
+    """PyTorch's ValueError for a negative total_count (raised by the Binomial it makes beside the Categorical)."""
+    counts = torch.full(tuple(probs.shape), float(total_count), dtype=probs.dtype)
+    shown = ", ".join(f"{name}: {brief(value)}" for name, value in (("total_count", counts), ("probs", probs)))
+    raise ValueError(f"Expected parameter total_count (Tensor of shape {tuple(probs.shape)}) of distribution "
+                     f"Binomial({shown}) to satisfy the constraint IntegerGreaterThan(lower_bound=0), but found "
+                     f"invalid values:\n{counts}")
 
 
 __all__ = ["Multinomial"]
