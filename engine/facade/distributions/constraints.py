@@ -108,6 +108,23 @@ class _IntegerInterval(_Interval):
         return (value % 1 == 0) & (value >= self.lower_bound) & (value <= self.upper_bound)
 
 
+class _IntegerGreaterThan(_GreaterThan):
+    is_discrete = True
+
+    def check(self, value: Any) -> Any:
+        return (value % 1 == 0) & (value >= self.lower_bound)
+
+
+class _OneHot(Constraint):
+    """Vectors (the last dim) of zeros and a single one."""
+
+    is_discrete = True
+    event_dim = 1
+
+    def check(self, value: Any) -> Any:
+        return ((value == 0) | (value == 1)).all(-1) & value.sum(-1).eq(1)
+
+
 class _Simplex(Constraint):
     """Non-negative vectors (the last dim) summing to 1 within 1e-6."""
 
@@ -156,6 +173,8 @@ real_vector = _IndependentConstraint(real, 1)
 boolean = _Boolean()
 positive = _GreaterThan(0.0)
 nonnegative = _GreaterThanEq(0.0)
+nonnegative_integer = _IntegerGreaterThan(0)
+one_hot = _OneHot()
 unit_interval = _Interval(0.0, 1.0)
 simplex = _Simplex()
 greater_than = _GreaterThan
@@ -168,4 +187,4 @@ independent = _IndependentConstraint
 
 __all__ = ["Constraint", "boolean", "dependent", "dependent_property", "greater_than", "greater_than_eq",
            "independent", "integer_interval", "interval", "is_dependent", "less_than", "multinomial", "nonnegative",
-           "positive", "real", "real_vector", "simplex", "unit_interval"]
+           "nonnegative_integer", "one_hot", "positive", "real", "real_vector", "simplex", "unit_interval"]

@@ -1,5 +1,5 @@
 """torch.distributions.kl: kl_divergence(p, q) by the pair of types, and register_kl to add a pair. The pairs
-here (Normal, Categorical, Bernoulli, Uniform, Exponential, Independent with itself) compute PyTorch's closed
+here (each distribution with its own kind) compute PyTorch's closed
 forms with the same tensor operations."""
 
 from __future__ import annotations
@@ -8,12 +8,16 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from ... import facade as torch
 from ..nn import functional as F
 from .bernoulli import Bernoulli
 from .categorical import Categorical
 from .exponential import Exponential
+from .geometric import Geometric
 from .independent import Independent
+from .laplace import Laplace
 from .normal import Normal
+from .one_hot_categorical import OneHotCategorical
 from .uniform import Uniform
 from .utils import put, sum_rightmost
 
@@ -84,6 +88,23 @@ def _kl_uniform_uniform(p: Uniform, q: Uniform) -> Any:
 def _kl_exponential_exponential(p: Exponential, q: Exponential) -> Any:
     rate_ratio = q.rate / p.rate
     return -rate_ratio.log() + rate_ratio - 1
+
+
+@register_kl(OneHotCategorical, OneHotCategorical)
+def _kl_onehotcategorical_onehotcategorical(p: OneHotCategorical, q: OneHotCategorical) -> Any:
+    return _kl_categorical_categorical(p._categorical, q._categorical)
+
+
+@register_kl(Laplace, Laplace)
+def _kl_laplace_laplace(p: Laplace, q: Laplace) -> Any:
+    scale_ratio = p.scale / q.scale
+    loc_abs_diff = (p.loc - q.loc).abs()
+    return -scale_ratio.log() + loc_abs_diff / q.scale + scale_ratio * torch.exp(-loc_abs_diff / p.scale) - 1
+
+
+@register_kl(Geometric, Geometric)
+def _kl_geometric_geometric(p: Geometric, q: Geometric) -> Any:
+    return -p.entropy() - torch.log1p(-q.probs) / p.probs - q.logits
 
 
 @register_kl(Independent, Independent)
