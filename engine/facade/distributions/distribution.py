@@ -35,7 +35,14 @@ class Distribution:
 
     def _check_parameters(self) -> None:
         """ValueError, as PyTorch's, for the first parameter outside its constraint."""
-        for param, constraint in self.arg_constraints.items():
+        try:
+            arg_constraints = self.arg_constraints
+        except NotImplementedError:
+            arg_constraints = {}
+            warnings.warn(f"{self.__class__} does not define `arg_constraints`. Please set `arg_constraints = {{}}` "
+                          "or initialize the distribution with `validate_args=False` to turn off validation.",
+                          stacklevel=3)
+        for param, constraint in arg_constraints.items():
             if constraints.is_dependent(constraint):
                 continue
             if param not in self.__dict__ and isinstance(getattr(type(self), param, None), lazy_property):
@@ -144,7 +151,13 @@ class Distribution:
             if i != 1 and j != 1 and i != j:
                 raise ValueError(f"Value is not broadcastable with batch_shape+event_shape: {torch.Size(actual)} "
                                  f"vs {torch.Size(expected)}.")
-        support = self.support
+        try:
+            support = self.support
+        except NotImplementedError:
+            warnings.warn(f"{self.__class__} does not define `support` to enable sample validation. Please "
+                          "initialize the distribution with `validate_args=False` to turn off validation.",
+                          stacklevel=3)
+            return
         if not bool(support.check(value).all()):
             raise ValueError(f"Expected value argument ({type(value).__name__} of shape {actual}) to be within the "
                              f"support ({support!r}) of the distribution {self!r}, but found invalid values:\n{value}")
