@@ -123,6 +123,21 @@ def test_samples_are_torchs_after_manual_seed(torch, case):
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
+def test_expand_gives_torchs_shapes_samples_and_log_prob(torch, case):
+    (td, _), (ad, _) = both(torch, case)
+    shape = (2, *td.batch_shape)
+    te, ae = td.expand(shape), ad.expand(shape)
+    assert (type(ae).__name__, tuple(ae.batch_shape), tuple(ae.event_shape)) == \
+        (type(te).__name__, tuple(te.batch_shape), tuple(te.event_shape))
+    torch.manual_seed(4)
+    AD.manual_seed(4)
+    value = te.sample((3,))
+    same = assert_like if case in NEAR_SAMPLES else assert_same_tensor
+    same(ae.sample((3,)), value, f"{case} expanded sample")
+    assert_like(ae.log_prob(AD.tensor(value.numpy())), te.log_prob(value), f"{case} expanded log_prob")
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
 def test_log_prob_entropy_and_moments_are_torchs(torch, case):
     (td, _), (ad, _) = both(torch, case)
     torch.manual_seed(1)
