@@ -250,6 +250,8 @@ BAD = [
     lambda T, D: D.Laplace(0.0, -1.0),
     lambda T, D: D.OneHotCategorical(T.tensor([0.5, 0.5])).log_prob(T.tensor([1.0, 1.0])),
     lambda T, D: D.Normal([0.0], 1.0),
+    lambda T, D: D.Normal(T.zeros(2), T.ones(3)),
+    lambda T, D: D.Uniform(T.zeros(4, 1, 2), T.ones(3, 5)),
     lambda T, D: D.Normal(0.0, 1.0).log_prob(3.0),
     lambda T, D: D.Normal(T.zeros(2), 1.0).log_prob(T.zeros(3)),
     lambda T, D: D.Uniform(0.0, 1.0).log_prob(T.tensor(2.0)),

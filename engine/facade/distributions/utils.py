@@ -17,12 +17,24 @@ NUMBERS = (bool, int, float)  # what PyTorch accepts beside tensors as a paramet
 
 def broadcast_tensors(*tensors: Any) -> tuple:
     """torch.broadcast_tensors: each tensor expanded to the shapes' broadcast (one already of it as it is)."""
-    try:
-        shape = np.broadcast_shapes(*(tuple(t.shape) for t in tensors))
-    except ValueError:
-        shapes = ", ".join(str(list(t.shape)) for t in tensors)
-        raise RuntimeError(f"shape mismatch: the shapes {shapes} cannot be broadcast to one shape") from None
+    shape: tuple = ()
+    for t in tensors:
+        shape = _broadcast(shape, tuple(t.shape))
     return tuple(t if tuple(t.shape) == shape else t.expand(torch.Size(shape)) for t in tensors)
+
+
+def _broadcast(a: tuple, b: tuple) -> tuple:
+    """The broadcast of two shapes, or PyTorch's RuntimeError naming the first dimension that differs."""
+    ndim = max(len(a), len(b))
+    out = []
+    for dim in range(ndim):
+        i, j = dim - ndim + len(a), dim - ndim + len(b)
+        x, y = (a[i] if i >= 0 else 1), (b[j] if j >= 0 else 1)
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) at non-singleton "
+                               f"dimension {dim}")
+        out.append(y if x == 1 else x)
+    return tuple(out)
 
 
 def broadcast_all(*values: Any) -> tuple:
