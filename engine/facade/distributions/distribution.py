@@ -63,7 +63,7 @@ class Distribution:
         shape = batch_shape if param_shape is None else torch.Size(param_shape)
         for name in names:
             if name in self.__dict__:
-                setattr(new, name, self.__dict__[name].expand(shape))
+                new.__dict__[name] = self.__dict__[name].expand(shape)
         Distribution.__init__(new, batch_shape, self._event_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new

@@ -121,7 +121,7 @@ class lazy_property:
             return self
         with torch.enable_grad():
             value = self.wrapped(instance)
-        setattr(instance, self.wrapped.__name__, value)
+        instance.__dict__[self.wrapped.__name__] = value
         return value
 
 
