@@ -73,6 +73,12 @@ DYNAMIC_ATTRIBUTES = {
         (1, "only after `attr in TENSOR_METHODS`: the engine's fixed allow-list without '_' names (checked below)"),
     ("grammar/interpreter/members.py", "", "getattr(t, name)"):
         (1, "name is one of the engine's TENSOR_PROPERTIES, a fixed tuple without '_' names (checked below)"),
+    ("engine/facade/distributions/distribution.py", "Distribution._check_parameters", "getattr(self, param)"):
+        (1, "param is a key of the distribution class's arg_constraints (PyTorch's fixed parameter names, or those "
+            "of a Distribution subclass in the user's own Python script run by autodiff run)"),
+    ("engine/facade/distributions/distribution.py", "Distribution._check_parameters",
+     "getattr(type(self), param, None)"):
+        (1, "param is a key of the distribution class's arg_constraints, as above"),
     ("engine/nn/containers.py", "ParameterList.__getitem__", "getattr(self, key)"):
         (1, "nn.ParameterList of a user's own Python script (autodiff run); key is the str of an int index"),
     ("engine/nn/containers.py", "ParameterList.__setitem__", "setattr(self, self._key(idx), _as_parameter(value))"):

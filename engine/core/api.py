@@ -128,6 +128,8 @@ INPLACE: dict[str, Callable[..., Tensor]] = {
                                                                                             generator=generator),
     "uniform_": lambda self, from_=0.0, to=1.0, *, generator=None: _distributions().uniform_(self, from_, to,
                                                                                              generator=generator),
+    "exponential_": lambda self, lambd=1.0, *, generator=None: _distributions().exponential_(self, lambd,
+                                                                                             generator=generator),
     "random_": lambda self, *bounds, generator=None, **named: _randomfill().random_(self, *bounds, generator=generator,
                                                                                    **named),
 }

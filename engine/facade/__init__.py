@@ -1,9 +1,10 @@
 """`torch` as `autodiff run` and `autodiff repl` give it to a script: PyTorch's namespace over autodiff's engine.
 
 The package mirrors PyTorch's layout (torch, torch.nn, torch.nn.functional, torch.optim, torch.autograd, torch.func,
-torch.linalg, torch.utils.data, ...); every name maps onto the engine, which does the work. `installed()` puts the
-modules in `sys.modules` under PyTorch's names for the run of a script and takes them away after it: importing
-autodiff never makes a `torch` (nor replaces a real one), and numpy, math, random or matplotlib stay the real ones.
+torch.linalg, torch.utils.data, torch.distributions, ...); every name maps onto the engine, which does the work.
+`installed()` puts the modules in `sys.modules` under PyTorch's names for the run of a script and takes them away
+after it: importing autodiff never makes a `torch` (nor replaces a real one), and numpy, math, random or matplotlib
+stay the real ones.
 """
 
 from __future__ import annotations
@@ -129,6 +130,7 @@ from . import (  # the submodules, which read the names above
     autograd,
     backends,
     cuda,
+    distributions,
     func,
     linalg,
     nn,
@@ -164,7 +166,7 @@ MODULES = {
         "accelerator", "autograd", "autograd.functional", "autograd.forward_ad", "autograd.graph", "autograd.function",
         "autograd.profiler", "nn", "nn.functional", "nn.init", "nn.parameter", "nn.modules", "nn.utils", "optim",
         "optim.lr_scheduler", "func", "linalg", "cuda", "backends", "backends.mps", "random", "testing", "utils",
-        "utils.data")},
+        "utils.data", "distributions", *(f"distributions.{m}" for m in distributions.SUBMODULES))},
     "functorch": f"{__name__}.func",
     # torch.utils.data's submodules (one flat module each here)
     "torch.utils.data.dataset": f"{__name__}.utils.data", "torch.utils.data.dataloader": f"{__name__}.utils.data",

@@ -11,6 +11,9 @@ numbers bit for bit.
 - bernoulli(p): one uniform per element, 1 where u < p (float32 p: 24-bit uniforms, float64: 53-bit);
   bernoulli(input, p) with a number p: 53-bit uniforms. PyTorch on Intel CPUs with MKL draws the scalar-p
   form from MKL's own stream instead: those numbers are not reproduced.
+- exponential_(lambd): one 53-bit uniform u per element (two words), (-1 / lambd) * log1p(-u) in double with
+  the C library's log1p, rounded to the tensor's dtype (PyTorch's CPU kernel; its MKL variant is not the one
+  torch 2.13's CPU build runs for these tensors: checked against torch).
 - multinomial without replacement (or one sample): exponential samples q = -log1p(-u) over the input,
   then the largest input / q (topk for several); with replacement: per row one 53-bit uniform per sample
   and a search of the normalised cumulative sums.
@@ -198,7 +201,7 @@ def bernoulli(input: Any, p: Any = None, *, generator: Any = None) -> Tensor:
     data = _float_data(tensor_arg(input), "bernoulli's input")
     gen = generators.chosen(generator)
     if p is None:
-        probs = np.ascontiguousarray(data)  # PyTorch's result is contiguous: drawn in C order
+        probs = np.array(data, order="C")  # PyTorch's result is contiguous: drawn in C order (0-d stays 0-d)
         if probs.size and not bool(np.all((probs >= 0) & (probs <= 1))):
             raise BadValueError("bernoulli: every probability in input must be in [0, 1]")
         u = generators.unit_uniform(gen, probs.size, data.dtype)
@@ -296,6 +299,25 @@ def uniform_(t: Tensor, low: Any = 0.0, high: Any = 1.0, *, generator: Any = Non
         generators.in_memory_order(data, values)
 
     return overwrite_(t, write, "uniform_")
+
+
+def exponential_(t: Tensor, lambd: Any = 1.0, *, generator: Any = None) -> Tensor:
+    """t overwritten with Exp(lambd) samples as PyTorch's CPU exponential_ draws them (in t's memory order)."""
+    rate = _number(lambd, "lambd")
+    if not rate > 0.0:
+        raise BadValueError(f"exponential_ expects lambda > 0.0, but found lambda={rate:g}")
+    if t._data.dtype.kind != "f":
+        raise BadValueError("Exponential distribution is a continuous probability distribution. dtype must be a "
+                            f"floating point but you specified {t._data.dtype}")
+    gen = generators.chosen(generator)
+
+    def write(data: np.ndarray) -> None:
+        u = generators.unit_uniform(gen, data.size, np.dtype(np.float64))
+        with np.errstate(all="ignore"):
+            values = (-1.0 / rate) * libm(math.log1p, -u)
+        generators.in_memory_order(data, values.astype(data.dtype))
+
+    return overwrite_(t, write, "exponential_")
 
 
 def _check_float(t: Tensor, name: str) -> None:

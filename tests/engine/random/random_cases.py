@@ -118,6 +118,19 @@ def _discrete(L: Lib) -> list[Any]:
     return out
 
 
+def _exponentials(L: Lib) -> list[Any]:
+    """exponential_: one 53-bit uniform per element whatever the dtype, in memory order."""
+    out = []
+    for dtype in DTYPES:
+        zeros = lambda *shape, d=dtype: L.mod.zeros(*shape, dtype=L.dt(d))  # noqa: E731
+        out += [zeros(7).exponential_(), zeros(3, 4).exponential_(3.0), zeros(50).exponential_(0.25),
+                zeros(0).exponential_()]
+    w = L.mod.zeros(4, 5)
+    w.t().exponential_(2.0)  # non-contiguous: in memory order
+    out += [w, L.mod.zeros(6).exponential_(1e-3, generator=L.mod.Generator().manual_seed(7)), L.mod.rand(2)]
+    return out
+
+
 def _generators(L: Lib) -> list[Any]:
     """Each function drawing from a Generator of its own (the default one untouched between them), and that
     generator's state as get_state() gives it, before and after."""
@@ -149,4 +162,5 @@ CASES: list[Case] = [
     *[Case(f"normal-seed{s}", s, _normals) for s in SEEDS],
     *[Case(f"discrete-seed{s}", s, _discrete) for s in SEEDS],
     *[Case(f"generator-seed{s}", s, _generators) for s in SEEDS[:2]],
+    *[Case(f"exponential-seed{s}", s, _exponentials) for s in SEEDS],
 ]
