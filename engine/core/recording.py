@@ -47,7 +47,8 @@ BOOL_REFUSALS.update({name: f"\"{kernel}\" not implemented for 'Bool'" for name,
     ("mm", "addmm_impl_cpu_"), ("bmm", "bmm"), ("mv", "addmv_impl_cpu"), ("dot", "dot"),
     ("addmm", "addmm_impl_cpu_"))})
 # ... and these when their operands' common dtype is bool (True // mask)
-BOOL_RESULT_REFUSALS = {"div_mode": "div_floor_cpu", "remainder": "remainder_cpu", "remainder_tensor": "remainder_cpu",
+BOOL_RESULT_REFUSALS = {"div_mode": "div_floor_cpu", "floor_divide": "div_floor_cpu", "remainder": "remainder_cpu",
+                        "remainder_tensor": "remainder_cpu",
                         "fmod": "fmod_cpu", "fmod_tensor": "fmod_cpu", "pow_tensor": "pow", "pow_scalar_base": "pow"}
 
 
