@@ -83,6 +83,12 @@ def _fill(self: Tensor, value: float) -> Tensor:
     return fill_(self, value if self._data.dtype.kind in "iu" else float(value), "fill_")
 
 
+def _indexing() -> Any:
+    from ..ops import indexing  # imported after this module
+
+    return indexing
+
+
 def _distributions() -> Any:
     from ..random import distributions
 
@@ -110,6 +116,10 @@ INPLACE: dict[str, Callable[..., Tensor]] = {
     "div_": lambda self, other, *, rounding_mode=UNSET: update_(
         self, lambda t: t / other if rounding_mode is UNSET else BUILTINS["div"].fn(t, other, rounding_mode), "div_"),
     "floor_divide_": floor_divide_,
+    "masked_fill_": lambda self, mask, value: update_(self, lambda t: BUILTINS["masked_fill"].fn(t, mask, value),
+                                                      "masked_fill_"),
+    "index_put_": lambda self, indices, values, accumulate=False: _indexing().index_put_(self, indices, values,
+                                                                                       accumulate),
     "pow_": lambda self, exponent: update_(self, lambda t: t**exponent, "pow_"),
     "clamp_": lambda self, min=None, max=None: update_(self, lambda t: clamp(t, min, max), "clamp_"),
     "clip_": lambda self, min=None, max=None: update_(self, lambda t: clamp(t, min, max), "clip_"),
