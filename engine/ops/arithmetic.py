@@ -288,7 +288,7 @@ def pow(input: Any, exponent: Any) -> Tensor:
         if a._data.dtype.kind in "biu" and e < 0:
             raise BadValueError(NEGATIVE_POWERS, hint="make the tensor floating first: x.float() ** -1",
                                 reason="integer_power")
-        return apply(POW, (a,), {"exponent": checked_number(e, a._data.dtype)})
+        return apply(POW, (a,), {"exponent": checked_number(e, a._data.dtype, ("float16",))})
     return binary(POW_TENSOR, a, e)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.coerce import checked_number, int_or_number, number, tensor_arg, with_axis
+from ..core.coerce import checked_number, int_or_number, tensor_arg, with_axis
 from ..core.optable import AS_SELF, ELEMENTWISE_JVP, LINEAR_JVP, SHAPES, Grad, Op, declare
 from ..core.recording import apply
 from ..core.registry import builtin
@@ -288,7 +288,8 @@ def scatter(input: Any, dim: int, index: Any, src: Any = None, value: Any = None
     if isinstance(src, Tensor) and value is None:
         _check_src(src, idx, "scatter")
         return apply(SCATTER, (x, src), {"dim": d, "index": idx, "mask": mask})
-    number_value = number(value if value is not None else src, "scatter's value")
+    number_value = checked_number(int_or_number(value if value is not None else src, "scatter's value"),
+                                  x._data.dtype)  # refused where the dtype cannot hold it (uint8 and 300), as PyTorch
     return apply(SCATTER_VALUE, (x,), {"dim": d, "index": idx, "mask": mask, "value": number_value})
 
 

@@ -199,7 +199,7 @@ def _whole_region(x: Tensor, where: tuple) -> bool:
 def _written(value: Any, x: Tensor) -> Any:
     """The value of x[index] = value: a tensor, or a number as x's dtype holds it (uint8 and 300 is refused)."""
     src = operand(value)
-    return src if isinstance(src, Tensor) else checked_number(src, x._data.dtype)
+    return src if isinstance(src, Tensor) else checked_number(src, x._data.dtype, ("float32",))  # (as PyTorch)
 
 
 def _fitted(src: Any, shape: tuple[int, ...]) -> Any:
