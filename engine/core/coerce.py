@@ -275,7 +275,7 @@ def array_from(data: Any, dtype: np.dtype | None, infer: bool = False) -> np.nda
         return np.array(array, dtype=dtype, copy=True)
 
 
-def _unpacking() -> InvalidArgumentError:
+def unpacking_error() -> InvalidArgumentError:
     """PyTorch's ValueError for a Python int past int64's range in a tensor's data."""
     return InvalidArgumentError("Overflow when unpacking long long: a tensor's integers lie within int64's range",
                                 hint="write it as a float (2.0**63) for a floating tensor", reason="overflow")
@@ -287,7 +287,7 @@ def _check_numbers(array: np.ndarray, dtype: np.dtype) -> None:
     if not array.size:
         return
     if array.dtype.kind == "u" and array.dtype.itemsize == 8:
-        raise _unpacking()
+        raise unpacking_error()
     checked_number(array.min().item(), dtype)  # (nan is the least and the largest of an array holding it)
     checked_number(array.max().item(), dtype)
 
@@ -303,7 +303,7 @@ def infer_dtype(data: Any, array: np.ndarray) -> np.dtype:
                                 reason="dtype")
         return found
     if found.kind == "u" and found.itemsize == 8:  # Python ints past int64's range
-        raise _unpacking()
+        raise unpacking_error()
     if found.kind in "biu":
         return found if found in BY_NUMPY else np.dtype(np.int64)
     if found == np.float64 and found != STATE.default_dtype and not _holds_double(data):

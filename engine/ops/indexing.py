@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.coerce import checked_number, operand, tensor_arg
+from ..core.coerce import checked_number, operand, tensor_arg, unpacking_error
 from ..core.dtypes import BY_NUMPY, TYPE_NAMES
 from ..core.graph import Node, edge_node
 from ..core.inplace import COPY, COPY_SLICES, FILL_TENSOR, INDEX_PUT, base_of, write_view
@@ -198,6 +198,8 @@ def _whole_region(x: Tensor, where: tuple) -> bool:
 
 def _written(value: Any, x: Tensor) -> Any:
     """The value of x[index] = value: a tensor, or a number as x's dtype holds it (uint8 and 300 is refused)."""
+    if type(value) is int and not -2**63 <= value < 2**63:  # PyTorch reads x[i] = n's int as an int64, any dtype
+        raise unpacking_error()
     src = operand(value)
     return src if isinstance(src, Tensor) else checked_number(src, x._data.dtype, ("float32",))  # (as PyTorch)
 
