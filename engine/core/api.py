@@ -316,7 +316,8 @@ class Methods(set):
 # The Tensor's own methods (not built-ins)
 OWN_METHODS = frozenset((
     "backward", "retain_grad", "item", "tolist", "size", "dim", "numel", "detach_", "requires_grad_", *CONVERSIONS,
-    "type", "type_as", "element_size", "is_floating_point", "nelement", "register_hook", *INPLACE))
+    "type", "type_as", "element_size", "is_floating_point", "nelement", "register_hook", "stride", "is_contiguous",
+    "contiguous", *INPLACE))
 # What a program may read and call on a tensor (the language's allow-list): the Tensor's own methods, the built-ins
 # that are methods (added by install_methods), and its properties.
 TENSOR_METHODS = Methods(OWN_METHODS)

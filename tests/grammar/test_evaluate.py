@@ -110,6 +110,16 @@ def test_attributes_and_methods():
     assert names["r"] is True
 
 
+def test_layout_methods_as_pytorch():
+    """x.stride(), x.is_contiguous() and x.contiguous(): a transpose's strides are swapped (PyTorch: (1, 2) for the
+    transpose of a 2x2 tensor, not contiguous; contiguous() copies it, recorded as CloneBackward0)."""
+    evaluation = run("y = x.t(); s = y.stride(); s1 = y.stride(1); a = y.is_contiguous(); z = y.contiguous(); "
+                     "c = z.is_contiguous(); w = (z * s1).sum()", x=[[1.0, 2.0], [3.0, 4.0]])
+    names = evaluation.names
+    assert (tuple(names["s"]), names["s1"], names["a"], names["c"]) == ((1, 2), 2, False, True)
+    assert names["z"].grad_fn.name() == "CloneBackward0" and names["w"].item() == 20.0
+
+
 def test_torch_prefix_and_import_alias():
     assert value("torch.sin(x)", x=0.5) == pytest.approx(math.sin(0.5), rel=1e-6)
     assert value("import torch as T\nT.exp(x)", x=0.5) == pytest.approx(math.exp(0.5), rel=1e-6)
