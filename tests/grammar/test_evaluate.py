@@ -227,6 +227,8 @@ BUILTIN_CALLS = {
     "swapdims": "swapdims(x, 1, 0)",
     "clamp_min": "x.clamp_min(0.7)", "repeat_interleave": "repeat_interleave(x, 2, 1)",
     "index_add": "x.index_add(0, tensor([1, 1]).long(), x * 2, alpha=0.5)",
+    "floor_divide": "x * floor_divide(x.detach(), 0.75)",  # (no derivative: its value, through a detached input)
+    "index_put": "x.index_put((tensor([1, 1]).long(),), x * 2, accumulate=True)",
     "select": "select(x, 1, 0)", "narrow": "x.narrow(0, 1, 1)", "unfold": "x.unfold(1, 1, 1)",
     "masked_select": "masked_select(x, x > 1)", "clamp_max": "x.clamp_max(1.6)", "diff": "diff(x, dim=0)",
     "scatter_reduce": "scatter_reduce(x, 0, tensor([[0, 1], [1, 0]]).long(), x * 2, 'amax')",
@@ -253,6 +255,8 @@ def test_every_differentiable_builtin_through_the_grammar_matches_the_engine_api
 
 
 _ENGINE_CALLS = {
+    "floor_divide": lambda x: x * E.floor_divide(x.detach(), 0.75),
+    "index_put": lambda x: x.index_put((E.tensor([1, 1]),), x * 2, accumulate=True),
     "select": lambda x: E.select(x, 1, 0), "narrow": lambda x: E.narrow(x, 0, 1, 1),
     "unfold": lambda x: x.unfold(1, 1, 1), "masked_select": lambda x: E.masked_select(x, x > 1),
     "clamp_max": lambda x: E.clamp_max(x, 1.6), "diff": lambda x: E.diff(x, dim=0),
