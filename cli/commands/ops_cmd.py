@@ -17,10 +17,11 @@ import click
 from autodiff.cli.commandline import output_format as chosen_format
 from autodiff.cli.options import SETTINGS, format_option
 
-# The language's operators and attribute shortcuts: (syntax, the built-in it calls, or its ops directly).
+# The language's operators and attribute shortcuts: (syntax, the built-in it calls, its ops when not all of the
+# built-in's (an operator has no alpha=), or its ops directly).
 OPERATORS: tuple[tuple[str, str | None, tuple[str, ...], str], ...] = (
-    ("a + b", "add", (), ""),
-    ("a - b", "sub", (), ""),
+    ("a + b", "add", ("add",), ""),
+    ("a - b", "sub", ("sub", "rsub"), ""),
     ("a * b", "mul", (), ""),
     ("a / b", "div", (), "number / tensor is recorded as reciprocal(tensor) * number"),
     ("a ** b", "pow", (), ""),
@@ -52,7 +53,7 @@ def catalogue() -> list[dict[str, Any]]:
     groups.update({OTHER: [], NO_BACKWARD: [], BACKWARD_ONLY: []})
     reached: set[str] = set()
     for syntax, builtin, ops, note in OPERATORS:
-        entry_ops = BUILTINS[builtin].ops if builtin is not None else ops
+        entry_ops = ops or (BUILTINS[builtin].ops if builtin is not None else ())
         reached.update(entry_ops)
         groups["Operators"].append({
             "name": syntax, "kind": "operator", "signature": syntax, "method": False,

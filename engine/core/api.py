@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import BadValueError
-from ..ops.arithmetic import ADD, DIV, MUL, REFLECTED, SUB, rdiv, rsub
+from ..ops.arithmetic import ADD, DIV, MUL, REFLECTED, SUB, UNSET, floor_divide_, rdiv, rsub
 from ..ops.elementwise import clamp
 from ..ops.shapes import permute, to, transpose
 from . import dtypes, protocols
@@ -83,6 +83,12 @@ def _fill(self: Tensor, value: float) -> Tensor:
     return fill_(self, value if self._data.dtype.kind in "iu" else float(value), "fill_")
 
 
+def _indexing() -> Any:
+    from ..ops import indexing  # imported after this module
+
+    return indexing
+
+
 def _distributions() -> Any:
     from ..random import distributions
 
@@ -95,17 +101,25 @@ def _randomfill() -> Any:
     return randomfill
 
 
-def _scaled(other: Any, alpha: Any) -> Any:
-    """`other * alpha` of add(x, other, alpha=...) (other itself for the usual alpha of 1)."""
-    return other if alpha == 1 else other * alpha
+def _plus(t: Tensor, other: Any, alpha: Any, name: str) -> Tensor:
+    """t + alpha * other (add_) or t - alpha * other (sub_): the operator for the usual alpha of 1."""
+    if type(alpha) is int and alpha == 1:
+        return t + other if name == "add" else t - other
+    return BUILTINS[name].fn(t, other, alpha=alpha)
 
 
 # In-place updates (x += y is x.add_(y)): the result is written into the tensor's memory.
 INPLACE: dict[str, Callable[..., Tensor]] = {
-    "add_": lambda self, other, *, alpha=1: update_(self, lambda t: t + _scaled(other, alpha), "add_"),
-    "sub_": lambda self, other, *, alpha=1: update_(self, lambda t: t - _scaled(other, alpha), "sub_"),
+    "add_": lambda self, other, *, alpha=1: update_(self, lambda t: _plus(t, other, alpha, "add"), "add_"),
+    "sub_": lambda self, other, *, alpha=1: update_(self, lambda t: _plus(t, other, alpha, "sub"), "sub_"),
     "mul_": lambda self, other: update_(self, lambda t: t * other, "mul_"),
-    "div_": lambda self, other: update_(self, lambda t: t / other, "div_"),
+    "div_": lambda self, other, *, rounding_mode=UNSET: update_(
+        self, lambda t: t / other if rounding_mode is UNSET else BUILTINS["div"].fn(t, other, rounding_mode), "div_"),
+    "floor_divide_": floor_divide_,
+    "masked_fill_": lambda self, mask, value: update_(self, lambda t: BUILTINS["masked_fill"].fn(t, mask, value),
+                                                      "masked_fill_"),
+    "index_put_": lambda self, indices, values, accumulate=False: _indexing().index_put_(self, indices, values,
+                                                                                       accumulate),
     "pow_": lambda self, exponent: update_(self, lambda t: t**exponent, "pow_"),
     "clamp_": lambda self, min=None, max=None: update_(self, lambda t: clamp(t, min, max), "clamp_"),
     "clip_": lambda self, min=None, max=None: update_(self, lambda t: clamp(t, min, max), "clip_"),
@@ -182,8 +196,8 @@ def _install_operators(T: type) -> None:
     T.__mul__ = T.__rmul__ = _fast(MUL, function["*"])
     T.__truediv__ = _fast(DIV, function["/"])
     T.__rtruediv__ = REFLECTED["/"].fn
-    T.__floordiv__ = lambda self, other: BUILTINS["div"].fn(self, other, rounding_mode="floor")
-    T.__rfloordiv__ = lambda self, other: BUILTINS["div"].fn(other, self, rounding_mode="floor")
+    T.__floordiv__ = lambda self, other: BUILTINS["floor_divide"].fn(self, other)  # as PyTorch's (NotImplemented)
+    T.__rfloordiv__ = lambda self, other: BUILTINS["floor_divide"].fn(other, self)
     T.__mod__ = lambda self, other: BUILTINS["remainder"].fn(self, other)
     T.__rmod__ = lambda self, other: BUILTINS["remainder"].fn(other, self)
     T.__pow__ = lambda self, other: function["**"](self, other)
@@ -304,7 +318,8 @@ class Methods(set):
 # The Tensor's own methods (not built-ins)
 OWN_METHODS = frozenset((
     "backward", "retain_grad", "item", "tolist", "size", "dim", "numel", "detach_", "requires_grad_", *CONVERSIONS,
-    "type", "type_as", "element_size", "is_floating_point", "nelement", "register_hook", *INPLACE))
+    "type", "type_as", "element_size", "is_floating_point", "nelement", "register_hook", "stride", "is_contiguous",
+    "contiguous", *INPLACE))
 # What a program may read and call on a tensor (the language's allow-list): the Tensor's own methods, the built-ins
 # that are methods (added by install_methods), and its properties.
 TENSOR_METHODS = Methods(OWN_METHODS)

@@ -70,7 +70,8 @@ def wrapped(a: Any, b: Any) -> Any:
     if not isinstance(a, Tensor) and isinstance(b, Tensor):
         data = b._data
         dtype = data.dtype if data.dtype.kind == "f" else result_type((data, a), STATE.default_dtype)
-        return Tensor._make(np.asarray(a).astype(dtype))  # an int into int8 wraps, as in PyTorch
+        with np.errstate(over="ignore"):  # an int into int8 wraps, as in PyTorch; 70000 into float16 is inf
+            return Tensor._make(np.asarray(a).astype(dtype))
     return a
 
 
@@ -112,13 +113,26 @@ def wrapped_number(value: Any, dtype: np.dtype) -> Any:
     return value - (1 << bits) if dtype.kind == "i" and value >> (bits - 1) else value
 
 
-def checked_number(value: Any, dtype: np.dtype) -> Any:
-    """A number an integer dtype must hold as it is (PyTorch's checked conversion): a float in the dtype's range
-    (truncated), an int in it or, for an unsigned dtype, down to -max (wrapped: uint8's -1 is 255); else PyTorch's
-    RuntimeError. Any other value for a floating or bool dtype as it is."""
+# The largest finite number of the floating dtypes PyTorch checks a number against (float64 holds every float)
+FLOAT_MAX = {np.dtype(np.float16): 65504.0, np.dtype(np.float32): float(np.finfo(np.float32).max)}
+CHECKED_FLOATS = ("float16", "float32")
+
+
+def checked_number(value: Any, dtype: np.dtype, floats: tuple[str, ...] = CHECKED_FLOATS) -> Any:
+    """A number a dtype must hold as it is (PyTorch's checked conversion). An integer dtype: a float in the dtype's
+    range (truncated), an int in it or, for an unsigned dtype, down to -max (wrapped: uint8's -1 is 255). A
+    floating dtype named in `floats`: a finite number within +-its largest (float16's 65504; inf and nan pass).
+    Else PyTorch's RuntimeError. Any other value (or dtype) as it is. Where PyTorch checks only some floating dtypes
+    (pow's exponent: float16; where and x[i] = n: float32), the caller names them."""
     if type(value) is int:
         readable(value)
     if dtype.kind not in "iu" or value is None or isinstance(value, (bool, np.bool_)):
+        if dtype.name in floats and isinstance(value, (int, float, np.number)) and math.isfinite(value) \
+                and abs(value) > FLOAT_MAX[dtype]:
+            shown = f"{FLOAT_MAX[dtype]:.8g}"
+            raise BadValueError(f"value cannot be converted to type {BY_NUMPY[dtype]} without overflow: {value!r}",
+                                hint=f"{BY_NUMPY[dtype]} holds -{shown} to {shown}; convert the tensor first, e.g. "
+                                     "x.double()", reason="overflow")
         return value
     info = np.iinfo(dtype)
     if isinstance(value, (int, np.integer)):
@@ -261,7 +275,7 @@ def array_from(data: Any, dtype: np.dtype | None, infer: bool = False) -> np.nda
         return np.array(array, dtype=dtype, copy=True)
 
 
-def _unpacking() -> InvalidArgumentError:
+def unpacking_error() -> InvalidArgumentError:
     """PyTorch's ValueError for a Python int past int64's range in a tensor's data."""
     return InvalidArgumentError("Overflow when unpacking long long: a tensor's integers lie within int64's range",
                                 hint="write it as a float (2.0**63) for a floating tensor", reason="overflow")
@@ -273,7 +287,7 @@ def _check_numbers(array: np.ndarray, dtype: np.dtype) -> None:
     if not array.size:
         return
     if array.dtype.kind == "u" and array.dtype.itemsize == 8:
-        raise _unpacking()
+        raise unpacking_error()
     checked_number(array.min().item(), dtype)  # (nan is the least and the largest of an array holding it)
     checked_number(array.max().item(), dtype)
 
@@ -289,7 +303,7 @@ def infer_dtype(data: Any, array: np.ndarray) -> np.dtype:
                                 reason="dtype")
         return found
     if found.kind == "u" and found.itemsize == 8:  # Python ints past int64's range
-        raise _unpacking()
+        raise unpacking_error()
     if found.kind in "biu":
         return found if found in BY_NUMPY else np.dtype(np.int64)
     if found == np.float64 and found != STATE.default_dtype and not _holds_double(data):

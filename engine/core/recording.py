@@ -32,6 +32,7 @@ def _stale_view(x: Tensor) -> AutogradError:
 
 
 _FLOAT32, _FLOAT64 = np.dtype(np.float32), np.dtype(np.float64)
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 # PyTorch refuses these on bool tensors (a mask is inverted with ~)
@@ -47,7 +48,8 @@ BOOL_REFUSALS.update({name: f"\"{kernel}\" not implemented for 'Bool'" for name,
     ("mm", "addmm_impl_cpu_"), ("bmm", "bmm"), ("mv", "addmv_impl_cpu"), ("dot", "dot"),
     ("addmm", "addmm_impl_cpu_"))})
 # ... and these when their operands' common dtype is bool (True // mask)
-BOOL_RESULT_REFUSALS = {"div_mode": "div_floor_cpu", "remainder": "remainder_cpu", "remainder_tensor": "remainder_cpu",
+BOOL_RESULT_REFUSALS = {"div_mode": "div_floor_cpu", "floor_divide": "div_floor_cpu", "remainder": "remainder_cpu",
+                        "remainder_tensor": "remainder_cpu",
                         "fmod": "fmod_cpu", "fmod_tensor": "fmod_cpu", "pow_tensor": "pow", "pow_scalar_base": "pow"}
 
 
@@ -121,11 +123,9 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
         result = _on_numbers(op, inputs)
         if result is not None:
             return result
-    values = []
-    needs = []
-    recording = False
-    large = False
-    integral = False
+    values, needs = [], []
+    recording = large = integral = False
+    quiet = op.noisy  # numpy's warnings off: domain errors, overflow on finite input, float16's and float32's inf
     for x in inputs:
         if isinstance(x, Tensor):
             if x._view_stamp is not None and x._view_stamp != x._version.value:
@@ -134,14 +134,15 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
                 refresh_view(x)  # its base was written in place since: AsStridedBackward0 of the base
             data = x._data
             kind = data.dtype
-            if kind is not _FLOAT32 and kind is not _FLOAT64 and kind.kind != "f":
-                integral = True
+            if kind is not _FLOAT32 and kind is not _FLOAT64:  # integers and bools; float16 (70000 is inf, quietly)
+                integral, quiet = integral or kind.kind != "f", quiet or kind.kind == "f"
             if data.size >= THRESHOLD:
                 large = True
             values.append(data)
             needs.append(x._requires_grad)
             recording = recording or x._requires_grad
         else:
+            quiet = quiet or (type(x) is float and not -_FLOAT32_MAX <= x <= _FLOAT32_MAX)  # float32 + 1e40: inf
             values.append(x)
             needs.append(False)
     if integral and arrays is None:  # an integer or bool input: the op's rule (Op.integers) says in which dtype it
@@ -150,7 +151,7 @@ def apply(op: Op, inputs: Sequence[Any], params: dict | None = None,
     if large and op.large_forward is not None:  # split over the cores (parallel.py)
         forward = op.large_forward
     try:
-        if op.noisy:  # ops that meet domain errors or overflow on finite input: no numpy warnings
+        if quiet:
             with np.errstate(all="ignore"):
                 out = forward(*(arrays or values), **(params or {}))
         else:
@@ -326,9 +327,10 @@ def binary(op: Op, a: Any, b: Any, params: dict | None = None) -> Tensor:
             broadcast_shape(da.shape, db.shape)
         if da.dtype != db.dtype and (da.ndim == 0) != (db.ndim == 0) and da.dtype.kind == db.dtype.kind == "f":
             # A 0-d tensor does not decide the dtype of a result that has dimensions (PyTorch's rule).
-            if da.ndim == 0:
-                da = da.astype(db.dtype)
-            else:
-                db = db.astype(da.dtype)
+            with np.errstate(over="ignore"):  # (a float64 number past float32's range is inf, quietly)
+                if da.ndim == 0:
+                    da = da.astype(db.dtype)
+                else:
+                    db = db.astype(da.dtype)
             return apply(op, (a, b), params, (da, db))
     return apply(op, (a, b), params)

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.coerce import number, tensor_arg
+from ..core.coerce import checked_number, number, tensor_arg
 from ..core.optable import ACTIVATIONS, ELEMENTWISE_JVP, Grad, Op, declare
 from ..core.recording import apply
 from ..core.registry import builtin, composite
@@ -199,10 +199,13 @@ def softplus(input: Any, beta: Any = 1.0, threshold: Any = 20.0) -> Tensor:
 
 @builtin("hardtanh(input, min_val=-1.0, max_val=1.0)", ("hardtanh",), op=HARDTANH, functional=True)
 def hardtanh(input: Any, min_val: Any = -1.0, max_val: Any = 1.0) -> Tensor:
+    x = tensor_arg(input)
     low, high = number(min_val, "min_val"), number(max_val, "max_val")
+    if x._data.dtype.kind == "f":  # float16's and float32's range checked, as PyTorch's
+        low, high = checked_number(low, x._data.dtype), checked_number(high, x._data.dtype)
     if low > high:
         raise BadValueError("hardtanh(): min_val cannot be greater than max_val", reason="bounds")
-    return apply(HARDTANH, (tensor_arg(input),), {"min_val": low, "max_val": high})
+    return apply(HARDTANH, (x,), {"min_val": low, "max_val": high})
 
 
 @builtin("relu6(input)", ("hardtanh",), plan=_applies(HARDTANH, min_val=0.0, max_val=6.0), functional=True,

@@ -15,12 +15,15 @@ from typing import Any
 import numpy as np
 
 from ..core.coerce import both, checked_number, refuse_zero_division, with_number, wrapped, wrapped_number
+from ..core.dtypes import result_type
+from ..core.graph import Node
+from ..core.inplace import update_
 from ..core.optable import ARITHMETIC, ELEMENTWISE_JVP, FLOATING, FUNCTION, KEPT, Grad, Op, declare
 from ..core.recording import apply, binary, refuse_bool
 from ..core.registry import Builtin, alias, builtin, composite, function
 from ..core.settings import STATE
 from ..core.tensor import Tensor
-from ..errors import BadValueError
+from ..errors import AutogradError, BadValueError, WrongTypeError
 from ..kernels.arrays import c_order, power
 from ..kernels.parallel import Kernel
 
@@ -51,6 +54,17 @@ def _pow_scalar_base_grad(F: Any, g: Any, s: Any) -> Any:
     return g * F.where(F.values(s.exponent) >= 0, 0.0, s.result * log_base)
 
 
+def _times(x: np.ndarray, alpha: Any) -> np.ndarray:
+    """x * alpha in x's dtype, as PyTorch's add/sub kernels scale `other` (a bool tensor's alpha is a bool)."""
+    if alpha == 1:
+        return x
+    if not isinstance(x, np.ndarray):  # a number (torch.add(x, 3, alpha=2)): stays a number
+        return x * alpha
+    if x.dtype.kind == "b":
+        return np.logical_and(x, bool(alpha))
+    return np.multiply(x, np.asarray(alpha).astype(x.dtype))
+
+
 # ---------------------------------------------------------------------------- the ops
 ADD = declare(Op("add", "AddBackward0", ("self", "other"), np.add,
                  (Grad(lambda F, g, s: g, "grad"), Grad(lambda F, g, s: g, "grad")), "self + other",
@@ -60,9 +74,26 @@ SUB = declare(Op("sub", "SubBackward0", ("self", "other"), np.subtract,
                  (Grad(lambda F, g, s: g, "grad"), Grad(lambda F, g, s: F.neg(g), "-grad")), "self - other",
                  group=ARITHMETIC, elementwise=True, symbolic=lambda M, a, b: a - b, jvp=ELEMENTWISE_JVP,
                  numbers=operator.sub))
-RSUB = declare(Op("rsub", "RsubBackward1", ("self",), lambda x, *, other: np.subtract(other, x),
-                  (Grad(lambda F, g, s: F.neg(g), "-grad"),), "other - self, for a number `other`",
-                  group=ARITHMETIC, symbolic=lambda M, a, *, other: other - a, jvp=ELEMENTWISE_JVP))
+RSUB = declare(Op("rsub", "RsubBackward1", ("self",), lambda x, *, other, alpha=1: np.subtract(other, _times(x, alpha)),
+                  (Grad(lambda F, g, s: F.neg(g) if s.alpha == 1 else g * -s.alpha, "-grad * alpha"),),
+                  "other - alpha * self, for a number `other`", group=ARITHMETIC,
+                  symbolic=lambda M, a, *, other, alpha=1: other - alpha * a, jvp=ELEMENTWISE_JVP))
+# torch.add(x, y, alpha=2), torch.sub(...), torch.rsub(x, y): alpha scales `other` (rsub's `self`) first
+ADD_ALPHA = declare(Op("add_alpha", "AddBackward0", ("self", "other"),
+                       lambda a, b, *, alpha: np.add(a, _times(b, alpha)),
+                       (Grad(lambda F, g, s: g, "grad"), Grad(lambda F, g, s: g * s.alpha, "grad * alpha")),
+                       "self + alpha * other", group=ARITHMETIC, elementwise=True,
+                       symbolic=lambda M, a, b, *, alpha: a + alpha * b, jvp=ELEMENTWISE_JVP))
+SUB_ALPHA = declare(Op("sub_alpha", "SubBackward0", ("self", "other"),
+                       lambda a, b, *, alpha: np.subtract(a, _times(b, alpha)),
+                       (Grad(lambda F, g, s: g, "grad"), Grad(lambda F, g, s: g * -s.alpha, "-grad * alpha")),
+                       "self - alpha * other", group=ARITHMETIC, elementwise=True,
+                       symbolic=lambda M, a, b, *, alpha: a - alpha * b, jvp=ELEMENTWISE_JVP))
+RSUB_TENSOR = declare(Op("rsub_tensor", "RsubBackward0", ("self", "other"),
+                         lambda a, b, *, alpha: np.subtract(b, _times(a, alpha)),
+                         (Grad(lambda F, g, s: g * -s.alpha, "-grad * alpha"), Grad(lambda F, g, s: g, "grad")),
+                         "other - alpha * self", group=ARITHMETIC, elementwise=True,
+                         symbolic=lambda M, a, b, *, alpha: b - alpha * a, jvp=ELEMENTWISE_JVP))
 MUL = declare(Op("mul", "MulBackward0", ("self", "other"), np.multiply,
                  (Grad(lambda F, g, s: F.mul_sum_to(g, s.other, s.input_shapes[0]), "grad * other"),
                   Grad(lambda F, g, s: F.mul_sum_to(g, s.self, s.input_shapes[1]), "grad * self")),
@@ -125,17 +156,51 @@ reciprocal = function(Op("reciprocal", "ReciprocalBackward0", ("self",), lambda 
 
 
 # ---------------------------------------------------------------------------- the functions
-@builtin("add(input, other)", ("add",), op=ADD)
-def add(input: Any, other: Any) -> Tensor:
+def checked_alpha(alpha: Any, operands: tuple[Any, ...]) -> Any:
+    """add's and sub's alpha as PyTorch checks it against the result's dtype: a number (or a one-element tensor); a
+    bool only for a bool result, no float for an integer one, an int in an integer dtype's range."""
+    if isinstance(alpha, np.generic) or (isinstance(alpha, Tensor) and alpha._data.size == 1):
+        alpha = alpha.item()
+    if not isinstance(alpha, (int, float)):
+        raise WrongTypeError(f"alpha must be a number, not {type(alpha).__name__}", reason="arguments")
+    dtype = result_type([x._data if isinstance(x, Tensor) else x for x in operands], STATE.default_dtype)
+    if isinstance(alpha, bool) and dtype.kind != "b":
+        raise BadValueError("Boolean alpha only supported for Boolean results.", reason="alpha")
+    if isinstance(alpha, float) and dtype.kind in "biu":
+        raise BadValueError("For integral input tensors, argument alpha must not be a floating point number.",
+                            hint="give an int alpha, or make the tensors floating first", reason="alpha")
+    return checked_number(alpha, dtype)
+
+
+def _with_alpha(op: Op, a: Any, b: Any, alpha: Any) -> Tensor:
+    """a + alpha * b (op add_alpha), a - alpha * b (sub_alpha) or b - alpha * a (rsub_tensor)."""
+    return binary(op, a, b, {"alpha": checked_alpha(alpha, (a, b))})
+
+
+def _alpha_plan(plain: Op, scaled: Op) -> Any:
+    def plan(R: Any, input: Any, other: Any, *, alpha: Any = 1) -> Any:
+        return R.op(plain, input, other) if alpha == 1 else R.op(scaled, input, other, alpha=alpha)
+
+    return plan
+
+
+@builtin("add(input, other, *, alpha=1)", ("add", "add_alpha"), plan=_alpha_plan(ADD, ADD_ALPHA))
+def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
+    """input + alpha * other."""
     a, b = both(input, other)
-    return binary(ADD, wrapped(a, b), b)
+    if type(alpha) is int and alpha == 1:
+        return binary(ADD, wrapped(a, b), b)
+    return _with_alpha(ADD_ALPHA, wrapped(a, b), b, alpha)
 
 
-@builtin("sub(input, other)", ("sub", "rsub"), op=SUB)
-def sub(input: Any, other: Any) -> Tensor:
+@builtin("sub(input, other, *, alpha=1)", ("sub", "rsub", "sub_alpha"), plan=_alpha_plan(SUB, SUB_ALPHA))
+def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
+    """input - alpha * other."""
     a, b = both(input, other)
     refuse_bool("sub", a, b)
-    return binary(SUB, wrapped(a, b), b)
+    if type(alpha) is int and alpha == 1:
+        return binary(SUB, wrapped(a, b), b)
+    return _with_alpha(SUB_ALPHA, wrapped(a, b), b, alpha)
 
 
 @builtin("mul(input, other)", ("mul",), op=MUL)
@@ -223,7 +288,7 @@ def pow(input: Any, exponent: Any) -> Tensor:
         if a._data.dtype.kind in "biu" and e < 0:
             raise BadValueError(NEGATIVE_POWERS, hint="make the tensor floating first: x.float() ** -1",
                                 reason="integer_power")
-        return apply(POW, (a,), {"exponent": checked_number(e, a._data.dtype)})
+        return apply(POW, (a,), {"exponent": checked_number(e, a._data.dtype, ("float16",))})
     return binary(POW_TENSOR, a, e)
 
 
@@ -263,6 +328,80 @@ square = composite("square(input)", lambda F, x: F.pow(x, 2), "input ** 2 (recor
                    method=True)
 
 
+def _rsub_plan(R: Any, input: Any, other: Any, *, alpha: Any = 1) -> Any:
+    if R.is_constant(other):
+        return R.op(RSUB, input, other=other, alpha=alpha)
+    return R.op(RSUB_TENSOR, input, other, alpha=alpha)
+
+
+@builtin("rsub(input, other, *, alpha=1)", ("rsub", "rsub_tensor"), method=False, plan=_rsub_plan)
+def reversed_sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
+    """other - alpha * input (torch.rsub): RsubBackward0 for a tensor other, RsubBackward1 for a number."""
+    if not isinstance(input, Tensor):
+        raise WrongTypeError(f"rsub() expects a tensor as its input, not {type(input).__name__}",
+                             hint="write other - alpha * input", reason="arguments")
+    a, b = both(input, other)
+    refuse_bool("rsub", a, b)
+    if isinstance(b, Tensor):
+        return _with_alpha(RSUB_TENSOR, a, b, alpha)
+    alpha = checked_alpha(alpha, (a, b))
+    a = with_number(a, b)
+    return apply(RSUB, (a,), {"other": wrapped_number(b, a._data.dtype), "alpha": alpha})
+
+
+# ---------------------------------------------------------------------------- floor_divide
+def _no_derivative(name: str) -> Grad:
+    """The formula of PyTorch's NotImplemented node for aten::NAME: an error."""
+    def formula(F: Any, g: Any, s: Any) -> Any:
+        raise AutogradError(f"derivative for aten::{name} is not implemented",
+                            hint="floor_divide is not differentiable: use div(a, b, rounding_mode='floor') (its "
+                                 "gradient is 0), or a / b", reason="not_differentiable")
+
+    return Grad(formula, "not implemented (an error)")
+
+
+FLOOR_DIVIDE = declare(Op("floor_divide", "NotImplemented", ("self", "other"), np.floor_divide,
+                          (_no_derivative("floor_divide"),) * 2, "self // other, rounded down (no derivative: "
+                          "PyTorch's NotImplemented node)", group=ARITHMETIC, noisy=True, elementwise=True))
+_NOT_IMPLEMENTED: dict[tuple[str, tuple[str, ...]], Op] = {}
+
+
+def _as_not_implemented(node: Node, name: str) -> Node:
+    """floor_divide's node as PyTorch records it for aten::NAME (floor_divide_ in place): a NotImplemented node
+    that points only to the inputs that require grad."""
+    kept = [i for i, edge in enumerate(node._next) if edge is not None]
+    inputs = tuple(FLOOR_DIVIDE.inputs[i] for i in kept)
+    op = _NOT_IMPLEMENTED.get((name, inputs))
+    if op is None:  # (not in the table: FLOOR_DIVIDE is its entry)
+        op = Op("floor_divide", "NotImplemented", inputs, None, (_no_derivative(name),) * len(inputs),
+                FLOOR_DIVIDE.doc)
+        _NOT_IMPLEMENTED[(name, inputs)] = op
+    meta = tuple(v for i in kept for v in node._meta[2 * i:2 * i + 2])
+    return Node(op, tuple(node._next[i] for i in kept), meta, None, (), None)
+
+
+@builtin("floor_divide(input, other)", ("floor_divide",), op=FLOOR_DIVIDE)
+def floor_divide(input: Any, other: Any) -> Tensor:
+    """input // other rounded towards -inf, as Python's // (not differentiable: backward through it is an error)."""
+    a, b = both(input, other)
+    a = wrapped(a, b)
+    if result_type((a._data, b._data if isinstance(b, Tensor) else b), STATE.default_dtype).kind in "biu":
+        refuse_zero_division(wrapped(b, a)._data)  # an integer division (uint8 // 256 divides by 0)
+    result = binary(FLOOR_DIVIDE, a, b)
+    if result._grad_fn is not None and None in result._grad_fn._next:
+        result._grad_fn = _as_not_implemented(result._grad_fn, "floor_divide")
+    return result
+
+
+def floor_divide_(input: Tensor, other: Any) -> Tensor:
+    """x.floor_divide_(other): in place, recorded as PyTorch's NotImplemented node of aten::floor_divide_."""
+    before = input._grad_fn
+    update_(input, lambda t: floor_divide(t, other), "floor_divide_")
+    if input._grad_fn is not before and input._grad_fn is not None:
+        input._grad_fn = _as_not_implemented(input._grad_fn, "floor_divide_")
+    return input
+
+
 # ---------------------------------------------------------------------------- the reflected operators
 def rsub(input: Tensor, other: Any) -> Tensor:
     """`other - input` for the operator `number - tensor`: RsubBackward1 (torch.sub(number, tensor) is
@@ -271,7 +410,7 @@ def rsub(input: Tensor, other: Any) -> Tensor:
     if not isinstance(a, Tensor):
         refuse_bool("sub", a, b)
         b = with_number(b, a)
-        return apply(RSUB, (b,), {"other": wrapped_number(a, b._data.dtype)})  # 300 - uint8 is 44 - uint8
+        return apply(RSUB, (b,), {"other": wrapped_number(a, b._data.dtype), "alpha": 1})  # 300 - uint8: 44 - uint8
     return sub(a, b)
 
 
@@ -287,7 +426,8 @@ def rdiv(input: Tensor, other: Any) -> Tensor:
 # How `number - x` and `number / x` are recorded (the Tensor's __rsub__ and __rtruediv__): for backends other
 # than the engine, as built-ins that are not part of the language.
 REFLECTED = {
-    "-": Builtin("rsub", rsub, "rsub(input, other)", ("rsub",), RSUB.doc, False, op=RSUB),
+    "-": Builtin("rsub", rsub, "rsub(input, other)", ("rsub",), RSUB.doc, False,
+                 plan=lambda R, input, other: R.op(RSUB, input, other=other, alpha=1)),
     "/": Builtin("rdiv", rdiv, "rdiv(input, other)", ("reciprocal", "mul"), "other / self, for a number other",
                  False, composite=lambda F, x, number: F.mul(F.reciprocal(x), number)),
 }

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.coerce import checked_number, int_or_number, number, tensor_arg, with_axis
+from ..core.coerce import checked_number, int_or_number, tensor_arg, with_axis
 from ..core.optable import AS_SELF, ELEMENTWISE_JVP, LINEAR_JVP, SHAPES, Grad, Op, declare
 from ..core.recording import apply
 from ..core.registry import builtin
@@ -121,6 +121,12 @@ MASKED_FILL = _declare("masked_fill", "MaskedFillBackward0", ("self",),
                        lambda x, *, mask, value: np.where(mask, np.asarray(value, dtype=x.dtype), x),
                        (Grad(lambda F, g, s: F.where(s.mask, 0.0, g), "grad, 0 where mask"),),
                        "self with value where mask is true", saved=("mask",), jvp=ELEMENTWISE_JVP)
+MASKED_FILL_TENSOR = _declare("masked_fill_tensor", "MaskedFillBackward1", ("self", "value"),
+                              lambda x, value, *, mask: np.where(mask, value.astype(x.dtype), x),
+                              (Grad(lambda F, g, s: F.where(s.mask, 0.0, g), "grad, 0 where mask"),
+                               Grad(lambda F, g, s: F.sum(F.where(s.mask, g, 0.0), None, False),
+                                    "grad where mask, summed")),
+                              "self with a 0-d tensor value where mask is true", saved=("mask",), integers=AS_SELF)
 
 
 # ---------------------------------------------------------------------------- advanced indexing (x[idx])
@@ -282,7 +288,8 @@ def scatter(input: Any, dim: int, index: Any, src: Any = None, value: Any = None
     if isinstance(src, Tensor) and value is None:
         _check_src(src, idx, "scatter")
         return apply(SCATTER, (x, src), {"dim": d, "index": idx, "mask": mask})
-    number_value = number(value if value is not None else src, "scatter's value")
+    number_value = checked_number(int_or_number(value if value is not None else src, "scatter's value"),
+                                  x._data.dtype)  # refused where the dtype cannot hold it (uint8 and 300), as PyTorch
     return apply(SCATTER_VALUE, (x,), {"dim": d, "index": idx, "mask": mask, "value": number_value})
 
 
@@ -319,7 +326,7 @@ def index_select(input: Any, dim: int, index: Any) -> Tensor:
     return apply(INDEX_SELECT, (x,), {"dim": d, "index": np.where(idx < 0, idx + size, idx)})
 
 
-@builtin("masked_fill(input, mask, value)", ("masked_fill",))
+@builtin("masked_fill(input, mask, value)", ("masked_fill", "masked_fill_tensor"))
 def masked_fill(input: Any, mask: Any, value: Any) -> Tensor:
     x = tensor_arg(input)
     m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
@@ -332,5 +339,11 @@ def masked_fill(input: Any, mask: Any, value: Any) -> Tensor:
     except ValueError:
         raise ShapeError(f"masked_fill: the mask's shape {m.shape} does not broadcast to the input's "
                          f"{tuple(x.shape)}", reason="broadcast", shapes=(m.shape, tuple(x.shape))) from None
+    if isinstance(value, Tensor):  # PyTorch's masked_fill.Tensor: MaskedFillBackward1, the value's gradient too
+        if value.ndim:
+            raise BadValueError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                                f"{value.ndim} dimension(s).", hint="give a number or value.reshape(())",
+                                reason="arguments")
+        return apply(MASKED_FILL_TENSOR, (x, value), {"mask": m})
     value = checked_number(int_or_number(value, "masked_fill's value"), x._data.dtype)
     return apply(MASKED_FILL, (x,), {"mask": m, "value": value})

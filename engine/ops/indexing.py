@@ -8,14 +8,16 @@ from typing import Any
 
 import numpy as np
 
-from ..core.coerce import checked_number, operand
+from ..core.coerce import checked_number, operand, tensor_arg, unpacking_error
+from ..core.dtypes import BY_NUMPY, TYPE_NAMES
 from ..core.graph import Node, edge_node
 from ..core.inplace import COPY, COPY_SLICES, FILL_TENSOR, INDEX_PUT, base_of, write_view
 from ..core.recording import apply
+from ..core.registry import builtin
 from ..core.settings import STATE, check_dims
 from ..core.tensor import Tensor
-from ..errors import BadValueError, OutOfRangeError, ShapeError
-from ..transforms.dual_tensors import write_tangent
+from ..errors import BadValueError, OutOfRangeError, ShapeError, WrongTypeError
+from ..transforms.dual_tensors import set_tangent, tangent_of, write_tangent
 from .gathers import broadcast_indices, is_advanced, split_index, take_rows
 from .gathers import index as advanced_index
 from .shapes import ALIAS, SELECT, SLICE, UNSQUEEZE, expand, view
@@ -196,8 +198,10 @@ def _whole_region(x: Tensor, where: tuple) -> bool:
 
 def _written(value: Any, x: Tensor) -> Any:
     """The value of x[index] = value: a tensor, or a number as x's dtype holds it (uint8 and 300 is refused)."""
+    if type(value) is int and not -2**63 <= value < 2**63:  # PyTorch reads x[i] = n's int as an int64, any dtype
+        raise unpacking_error()
     src = operand(value)
-    return src if isinstance(src, Tensor) else checked_number(src, x._data.dtype)
+    return src if isinstance(src, Tensor) else checked_number(src, x._data.dtype, ("float32",))  # (as PyTorch)
 
 
 def _fitted(src: Any, shape: tuple[int, ...]) -> Any:
@@ -222,9 +226,12 @@ def _fitted(src: Any, shape: tuple[int, ...]) -> Any:
     return expand(src, shape) if stripped != shape else src
 
 
-def _setitem_advanced(x: Tensor, items: list, value: Any) -> None:
+def _setitem_advanced(x: Tensor, items: list, value: Any, accumulate: bool = False, source: Tensor | None = None
+                      ) -> None:
     """x[mask] = v, x[[0, 2]] = v, x[:, idx] = v: PyTorch's index_put_, recorded as IndexPutBackward0 (the
-    written positions' gradient goes to the value, summed to its shape; the rest to what x held)."""
+    written positions' gradient goes to the value, summed to its shape; the rest to what x held). With accumulate,
+    the value is added (duplicate indices add up) and all of the gradient also goes to what x held; `source` is
+    the tensor whose history x continues (torch.index_put writes into a copy of it)."""
     basic, where = split_index(x, items)
     broadcast_indices(where)
     if any(not (isinstance(b, slice) and b == slice(None)) for b in basic):
@@ -242,20 +249,28 @@ def _setitem_advanced(x: Tensor, items: list, value: Any) -> None:
         raise ShapeError(f"shape mismatch: value tensor of shape {tuple(np.shape(src_data))} cannot be broadcast to "
                          f"indexing result of shape {tuple(region)}", reason="setitem",
                          shapes=(np.shape(src_data), region))
-    recorded = STATE.grad_enabled and (x._requires_grad or (isinstance(src, Tensor) and src._requires_grad))
+    source = x if source is None else source
+    recorded = STATE.grad_enabled and (source._requires_grad or (isinstance(src, Tensor) and src._requires_grad))
     if base_of(x) is not None:
         if recorded:
             raise BadValueError(
                 "writing at an index of tensors, lists or a mask into a view that requires grad is not supported",
                 hint="write into the tensor the view was taken from, or use torch.where(mask, value, x)",
                 reason="index")
+        if accumulate:  # the view's new values, written whole
+            total = np.array(x._data)
+            np.add.at(total, where, src_data)
+            where, src, src_data = (Ellipsis,), total, total
         write_view(x, where, src, src_data)
         return
-    node = _index_put_node(x, where, src) if recorded else None
+    node = _index_put_node(x, where, src, accumulate, source, items) if recorded else None
     with np.errstate(all="ignore"):
-        x._data[where] = src_data
+        if accumulate:
+            np.add.at(x._data, where, src_data)
+        else:
+            x._data[where] = src_data
     if STATE.forward_level:
-        write_tangent(x, where, src)
+        _add_tangent(x, items, src) if accumulate else write_tangent(x, where, src)
     x._bump_version()
     if x._view_stamp is not None:
         x._view_stamp = x._version.value
@@ -264,13 +279,76 @@ def _setitem_advanced(x: Tensor, items: list, value: Any) -> None:
         x._requires_grad = True
 
 
-def _index_put_node(x: Tensor, where: tuple, src: Any) -> Node:
+def _add_tangent(x: Tensor, items: list, src: Any) -> None:
+    """Forward AD of an accumulating write: x's new tangent is its tangent (or zeros) with src's added at the
+    indices, by index_put itself (recorded when the tangents require grad: forward-over-reverse)."""
+    theirs = tangent_of(src)
+    if theirs is None:
+        return
+    mine = tangent_of(x)
+    set_tangent(x, index_put(Tensor._make(np.zeros_like(x._data)) if mine is None else mine, items, theirs,
+                             accumulate=True))
+
+
+def _index_put_node(x: Tensor, where: tuple, src: Any, accumulate: bool, source: Tensor, items: list) -> Node:
     outside = np.ones(x._data.shape, dtype=bool)
-    outside[where] = False
+    if not accumulate:
+        outside[where] = False
     meta = (x._data.shape, x._data.dtype) + (
         (src._data.shape, src._data.dtype) if isinstance(src, Tensor) else (None, None))
-    nexts = (x._grad_fn if x._requires_grad else None, edge_node(src))
-    params = {"outside": outside, "where": where}
+    nexts = (edge_node(source), edge_node(src))
+    # accumulate and indices are read by grad_fn._saved_accumulate and _saved_indices, as PyTorch's
+    indices = tuple(item for item in items if isinstance(item, Tensor))
+    params = {"outside": outside, "where": where, "accumulate": accumulate, "indices": indices}
     plan = INDEX_PUT.saved_for[tuple(n is not None for n in nexts)]
     saved = tuple(v for name, _ in plan for v in (params[name], None, 0))
     return Node(INDEX_PUT, nexts, meta, params, plan, saved)
+
+
+# ---------------------------------------------------------------------------- index_put
+def _put_arguments(x: Tensor, indices: Any, values: Any, name: str) -> list:
+    """index_put's indices (a tuple or list of index tensors) and values (a tensor of x's dtype), as PyTorch
+    checks them."""
+    if not isinstance(indices, (tuple, list)):
+        raise WrongTypeError(f"{name}(): argument 'indices' (position 1) must be tuple of Tensors, not "
+                             f"{type(indices).__name__}", hint="give a tuple: x.index_put_((idx,), values)",
+                             reason="arguments")
+    for at, item in enumerate(indices):
+        if not isinstance(item, Tensor):
+            raise WrongTypeError(f"expected Tensor as element {at} in argument 0, but got {type(item).__name__}",
+                                 reason="arguments")
+        if item._data.dtype.kind not in "biu":
+            raise OutOfRangeError("tensors used as indices must be long, int, byte or bool tensors", reason="index")
+    if len(indices) > x.ndim and not any(item._data.dtype.kind == "b" for item in indices):
+        raise OutOfRangeError(f"too many indices for tensor of dimension {x.ndim} (got {len(indices)})",
+                              reason="index")
+    if not isinstance(values, Tensor):
+        raise WrongTypeError(f"{name}(): argument 'values' (position 2) must be Tensor, not {type(values).__name__}",
+                             reason="arguments")
+    if values._data.dtype != x._data.dtype:
+        mine, theirs = (TYPE_NAMES[BY_NUMPY[d]] for d in (x._data.dtype, values._data.dtype))
+        raise BadValueError(f"Index put requires the source and destination dtypes match, got {mine} for the "
+                            f"destination and {theirs} for the source.", hint="convert the values first: "
+                            "values.to(x.dtype)", reason="index_put_dtype")
+    return list(indices)
+
+
+def index_put_(input: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+    """x.index_put_(indices, values, accumulate=False): x[indices] = values (added with accumulate), in place."""
+    items = _put_arguments(input, indices, values, "index_put_")
+    input._check_inplace()
+    _setitem_advanced(input, items, values, bool(accumulate))
+    return input
+
+
+@builtin("index_put(input, indices, values, accumulate=False)", ("index_put_",))
+def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+    """A copy of input with values written at indices (a tuple of index tensors), or added with accumulate=True;
+    recorded as IndexPutBackward0 on input itself."""
+    x = tensor_arg(input)
+    items = _put_arguments(x, indices, values, "index_put")
+    out = Tensor._make(np.array(x._data, order="C"))
+    if STATE.forward_level and tangent_of(x) is not None:
+        set_tangent(out, tangent_of(x).clone())  # (recorded: forward-over-reverse differentiates through it)
+    _setitem_advanced(out, items, values, bool(accumulate), source=x)
+    return out

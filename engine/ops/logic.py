@@ -212,11 +212,17 @@ def where(condition: Any, input: Any, other: Any) -> Tensor:
              for x in (input, other)]
     # PyTorch's result_type: a 0-d side or a number only decides the dtype when of a higher category
     common = result_type([x._data if isinstance(x, Tensor) else x for x in sides], STATE.default_dtype)
-    a, b = (x if isinstance(x, Tensor) else Tensor._make(np.asarray(checked_number(x, common)).astype(common))
+    a, b = (x if isinstance(x, Tensor) else Tensor._make(_as_dtype(checked_number(x, common, ("float32",)), common))
             for x in sides)  # a number the dtype cannot hold is refused (uint8 and 300), as in PyTorch
     da, db = (x._data if x._data.dtype == common else x._data.astype(common) for x in (a, b))
     broadcast_shape(broadcast_shape(mask.shape, da.shape), db.shape)
     return apply(WHERE, (a, b), {"condition": mask}, (da, db))
+
+
+def _as_dtype(number: Any, dtype: np.dtype) -> np.ndarray:
+    """A number as a 0-d array of dtype (float16's 70000 is inf, without numpy's overflow warning, as PyTorch)."""
+    with np.errstate(over="ignore"):
+        return np.asarray(number).astype(dtype)
 
 
 @builtin("isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)", method=True,

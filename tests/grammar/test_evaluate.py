@@ -110,6 +110,16 @@ def test_attributes_and_methods():
     assert names["r"] is True
 
 
+def test_layout_methods_as_pytorch():
+    """x.stride(), x.is_contiguous() and x.contiguous(): a transpose's strides are swapped (PyTorch: (1, 2) for the
+    transpose of a 2x2 tensor, not contiguous; contiguous() copies it, recorded as CloneBackward0)."""
+    evaluation = run("y = x.t(); s = y.stride(); s1 = y.stride(1); a = y.is_contiguous(); z = y.contiguous(); "
+                     "c = z.is_contiguous(); w = (z * s1).sum()", x=[[1.0, 2.0], [3.0, 4.0]])
+    names = evaluation.names
+    assert (tuple(names["s"]), names["s1"], names["a"], names["c"]) == ((1, 2), 2, False, True)
+    assert names["z"].grad_fn.name() == "CloneBackward0" and names["w"].item() == 20.0
+
+
 def test_torch_prefix_and_import_alias():
     assert value("torch.sin(x)", x=0.5) == pytest.approx(math.sin(0.5), rel=1e-6)
     assert value("import torch as T\nT.exp(x)", x=0.5) == pytest.approx(math.exp(0.5), rel=1e-6)
@@ -217,6 +227,8 @@ BUILTIN_CALLS = {
     "swapdims": "swapdims(x, 1, 0)",
     "clamp_min": "x.clamp_min(0.7)", "repeat_interleave": "repeat_interleave(x, 2, 1)",
     "index_add": "x.index_add(0, tensor([1, 1]).long(), x * 2, alpha=0.5)",
+    "floor_divide": "x * floor_divide(x.detach(), 0.75)",  # (no derivative: its value, through a detached input)
+    "index_put": "x.index_put((tensor([1, 1]).long(),), x * 2, accumulate=True)",
     "select": "select(x, 1, 0)", "narrow": "x.narrow(0, 1, 1)", "unfold": "x.unfold(1, 1, 1)",
     "masked_select": "masked_select(x, x > 1)", "clamp_max": "x.clamp_max(1.6)", "diff": "diff(x, dim=0)",
     "scatter_reduce": "scatter_reduce(x, 0, tensor([[0, 1], [1, 0]]).long(), x * 2, 'amax')",
@@ -243,6 +255,8 @@ def test_every_differentiable_builtin_through_the_grammar_matches_the_engine_api
 
 
 _ENGINE_CALLS = {
+    "floor_divide": lambda x: x * E.floor_divide(x.detach(), 0.75),
+    "index_put": lambda x: x.index_put((E.tensor([1, 1]),), x * 2, accumulate=True),
     "select": lambda x: E.select(x, 1, 0), "narrow": lambda x: E.narrow(x, 0, 1, 1),
     "unfold": lambda x: x.unfold(1, 1, 1), "masked_select": lambda x: E.masked_select(x, x > 1),
     "clamp_max": lambda x: E.clamp_max(x, 1.6), "diff": lambda x: E.diff(x, dim=0),

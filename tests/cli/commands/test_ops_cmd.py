@@ -46,7 +46,7 @@ def test_plain_output_starts_with_the_operators(capsys):
         "    SubBackward0  self - other",
         "      self:   grad",
         "      other:  -grad",
-        "    RsubBackward1  other - self, for a number `other`",
+        "    RsubBackward1  other - alpha * self, for a number `other`",
     ]
 
 

@@ -49,8 +49,7 @@ OPS = {
 
 
 def _setitem(m, t, n):
-    if -2**63 <= n < 2**63:  # (past int64, PyTorch's setitem raises ValueError, ours RuntimeError or OverflowError)
-        t[1:] = n
+    t[1:] = n  # (past int64: ValueError, 'Overflow when unpacking long long', for every dtype)
     return t
 
 
@@ -170,3 +169,23 @@ def test_an_int_past_int64_on_a_float_tensor_is_an_overflow_error() -> None:
     with pytest.raises(OverflowError):
         ours.tensor([1.0, 2.0]) + 2**70
     assert (ours.tensor([1.0, 2.0]) + 2**63).tolist() == [2.0**63, 2.0**63]
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8", "float32", "bool"])
+@pytest.mark.parametrize("n", [2**63, 2**64 - 1, 2**70, -2**63 - 1])
+def test_an_int_past_int64_written_by_index_is_a_value_error(dtype: str, n: int) -> None:
+    """x[i] = n reads n as an int64, whatever x's dtype: past it, PyTorch's ValueError (not a RuntimeError)."""
+    x = ours.zeros(3, dtype=getattr(ours, dtype))
+    for index in (1, slice(None), ours.tensor([True, False, True])):
+        with pytest.raises(ValueError, match="Overflow when unpacking long long") as caught:
+            x[index] = n
+        assert not isinstance(caught.value, RuntimeError)
+    x[1] = 2**63 - 1 if dtype == "int64" else 1  # the largest int64 is read
+    assert x.tolist()[1] == (2**63 - 1 if dtype == "int64" else 1)
+
+
+def test_a_run_script_shows_the_value_error() -> None:
+    from scripting import run_script
+
+    code, _, err = run_script("import torch\nx = torch.zeros(3, dtype=torch.int64)\nx[0] = 2**63\n")
+    assert code == 1 and err.strip().splitlines()[-1].startswith("ValueError: Overflow when unpacking long long")

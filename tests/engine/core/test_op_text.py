@@ -20,7 +20,8 @@ from autodiff.grammar.interpreter import Interpreter
 from autodiff.grammar.syntax import parse
 
 # Parameters an op needs, with values inside every formula's domain.
-PARAMS = {"pow": {"exponent": 2.5}, "rsub": {"other": 1.5}, "pow_scalar_base": {"base": 2.0},
+PARAMS = {"pow": {"exponent": 2.5}, "rsub": {"other": 1.5, "alpha": 2.5}, "pow_scalar_base": {"base": 2.0},
+          "add_alpha": {"alpha": 2.5}, "sub_alpha": {"alpha": -1.5}, "rsub_tensor": {"alpha": 0.75},
           "round_decimals": {"decimals": 1}, "leaky_relu": {"negative_slope": 0.2},
           "elu": {"alpha": 1.5, "scale": 1.25, "input_scale": 0.5}, "celu": {"alpha": 1.5},
           "softplus": {"beta": 2.0, "threshold": 3.0}, "hardtanh": {"min_val": 0.5, "max_val": 2.0},
@@ -30,6 +31,7 @@ PROSE = {
     ("maximum", 0), ("maximum", 1), ("minimum", 0), ("minimum", 1), ("relu", 0), ("clamp", 0), ("where", 0),
     ("where", 1), ("div_mode", 0), ("div_mode", 1), ("fmax", 0), ("fmax", 1), ("fmin", 0), ("fmin", 1), ("gelu", 0),
     ("clamp_min", 0), ("clamp_max", 0),
+    ("floor_divide", 0), ("floor_divide", 1),  # no derivative: an error (test_alpha_and_floor_divide.py)
 }
 ELEMENTWISE_GROUPS = {"Arithmetic", "Elementwise functions", "Activation functions"}
 

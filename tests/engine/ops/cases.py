@@ -197,6 +197,34 @@ case("sub_number_right", lambda L, x: x - 2, A23)
 case("rsub_number_left", lambda L, x: 2 - x, A23)
 case("rsub_float_left", lambda L, x: 0.25 - x, A23)
 case("sub_function_number", lambda L, x: L.sub(x, 1.5), A23)
+# alpha scales other (AddBackward0/SubBackward0 with _saved_alpha); rsub is other - alpha * input
+case("add_alpha", lambda L, x, y: L.add(x, y, alpha=2.5), A23, B23)
+case("add_alpha_method", lambda L, x, y: x.add(y, alpha=-3), A23, B23)
+case("add_alpha_number", lambda L, x: L.add(x, 3, alpha=2), A23)
+case("add_alpha_inplace", lambda L, x, y: (x * 1).add_(y, alpha=2), A23, B23)
+case("sub_alpha", lambda L, x, y: L.sub(x, y, alpha=0.5), A23, B23)
+case("sub_alpha_method_other_only", lambda L, x, y: x.sub(y, alpha=2), A23, B23, grad=(False, True))
+case("sub_alpha_inplace", lambda L, x, y: (x * 1).sub_(y, alpha=-1.5), A23, B23)
+case("rsub_tensor", lambda L, x, y: L.rsub(x, y), A23, B23)
+case("rsub_tensor_alpha", lambda L, x, y: L.rsub(x, y, alpha=1.5), A23, B23)
+case("rsub_number_alpha", lambda L, x: L.rsub(x, 2, alpha=3), A23)
+# floor_divide has no derivative (PyTorch's NotImplemented node): its value, through an input without grad
+case("floor_divide_values", lambda L, x, y: x * L.floor_divide(y, 0.375), A23, B23, grad=(True, False))
+case("floor_divide_method_values", lambda L, x, y: x * y.floor_divide(x.detach()), A23, B23, grad=(True, False))
+# masked_fill with a 0-d tensor value (MaskedFillBackward1), in place; index_put(_) with accumulate
+case("masked_fill_tensor_value", lambda L, x, v: x.masked_fill(x > 0, v.sum()), A23, [0.5, 0.25])
+case("masked_fill_inplace", lambda L, x: (x * 1).masked_fill_(x.detach() > 0, 2.5), A23)
+case("masked_fill_inplace_tensor", lambda L, x, v: (x * 2).masked_fill_(x.detach() < 0, v.sum()), A23, [0.75, 0.5])
+case("index_put_inplace", lambda L, x, v: (x * 1).index_put_((L.tensor([0, 2, 0]),), v), values(4),
+     values(3, offset=1))
+case("index_put_accumulate", lambda L, x, v: L.index_put(x, (L.tensor([0, 2, 0]),), v, accumulate=True), values(4),
+     values(3, offset=1))
+case("index_put_method_2d", lambda L, x, v: x.index_put((L.tensor([1, 0]), L.tensor([2, 2])), v, True), A23,
+     [1.5, -0.5])
+case("index_put_mask", lambda L, x, v: x.index_put((x.detach() > 0,), v.sum()), A23, [0.25, 1.0])
+case("index_put_inplace_accumulate_no_grad_values", lambda L, x, v: (x * 1).index_put_((L.tensor([1, 1]),), v,
+     accumulate=True), values(4), values(2, offset=2), grad=(True, False))
+case("div_floor_inplace", lambda L, x, y: (x * 1).div_(y, rounding_mode="floor") + x, A23, B23)
 case("mul", lambda L, x, y: x * y, A23, B23)
 case("mul_function", lambda L, x, y: L.mul(x, y), A23, B23)
 case("mul_method_number", lambda L, x: x.mul(2), A23)

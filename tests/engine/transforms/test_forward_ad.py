@@ -28,7 +28,8 @@ NON_FINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 WITHOUT_JVP = {"copy_slices": "recorded by x[index] = value, whose tangent duals.write_tangent writes",
                "index_put_": "recorded by x[mask] = value, whose tangent duals.write_tangent writes",
                "mkldnn_rnn_layer": "PyTorch 2.13 has no forward formula for it (a float32 nn.LSTM refuses forward AD "
-                                   "with NotImplementedError)"}
+                                   "with NotImplementedError)",
+               "floor_divide": "not differentiable: PyTorch refuses it in forward mode with NotImplementedError"}
 
 
 def _decode(value):
