@@ -44,7 +44,7 @@ def instrument(parallel) -> list:
     log: list = []
     original = parallel.run
 
-    def run(block, out, inputs, size):
+    def run(block, out, inputs, size, guided=False):
         threads: dict = {}
         began = time.perf_counter()
 
@@ -56,7 +56,7 @@ def instrument(parallel) -> list:
             entry[1] += (time.thread_time() - c) * 1e3
             entry[2] += (time.perf_counter() - w) * 1e3
 
-        original(timed, out, inputs, size)
+        original(timed, out, inputs, size, guided)
         log.append(threads)
 
     parallel.run = run

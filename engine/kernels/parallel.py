@@ -34,8 +34,12 @@ CHEAP = frozenset({np.add, np.subtract, np.multiply, np.divide, np.negative, np.
 # Elements per block, the unit of work the threads take in turn. Every ufunc call on a block takes the GIL
 # back from the other thread (a futex wake-up, 5-15 us on this 2-CPU VM), so blocks are long enough for
 # that to be lost in the arithmetic: a chain of steps on 128K elements (measured on 4M float32, quiet
-# machine: sigmoid's backward 2.75 ms with 32K blocks, 1.40 ms with 128K; 8K blocks took 8 ms), one
-# transcendental step on 64K, arithmetic on 256K.
+# machine: sigmoid's backward 2.75 ms with 32K blocks, 1.40 ms with 128K; 8K blocks took 8 ms), whose
+# steps then read what the step before left in the cache. A kernel of one step has no such reason for
+# short blocks: it takes guided blocks (`chunks`: a quarter of the array first, then shares of what is
+# left, down to 64K elements for a transcendental step and 256K for arithmetic), 14 blocks instead of 61 on
+# 4M elements, and each call less costs ~8 us (4M float32, two threads: log 3.0 -> 2.75 ms, tanh 2.8 ->
+# 2.4, exp 3.2 -> 2.7; benchmarks/README.md).
 CHAIN_BLOCK, BLOCK, CHEAP_BLOCK = 1 << 17, 1 << 16, 1 << 18
 
 _pool: Any = None
@@ -108,7 +112,7 @@ class Kernel:
             return None
         flat, shape, dtype = operands
         out = result_array(shape, dtype) if self.keep else np.empty(shape, dtype=dtype)
-        run(self._block, out.reshape(-1), flat, self.block)
+        run(self._block, out.reshape(-1), flat, self.block, len(self._plan) == 1)
         return out
 
     def into(self, out: np.ndarray, *args: Any) -> bool:
@@ -116,7 +120,7 @@ class Kernel:
         operands = _operands(args, self.threshold)
         if operands is None or out.shape != operands[1] or out.dtype != operands[2] or not out.flags.c_contiguous:
             return False
-        run(self._block, out.reshape(-1), operands[0], self.block)
+        run(self._block, out.reshape(-1), operands[0], self.block, len(self._plan) == 1)
         return True
 
     def _block(self, out: np.ndarray, inputs: list, lo: int, hi: int) -> None:
@@ -266,20 +270,23 @@ def _size(shape: tuple[int, ...]) -> int:
     return n
 
 
-def run(block: Callable[[np.ndarray, list, int, int], None], out: np.ndarray, inputs: list, size: int) -> None:
-    """Call block(out, inputs, lo, hi) over [0, out.size) in blocks of `size` elements, on every worker.
+def run(block: Callable[[np.ndarray, list, int, int], None], out: np.ndarray, inputs: list, size: int,
+        guided: bool = False) -> None:
+    """Call block(out, inputs, lo, hi) over [0, out.size) in blocks of `size` elements, on every worker; with
+    `guided`, in blocks of a share of what is left (`chunks`), at least `size` elements.
 
     The threads take the next block in turn (a shared counter) rather than a fixed share each: when another
     process holds a core, the thread that runs keeps working and the total never waits for a stalled share.
     """
     n = out.size
-    count = -(-n // size)
+    bounds = chunks(n, size, workers()) if guided else range(0, n + size, size)
+    count = len(bounds) - 1 if guided else -(-n // size)
     blocks = itertools.count()  # next() on it is atomic under the GIL
 
     def work() -> None:
         i = next(blocks)
         while i < count:
-            block(out, inputs, i * size, min(i * size + size, n))
+            block(out, inputs, bounds[i], min(bounds[i + 1], n))
             i = next(blocks)
 
     if count == 1 or workers() == 1:
@@ -294,6 +301,18 @@ def run(block: Callable[[np.ndarray, list, int, int], None], out: np.ndarray, in
     finally:
         for f in futures:
             f.result()
+
+
+def chunks(n: int, size: int, parts: int) -> list[int]:
+    """The boundaries of guided blocks over [0, n): each block takes 1 / (2 * parts) of what is left, rounded down
+    to a multiple of 1024 elements, and at least `size` (the last one what remains): few blocks, the last ones small
+    enough that a thread held up by a busy core leaves little for the other to wait for."""
+    bounds = [0]
+    lo = 0
+    while lo < n:
+        lo = min(n, lo + max(size, (n - lo) // (2 * parts) & ~1023))
+        bounds.append(lo)
+    return bounds
 
 
 # ---------------------------------------------------------------------------- the kernels the engine uses

@@ -60,6 +60,19 @@ def test_kernels_are_bit_identical(dtype: type) -> None:
             assert _same(parallel.POW_BACKWARD[3](3.0, g, x), g * (3.0 * (x * x)))
 
 
+@pytest.mark.parametrize(("n", "size", "parts"), [(4_000_000, 1 << 16, 2), (N, 1 << 18, 2), (N, 1 << 16, 1),
+                                                  (N, 1 << 16, 8), (1 << 16, 1 << 16, 2), (7, 1, 2), (8, 1, 2)])
+def test_guided_blocks_cover_the_array_once_on_aligned_boundaries(n: int, size: int, parts: int) -> None:
+    bounds = parallel.chunks(n, size, parts)
+    assert bounds[0] == 0 and bounds[-1] == n
+    widths = np.diff(bounds)
+    assert (widths > 0).all() and (widths[:-1] >= size).all()
+    assert all(b % 1024 == 0 for b in bounds[1:-1]) or size < 1024
+    assert (widths[:-1] <= max(size, n // (2 * parts))).all()  # no block larger than the first share
+    if n >= 64 * size:
+        assert len(bounds) - 1 < n // size // 2  # far fewer blocks than fixed ones
+
+
 def test_unsuited_arguments_are_left_to_numpy() -> None:
     x = _data(np.float32, 0)
     assert parallel.unary(np.sin)(x[:1000]) is None  # small
