@@ -243,3 +243,21 @@ def test_a_view_of_a_view_keeps_a_result_in_use() -> None:
     whole = np.empty(5)
     assert parallel.owns_memory(whole) and not parallel.owns_memory(whole[1:])
     parallel.release()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.bool_])
+def test_a_large_leaf_is_copied_onto_a_cache_line(dtype: type) -> None:
+    """engine.tensor(array) of THRESHOLD elements or more copies it to a multiple of 64 bytes (core/coerce.array_from):
+    the same values and dtype as numpy's copy, its memory its own (an in-place op writes it), an F-ordered array
+    kept F-ordered, a float64 array made float32 when asked."""
+    data = (np.random.default_rng(3).standard_normal(parallel.THRESHOLD + 5) * 4).astype(dtype)
+    t = engine.tensor(data)
+    assert _address(t._data) % parallel.ALIGNMENT == 0 and _same(t._data, data.copy())
+    assert not np.shares_memory(t._data, data) and parallel.owns_memory(t._data)
+    if dtype is np.float32:
+        with engine.no_grad():
+            t.add_(1.0)
+        assert _same(t._data, data + np.float32(1.0))
+        assert _same(engine.tensor(data.astype(np.float64), dtype=engine.float32)._data, data)
+    matrix = np.asfortranarray(data[:512 * 512].reshape(512, 512))
+    assert engine.tensor(matrix)._data.flags.f_contiguous
