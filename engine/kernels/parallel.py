@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-THRESHOLD = 1 << 18  # elements from which splitting a transcendental function pays (see benchmarks/README.md)
+THRESHOLD = 1 << 19  # elements from which splitting a transcendental function pays (see benchmarks/README.md)
 CHEAP_THRESHOLD = 1 << 20  # the same for arithmetic, which is limited by memory bandwidth more than by the cores
 # ufuncs that cost about a memory pass: they split only from CHEAP_THRESHOLD elements
 CHEAP = frozenset({np.add, np.subtract, np.multiply, np.divide, np.negative, np.absolute, np.maximum, np.minimum,
