@@ -80,13 +80,17 @@ class Kernel:
     Its results' memory is reused (result_array) unless `keep` is False: a kernel whose result is often a
     temporary of a numpy expression (`F.exp(d) + 1`) leaves it to numpy, which then computes in place in it
     (numpy reuses an array only Python's stack refers to; a remembered one never is).
+
+    `unit` is the same chain without its products by input a, on the other inputs (b becomes a, ...): used when a
+    is the number one (a gradient of a sum, broadcast), since 1 * x is x to the bit (-0.0, inf and nan included).
     """
 
-    __slots__ = ("_numbers", "_plan", "arity", "block", "keep", "steps", "threshold")
+    __slots__ = ("_numbers", "_plan", "arity", "block", "keep", "steps", "threshold", "unit")
 
-    def __init__(self, arity: int, *steps: Step, keep: bool = True) -> None:
+    def __init__(self, arity: int, *steps: Step, keep: bool = True, unit: Kernel | None = None) -> None:
         self.arity = arity
         self.keep = keep
+        self.unit = unit
         self.steps = steps
         cheap = all(step[0] in CHEAP for step in steps)
         self.threshold = CHEAP_THRESHOLD if cheap else THRESHOLD
@@ -111,6 +115,10 @@ class Kernel:
         if operands is None:
             return None
         flat, shape, dtype = operands
+        if self.unit is not None and _is_one(flat[0]):
+            out = self.unit(*args[1:])
+            if out is not None:
+                return out
         out = result_array(shape, dtype) if self.keep else np.empty(shape, dtype=dtype)
         run(self._block, out.reshape(-1), flat, self.block, len(self._plan) == 1)
         return out
@@ -263,6 +271,13 @@ def _operands(args: Sequence[Any], threshold: int) -> tuple[list, tuple[int, ...
     return flat, shape, dtype
 
 
+def _is_one(x: Any) -> bool:
+    """Whether an operand as _operands gives it is the number one (a Python number or a 0-d array)."""
+    if type(x) is np.ndarray:
+        return x.ndim == 0 and bool(x == 1)
+    return (type(x) is float or type(x) is int) and x == 1
+
+
 def _size(shape: tuple[int, ...]) -> int:
     n = 1
     for d in shape:
@@ -327,9 +342,12 @@ def binary(ufunc: np.ufunc) -> Kernel:
 
 
 SIGMOID = Kernel(1, (np.negative, "a"), (np.exp, "t"), (np.add, 1, "t"), (np.divide, 1, "t"))  # 1 / (1 + exp(-a))
-TANH_BACKWARD = Kernel(2, (np.multiply, "b", "b"), (np.subtract, 1, "t"), (np.multiply, "a", "t"))  # a*(1 - b*b)
-SIGMOID_BACKWARD = Kernel(2, (np.subtract, 1, "b"), (np.multiply, "a", "t"), (np.multiply, "t", "b"))  # a*(1-b)*b
-SIN_BACKWARD = Kernel(2, (np.cos, "b"), (np.multiply, "a", "t"))  # a * cos(b)
+# the backward kernels of tanh, sigmoid and sin, a the gradient: with a gradient of one, a pass less (`unit`)
+TANH_BACKWARD = Kernel(2, (np.multiply, "b", "b"), (np.subtract, 1, "t"), (np.multiply, "a", "t"),  # a*(1 - b*b)
+                       unit=Kernel(1, (np.multiply, "a", "a"), (np.subtract, 1, "t")))
+SIGMOID_BACKWARD = Kernel(2, (np.subtract, 1, "b"), (np.multiply, "a", "t"), (np.multiply, "t", "b"),  # a*(1-b)*b
+                          unit=Kernel(1, (np.subtract, 1, "a"), (np.multiply, "t", "a")))
+SIN_BACKWARD = Kernel(2, (np.cos, "b"), (np.multiply, "a", "t"), unit=unary(np.cos))  # a * cos(b)
 SQUARE = Kernel(1, (np.multiply, "a", "a"))  # a * a
 CUBE = Kernel(1, (np.multiply, "a", "a"), (np.multiply, "t", "a"))  # (a * a) * a
 SCALE_TWICE = Kernel(2, (np.multiply, "a", "t"), (np.multiply, "b", "t"))  # b * (a * t), into t: pow's backward

@@ -73,6 +73,26 @@ def test_guided_blocks_cover_the_array_once_on_aligned_boundaries(n: int, size: 
         assert len(bounds) - 1 < n // size // 2  # far fewer blocks than fixed ones
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_gradient_of_one_skips_its_product_and_keeps_the_bits(dtype: type) -> None:
+    """The backward kernels of tanh, sigmoid and sin with a gradient of one (a sum's, broadcast; a 0-d one; the
+    number) run their `unit` chain, a pass less: the same bits as g * ... with nan, inf, -0.0 and subnormals."""
+    x = _data(dtype, 4, 10.0)
+    r = np.tanh(x)
+    with np.errstate(all="ignore"):
+        for g in (np.broadcast_to(np.asarray(dtype(1)), x.shape), np.asarray(dtype(1)), 1.0, 1):
+            assert _same(parallel.TANH_BACKWARD(g, r), np.multiply(g, 1 - r * r, dtype=dtype))
+            assert _same(parallel.SIGMOID_BACKWARD(g, r), np.multiply(g, 1 - r, dtype=dtype) * r)
+            assert _same(parallel.SIN_BACKWARD(g, x), np.multiply(g, np.cos(x), dtype=dtype))
+            assert _same(parallel.SIN_BACKWARD(g, r), np.multiply(g, np.cos(r), dtype=dtype))
+        g = np.broadcast_to(np.asarray(dtype(1)), x.shape)
+        unit, parallel.TANH_BACKWARD.unit = parallel.TANH_BACKWARD.unit, None  # the whole chain: the same bits
+        try:
+            assert _same(parallel.TANH_BACKWARD(g, r), unit(r))
+        finally:
+            parallel.TANH_BACKWARD.unit = unit
+
+
 def test_unsuited_arguments_are_left_to_numpy() -> None:
     x = _data(np.float32, 0)
     assert parallel.unary(np.sin)(x[:1000]) is None  # small
