@@ -2,7 +2,7 @@
 
     python benchmarks/forward_threads.py [--elements 4000000] [--rounds 15] [--threads N] [--json]
 
-Runs each forward op of `cube_mean` and `sin_exp_tanh` (benchmarks/engine.py) alone, `rounds` times, and
+Runs each forward op of `cube_mean`, `sin_exp_tanh` and `log` (benchmarks/engine.py) alone, `rounds` times, and
 reports per op the medians (and ranges) of: wall time, the process's CPU time (every thread), and from
 `parallel.run` (wrapped here, the engine untouched) how many split runs the op made, how many blocks each
 thread took and the CPU and wall time each thread spent inside its blocks. CPU time per thread is far more
@@ -21,10 +21,13 @@ import time
 
 
 def ops(lib, elements: int) -> dict:
-    """The forward ops of cube_mean and sin_exp_tanh, each a call of no arguments on prepared inputs."""
+    """The forward ops of cube_mean, sin_exp_tanh and log, each a call of no arguments on prepared inputs."""
     import numpy as np
 
-    x = lib.tensor(np.random.default_rng(0).standard_normal(elements).astype(np.float32), requires_grad=True)
+    rng = np.random.default_rng(0)
+    x = lib.tensor(rng.standard_normal(elements).astype(np.float32), requires_grad=True)
+    w = lib.tensor((rng.random(elements) * 1.5 + 0.5).astype(np.float32), requires_grad=True)  # log's x
+    lw = lib.log(w)
     y = 2 * x
     z = y ** 3
     n = -x
@@ -35,7 +38,7 @@ def ops(lib, elements: int) -> dict:
     return {"2*x": lambda: 2 * x, "y**3": lambda: y ** 3, "z.mean()": lambda: z.mean(),
             "-x": lambda: -x, "n*x": lambda: n * x, "sin(x)": lambda: lib.sin(x), "exp(m)": lambda: lib.exp(m),
             "tanh(x)": lambda: lib.tanh(x), "s*e": lambda: s * e, "t*x": lambda: t * x, "p+q": lambda: p + q,
-            "r.sum()": lambda: r.sum()}
+            "r.sum()": lambda: r.sum(), "log(w)": lambda: lib.log(w), "lw.sum()": lambda: lw.sum()}
 
 
 def instrument(parallel) -> list:
@@ -44,7 +47,7 @@ def instrument(parallel) -> list:
     log: list = []
     original = parallel.run
 
-    def run(block, out, inputs, size):
+    def run(block, out, inputs, size, *more):  # (more: `guided`, in engines that have it)
         threads: dict = {}
         began = time.perf_counter()
 
@@ -56,7 +59,7 @@ def instrument(parallel) -> list:
             entry[1] += (time.thread_time() - c) * 1e3
             entry[2] += (time.perf_counter() - w) * 1e3
 
-        original(timed, out, inputs, size)
+        original(timed, out, inputs, size, *more)
         log.append(threads)
 
     parallel.run = run

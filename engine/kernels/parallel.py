@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-THRESHOLD = 1 << 18  # elements from which splitting a transcendental function pays (see benchmarks/README.md)
+THRESHOLD = 1 << 19  # elements from which splitting a transcendental function pays (see benchmarks/README.md)
 CHEAP_THRESHOLD = 1 << 20  # the same for arithmetic, which is limited by memory bandwidth more than by the cores
 # ufuncs that cost about a memory pass: they split only from CHEAP_THRESHOLD elements
 CHEAP = frozenset({np.add, np.subtract, np.multiply, np.divide, np.negative, np.absolute, np.maximum, np.minimum,
@@ -34,8 +34,12 @@ CHEAP = frozenset({np.add, np.subtract, np.multiply, np.divide, np.negative, np.
 # Elements per block, the unit of work the threads take in turn. Every ufunc call on a block takes the GIL
 # back from the other thread (a futex wake-up, 5-15 us on this 2-CPU VM), so blocks are long enough for
 # that to be lost in the arithmetic: a chain of steps on 128K elements (measured on 4M float32, quiet
-# machine: sigmoid's backward 2.75 ms with 32K blocks, 1.40 ms with 128K; 8K blocks took 8 ms), one
-# transcendental step on 64K, arithmetic on 256K.
+# machine: sigmoid's backward 2.75 ms with 32K blocks, 1.40 ms with 128K; 8K blocks took 8 ms), whose
+# steps then read what the step before left in the cache. A kernel of one step has no such reason for
+# short blocks: it takes guided blocks (`chunks`: a quarter of the array first, then shares of what is
+# left, down to 64K elements for a transcendental step and 256K for arithmetic), 14 blocks instead of 61 on
+# 4M elements, and each call less costs ~8 us (4M float32, two threads: log 3.0 -> 2.75 ms, tanh 2.8 ->
+# 2.4, exp 3.2 -> 2.7; benchmarks/README.md).
 CHAIN_BLOCK, BLOCK, CHEAP_BLOCK = 1 << 17, 1 << 16, 1 << 18
 
 _pool: Any = None
@@ -76,13 +80,17 @@ class Kernel:
     Its results' memory is reused (result_array) unless `keep` is False: a kernel whose result is often a
     temporary of a numpy expression (`F.exp(d) + 1`) leaves it to numpy, which then computes in place in it
     (numpy reuses an array only Python's stack refers to; a remembered one never is).
+
+    `unit` is the same chain without its products by input a, on the other inputs (b becomes a, ...): used when a
+    is the number one (a gradient of a sum, broadcast), since 1 * x is x to the bit (-0.0, inf and nan included).
     """
 
-    __slots__ = ("_numbers", "_plan", "arity", "block", "keep", "steps", "threshold")
+    __slots__ = ("_numbers", "_plan", "arity", "block", "keep", "steps", "threshold", "unit")
 
-    def __init__(self, arity: int, *steps: Step, keep: bool = True) -> None:
+    def __init__(self, arity: int, *steps: Step, keep: bool = True, unit: Kernel | None = None) -> None:
         self.arity = arity
         self.keep = keep
+        self.unit = unit
         self.steps = steps
         cheap = all(step[0] in CHEAP for step in steps)
         self.threshold = CHEAP_THRESHOLD if cheap else THRESHOLD
@@ -107,8 +115,12 @@ class Kernel:
         if operands is None:
             return None
         flat, shape, dtype = operands
+        if self.unit is not None and _is_one(flat[0]):
+            out = self.unit(*args[1:])
+            if out is not None:
+                return out
         out = result_array(shape, dtype) if self.keep else np.empty(shape, dtype=dtype)
-        run(self._block, out.reshape(-1), flat, self.block)
+        run(self._block, out.reshape(-1), flat, self.block, len(self._plan) == 1)
         return out
 
     def into(self, out: np.ndarray, *args: Any) -> bool:
@@ -116,7 +128,7 @@ class Kernel:
         operands = _operands(args, self.threshold)
         if operands is None or out.shape != operands[1] or out.dtype != operands[2] or not out.flags.c_contiguous:
             return False
-        run(self._block, out.reshape(-1), operands[0], self.block)
+        run(self._block, out.reshape(-1), operands[0], self.block, len(self._plan) == 1)
         return True
 
     def _block(self, out: np.ndarray, inputs: list, lo: int, hi: int) -> None:
@@ -259,6 +271,13 @@ def _operands(args: Sequence[Any], threshold: int) -> tuple[list, tuple[int, ...
     return flat, shape, dtype
 
 
+def _is_one(x: Any) -> bool:
+    """Whether an operand as _operands gives it is the number one (a Python number or a 0-d array)."""
+    if type(x) is np.ndarray:
+        return x.ndim == 0 and bool(x == 1)
+    return (type(x) is float or type(x) is int) and x == 1
+
+
 def _size(shape: tuple[int, ...]) -> int:
     n = 1
     for d in shape:
@@ -266,20 +285,23 @@ def _size(shape: tuple[int, ...]) -> int:
     return n
 
 
-def run(block: Callable[[np.ndarray, list, int, int], None], out: np.ndarray, inputs: list, size: int) -> None:
-    """Call block(out, inputs, lo, hi) over [0, out.size) in blocks of `size` elements, on every worker.
+def run(block: Callable[[np.ndarray, list, int, int], None], out: np.ndarray, inputs: list, size: int,
+        guided: bool = False) -> None:
+    """Call block(out, inputs, lo, hi) over [0, out.size) in blocks of `size` elements, on every worker; with
+    `guided`, in blocks of a share of what is left (`chunks`), at least `size` elements.
 
     The threads take the next block in turn (a shared counter) rather than a fixed share each: when another
     process holds a core, the thread that runs keeps working and the total never waits for a stalled share.
     """
     n = out.size
-    count = -(-n // size)
+    bounds = chunks(n, size, workers()) if guided else range(0, n + size, size)
+    count = len(bounds) - 1 if guided else -(-n // size)
     blocks = itertools.count()  # next() on it is atomic under the GIL
 
     def work() -> None:
         i = next(blocks)
         while i < count:
-            block(out, inputs, i * size, min(i * size + size, n))
+            block(out, inputs, bounds[i], min(bounds[i + 1], n))
             i = next(blocks)
 
     if count == 1 or workers() == 1:
@@ -296,6 +318,18 @@ def run(block: Callable[[np.ndarray, list, int, int], None], out: np.ndarray, in
             f.result()
 
 
+def chunks(n: int, size: int, parts: int) -> list[int]:
+    """The boundaries of guided blocks over [0, n): each block takes 1 / (2 * parts) of what is left, rounded down
+    to a multiple of 1024 elements, and at least `size` (the last one what remains): few blocks, the last ones small
+    enough that a thread held up by a busy core leaves little for the other to wait for."""
+    bounds = [0]
+    lo = 0
+    while lo < n:
+        lo = min(n, lo + max(size, (n - lo) // (2 * parts) & ~1023))
+        bounds.append(lo)
+    return bounds
+
+
 # ---------------------------------------------------------------------------- the kernels the engine uses
 def unary(ufunc: np.ufunc, keep: bool = True) -> Kernel:
     """ufunc(a) as a kernel."""
@@ -308,9 +342,12 @@ def binary(ufunc: np.ufunc) -> Kernel:
 
 
 SIGMOID = Kernel(1, (np.negative, "a"), (np.exp, "t"), (np.add, 1, "t"), (np.divide, 1, "t"))  # 1 / (1 + exp(-a))
-TANH_BACKWARD = Kernel(2, (np.multiply, "b", "b"), (np.subtract, 1, "t"), (np.multiply, "a", "t"))  # a*(1 - b*b)
-SIGMOID_BACKWARD = Kernel(2, (np.subtract, 1, "b"), (np.multiply, "a", "t"), (np.multiply, "t", "b"))  # a*(1-b)*b
-SIN_BACKWARD = Kernel(2, (np.cos, "b"), (np.multiply, "a", "t"))  # a * cos(b)
+# the backward kernels of tanh, sigmoid and sin, a the gradient: with a gradient of one, a pass less (`unit`)
+TANH_BACKWARD = Kernel(2, (np.multiply, "b", "b"), (np.subtract, 1, "t"), (np.multiply, "a", "t"),  # a*(1 - b*b)
+                       unit=Kernel(1, (np.multiply, "a", "a"), (np.subtract, 1, "t")))
+SIGMOID_BACKWARD = Kernel(2, (np.subtract, 1, "b"), (np.multiply, "a", "t"), (np.multiply, "t", "b"),  # a*(1-b)*b
+                          unit=Kernel(1, (np.subtract, 1, "a"), (np.multiply, "t", "a")))
+SIN_BACKWARD = Kernel(2, (np.cos, "b"), (np.multiply, "a", "t"), unit=unary(np.cos))  # a * cos(b)
 SQUARE = Kernel(1, (np.multiply, "a", "a"))  # a * a
 CUBE = Kernel(1, (np.multiply, "a", "a"), (np.multiply, "t", "a"))  # (a * a) * a
 SCALE_TWICE = Kernel(2, (np.multiply, "a", "t"), (np.multiply, "b", "t"))  # b * (a * t), into t: pow's backward

@@ -60,6 +60,39 @@ def test_kernels_are_bit_identical(dtype: type) -> None:
             assert _same(parallel.POW_BACKWARD[3](3.0, g, x), g * (3.0 * (x * x)))
 
 
+@pytest.mark.parametrize(("n", "size", "parts"), [(4_000_000, 1 << 16, 2), (N, 1 << 18, 2), (N, 1 << 16, 1),
+                                                  (N, 1 << 16, 8), (1 << 16, 1 << 16, 2), (7, 1, 2), (8, 1, 2)])
+def test_guided_blocks_cover_the_array_once_on_aligned_boundaries(n: int, size: int, parts: int) -> None:
+    bounds = parallel.chunks(n, size, parts)
+    assert bounds[0] == 0 and bounds[-1] == n
+    widths = np.diff(bounds)
+    assert (widths > 0).all() and (widths[:-1] >= size).all()
+    assert all(b % 1024 == 0 for b in bounds[1:-1]) or size < 1024
+    assert (widths[:-1] <= max(size, n // (2 * parts))).all()  # no block larger than the first share
+    if n >= 64 * size:
+        assert len(bounds) - 1 < n // size // 2  # far fewer blocks than fixed ones
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_gradient_of_one_skips_its_product_and_keeps_the_bits(dtype: type) -> None:
+    """The backward kernels of tanh, sigmoid and sin with a gradient of one (a sum's, broadcast; a 0-d one; the
+    number) run their `unit` chain, a pass less: the same bits as g * ... with nan, inf, -0.0 and subnormals."""
+    x = _data(dtype, 4, 10.0)
+    r = np.tanh(x)
+    with np.errstate(all="ignore"):
+        for g in (np.broadcast_to(np.asarray(dtype(1)), x.shape), np.asarray(dtype(1)), 1.0, 1):
+            assert _same(parallel.TANH_BACKWARD(g, r), np.multiply(g, 1 - r * r, dtype=dtype))
+            assert _same(parallel.SIGMOID_BACKWARD(g, r), np.multiply(g, 1 - r, dtype=dtype) * r)
+            assert _same(parallel.SIN_BACKWARD(g, x), np.multiply(g, np.cos(x), dtype=dtype))
+            assert _same(parallel.SIN_BACKWARD(g, r), np.multiply(g, np.cos(r), dtype=dtype))
+        g = np.broadcast_to(np.asarray(dtype(1)), x.shape)
+        unit, parallel.TANH_BACKWARD.unit = parallel.TANH_BACKWARD.unit, None  # the whole chain: the same bits
+        try:
+            assert _same(parallel.TANH_BACKWARD(g, r), unit(r))
+        finally:
+            parallel.TANH_BACKWARD.unit = unit
+
+
 def test_unsuited_arguments_are_left_to_numpy() -> None:
     x = _data(np.float32, 0)
     assert parallel.unary(np.sin)(x[:1000]) is None  # small
@@ -230,3 +263,21 @@ def test_a_view_of_a_view_keeps_a_result_in_use() -> None:
     whole = np.empty(5)
     assert parallel.owns_memory(whole) and not parallel.owns_memory(whole[1:])
     parallel.release()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.bool_])
+def test_a_large_leaf_is_copied_onto_a_cache_line(dtype: type) -> None:
+    """engine.tensor(array) of THRESHOLD elements or more copies it to a multiple of 64 bytes (core/coerce.array_from):
+    the same values and dtype as numpy's copy, its memory its own (an in-place op writes it), an F-ordered array
+    kept F-ordered, a float64 array made float32 when asked."""
+    data = (np.random.default_rng(3).standard_normal(parallel.THRESHOLD + 5) * 4).astype(dtype)
+    t = engine.tensor(data)
+    assert _address(t._data) % parallel.ALIGNMENT == 0 and _same(t._data, data.copy())
+    assert not np.shares_memory(t._data, data) and parallel.owns_memory(t._data)
+    if dtype is np.float32:
+        with engine.no_grad():
+            t.add_(1.0)
+        assert _same(t._data, data + np.float32(1.0))
+        assert _same(engine.tensor(data.astype(np.float64), dtype=engine.float32)._data, data)
+    matrix = np.asfortranarray(data[:512 * 512].reshape(512, 512))
+    assert engine.tensor(matrix)._data.flags.f_contiguous
