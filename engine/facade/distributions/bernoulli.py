@@ -10,7 +10,7 @@ from ... import facade as torch
 from ..nn import functional as F
 from . import constraints
 from .distribution import ExponentialFamily
-from .utils import NUMBERS, broadcast_all, lazy_property, logits_to_probs, probs_to_logits, put
+from .utils import batch_shape_of, broadcast_all, lazy_property, logits_to_probs, probs_to_logits, put
 
 
 def one_of(probs: Any, logits: Any) -> None:
@@ -35,7 +35,7 @@ class Bernoulli(ExponentialFamily):
         else:
             self.logits = param
         self._param = param
-        super().__init__(() if isinstance(given, NUMBERS) else param.size(), validate_args=validate_args)
+        super().__init__(batch_shape_of((given,), param), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Bernoulli:
         new = self._expanded(batch_shape, ("probs", "logits"))

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from ... import facade as torch
 from . import constraints
 from .distribution import ExponentialFamily
-from .utils import NUMBERS, broadcast_all
+from .utils import batch_shape_of, broadcast_all
 
 
 class Exponential(ExponentialFamily):
@@ -19,7 +19,7 @@ class Exponential(ExponentialFamily):
 
     def __init__(self, rate: Any, validate_args: bool | None = None) -> None:
         (self.rate,) = broadcast_all(rate)
-        super().__init__(() if isinstance(rate, NUMBERS) else self.rate.size(), validate_args=validate_args)
+        super().__init__(batch_shape_of((rate,), self.rate), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Exponential:
         return self._expanded(batch_shape, ("rate",))

@@ -10,7 +10,7 @@ from ..nn import functional as F
 from . import constraints
 from .bernoulli import one_of
 from .distribution import Distribution
-from .utils import NUMBERS, broadcast_all, lazy_property, logits_to_probs, probs_to_logits, put
+from .utils import batch_shape_of, broadcast_all, lazy_property, logits_to_probs, probs_to_logits, put
 
 
 class Geometric(Distribution):
@@ -27,7 +27,7 @@ class Geometric(Distribution):
             self.probs = param
         else:
             self.logits = param
-        super().__init__(() if isinstance(given, NUMBERS) else param.size(), validate_args=validate_args)
+        super().__init__(batch_shape_of((given,), param), validate_args=validate_args)
         if self._validate_args and probs is not None:
             valid = self.probs > 0
             if not bool(valid.all()):

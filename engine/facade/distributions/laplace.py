@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from ... import facade as torch
 from . import constraints
 from .distribution import Distribution
-from .utils import NUMBERS, broadcast_all
+from .utils import batch_shape_of, broadcast_all
 
 
 class Laplace(Distribution):
@@ -20,8 +20,7 @@ class Laplace(Distribution):
 
     def __init__(self, loc: Any, scale: Any, validate_args: bool | None = None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)
-        numbers = isinstance(loc, NUMBERS) and isinstance(scale, NUMBERS)
-        super().__init__(() if numbers else self.loc.size(), validate_args=validate_args)
+        super().__init__(batch_shape_of((loc, scale), self.loc), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Laplace:
         return self._expanded(batch_shape, ("loc", "scale"))

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from ... import facade as torch
 from . import constraints
 from .distribution import ExponentialFamily
-from .utils import NUMBERS, broadcast_all, standard_normal
+from .utils import batch_shape_of, broadcast_all, standard_normal
 
 
 class Normal(ExponentialFamily):
@@ -21,8 +21,7 @@ class Normal(ExponentialFamily):
 
     def __init__(self, loc: Any, scale: Any, validate_args: bool | None = None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)
-        numbers = isinstance(loc, NUMBERS) and isinstance(scale, NUMBERS)
-        super().__init__(() if numbers else self.loc.size(), validate_args=validate_args)
+        super().__init__(batch_shape_of((loc, scale), self.loc), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Normal:
         return self._expanded(batch_shape, ("loc", "scale"))

@@ -8,7 +8,7 @@ from typing import Any
 from ... import facade as torch
 from . import constraints
 from .distribution import Distribution
-from .utils import NUMBERS, broadcast_all
+from .utils import batch_shape_of, broadcast_all
 
 
 class Uniform(Distribution):
@@ -18,8 +18,7 @@ class Uniform(Distribution):
 
     def __init__(self, low: Any, high: Any, validate_args: bool | None = None) -> None:
         self.low, self.high = broadcast_all(low, high)
-        numbers = isinstance(low, NUMBERS) and isinstance(high, NUMBERS)
-        super().__init__(() if numbers else self.low.size(), validate_args=validate_args)
+        super().__init__(batch_shape_of((low, high), self.low), validate_args=validate_args)
 
     @property
     def arg_constraints(self) -> dict:

@@ -15,6 +15,12 @@ from ..nn import functional as F
 NUMBERS = (bool, int, float)  # what PyTorch accepts beside tensors as a parameter
 
 
+def batch_shape_of(given: tuple, broadcast: Any) -> Any:
+    """A distribution's batch shape from its parameters as given and one of them broadcast: () when every one is
+    a number (PyTorch's torch.Size()), else the broadcast parameter's size."""
+    return () if all(isinstance(v, NUMBERS) for v in given) else broadcast.size()
+
+
 def broadcast_tensors(*tensors: Any) -> tuple:
     """torch.broadcast_tensors: each tensor expanded to the shapes' broadcast (one already of it as it is)."""
     shape: tuple = ()
@@ -125,4 +131,4 @@ class lazy_property:
         return value
 
 
-__all__ = ["broadcast_all", "clamp_probs", "lazy_property", "logits_to_probs", "probs_to_logits"]
+__all__ = ["batch_shape_of", "broadcast_all", "clamp_probs", "lazy_property", "logits_to_probs", "probs_to_logits"]
