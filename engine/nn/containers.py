@@ -1,19 +1,16 @@
 """More of torch.nn's containers and simple layers: ModuleDict, ParameterList, ParameterDict (which make tensors
 Parameters, as PyTorch's do, and print as PyTorch prints them), Unflatten, Dropout1d/2d/3d (whole channels zeroed:
-F.dropout1d/2d/3d of linear_functions.py) and LazyLinear (in_features taken from the first input, its weights drawn
-then, when it becomes a Linear)."""
+F.dropout1d/2d/3d of linear_functions.py). The lazy layers (LazyLinear, ...) are in lazy.py."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from ..core.coerce import tensor_arg
 from ..core.dtypes import TYPE_NAMES
 from ..core.tensor import Tensor
 from ..errors import InvalidArgumentError, OutOfRangeError
 from ..ops.shapes import unflatten
-from .layers import Linear, empty_parameter
 from .linear_functions import dropout1d, dropout2d, dropout3d
 from .module import Module, Parameter
 
@@ -233,29 +230,8 @@ class Dropout3d(_ChannelDropout):
     FUNCTION = staticmethod(dropout3d)
 
 
-class LazyLinear(Linear):
-    """A Linear whose in_features is the first input's last dim: its weights are drawn then (PyTorch's numbers,
-    at that point of the random stream), and it becomes a Linear."""
-
-    def __init__(self, out_features: int, bias: bool = True, device: Any = None, dtype: Any = None) -> None:
-        Module.__init__(self)
-        self.in_features, self.out_features, self._dtype = 0, out_features, dtype
-        self.register_parameter("weight", empty_parameter((0,), dtype))
-        self.register_parameter("bias", empty_parameter((0,), dtype) if bias else None)
-
-    def forward(self, input: Any) -> Tensor:
-        x = tensor_arg(input)
-        self.in_features = x._data.shape[-1]
-        self.register_parameter("weight", empty_parameter((self.out_features, self.in_features), self._dtype))
-        if self.registered_parameters["bias"] is not None:
-            self.register_parameter("bias", empty_parameter((self.out_features,), self._dtype))
-        self.reset_parameters()
-        self.__class__ = Linear
-        return Linear.forward(self, x)
-
-
 CONTAINER_LAYERS = {cls.__name__: cls for cls in (ModuleDict, ParameterList, ParameterDict, Unflatten, Dropout1d,
-                                                  Dropout2d, Dropout3d, LazyLinear)}
+                                                  Dropout2d, Dropout3d)}
 
-__all__ = ["CONTAINER_LAYERS", "Dropout1d", "Dropout2d", "Dropout3d", "LazyLinear", "ModuleDict", "ParameterDict",
+__all__ = ["CONTAINER_LAYERS", "Dropout1d", "Dropout2d", "Dropout3d", "ModuleDict", "ParameterDict",
            "ParameterList", "Unflatten"]

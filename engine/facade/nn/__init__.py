@@ -4,10 +4,12 @@ engine, and the submodules functional, init, parameter, modules and utils."""
 from __future__ import annotations
 
 from autodiff.engine.nn.function_modules import NN_MODULES
+from autodiff.engine.nn.lazy import UninitializedBuffer, UninitializedParameter
 from autodiff.engine.nn.module import Module, Parameter
 
 from . import functional, init, modules, parameter, utils
 
 globals().update(NN_MODULES)
 
-__all__ = ["Module", "Parameter", "functional", "init", "modules", "parameter", "utils", *sorted(NN_MODULES)]
+__all__ = ["Module", "Parameter", "UninitializedBuffer", "UninitializedParameter", "functional", "init", "modules",
+           "parameter", "utils", *sorted(NN_MODULES)]
