@@ -23,7 +23,7 @@ from ..ops.shapes import permute, to, transpose
 from . import dtypes, protocols
 from .autograd import backward
 from .coerce import END, LOWEST, array_from, checked_number
-from .inplace import fill_, fresh, update_
+from .inplace import fill_, fresh, plain_update_, update_
 from .optable import Op
 from .recording import apply
 from .registry import BUILTINS
@@ -108,12 +108,22 @@ def _plus(t: Tensor, other: Any, alpha: Any, name: str) -> Tensor:
     return BUILTINS[name].fn(t, other, alpha=alpha)
 
 
-# In-place updates (x += y is x.add_(y)): the result is written into the tensor's memory.
+def _plain(t: Tensor, other: Any, alpha: Any, ufunc: np.ufunc) -> bool:
+    """add_/sub_ with the usual alpha of 1 on tensors that record nothing, done in place (inplace.plain_update_)."""
+    return type(alpha) is int and alpha == 1 and plain_update_(t, other, ufunc)
+
+
+# In-place updates (x += y is x.add_(y)): the result is written into the tensor's memory; where nothing is recorded
+# (plain tensors of one dtype and shape), straight into it (inplace.plain_update_: the same bits).
 INPLACE: dict[str, Callable[..., Tensor]] = {
-    "add_": lambda self, other, *, alpha=1: update_(self, lambda t: _plus(t, other, alpha, "add"), "add_"),
-    "sub_": lambda self, other, *, alpha=1: update_(self, lambda t: _plus(t, other, alpha, "sub"), "sub_"),
-    "mul_": lambda self, other: update_(self, lambda t: t * other, "mul_"),
-    "div_": lambda self, other, *, rounding_mode=UNSET: update_(
+    "add_": lambda self, other, *, alpha=1: self if _plain(self, other, alpha, np.add) else update_(
+        self, lambda t: _plus(t, other, alpha, "add"), "add_"),
+    "sub_": lambda self, other, *, alpha=1: self if _plain(self, other, alpha, np.subtract) else update_(
+        self, lambda t: _plus(t, other, alpha, "sub"), "sub_"),
+    "mul_": lambda self, other: self if plain_update_(self, other, np.multiply) else update_(
+        self, lambda t: t * other, "mul_"),
+    "div_": lambda self, other, *, rounding_mode=UNSET: self if (
+        rounding_mode is UNSET and plain_update_(self, other, np.divide)) else update_(
         self, lambda t: t / other if rounding_mode is UNSET else BUILTINS["div"].fn(t, other, rounding_mode), "div_"),
     "floor_divide_": floor_divide_,
     "masked_fill_": lambda self, mask, value: update_(self, lambda t: BUILTINS["masked_fill"].fn(t, mask, value),

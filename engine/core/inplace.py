@@ -16,6 +16,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..errors import AutogradError, BadValueError, ShapeError
+from ..kernels import parallel
 from ..kernels.arrays import as_strided_scatter, memory_order
 from ..transforms.dual_tensors import carry_tangent, set_tangent, tangent_of, write_tangent
 from .dtypes import can_cast, cast_error
@@ -246,6 +247,28 @@ def overwrite_(t: Tensor, write: Callable[[np.ndarray], None], name: str) -> Ten
     elif t._view_stamp is not None:
         t._view_stamp = t._counter().value
     return t
+
+
+_PLAIN_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def plain_update_(t: Tensor, other: object, ufunc: np.ufunc) -> bool:
+    """t += other (ufunc np.add; subtract, multiply, divide likewise) straight into t's memory when nothing is to be
+    recorded: t and other float32 or float64 tensors of one dtype and shape, neither requiring grad nor a view (an
+    optimizer's `p.data += -lr * p.grad`). The same bits as update_'s `t + other` copied into t, without the
+    operation's node, the copy of t and the checks that cannot fail here; False when the case is not this one."""
+    if (type(other) is not Tensor or t._requires_grad or other._requires_grad or t._base is not None
+            or other._view_stamp is not None or STATE.forward_level):
+        return False
+    a, b = t._data, other._data
+    if a.dtype != b.dtype or a.shape != b.shape or a.dtype not in _PLAIN_DTYPES or not a.flags.writeable:
+        return False
+    if a.size < parallel.CHEAP_THRESHOLD or not parallel.binary(ufunc).into(a, a, b):  # large: split as the op is
+        ufunc(a, b, out=a)
+    t._bump_version()
+    if t._view_stamp is not None:
+        t._view_stamp = t._counter().value
+    return True
 
 
 def update_(t: Tensor, compute: Callable[[Tensor], Tensor], name: str) -> Tensor:
