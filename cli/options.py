@@ -190,15 +190,17 @@ def dtype_option(default: str) -> Callable:
                   help=DTYPE_HELP)
 
 
-def engine_options(dtype: bool | str = True) -> Callable[[Callable], Callable]:
+def engine_options(dtype: bool | str = True, max_elements: int | None = 50_000_000) -> Callable[[Callable], Callable]:
     """--seed, --max-elements and --dtype (dtype=True; a dtype name: that dtype, no option; False: the command
-    declares its own --dtype). The command receives them as one frozen `config` (app.config.Config) and runs
+    declares its own --dtype), --max-elements's default (None: no limit, for the commands that run the user's own
+    Python, as PyTorch has none). The command receives them as one frozen `config` (app.config.Config) and runs
     inside it: the engine's settings are the command's, restored after it."""
     options = [
         option("--seed", type=Positive(0, "a non-negative integer"),
                help="Seed for the random numbers (PyTorch's generator: torch.manual_seed)."),
-        option("--max-elements", type=Positive(), default=50_000_000, show_default=True,
-               help="Refuse tensors with more elements."),
+        option("--max-elements", type=Positive(), default=max_elements, show_default=max_elements is not None,
+               help="Refuse tensors with more elements." if max_elements is not None else
+               "Refuse tensors with more elements (default: no limit, as in PyTorch)."),
         option("--color", type=click.Choice(["auto", "always", "never"]), default=None,
                help="Colour: auto (default: on a terminal, as NO_COLOR, FORCE_COLOR and TERM=dumb say), always "
                     "(and pretty output when piped), never."),

@@ -34,7 +34,7 @@ Example session:
                                                            "allow_interspersed_args": False})
 @click.argument("file", metavar="FILE|-")
 @click.argument("args", nargs=-1, type=click.UNPROCESSED, metavar="[ARGS]...")
-@engine_options()
+@engine_options(max_elements=None)
 @watch_options
 def run_command(file: str, args: tuple[str, ...], dtype: str, config: Any, trace: bool, explain: bool,
                 detect_anomaly: bool) -> int:
@@ -96,7 +96,7 @@ def _report_pass(report: Any, trace: bool, explain: bool) -> None:
 
 # ---------------------------------------------------------------------------- autodiff repl
 @click.command("repl", epilog=EPILOG_REPL, context_settings=settings())
-@engine_options()
+@engine_options(max_elements=None)
 def repl_command(dtype: str, config: Any) -> int:
     """Python's interactive console with `import torch` answered by autodiff's engine.
 

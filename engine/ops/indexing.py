@@ -85,9 +85,12 @@ def whole_slice(item: slice, length: int) -> bool:
 
 def _as_python(item: Any) -> Any:
     """One item of an index as PyTorch reads it: a 0-d tensor of a whole number is that integer (a select,
-    as PyTorch treats a 0-d integer tensor), a tuple inside the index is a sequence (as a list)."""
+    as PyTorch treats a 0-d integer tensor), a tuple inside the index is a sequence (as a list), and so is a range
+    (x[range(n), y], as makemore writes it)."""
     if isinstance(item, tuple):
         return [_as_python(i) for i in item]
+    if isinstance(item, range):
+        return list(item)
     if isinstance(item, Tensor) and item.ndim == 0 and item._data.dtype != np.bool_:
         value = item._data.item()
         if float(value).is_integer():

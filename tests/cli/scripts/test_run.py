@@ -185,6 +185,18 @@ def test_seed_and_dtype_options(cli, tmp_path):
     assert out.stdout.splitlines()[1] == "tensor([1.5000]) torch.float64"
 
 
+def test_a_script_has_no_element_limit_unless_asked(cli, tmp_path):
+    # PyTorch has none: makemore part 5's x @ weight of 93,504,000 elements runs as written (np.empty touches no page)
+    path = script(tmp_path, "import torch\nprint(torch.empty(60_000_000, dtype=torch.bool).shape)\n")
+    out = cli("run", path)
+    assert (out.code, out.stdout) == (0, "torch.Size([60000000])\n")
+    out = cli("run", "--max-elements", "1000", path)
+    assert out.code == 1
+    assert out.stderr.splitlines()[-1] == ("RuntimeError: tensor of shape (60000000,) would have 60,000,000 elements, "
+                                           "over the limit of 1,000")
+    assert "(default: no limit, as in PyTorch)" in " ".join(cli("run", "--help").stdout.split())
+
+
 def test_options_after_the_file_are_the_scripts(cli, tmp_path):
     path = script(tmp_path, "import sys\nprint(sys.argv[1:])\n")
     out = cli("run", path, "--seed", "7", "--trace")
