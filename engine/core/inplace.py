@@ -293,10 +293,9 @@ def update_(t: Tensor, compute: Callable[[Tensor], Tensor], name: str) -> Tensor
     if result._data.shape != t._data.shape:
         raise ShapeError(f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
                          f"{list(result._data.shape)}", reason="inplace_broadcast")
-    if base is not None and recording and result._requires_grad:
-        raise AutogradError(f"{name} on a view of a tensor that requires grad is not supported by autodiff",
-                            hint="write the result to a new name (y = x + ...), or clone() first",
-                            reason="view_inplace")
+    if base is not None and recording and result._requires_grad:  # dC[ix] += demb[k, j]: the result written into
+        write_view(t, (Ellipsis,), result, result._data)  # the view, CopySlices on its base, as PyTorch records it
+        return t
     with np.errstate(all="ignore"):
         np.copyto(t._data, result._data, casting="unsafe")
     if STATE.forward_level:

@@ -151,7 +151,7 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
     if any(is_advanced(item) for item in items):
         _setitem_advanced(x, items, value)
         return
-    where = _numpy_index(x, index)
+    where = _numpy_index(x, tuple(items) if isinstance(index, tuple) else items[0])  # x[t] with a 0-d integer t
     src = _fitted(_written(value, x), x._data[where].shape)
     src_data = src._data if isinstance(src, Tensor) else src
     if base_of(x) is not None:  # a view: CopySlices on its base, AsStridedBackward0 on the view
