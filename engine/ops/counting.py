@@ -1,6 +1,6 @@
-"""Counting and indexing by integer tensors, as PyTorch has them: one_hot, bincount, unique, index_add and the
-deprecated torch.range. Their results are integer tensors (int64) where PyTorch's are, and index_add is
-recorded as IndexAddBackward0 (the gradient of source is the gradient at its index, times alpha)."""
+"""Counting and indexing by integer tensors, as PyTorch has them: one_hot, bincount, histc, histogram, unique,
+index_add and the deprecated torch.range. Their results are integer tensors (int64) where PyTorch's are, and
+index_add is recorded as IndexAddBackward0 (the gradient of source is the gradient at its index, times alpha)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..core.coerce import number, tensor_arg
+from ..core.dtypes import BY_NUMPY, TYPE_NAMES
 from ..core.optable import LINEAR_JVP, SHAPES, Grad, Op, declare
 from ..core.recording import apply
 from ..core.registry import builtin
@@ -67,6 +68,82 @@ def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Tensor:
         raise ShapeError("weights should be 1-d and have the same length as input", reason="shape")
     dtype = w.dtype if w.dtype.kind == "f" else np.dtype(np.float64)
     return leaf(np.bincount(data, weights=w.astype(np.float64), minlength=length).astype(dtype), False)
+
+
+def _float_values(input: Any, kernel: str) -> np.ndarray:
+    data = tensor_arg(input)._data
+    if data.dtype.kind != "f":
+        raise BadValueError(f'"{kernel}" not implemented for \'{TYPE_NAMES[BY_NUMPY[data.dtype]]}\'', reason="dtype")
+    return data.reshape(-1)
+
+
+def _bin_count(bins: Any, what: str) -> int:
+    if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins <= 0:
+        raise BadValueError(f"{what}: bins must be > 0, but got {bins} for dimension 0", reason="arguments")
+    check_elements((int(bins) + 1,))
+    return int(bins)
+
+
+@builtin("histc(input, bins=100, min=0, max=0)", summary="counts of a float tensor's values in equal bins")
+def histc(input: Any, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
+    """Counts in `bins` equal bins over [min, max] (both 0: the data's smallest and largest value; equal: one on
+    either side), in the input's dtype; values outside, and nan, are left out. PyTorch's bins, to the bit: a
+    value's bin is (value - min) * bins / (max - min) in the input's dtype, truncated (the largest in the last)."""
+    data = _float_values(input, "histogram_cpu")
+    count = _bin_count(bins, "torch.histc")
+    kind = data.dtype.type
+    low, high = kind(number(min, "min")), kind(number(max, "max"))
+    if low == high == 0 and data.size:
+        low, high = data.min(), data.max()
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise BadValueError(f"torch.histc: range of [{low}, {high}] is not finite", reason="arguments")
+    if low == high:
+        low, high = low - kind(1), high + kind(1)
+    if low > high:
+        raise BadValueError("torch.histc: max must be larger than min", reason="arguments")
+    inside = data[(data >= low) & (data <= high)]
+    with np.errstate(all="ignore"):
+        position = ((inside - low) * kind(count) / (high - low)).astype(np.int64)
+    np.minimum(position, count - 1, out=position)
+    return leaf(np.bincount(position, minlength=count).astype(data.dtype), False)
+
+
+@builtin("histogram(input, bins=100, range=None, weight=None, density=False)", method=True,
+         summary="a histogram of a float tensor's values and its bin edges (torch.histogram)")
+def histogram(input: Any, bins: Any = 100, range: Any = None, weight: Any = None, density: bool = False) -> Any:
+    """(hist, bin_edges) as torch.return_types.histogram: `bins` equal bins over `range` (default: the data's
+    smallest and largest value; equal: half a unit on either side), edges as linspace gives them, or `bins` a
+    1-d tensor of increasing edges; each value in the bin whose edges hold it, the last bin closed; `weight`
+    adds each value's weight instead of 1; `density` divides by the total and the bin's width."""
+    from ..core.return_types import return_type
+    from .constructors import linspace
+
+    data = _float_values(input, "histogramdd")
+    if isinstance(bins, Tensor):
+        edges = bins._data.astype(data.dtype).reshape(-1)
+    else:
+        count = _bin_count(bins, "torch.histogram()")
+        if range is None:
+            low, high = (data.min(), data.max()) if data.size else (0.0, 0.0)
+        else:
+            low, high = (number(v, "range") for v in range)
+        if low > high:
+            raise BadValueError(f"torch.histogramdd: min should not exceed max, but got min {low:g} max {high:g} for "
+                                "dimension 0", reason="arguments")
+        if low == high:
+            low, high = low - 0.5, high + 0.5
+        edges = linspace(float(low), float(high), count + 1, dtype=data.dtype)._data
+    position = np.searchsorted(edges, data, side="right") - 1
+    position[data == edges[-1]] = edges.size - 2  # the last bin holds its right edge
+    keep = (position >= 0) & (position < edges.size - 1)
+    values = None
+    if weight is not None:
+        values = tensor_arg(weight, "weight")._data.reshape(-1)[keep].astype(np.float64)
+    hist = np.bincount(position[keep], weights=values, minlength=edges.size - 1).astype(data.dtype)
+    if density:
+        with np.errstate(all="ignore"):
+            hist = hist / (hist.sum() * np.diff(edges))
+    return return_type("histogram", ("hist", "bin_edges"))(leaf(hist, False), leaf(edges, False))
 
 
 @builtin("unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None)",
