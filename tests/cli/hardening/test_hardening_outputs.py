@@ -132,8 +132,12 @@ def test_small_empty_tensors_are_still_written():
 
 
 def test_tolist_of_an_endless_empty_tensor_is_a_limit_error():
-    done = _run("run", "-", input="import torch\nprint(len(torch.zeros(10**12, 0).tolist()))\n")
+    script = "import torch\nprint(len(torch.zeros(10**12, 0).tolist()))\n"
+    done = _run("run", "--max-elements", "50000000", "-", input=script)
     assert done.returncode == 1 and "RuntimeError: " in done.stderr and "nested lists" in done.stderr
+    # without a limit (run's default, as PyTorch) it is Python's MemoryError, at once, as the script's own error
+    done = _run("run", "-", input=script)
+    assert done.returncode == 1 and done.stderr.splitlines()[-1] == "MemoryError"
 
 
 def _npy(path, header: str) -> None:
