@@ -12,7 +12,8 @@ import pytest
 
 from autodiff import engine
 from autodiff.engine.nn.module import parameter
-from autodiff.engine.optim.optimizers import OPTIMIZERS, StepLR
+from autodiff.engine.optim.catalog import OPTIMIZERS
+from autodiff.engine.optim.schedulers import StepLR
 
 torch = pytest.importorskip("torch")
 

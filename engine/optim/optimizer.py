@@ -1,0 +1,179 @@
+"""torch.optim.Optimizer (param_groups, state, step(closure), zero_grad(set_to_none), state_dict and
+load_state_dict) and PyTorch's CPU kernels in numpy that the optimizers' updates are written in.
+
+Each update follows PyTorch's single-tensor implementation (the one it runs on the CPU) in its order of
+operations and roundings: the numbers of an option are cast to the parameter's dtype where PyTorch's kernels
+cast them, and where its compiled kernels fuse a multiply and an add (add_ with alpha, addcmul_, lerp_, mul_
+then add_) the result is rounded once (floatmath.fma32/fma64). So SGD's parameters equal PyTorch's bit for bit
+step after step. One difference is known: PyTorch's CPU sqrt (Intel MKL's) is within one unit in the last
+place of the exact square root that numpy computes, so Adam, AdamW, RMSprop and Adagrad can differ from
+PyTorch in the last bit of an update.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..core.modes import enable_grad, no_grad
+from ..core.tensor import Tensor
+from ..errors import BadValueError
+from ..kernels.floatmath import fma32, fma64
+from ..kernels.parallel import owns_memory
+from ..nn.module import zero_grad_of
+
+
+# ---------------------------------------------------------------------------- PyTorch's kernels, in numpy
+def scalar(value: float, dtype: np.dtype) -> np.ndarray:
+    """A Python number as PyTorch's CPU kernels see it: cast to the tensor's dtype."""
+    return np.asarray(value, dtype)
+
+
+def fma(a: Any, b: Any, c: np.ndarray) -> np.ndarray:
+    """a * b + c rounded once, in c's dtype (a compiled kernel's fused multiply-add)."""
+    return fma32(a, b, c) if c.dtype == np.float32 else fma64(a, b, c)
+
+
+def add(a: np.ndarray, b: np.ndarray, alpha: float) -> np.ndarray:
+    """a.add(b, alpha=alpha): fmadd(b, alpha, a)."""
+    return fma(b, scalar(alpha, a.dtype), a)
+
+
+def addcmul(a: np.ndarray, b: np.ndarray, c: np.ndarray, value: float) -> np.ndarray:
+    """a.addcmul(b, c, value=value): a + value * b * c, the last multiply and the add fused."""
+    return fma(scalar(value, a.dtype) * b, c, a)
+
+
+def addcdiv(a: np.ndarray, b: np.ndarray, c: np.ndarray, value: float) -> np.ndarray:
+    """a.addcdiv(b, c, value=value): a + value * b / c."""
+    return a + scalar(value, a.dtype) * b / c
+
+
+def lerp(a: np.ndarray, b: np.ndarray, weight: float) -> np.ndarray:
+    """a.lerp(b, weight): a + w * (b - a) for |w| < 0.5, else b + (w - 1) * (b - a), each fused."""
+    w = scalar(weight, a.dtype)
+    if abs(float(w)) < 0.5:
+        return fma(w, b - a, a)
+    return fma(w - np.asarray(1, a.dtype), b - a, b)
+
+
+def write(t: Tensor, values: np.ndarray) -> None:
+    """values into t's memory (in place, as PyTorch's optimizers update), its version moved on."""
+    t._data[...] = values
+    t._bump_version()
+
+
+# ---------------------------------------------------------------------------- the optimizer
+COMMON = {"maximize": False, "foreach": None, "differentiable": False}
+
+
+class Optimizer:
+    """torch.optim.Optimizer: param_groups (dicts: 'params' and the options), state (per parameter)."""
+
+    DEFAULTS: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, params: Any, **options: Any) -> None:
+        unknown = [k for k in options if k not in self.DEFAULTS]
+        if unknown:
+            raise BadValueError(f"{type(self).__name__}.__init__() got an unexpected keyword argument '{unknown[0]}'",
+                                reason="arguments")
+        self.defaults = {**self.DEFAULTS, **options}
+        self.check(self.defaults)
+        self.param_groups: list[dict[str, Any]] = []
+        self.state: dict[Tensor, dict[str, Any]] = {}
+        if isinstance(params, Tensor):
+            raise BadValueError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
+                                "but got torch.FloatTensor", reason="optimizer")
+        groups = list(params)
+        if not groups:
+            raise BadValueError("optimizer got an empty parameter list", reason="optimizer")
+        for group in groups if isinstance(groups[0], dict) else [{"params": groups}]:
+            self.add_param_group(group)
+
+    def check(self, options: dict[str, Any]) -> None:
+        lr = options.get("lr")
+        if isinstance(lr, bool) or not isinstance(lr, (int, float)) or not lr >= 0:
+            raise BadValueError(f"Invalid learning rate: {lr}", reason="optimizer")
+        for key in ("momentum", "weight_decay", "eps", "lr_decay", "initial_accumulator_value", "alpha"):
+            value = options.get(key, 0)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+                raise BadValueError(f"Invalid {key.replace('_', ' ')} value: {value}", reason="optimizer")
+
+    def add_param_group(self, param_group: Any) -> None:
+        """A group of parameters with options of its own (the others from the optimizer's defaults)."""
+        if not isinstance(param_group, dict):
+            raise BadValueError(f"param_group must be a dict, but got {type(param_group).__name__}",
+                                reason="optimizer")
+        params = param_group.get("params")
+        params = [params] if isinstance(params, Tensor) else list(params) if params is not None else []
+        for p in params:
+            if not isinstance(p, Tensor):
+                raise BadValueError(f"optimizer can only optimize Tensors, but one of the params is "
+                                    f"{type(p).__name__}", reason="optimizer")
+            if not p.is_leaf:
+                raise BadValueError("can't optimize a non-leaf Tensor", reason="optimizer")
+        group = {**param_group, "params": params}
+        for key, value in self.defaults.items():
+            group.setdefault(key, value)
+        self.check(group)
+        seen = {id(p) for g in self.param_groups for p in g["params"]}
+        if any(id(p) in seen for p in params):
+            raise BadValueError("some parameters appear in more than one parameter group", reason="optimizer")
+        self.param_groups.append(group)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for group in self.param_groups:
+            for p in group["params"]:
+                zero_grad_of(p, set_to_none)
+
+    def step(self, closure: Any = None) -> Any:
+        """One update of every parameter that has a gradient (closure: re-evaluates the loss first)."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        with no_grad():
+            for group in self.param_groups:
+                self.update_group([p for p in group["params"] if p.grad is not None], group)
+        return loss
+
+    def update_group(self, params: list[Tensor], group: dict[str, Any]) -> None:
+        """One update of each parameter of a group that has a gradient, in order."""
+        for p in params:
+            grad = p.grad._data
+            self.update(p, -grad if group["maximize"] else grad, group, self.state.setdefault(p, {}))
+
+    def update(self, p: Tensor, grad: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
+        raise NotImplementedError  # pragma: no cover - every optimizer defines it
+
+    def state_dict(self) -> dict[str, Any]:
+        index: dict[int, int] = {}
+        groups = []
+        for group in self.param_groups:
+            numbers = [index.setdefault(id(p), len(index)) for p in group["params"]]
+            groups.append({**{k: v for k, v in group.items() if k != "params"}, "params": numbers})
+        state = {index[id(p)]: dict(s) for p, s in self.state.items() if id(p) in index and s}
+        return {"state": state, "param_groups": groups}
+
+    def __repr__(self) -> str:
+        text = type(self).__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            text += f"\nParameter Group {i}\n"
+            for key in sorted(group):
+                if key != "params":
+                    text += f"    {key}: {group[key]}\n"
+        return text + ")"
+
+
+def zeros_like(p: Tensor) -> Tensor:
+    return Tensor._make(np.zeros_like(p._data))
+
+
+def step_of(state: dict[str, Any]) -> float:
+    """state['step'] += 1 (a float32 tensor, as PyTorch keeps it); its value as a Python number."""
+    step = state["step"]
+    write(step, step._data + np.float32(1))
+    return float(step._data)
+
+
