@@ -12,15 +12,15 @@ PyTorch in the last bit of an update.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, ClassVar
 
 import numpy as np
 
 from ..core.modes import enable_grad, no_grad
 from ..core.tensor import Tensor
-from ..errors import BadValueError
+from ..errors import BadValueError, InvalidArgumentError
 from ..kernels.floatmath import fma32, fma64
-from ..kernels.parallel import owns_memory
 from ..nn.module import zero_grad_of
 
 
@@ -156,6 +156,27 @@ class Optimizer:
         state = {index[id(p)]: dict(s) for p, s in self.state.items() if id(p) in index and s}
         return {"state": state, "param_groups": groups}
 
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """The groups' options and the parameters' state of a state_dict() (parameters matched by position)."""
+        saved_groups = copy.deepcopy(state_dict["param_groups"])
+        if len(self.param_groups) != len(saved_groups):
+            raise InvalidArgumentError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(self.param_groups, saved_groups)):
+            raise InvalidArgumentError(
+                "loaded state dict contains a parameter group that doesn't match the size of optimizer's group")
+        id_map = {i: p for g, s in zip(self.param_groups, saved_groups) for i, p in zip(s["params"], g["params"])}
+        state: dict[Any, dict[str, Any]] = {}
+        for key, values in state_dict["state"].items():
+            if key not in id_map:
+                state[key] = values
+                continue
+            param = id_map[key]
+            state[param] = {name: cast_state(param, name, value) for name, value in values.items()}
+        for group, saved in zip(self.param_groups, saved_groups):
+            saved["params"] = group["params"]
+        self.state = state
+        self.param_groups = saved_groups
+
     def __repr__(self) -> str:
         text = type(self).__name__ + " ("
         for i, group in enumerate(self.param_groups):
@@ -164,6 +185,15 @@ class Optimizer:
                 if key != "params":
                     text += f"    {key}: {group[key]}\n"
         return text + ")"
+
+
+def cast_state(param: Tensor, key: str, value: Any) -> Any:
+    """A loaded state tensor in the parameter's dtype (a copy only if it differs; 'step' kept), as PyTorch."""
+    if not isinstance(value, Tensor) or key == "step" or value._data.dtype == param._data.dtype:
+        return value
+    if not np.issubdtype(param._data.dtype, np.floating):
+        return value
+    return Tensor._make(value._data.astype(param._data.dtype))
 
 
 def zeros_like(p: Tensor) -> Tensor:
