@@ -13,13 +13,14 @@ PyTorch in the last bit of an update.
 from __future__ import annotations
 
 import copy
+import warnings
 from typing import Any, ClassVar
 
 import numpy as np
 
 from ..core.modes import enable_grad, no_grad
 from ..core.tensor import Tensor
-from ..errors import BadValueError, InvalidArgumentError
+from ..errors import InvalidArgumentError, WrongTypeError
 from ..kernels.floatmath import fma32, fma64
 from ..nn.module import zero_grad_of
 
@@ -68,59 +69,95 @@ def write(t: Tensor, values: np.ndarray) -> None:
 COMMON = {"maximize": False, "foreach": None, "differentiable": False}
 
 
+def require(ok: bool, message: str) -> None:
+    """PyTorch's ValueError for a bad option of an optimizer's constructor."""
+    if not ok:
+        raise InvalidArgumentError(message)
+
+
+def require_lr(options: dict[str, Any]) -> None:
+    require(0.0 <= options["lr"], f"Invalid learning rate: {options['lr']}")  # noqa: SIM300 - PyTorch's order: its TypeError
+
+
+def require_betas(options: dict[str, Any]) -> None:
+    betas = options["betas"]
+    require(0.0 <= betas[0] < 1.0, f"Invalid beta parameter at index 0: {betas[0]}")
+    require(0.0 <= betas[1] < 1.0, f"Invalid beta parameter at index 1: {betas[1]}")
+
+
+def require_nonnegative(options: dict[str, Any], key: str, label: str | None = None) -> None:
+    """0 <= options[key], else 'Invalid {label} value: ...' (label: the key unless PyTorch words it otherwise)."""
+    require(0.0 <= options[key], f"Invalid {label or key} value: {options[key]}")  # noqa: SIM300 - as PyTorch
+
+
+def typename(value: Any) -> str:
+    """torch.typename: torch.FloatTensor for a float32 tensor, the type's name for the rest."""
+    if isinstance(value, Tensor):
+        return {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor", "int64": "torch.LongTensor"}.get(
+            str(value._data.dtype), "torch.Tensor")
+    kind = type(value)
+    return kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+
+
 class Optimizer:
     """torch.optim.Optimizer: param_groups (dicts: 'params' and the options), state (per parameter)."""
 
     DEFAULTS: ClassVar[dict[str, Any]] = {}
+    POSITIONAL: ClassVar[tuple[str, ...]] = ()  # the options PyTorch's constructor takes by position, in order
 
-    def __init__(self, params: Any, **options: Any) -> None:
+    def __init__(self, params: Any, *args: Any, **options: Any) -> None:
+        name = type(self).__name__
+        if len(args) > len(self.POSITIONAL):
+            raise WrongTypeError(f"{name}.__init__() takes from 2 to {len(self.POSITIONAL) + 2} positional arguments "
+                                 f"but {len(args) + 2} were given")
+        for key, value in zip(self.POSITIONAL, args):
+            if key in options:
+                raise WrongTypeError(f"{name}.__init__() got multiple values for argument '{key}'")
+            options[key] = value
         unknown = [k for k in options if k not in self.DEFAULTS]
         if unknown:
-            raise BadValueError(f"{type(self).__name__}.__init__() got an unexpected keyword argument '{unknown[0]}'",
-                                reason="arguments")
+            raise WrongTypeError(f"{name}.__init__() got an unexpected keyword argument '{unknown[0]}'")
         self.defaults = {**self.DEFAULTS, **options}
         self.check(self.defaults)
         self.param_groups: list[dict[str, Any]] = []
-        self.state: dict[Tensor, dict[str, Any]] = {}
+        self.state: dict[Any, dict[str, Any]] = {}
         if isinstance(params, Tensor):
-            raise BadValueError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
-                                "but got torch.FloatTensor", reason="optimizer")
+            raise WrongTypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
+                                 f"but got {typename(params)}")
         groups = list(params)
         if not groups:
-            raise BadValueError("optimizer got an empty parameter list", reason="optimizer")
+            raise InvalidArgumentError("optimizer got an empty parameter list")
         for group in groups if isinstance(groups[0], dict) else [{"params": groups}]:
             self.add_param_group(group)
 
     def check(self, options: dict[str, Any]) -> None:
-        lr = options.get("lr")
-        if isinstance(lr, bool) or not isinstance(lr, (int, float)) or not lr >= 0:
-            raise BadValueError(f"Invalid learning rate: {lr}", reason="optimizer")
-        for key in ("momentum", "weight_decay", "eps", "lr_decay", "initial_accumulator_value", "alpha"):
-            value = options.get(key, 0)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-                raise BadValueError(f"Invalid {key.replace('_', ' ')} value: {value}", reason="optimizer")
+        """PyTorch's checks of the constructor's options (ValueError)."""
+        require_lr(options)
 
     def add_param_group(self, param_group: Any) -> None:
         """A group of parameters with options of its own (the others from the optimizer's defaults)."""
         if not isinstance(param_group, dict):
-            raise BadValueError(f"param_group must be a dict, but got {type(param_group).__name__}",
-                                reason="optimizer")
-        params = param_group.get("params")
-        params = [params] if isinstance(params, Tensor) else list(params) if params is not None else []
+            raise WrongTypeError(f"param_group must be a dict, but got {type(param_group)}")
+        params = param_group["params"]
+        if isinstance(params, set):
+            raise WrongTypeError("optimizer parameters need to be organized in ordered collections, but the ordering "
+                                 "of tensors in sets will change between runs. Please use a list instead.")
+        params = param_group["params"] = [params] if isinstance(params, Tensor) else list(params)
         for p in params:
             if not isinstance(p, Tensor):
-                raise BadValueError(f"optimizer can only optimize Tensors, but one of the params is "
-                                    f"{type(p).__name__}", reason="optimizer")
-            if not p.is_leaf:
-                raise BadValueError("can't optimize a non-leaf Tensor", reason="optimizer")
-        group = {**param_group, "params": params}
+                raise WrongTypeError(f"optimizer can only optimize Tensors, but one of the params is {typename(p)}")
+            if not (p.is_leaf or p.retains_grad):
+                raise InvalidArgumentError("can't optimize a non-leaf Tensor")
         for key, value in self.defaults.items():
-            group.setdefault(key, value)
-        self.check(group)
+            param_group.setdefault(key, value)
+        if len({id(p) for p in params}) != len(params):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will "
+                          "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
         seen = {id(p) for g in self.param_groups for p in g["params"]}
         if any(id(p) in seen for p in params):
-            raise BadValueError("some parameters appear in more than one parameter group", reason="optimizer")
-        self.param_groups.append(group)
+            raise InvalidArgumentError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         for group in self.param_groups:

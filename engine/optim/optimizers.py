@@ -9,21 +9,38 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core.tensor import Tensor
-from ..errors import BadValueError
 from ..kernels.floatmath import fma32
 from ..kernels.parallel import owns_memory
-from .optimizer import COMMON, Optimizer, add, addcdiv, addcmul, lerp, scalar, step_of, write, zeros_like
+from .optimizer import (
+    COMMON,
+    Optimizer,
+    add,
+    addcdiv,
+    addcmul,
+    lerp,
+    require,
+    require_betas,
+    require_lr,
+    require_nonnegative,
+    scalar,
+    step_of,
+    write,
+    zeros_like,
+)
 
 
 class SGD(Optimizer):
     DEFAULTS: ClassVar[dict[str, Any]] = {
         "lr": 1e-3, "momentum": 0, "dampening": 0, "weight_decay": 0, "nesterov": False, **COMMON,
         "fused": None}
+    POSITIONAL: ClassVar[tuple[str, ...]] = ("lr", "momentum", "dampening", "weight_decay", "nesterov")
 
     def check(self, options: dict[str, Any]) -> None:
-        super().check(options)
-        if options["nesterov"] and (options["momentum"] <= 0 or options["dampening"] != 0):
-            raise BadValueError("Nesterov momentum requires a momentum and zero dampening", reason="optimizer")
+        require(not options["lr"] < 0.0, f"Invalid learning rate: {options['lr']}")
+        require(not options["momentum"] < 0.0, f"Invalid momentum value: {options['momentum']}")
+        require(not options["weight_decay"] < 0.0, f"Invalid weight_decay value: {options['weight_decay']}")
+        require(not (options["nesterov"] and (options["momentum"] <= 0 or options["dampening"] != 0)),
+                "Nesterov momentum requires a momentum and zero dampening")
 
     def update_group(self, params: list[Tensor], group: dict[str, Any]) -> None:
         """Plain SGD (no momentum, no weight decay) of float32 parameters, each the owner of its memory: p + (-lr)
@@ -63,14 +80,13 @@ class Adam(Optimizer):
         "lr": 1e-3, "betas": (0.9, 0.999), "eps": 1e-8, "weight_decay": 0, "amsgrad": False, "maximize": False,
         "foreach": None, "capturable": False, "differentiable": False, "fused": None, "decoupled_weight_decay": False}
 
+    POSITIONAL: ClassVar[tuple[str, ...]] = ("lr", "betas", "eps", "weight_decay", "amsgrad")
+
     def check(self, options: dict[str, Any]) -> None:
-        super().check(options)
-        betas = options["betas"]
-        if not isinstance(betas, (tuple, list)) or len(betas) != 2:
-            raise BadValueError(f"betas must be a pair of numbers, got {betas!r}", reason="optimizer")
-        for i, beta in enumerate(betas):
-            if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not 0.0 <= beta < 1.0:
-                raise BadValueError(f"Invalid beta parameter at index {i}: {beta}", reason="optimizer")
+        require_lr(options)
+        require_nonnegative(options, "eps", "epsilon")
+        require_betas(options)
+        require_nonnegative(options, "weight_decay")
 
     def update(self, p: Tensor, grad: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
         if not state:
@@ -107,6 +123,15 @@ class RMSprop(Optimizer):
     DEFAULTS: ClassVar[dict[str, Any]] = {
         "lr": 1e-2, "momentum": 0, "alpha": 0.99, "eps": 1e-8, "centered": False, "weight_decay": 0,
         "capturable": False, "foreach": None, "maximize": False, "differentiable": False}
+    POSITIONAL: ClassVar[tuple[str, ...]] = ("lr", "alpha", "eps", "weight_decay", "momentum", "centered",
+                                             "capturable", "foreach", "maximize", "differentiable")
+
+    def check(self, options: dict[str, Any]) -> None:
+        require_lr(options)
+        require_nonnegative(options, "eps", "epsilon")
+        require_nonnegative(options, "momentum")
+        require_nonnegative(options, "weight_decay")
+        require_nonnegative(options, "alpha")
 
     def update(self, p: Tensor, grad: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
         if not state:
@@ -139,6 +164,14 @@ class Adagrad(Optimizer):
     DEFAULTS: ClassVar[dict[str, Any]] = {
         "lr": 1e-2, "lr_decay": 0, "eps": 1e-10, "weight_decay": 0, "initial_accumulator_value": 0,
         "foreach": None, "maximize": False, "differentiable": False, "fused": None}
+    POSITIONAL: ClassVar[tuple[str, ...]] = ("lr", "lr_decay", "weight_decay", "initial_accumulator_value", "eps",
+                                             "foreach")
+
+    def check(self, options: dict[str, Any]) -> None:
+        require_lr(options)
+        for key in ("lr_decay", "weight_decay", "initial_accumulator_value"):
+            require_nonnegative(options, key)
+        require_nonnegative(options, "eps", "epsilon")
 
     def update(self, p: Tensor, grad: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
         if not state:
