@@ -1,0 +1,110 @@
+"""Adadelta, Adamax, NAdam, RAdam, Rprop and ASGD against PyTorch's, step by step from the same parameters and
+gradients (the helper of test_optim.py's comparisons): Rprop and ASGD bit for bit (no square root), the others
+within a few ulps (PyTorch's CPU sqrt); options by position, state_dict()/load_state_dict() resuming the same
+updates, and PyTorch's errors for bad options."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from autodiff import engine
+from autodiff.engine.nn.module import parameter
+from autodiff.engine.optim.catalog import OPTIMIZERS
+
+torch = pytest.importorskip("torch")
+
+EXACT = [("Rprop", {}), ("Rprop", {"lr": 0.05, "etas": (0.3, 1.5), "step_sizes": (1e-3, 0.2), "maximize": True}),
+         ("ASGD", {}), ("ASGD", {"lr": 0.05, "lambd": 0.01, "alpha": 0.5, "t0": 20, "weight_decay": 0.1})]
+SQRT_BASED = [("Adadelta", {}), ("Adadelta", {"lr": 0.5, "rho": 0.8, "weight_decay": 0.1, "maximize": True}),
+              ("Adamax", {}), ("Adamax", {"lr": 0.01, "betas": (0.8, 0.9), "weight_decay": 0.1}),
+              ("NAdam", {}), ("NAdam", {"lr": 0.01, "momentum_decay": 0.01, "weight_decay": 0.1}),
+              ("NAdam", {"lr": 0.01, "weight_decay": 0.1, "decoupled_weight_decay": True}),
+              ("RAdam", {}), ("RAdam", {"lr": 0.01, "betas": (0.8, 0.99), "weight_decay": 0.1}),
+              ("RAdam", {"lr": 0.01, "weight_decay": 0.1, "decoupled_weight_decay": True, "maximize": True})]
+
+
+def _run(name, options, dtype, steps, shape=(5, 3)):
+    """(PyTorch's parameters, ours) after each step, from the same start and the same gradients."""
+    rng = np.random.default_rng(1)
+    start = rng.standard_normal(shape).astype(dtype)
+    theirs = torch.nn.Parameter(torch.from_numpy(start.copy()))
+    ours = parameter(engine.tensor(start.copy()))
+    their_opt = getattr(torch.optim, name)([theirs], **options)
+    our_opt = OPTIMIZERS[name]([ours], **options)
+    for _ in range(steps):
+        grad = rng.standard_normal(shape).astype(dtype)
+        theirs.grad, ours.grad = torch.from_numpy(grad.copy()), engine.tensor(grad.copy())
+        their_opt.step()
+        our_opt.step()
+        yield theirs.detach().numpy(), ours.numpy(force=True)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize(("name", "options"), EXACT)
+def test_rprop_and_asgd_equal_pytorch_bit_for_bit(name, options, dtype):
+    for step, (theirs, ours) in enumerate(_run(name, options, dtype, 100)):
+        assert np.array_equal(theirs, ours), f"step {step}"
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize(("name", "options"), SQRT_BASED)
+def test_sqrt_based_optimizers_stay_within_ulps_of_pytorch(name, options, dtype):
+    ulp = np.finfo(dtype).eps
+    for step, (theirs, ours) in enumerate(_run(name, options, dtype, 100)):
+        assert np.allclose(ours, theirs, rtol=64 * ulp, atol=8 * ulp), f"step {step}"
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
+                                  "Rprop", "ASGD"])
+def test_defaults_state_and_state_dict_are_pytorchs(name):
+    ours = parameter(engine.ones(3))
+    theirs = torch.nn.Parameter(torch.ones(3))
+    our_opt, their_opt = OPTIMIZERS[name]([ours]), getattr(torch.optim, name)([theirs])
+    assert our_opt.defaults == their_opt.defaults and list(our_opt.defaults) == list(their_opt.defaults)
+    for _ in range(2):
+        ours.grad, theirs.grad = engine.tensor([0.5, -1.0, 2.0]), torch.tensor([0.5, -1.0, 2.0])
+        our_opt.step()
+        their_opt.step()
+    our_state, their_state = our_opt.state_dict(), their_opt.state_dict()
+    assert our_state["param_groups"] == their_state["param_groups"]
+    assert list(our_state["state"]) == list(their_state["state"])
+    assert [list(s) for s in our_state["state"].values()] == [list(s) for s in their_state["state"].values()]
+    for key, value in their_state["state"].get(0, {}).items():
+        assert np.allclose(our_state["state"][0][key].numpy(), value.numpy(), rtol=1e-6), key
+    resumed = parameter(engine.tensor(ours.numpy(force=True).copy()))
+    again = OPTIMIZERS[name]([resumed])
+    again.load_state_dict(copy.deepcopy(our_state))  # a copy: a loaded state's tensors are shared, as PyTorch's
+    ours.grad = resumed.grad = engine.tensor([1.0, 1.0, -3.0])
+    our_opt.step()
+    again.step()
+    assert resumed.tolist() == ours.tolist()
+
+
+def test_options_by_position_are_pytorchs():
+    p = parameter(engine.ones(1))
+    assert OPTIMIZERS["SGD"]([p], 0.1, 0.9).defaults == torch.optim.SGD(
+        [torch.nn.Parameter(torch.ones(1))], 0.1, 0.9).defaults
+    with pytest.raises(TypeError, match=r"takes from 2 to 7 positional arguments but 8 were given"):
+        OPTIMIZERS["SGD"]([p], 0.1, 0.9, 0, 0, False, 3)
+    with pytest.raises(TypeError, match="got multiple values for argument 'lr'"):
+        OPTIMIZERS["SGD"]([p], 0.1, lr=0.2)
+    with pytest.raises(TypeError, match="got an unexpected keyword argument 'betas'"):
+        OPTIMIZERS["SGD"]([p], betas=(0.9, 0.99))
+
+
+BAD = [("Adadelta", {"rho": 1.5}), ("Adadelta", {"eps": -1}), ("Adamax", {"betas": (1.0, 0.9)}),
+       ("NAdam", {"momentum_decay": -1}), ("RAdam", {"weight_decay": -0.1}), ("Rprop", {"etas": (1.5, 2)}),
+       ("ASGD", {"lr": -1}), ("Adam", {"eps": -1}), ("SGD", {"weight_decay": -1}), ("Adagrad", {"lr_decay": -1}),
+       ("RMSprop", {"alpha": -1}), ("Adam", {"lr": "a"}), ("SGD", {"lr": "a"})]
+
+
+@pytest.mark.parametrize(("name", "options"), BAD, ids=[f"{b[0]}-{i}" for i, b in enumerate(BAD)])
+def test_bad_options_raise_pytorchs_errors(name, options):
+    with pytest.raises(Exception) as their_error:
+        getattr(torch.optim, name)([torch.nn.Parameter(torch.ones(1))], **options)
+    with pytest.raises(their_error.type) as our_error:
+        OPTIMIZERS[name]([parameter(engine.ones(1))], **options)
+    assert str(our_error.value) == str(their_error.value)
