@@ -108,3 +108,56 @@ def test_bad_options_raise_pytorchs_errors(name, options):
     with pytest.raises(their_error.type) as our_error:
         OPTIMIZERS[name]([parameter(engine.ones(1))], **options)
     assert str(our_error.value) == str(their_error.value)
+
+
+def _lbfgs(make, cls, options, dtype, rosenbrock):
+    """The loss and parameters after each of 4 steps of LBFGS on a small problem."""
+    x = make(np.array([-1.2, 1.0, 0.5], dtype))
+    opt = cls([x], **options)
+    target = make(np.array([0.3, -0.7, 2.0], dtype))
+
+    def closure():
+        opt.zero_grad()
+        if rosenbrock:
+            loss = (1 - x[0]) ** 2 + 100 * (x[1] - x[0] ** 2) ** 2 + (x[2] - x[1]) ** 2
+        else:
+            loss = ((x - target) ** 2 * make(np.array([1.0, 4.0, 9.0], dtype))).sum() + (x[0] * x[1]) ** 2
+        loss.backward()
+        return loss
+
+    out = []
+    for _ in range(4):
+        loss = opt.step(closure)
+        out.append((float(loss.detach()), np.array(x.tolist())))
+    return out
+
+
+LBFGS_OPTIONS = [{}, {"line_search_fn": "strong_wolfe"}, {"lr": 0.5, "history_size": 3, "max_iter": 7},
+                 {"line_search_fn": "strong_wolfe", "history_size": 2, "max_iter": 4, "tolerance_change": 1e-5}]
+
+
+@pytest.mark.parametrize(("dtype", "rosenbrock"), [(np.float32, False), (np.float64, False), (np.float64, True)])
+@pytest.mark.parametrize("options", LBFGS_OPTIONS)
+def test_lbfgs_follows_pytorch(options, dtype, rosenbrock):
+    """Bit for bit for the first iterations; BLAS's dot products then differ in the last bits (Rosenbrock's valley
+    amplifies them in float32, so float32 is compared on a well-conditioned problem)."""
+    ours = _lbfgs(lambda a: parameter(engine.tensor(a)), OPTIMIZERS["LBFGS"], options, dtype, rosenbrock)
+    theirs = _lbfgs(lambda a: torch.nn.Parameter(torch.from_numpy(a)), torch.optim.LBFGS, options, dtype, rosenbrock)
+    rtol = 1e-4 if dtype == np.float32 else 1e-7
+    for (our_loss, our_x), (their_loss, their_x) in zip(ours, theirs):
+        assert np.allclose(our_x, their_x, rtol=rtol, atol=rtol * 1e-2)
+        assert np.isclose(our_loss, their_loss, rtol=rtol, atol=rtol * 1e-2)
+
+
+def test_lbfgs_errors_are_pytorchs():
+    p, q = parameter(engine.ones(1)), parameter(engine.ones(1))
+    with pytest.raises(ValueError, match=r"LBFGS doesn't support per-parameter options \(parameter groups\)"):
+        OPTIMIZERS["LBFGS"]([{"params": [p]}, {"params": [q]}])
+    opt = OPTIMIZERS["LBFGS"]([p], line_search_fn="backtracking")
+    p.grad = engine.ones(1)
+    with pytest.raises(RuntimeError, match="only 'strong_wolfe' is supported"):
+        opt.step(lambda: (p * 2).sum())
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'closure'"):
+        opt.step()
+    assert OPTIMIZERS["LBFGS"]([q], max_iter=8).defaults == torch.optim.LBFGS(
+        [torch.nn.Parameter(torch.ones(1))], max_iter=8).defaults
