@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import warnings
+from collections import defaultdict
 from typing import Any, ClassVar
 
 import numpy as np
@@ -99,6 +100,14 @@ def typename(value: Any) -> str:
     return kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
 
 
+def user_defaults(args: tuple, options: dict[str, Any]) -> dict[str, Any]:
+    """The defaults a script's own Optimizer subclass passes: Optimizer.__init__(self, params, defaults)."""
+    given = [*args, *options.values()]
+    if len(given) != 1 or set(options) - {"defaults"}:
+        raise WrongTypeError("Optimizer.__init__() takes 3 positional arguments: 'self', 'params' and 'defaults'")
+    return dict(given[0])
+
+
 class Optimizer:
     """torch.optim.Optimizer: param_groups (dicts: 'params' and the options), state (per parameter)."""
 
@@ -106,6 +115,26 @@ class Optimizer:
     POSITIONAL: ClassVar[tuple[str, ...]] = ()  # the options PyTorch's constructor takes by position, in order
 
     def __init__(self, params: Any, *args: Any, **options: Any) -> None:
+        """The engine's optimizers take their options (by name or PyTorch's positions); a script's own subclass
+        calls Optimizer.__init__(params, defaults) as PyTorch's."""
+        if type(self).DEFAULTS is Optimizer.DEFAULTS:
+            self.defaults = user_defaults(args, options)
+        else:
+            self.defaults = self.options_of(args, options)
+            self.check(self.defaults)
+        self.param_groups: list[dict[str, Any]] = []
+        self.state: defaultdict[Any, dict[str, Any]] = defaultdict(dict)
+        if isinstance(params, Tensor):
+            raise WrongTypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
+                                 f"but got {typename(params)}")
+        groups = list(params)
+        if not groups:
+            raise InvalidArgumentError("optimizer got an empty parameter list")
+        for group in groups if isinstance(groups[0], dict) else [{"params": groups}]:
+            self.add_param_group(group)
+
+    def options_of(self, args: tuple, options: dict[str, Any]) -> dict[str, Any]:
+        """The defaults with the options given by position and by name, as Python binds PyTorch's signature."""
         name = type(self).__name__
         if len(args) > len(self.POSITIONAL):
             raise WrongTypeError(f"{name}.__init__() takes from 2 to {len(self.POSITIONAL) + 2} positional arguments "
@@ -117,22 +146,10 @@ class Optimizer:
         unknown = [k for k in options if k not in self.DEFAULTS]
         if unknown:
             raise WrongTypeError(f"{name}.__init__() got an unexpected keyword argument '{unknown[0]}'")
-        self.defaults = {**self.DEFAULTS, **options}
-        self.check(self.defaults)
-        self.param_groups: list[dict[str, Any]] = []
-        self.state: dict[Any, dict[str, Any]] = {}
-        if isinstance(params, Tensor):
-            raise WrongTypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
-                                 f"but got {typename(params)}")
-        groups = list(params)
-        if not groups:
-            raise InvalidArgumentError("optimizer got an empty parameter list")
-        for group in groups if isinstance(groups[0], dict) else [{"params": groups}]:
-            self.add_param_group(group)
+        return {**self.DEFAULTS, **options}
 
     def check(self, options: dict[str, Any]) -> None:
-        """PyTorch's checks of the constructor's options (ValueError)."""
-        require_lr(options)
+        """PyTorch's checks of the constructor's options (ValueError); none for a script's own optimizer."""
 
     def add_param_group(self, param_group: Any) -> None:
         """A group of parameters with options of its own (the others from the optimizer's defaults)."""
@@ -202,7 +219,7 @@ class Optimizer:
             raise InvalidArgumentError(
                 "loaded state dict contains a parameter group that doesn't match the size of optimizer's group")
         id_map = {i: p for g, s in zip(self.param_groups, saved_groups) for i, p in zip(s["params"], g["params"])}
-        state: dict[Any, dict[str, Any]] = {}
+        state: defaultdict[Any, dict[str, Any]] = defaultdict(dict)
         for key, values in state_dict["state"].items():
             if key not in id_map:
                 state[key] = values
