@@ -160,6 +160,13 @@ class Optimizer:
             raise WrongTypeError("optimizer parameters need to be organized in ordered collections, but the ordering "
                                  "of tensors in sets will change between runs. Please use a list instead.")
         params = param_group["params"] = [params] if isinstance(params, Tensor) else list(params)
+        names = [p[0] for p in params if isinstance(p, tuple)]
+        if names:
+            if len(names) != len(params):
+                raise InvalidArgumentError("all optimizer params should be with/without names. Some param names are "
+                                           "missing")
+            params = param_group["params"] = [p[1] for p in params]
+            param_group["param_names"] = names
         for p in params:
             if not isinstance(p, Tensor):
                 raise WrongTypeError(f"optimizer can only optimize Tensors, but one of the params is {typename(p)}")
@@ -171,6 +178,11 @@ class Optimizer:
             warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will "
                           "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
                           stacklevel=3)
+        for group in self.param_groups:
+            if ("param_names" in param_group) != ("param_names" in group):
+                raise InvalidArgumentError(
+                    "all optimizer param groups should be with/without names. cannot add param group "
+                    f"{'with names' if 'param_names' in param_group else 'without names'} to the optimizer")
         seen = {id(p) for g in self.param_groups for p in g["params"]}
         if any(id(p) in seen for p in params):
             raise InvalidArgumentError("some parameters appear in more than one parameter group")
@@ -228,6 +240,8 @@ class Optimizer:
             state[param] = {name: cast_state(param, name, value) for name, value in values.items()}
         for group, saved in zip(self.param_groups, saved_groups):
             saved["params"] = group["params"]
+            if "param_names" in group and "param_names" not in saved:
+                saved["param_names"] = group["param_names"]
         self.state = state
         self.param_groups = saved_groups
 

@@ -167,6 +167,14 @@ class Adagrad(Optimizer):
     POSITIONAL: ClassVar[tuple[str, ...]] = ("lr", "lr_decay", "weight_decay", "initial_accumulator_value", "eps",
                                              "foreach")
 
+    def __init__(self, params: Any, *args: Any, **options: Any) -> None:
+        """As PyTorch's, every parameter's state (step 0, sum = initial_accumulator_value) made at once."""
+        super().__init__(params, *args, **options)
+        for group in self.param_groups:
+            for p in group["params"]:
+                self.state[p].update(step=Tensor._make(np.zeros((), np.float32)), sum=Tensor._make(
+                    np.full_like(p._data, self.defaults["initial_accumulator_value"])))
+
     def check(self, options: dict[str, Any]) -> None:
         require_lr(options)
         for key in ("lr_decay", "weight_decay", "initial_accumulator_value"):

@@ -161,3 +161,24 @@ def test_lbfgs_errors_are_pytorchs():
         opt.step()
     assert OPTIMIZERS["LBFGS"]([q], max_iter=8).defaults == torch.optim.LBFGS(
         [torch.nn.Parameter(torch.ones(1))], max_iter=8).defaults
+
+
+def test_named_parameters_and_adagrads_state_at_construction_are_pytorchs():
+    from autodiff.engine import facade
+
+    facade.manual_seed(0)
+    our_model = facade.nn.Linear(2, 1)
+    torch.manual_seed(0)
+    their_model = torch.nn.Linear(2, 1)
+    ours = OPTIMIZERS["Adagrad"](our_model.named_parameters(), lr=0.1, initial_accumulator_value=0.5)
+    theirs = torch.optim.Adagrad(their_model.named_parameters(), lr=0.1, initial_accumulator_value=0.5)
+    our_state, their_state = ours.state_dict(), theirs.state_dict()
+    assert our_state["param_groups"] == their_state["param_groups"]
+    assert our_state["param_groups"][0]["param_names"] == ["weight", "bias"]
+    assert {k: sorted(v) for k, v in our_state["state"].items()} == {k: sorted(v) for k, v in
+                                                                    their_state["state"].items()}
+    assert our_state["state"][0]["sum"].tolist() == their_state["state"][0]["sum"].tolist()
+    with pytest.raises(ValueError, match="Some param names are missing"):
+        OPTIMIZERS["SGD"]([("w", parameter(engine.ones(1))), parameter(engine.ones(1))])
+    with pytest.raises(ValueError, match="cannot add param group without names to the optimizer"):
+        ours.add_param_group({"params": [parameter(engine.ones(1))]})
