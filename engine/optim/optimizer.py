@@ -13,15 +13,17 @@ PyTorch in the last bit of an update.
 from __future__ import annotations
 
 import copy
+import functools
 import warnings
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
 
 from ..core.modes import enable_grad, no_grad
-from ..core.tensor import Tensor
-from ..errors import InvalidArgumentError, WrongTypeError
+from ..core.tensor import RemovableHandle, Tensor
+from ..errors import BadValueError, InvalidArgumentError, WrongTypeError
 from ..kernels.floatmath import fma32, fma64
 from ..nn.module import zero_grad_of
 
@@ -100,6 +102,29 @@ def typename(value: Any) -> str:
     return kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
 
 
+def with_step_hooks(step: Callable[..., Any]) -> Callable[..., Any]:
+    """step() that runs the optimizer's step pre-hooks first (which may replace its arguments) and its post-hooks
+    after, as PyTorch's Optimizer wraps every optimizer's step."""
+
+    @functools.wraps(step)
+    def hooked(*args: Any, **kwargs: Any) -> Any:
+        self = args[0]  # the hooks see step()'s arguments with the optimizer first, as PyTorch's
+        for hook in list(getattr(self, "step_pre_hooks", ())):
+            result = hook(self, args, kwargs)
+            if result is not None:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise BadValueError(f"{step} must return None or a tuple of (new_args, new_kwargs), but got "
+                                        f"{result}.")
+                args, kwargs = result
+        out = step(*args, **kwargs)
+        for hook in list(getattr(self, "step_post_hooks", ())):
+            hook(self, args, kwargs)
+        return out
+
+    hooked.with_hooks = True  # type: ignore[attr-defined]
+    return hooked
+
+
 def user_defaults(args: tuple, options: dict[str, Any]) -> dict[str, Any]:
     """The defaults a script's own Optimizer subclass passes: Optimizer.__init__(self, params, defaults)."""
     given = [*args, *options.values()]
@@ -114,6 +139,13 @@ class Optimizer:
     DEFAULTS: ClassVar[dict[str, Any]] = {}
     POSITIONAL: ClassVar[tuple[str, ...]] = ()  # the options PyTorch's constructor takes by position, in order
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass's own step() (a script's optimizer's too) runs the step hooks, as PyTorch's."""
+        super().__init_subclass__(**kwargs)
+        step = cls.__dict__.get("step")
+        if callable(step) and not getattr(step, "with_hooks", False):
+            cls.step = with_step_hooks(step)  # type: ignore[method-assign]
+
     def __init__(self, params: Any, *args: Any, **options: Any) -> None:
         """The engine's optimizers take their options (by name or PyTorch's positions); a script's own subclass
         calls Optimizer.__init__(params, defaults) as PyTorch's."""
@@ -124,6 +156,8 @@ class Optimizer:
             self.check(self.defaults)
         self.param_groups: list[dict[str, Any]] = []
         self.state: defaultdict[Any, dict[str, Any]] = defaultdict(dict)
+        self.step_pre_hooks: list[Callable[..., Any]] = []
+        self.step_post_hooks: list[Callable[..., Any]] = []
         if isinstance(params, Tensor):
             raise WrongTypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
                                  f"but got {typename(params)}")
@@ -204,6 +238,16 @@ class Optimizer:
                 self.update_group([p for p in group["params"] if p.grad is not None], group)
         return loss
 
+    def register_step_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """hook(optimizer, args, kwargs) before each step(): None, or the (args, kwargs) step() then takes."""
+        self.step_pre_hooks.append(hook)
+        return RemovableHandle(self.step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """hook(optimizer, args, kwargs) after each step()."""
+        self.step_post_hooks.append(hook)
+        return RemovableHandle(self.step_post_hooks, hook)
+
     def update_group(self, params: list[Tensor], group: dict[str, Any]) -> None:
         """One update of each parameter of a group that has a gradient, in order."""
         for p in params:
@@ -253,6 +297,9 @@ class Optimizer:
                 if key != "params":
                     text += f"    {key}: {group[key]}\n"
         return text + ")"
+
+
+Optimizer.step = with_step_hooks(Optimizer.step)  # type: ignore[method-assign]
 
 
 def cast_state(param: Tensor, key: str, value: Any) -> Any:

@@ -182,3 +182,31 @@ def test_named_parameters_and_adagrads_state_at_construction_are_pytorchs():
         OPTIMIZERS["SGD"]([("w", parameter(engine.ones(1))), parameter(engine.ones(1))])
     with pytest.raises(ValueError, match="cannot add param group without names to the optimizer"):
         ours.add_param_group({"params": [parameter(engine.ones(1))]})
+
+
+@pytest.mark.parametrize("name", ["SGD", "LBFGS"])
+def test_step_hooks_are_pytorchs(name):
+    def calls(opt, param, lib):
+        seen = []
+        pre = opt.register_step_pre_hook(lambda o, args, kwargs: seen.append(("pre", type(o).__name__, len(args))))
+        opt.register_step_post_hook(lambda o, args, kwargs: seen.append(("post", len(args), sorted(kwargs))))
+
+        def closure():
+            opt.zero_grad()
+            loss = (param * param).sum()
+            loss.backward()
+            return loss
+
+        opt.step(closure)
+        pre.remove()
+        opt.step(closure=closure)
+        opt.register_step_pre_hook(lambda o, args, kwargs: ((o,), {"closure": closure}))
+        opt.step()
+        return seen, param.tolist()
+
+    ours = parameter(engine.tensor([1.0, -2.0]))
+    theirs = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+    our_seen, our_values = calls(OPTIMIZERS[name]([ours], lr=0.1), ours, engine)
+    their_seen, their_values = calls(getattr(torch.optim, name)([theirs], lr=0.1), theirs, torch)
+    assert our_seen == their_seen
+    assert np.allclose(our_values, their_values, rtol=1e-6)
