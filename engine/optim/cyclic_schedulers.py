@@ -33,7 +33,7 @@ def start_momentums(optimizer: Optimizer, base_momentum: Any, max_momentum: Any,
     bases = format_param("base_momentum", optimizer, base_momentum)
     maxes = format_param("max_momentum", optimizer, max_momentum)
     if first:
-        for top, bottom, group in zip(maxes, bases, optimizer.param_groups):
+        for top, bottom, group in zip(maxes, bases, optimizer.param_groups, strict=True):
             set_momentum(group, top, use_beta1)
             group["max_momentum"] = top
             group["base_momentum"] = bottom
@@ -52,7 +52,7 @@ class CyclicLR(LRScheduler):
         self.optimizer = optimizer
         base_lrs = format_param("base_lr", optimizer, base_lr)
         if last_epoch == -1:
-            for lr, group in zip(base_lrs, optimizer.param_groups):
+            for lr, group in zip(base_lrs, optimizer.param_groups, strict=True):
                 set_group_value(group, "lr", lr)
         self.max_lrs = format_param("max_lr", optimizer, max_lr)
         up = float(step_size_up)
@@ -100,11 +100,11 @@ class CyclicLR(LRScheduler):
         scale_factor = x / self.step_ratio if x <= self.step_ratio else (x - 1) / (self.step_ratio - 1)
         at = cycle if self.scale_mode == "cycle" else self.last_epoch
         lrs = [base_lr + (max_lr - base_lr) * scale_factor * self.scale_fn(at)
-               for base_lr, max_lr in zip(self.base_lrs, self.max_lrs)]
+               for base_lr, max_lr in zip(self.base_lrs, self.max_lrs, strict=True)]
         if self.cycle_momentum:
             momentums = [top - (top - bottom) * scale_factor * self.scale_fn(at)
-                         for bottom, top in zip(self.base_momentums, self.max_momentums)]
-            for group, momentum in zip(self.optimizer.param_groups, momentums):
+                         for bottom, top in zip(self.base_momentums, self.max_momentums, strict=True)]
+            for group, momentum in zip(self.optimizer.param_groups, momentums, strict=True):
                 set_momentum(group, momentum, self.use_beta1)
         return lrs
 
@@ -189,7 +189,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             lrs = self.get_lr()
         finally:
             self._get_lr_called_within_step = False
-        for group, lr in zip(self.optimizer.param_groups, lrs):
+        for group, lr in zip(self.optimizer.param_groups, lrs, strict=True):
             set_group_value(group, "lr", lr)
         self._last_lr = group_values(self.optimizer, "lr")
 

@@ -166,7 +166,7 @@ class LRScheduler:
                 values = closed() if closed is not None else self.get_lr()
         finally:
             self._get_lr_called_within_step = False
-        for group, lr in zip(self.optimizer.param_groups, values):
+        for group, lr in zip(self.optimizer.param_groups, values, strict=True):
             set_group_value(group, "lr", lr)
         self._last_lr: list[Any] = group_values(self.optimizer, "lr")
 
@@ -214,7 +214,7 @@ class LambdaLR(LambdaState):
 
     def get_lr(self) -> list[Any]:
         self.warn_get_lr()
-        return [base_lr * fn(self.last_epoch) for fn, base_lr in zip(self.lr_lambdas, self.base_lrs)]
+        return [base_lr * fn(self.last_epoch) for fn, base_lr in zip(self.lr_lambdas, self.base_lrs, strict=True)]
 
 
 class MultiplicativeLR(LambdaState):
@@ -232,7 +232,8 @@ class MultiplicativeLR(LambdaState):
         self.warn_get_lr()
         if self._is_initial:
             return group_values(self.optimizer, "lr")
-        return [g["lr"] * fn(self.last_epoch) for fn, g in zip(self.lr_lambdas, self.optimizer.param_groups)]
+        groups = self.optimizer.param_groups
+        return [g["lr"] * fn(self.last_epoch) for fn, g in zip(self.lr_lambdas, groups, strict=True)]
 
 
 class StepLR(LRScheduler):
@@ -379,10 +380,10 @@ class CosineAnnealingLR(LRScheduler):
             return group_values(self.optimizer, "lr")
         if self._step_count == 1 and epoch > 0:
             return [eta_min + (base_lr - eta_min) * (1 + math.cos(epoch * math.pi / t_max)) / 2
-                    for base_lr in self.base_lrs]
+                    for base_lr, _ in zip(self.base_lrs, groups, strict=True)]
         if (epoch - 1 - t_max) % (2 * t_max) == 0:
             return [g["lr"] + (base_lr - eta_min) * (1 - math.cos(math.pi / t_max)) / 2
-                    for base_lr, g in zip(self.base_lrs, groups)]
+                    for base_lr, g in zip(self.base_lrs, groups, strict=True)]
         return [(1 + math.cos(math.pi * epoch / t_max)) / (1 + math.cos(math.pi * (epoch - 1) / t_max))
                 * (g["lr"] - eta_min) + eta_min for g in groups]
 

@@ -226,3 +226,21 @@ def test_not_an_optimizer_and_stepping_past_the_end():
     assert isinstance(our_optim.lr_scheduler.StepLR(ours, 2), our_optim.lr_scheduler.LRScheduler)
     assert issubclass(our_optim.lr_scheduler._LRScheduler, our_optim.lr_scheduler.LRScheduler)
     assert math.isclose(ours.param_groups[0]["initial_lr"], theirs.param_groups[0]["initial_lr"])
+
+
+@pytest.mark.parametrize("name", ["StepLR", "CosineAnnealingLR", "LambdaLR", "CyclicLR"])
+def test_a_group_added_after_the_scheduler_as_pytorch(name):
+    options = {"StepLR": {"step_size": 1}, "CosineAnnealingLR": {"T_max": 3}, "LambdaLR": {"lr_lambda": _scaled},
+               "CyclicLR": {"base_lr": 0.01, "max_lr": 0.1, "step_size_up": 2, "cycle_momentum": False}}[name]
+    outcomes = []
+    for lib, opt, new in ((our_optim, _optimizers()[0], parameter(our_tensor([1.0]))),
+                          (torch.optim, _optimizers()[1], torch.nn.Parameter(torch.tensor([1.0])))):
+        schedule = getattr(lib.lr_scheduler, name)(opt, **options)
+        opt.add_param_group({"params": [new], "lr": 0.5})
+        opt.step()
+        try:
+            schedule.step()
+            outcomes.append(schedule.get_last_lr())
+        except ValueError as error:
+            outcomes.append(str(error))
+    assert outcomes[0] == outcomes[1]
