@@ -16,7 +16,21 @@ from ..core.tensor import Tensor
 from ..errors import BadValueError, InvalidArgumentError
 from .optimizer import Optimizer, add, require_lr, write
 
-ARRAY_STATE = ("d", "prev_flat_grad")  # kept as tensors in state, as PyTorch keeps them
+MEMORY = ("d", "t", "old_dirs", "old_stps", "ro", "H_diag", "prev_flat_grad", "prev_loss", "al")
+
+
+def as_tensor(value: Any) -> Any:
+    """An array or numpy number (or a list of them) as tensors, as PyTorch keeps LBFGS's state."""
+    if isinstance(value, list):
+        return [as_tensor(v) for v in value] if any(isinstance(v, (np.ndarray, np.generic)) for v in value) else value
+    return Tensor._make(np.asarray(value)) if isinstance(value, (np.ndarray, np.generic)) else value
+
+
+def as_array(value: Any) -> Any:
+    """The state's tensors (or a list of them) as the arrays the iterations compute with."""
+    if isinstance(value, list):
+        return [as_array(v) for v in value] if any(isinstance(v, Tensor) for v in value) else value
+    return value._data if isinstance(value, Tensor) else value
 
 
 def cubic_interpolate(x1: Any, f1: Any, g1: Any, x2: Any, f2: Any, g2: Any, bounds: Any = None) -> Any:
@@ -164,15 +178,9 @@ class LBFGS(Optimizer):
         flat_grad = self.flat_grad()
         if np.abs(flat_grad).max() <= group["tolerance_grad"]:
             return orig_loss
-        memory = {key: state.get(key) for key in ("d", "t", "old_dirs", "old_stps", "ro", "H_diag",
-                                                  "prev_flat_grad", "prev_loss")}
-        for key in ARRAY_STATE:
-            if isinstance(memory[key], Tensor):
-                memory[key] = memory[key]._data
+        memory = {key: as_array(state.get(key)) for key in MEMORY}
         self.iterate(closure, group, state, memory, loss, flat_grad)
-        for key in ARRAY_STATE:
-            memory[key] = Tensor._make(memory[key]) if memory[key] is not None else None
-        state.update(memory)
+        state.update({key: as_tensor(value) for key, value in memory.items() if key != "al" or value is not None})
         return orig_loss
 
     def direction(self, state: dict[str, Any], memory: dict[str, Any], flat_grad: np.ndarray) -> None:
@@ -193,7 +201,9 @@ class LBFGS(Optimizer):
             old_stps.append(s)
             ro.append(1.0 / ys)
             memory["H_diag"] = ys / y.dot(y)
-        al = state.setdefault("al", [None] * self.param_groups[0]["history_size"])
+        if memory["al"] is None:
+            memory["al"] = [None] * self.param_groups[0]["history_size"]
+        al = memory["al"]
         q = -flat_grad
         for i in range(len(old_dirs) - 1, -1, -1):
             al[i] = old_stps[i].dot(q) * ro[i]

@@ -210,3 +210,26 @@ def test_step_hooks_are_pytorchs(name):
     their_seen, their_values = calls(getattr(torch.optim, name)([theirs], lr=0.1), theirs, torch)
     assert our_seen == their_seen
     assert np.allclose(our_values, their_values, rtol=1e-6)
+
+
+def test_lbfgs_state_is_pytorchs_kinds():
+    """LBFGS's state holds tensors where PyTorch's does (so torch.save can keep its state_dict)."""
+    states = []
+    for lib, make in ((engine, lambda a: parameter(engine.tensor(a))),
+                      (torch, lambda a: torch.nn.Parameter(torch.tensor(a)))):
+        x = make([1.0, -2.0, 0.5])
+        opt = (OPTIMIZERS["LBFGS"] if lib is engine else torch.optim.LBFGS)([x], history_size=3, max_iter=5)
+
+        def closure():
+            opt.zero_grad()
+            loss = ((x - make([0.5, 0.5, 0.5])) ** 4).sum()
+            loss.backward()
+            return loss
+
+        opt.step(closure)
+        opt.step(closure)
+        state = opt.state_dict()["state"][0]
+        states.append({k: (type(v).__name__, len(v) if isinstance(v, list) else None) for k, v in state.items()})
+        states.append(sorted({type(v).__name__ for v in state["old_dirs"] + state["ro"] + state["al"]}))
+    assert states[0] == states[2]
+    assert states[1] == states[3]
