@@ -171,6 +171,7 @@ MODULES = {
     # torch.utils.data's submodules (one flat module each here)
     "torch.utils.data.dataset": f"{__name__}.utils.data", "torch.utils.data.dataloader": f"{__name__}.utils.data",
     "torch.utils.data.sampler": f"{__name__}.utils.samplers",
+    "torch.optim.optimizer": f"{__name__}.optim",  # (from torch.optim.optimizer import Optimizer)
 }
 
 

@@ -220,7 +220,7 @@ def test_lbfgs_state_is_pytorchs_kinds():
         x = make([1.0, -2.0, 0.5])
         opt = (OPTIMIZERS["LBFGS"] if lib is engine else torch.optim.LBFGS)([x], history_size=3, max_iter=5)
 
-        def closure():
+        def closure(opt=opt, x=x, make=make):
             opt.zero_grad()
             loss = ((x - make([0.5, 0.5, 0.5])) ** 4).sum()
             loss.backward()
