@@ -2,7 +2,7 @@
 operations (the one it runs on the CPU) with its roundings (see optimizer.py): the numbers of an option cast to
 the parameter's dtype where PyTorch's kernels cast them, state['step'] (and NAdam's mu_product, ASGD's eta and mu)
 float32 tensors as PyTorch keeps them. Rprop and ASGD use no square root and equal PyTorch bit for bit; the others
-within a few ulps (PyTorch's CPU sqrt, see optimizers.py)."""
+within a few ulps (PyTorch's CPU sqrt, see optimizer.py)."""
 
 from __future__ import annotations
 
