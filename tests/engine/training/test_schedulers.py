@@ -244,3 +244,21 @@ def test_a_group_added_after_the_scheduler_as_pytorch(name):
         except ValueError as error:
             outcomes.append(str(error))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("index", [0, 1, 2, 3, 4, 5, 6, 10, 11])
+def test_step_with_an_epoch_uses_pytorchs_closed_forms(index):
+    name, options, optimizer, _ = CASES[index]
+    ours, theirs = _optimizers(optimizer[0], **optimizer[1])
+    our_schedule = _make(our_optim.lr_scheduler, name, options, ours)
+    their_schedule = _make(torch.optim.lr_scheduler, name, options, theirs)
+    epochs = [3, 7, 1, 12, 5.5, 0, 9] if name == "CosineAnnealingWarmRestarts" else [3, 7, 1, 12, 0, 9]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for epoch in epochs:
+            ours.step()
+            theirs.step()
+            our_schedule.step(epoch)
+            their_schedule.step(epoch)
+            assert our_schedule.get_last_lr() == their_schedule.get_last_lr(), epoch
+            assert our_schedule.last_epoch == their_schedule.last_epoch
