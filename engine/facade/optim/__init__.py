@@ -3,8 +3,8 @@
 from autodiff.engine.optim.catalog import OPTIMIZERS
 from autodiff.engine.optim.optimizer import Optimizer
 
-from . import lr_scheduler
+from . import lr_scheduler, swa_utils
 
 globals().update(OPTIMIZERS)
 
-__all__ = ["Optimizer", "lr_scheduler", *sorted(OPTIMIZERS)]
+__all__ = ["Optimizer", "lr_scheduler", "swa_utils", *sorted(OPTIMIZERS)]
