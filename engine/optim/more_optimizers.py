@@ -1,8 +1,8 @@
-"""torch.optim's Adadelta, Adamax, NAdam, RAdam, Rprop and ASGD, each in PyTorch's single-tensor order of
+"""torch.optim's Adadelta, Adamax, NAdam, RAdam, Rprop, ASGD and Adafactor, each in PyTorch's single-tensor order of
 operations (the one it runs on the CPU) with its roundings (see optimizer.py): the numbers of an option cast to
 the parameter's dtype where PyTorch's kernels cast them, state['step'] (and NAdam's mu_product, ASGD's eta and mu)
 float32 tensors as PyTorch keeps them. Rprop and ASGD use no square root and equal PyTorch bit for bit; the others
-within a few ulps (PyTorch's CPU sqrt, see optimizer.py)."""
+within a few ulps (PyTorch's CPU sqrt, see optimizer.py; Adafactor's norms also add in numpy's order)."""
 
 from __future__ import annotations
 
@@ -220,4 +220,64 @@ class ASGD(Optimizer):
         write(mu, np.asarray(1 / max(1, step - group["t0"]), np.float32))
 
 
-MORE_OPTIMIZERS = {cls.__name__: cls for cls in (Adadelta, Adamax, NAdam, RAdam, Rprop, ASGD)}
+
+
+
+def norm_of(values: np.ndarray, axis: int | None = None) -> np.ndarray:
+    """The 2-norm (over axis, kept) in values' dtype, as torch.norm."""
+    if axis is None:
+        return np.sqrt(np.sum(values * values, dtype=values.dtype))
+    return np.sqrt(np.sum(values * values, axis=axis, keepdims=True, dtype=values.dtype))
+
+
+class Adafactor(Optimizer):
+    """torch.optim.Adafactor: factored second moments (a row and a column factor for a matrix), relative steps."""
+
+    DEFAULTS: ClassVar[dict[str, Any]] = {
+        "lr": 1e-2, "beta2_decay": -0.8, "eps": (None, 1e-3), "d": 1.0, "weight_decay": 0.0, "foreach": None,
+        "maximize": False}
+    POSITIONAL: ClassVar[tuple[str, ...]] = ("lr", "beta2_decay", "eps", "d", "weight_decay")
+
+    def check(self, options: dict[str, Any]) -> None:
+        lr, eps, d = options["lr"], options["eps"], options["d"]
+        require(0.0 <= lr, f"Learning rate should be >= 0 but is: {lr}")  # noqa: SIM300 - PyTorch's order
+        require(0.0 >= options["beta2_decay"], f"beta2_decay should be <= 0 but is: {options['beta2_decay']}")  # noqa: SIM300
+        require(eps[0] is None or 0.0 <= eps[0], f"epsilon1 should be >= 0 but is: {eps[0]}")  # noqa: SIM300
+        require(0.0 <= eps[1], f"epsilon2 should be >= 0 but is: {eps[1]}")  # noqa: SIM300
+        require(1.0 <= d, f"Clipping threshold d should be >= 1 but is: {d}")  # noqa: SIM300
+        require(0.0 <= options["weight_decay"], f"weight_decay should be >= 0 but is: {options['weight_decay']}")  # noqa: SIM300
+
+    def update(self, p: Tensor, grad: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
+        dtype = p._data.dtype
+        if not state:
+            state["step"] = float32_tensor(0)
+            if grad.ndim > 1:
+                state["row_var"] = Tensor._make(np.zeros((*grad.shape[:-1], 1), dtype))
+                state["col_var"] = Tensor._make(np.zeros((*grad.shape[:-2], 1, grad.shape[-1]), dtype))
+            else:
+                state["variance"] = zeros_like(p)
+        lr, (eps1, eps2) = group["lr"], group["eps"]
+        eps1 = float(np.finfo(dtype).eps) if eps1 is None else eps1
+        step = step_of(state)
+        one_minus_beta2_t = step ** group["beta2_decay"]
+        rho_t = min(lr, 1 / step**0.5)
+        alpha = max(eps2, float(norm_of(p._data)) / p._data.size**0.5) * rho_t
+        if group["weight_decay"] != 0:
+            write(p, p._data * scalar(1 - lr * group["weight_decay"], dtype))
+        if grad.ndim > 1:
+            row_var, col_var = state["row_var"], state["col_var"]
+            write(row_var, lerp(row_var._data, np.square(norm_of(grad, -1)) / scalar(grad.shape[-1], dtype),
+                                one_minus_beta2_t))
+            write(col_var, lerp(col_var._data, np.square(norm_of(grad, -2)) / scalar(grad.shape[-2], dtype),
+                                one_minus_beta2_t))
+            estimate = np.matmul(row_var._data, col_var._data)
+            estimate = estimate / np.maximum(np.mean(row_var._data, axis=-2, keepdims=True, dtype=dtype),
+                                             scalar(eps1, dtype))
+        else:
+            variance = state["variance"]
+            write(variance, lerp(variance._data, grad * grad, one_minus_beta2_t))
+            estimate = variance._data.copy()
+        update = np.asarray(1, dtype) / np.sqrt(np.maximum(estimate, scalar(eps1 * eps1, dtype))) * grad
+        denom = max(1.0, float(norm_of(update)) / (update.size**0.5 * group["d"]))
+        write(p, add(p._data, update, -alpha / denom))
+MORE_OPTIMIZERS = {cls.__name__: cls for cls in (Adadelta, Adamax, NAdam, RAdam, Rprop, ASGD, Adafactor)}

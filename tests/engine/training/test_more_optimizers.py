@@ -23,7 +23,9 @@ SQRT_BASED = [("Adadelta", {}), ("Adadelta", {"lr": 0.5, "rho": 0.8, "weight_dec
               ("NAdam", {}), ("NAdam", {"lr": 0.01, "momentum_decay": 0.01, "weight_decay": 0.1}),
               ("NAdam", {"lr": 0.01, "weight_decay": 0.1, "decoupled_weight_decay": True}),
               ("RAdam", {}), ("RAdam", {"lr": 0.01, "betas": (0.8, 0.99), "weight_decay": 0.1}),
-              ("RAdam", {"lr": 0.01, "weight_decay": 0.1, "decoupled_weight_decay": True, "maximize": True})]
+              ("RAdam", {"lr": 0.01, "weight_decay": 0.1, "decoupled_weight_decay": True, "maximize": True}),
+              ("Adafactor", {}), ("Adafactor", {"lr": 0.05, "weight_decay": 0.1, "eps": (1e-20, 1e-3), "d": 2.0,
+                                                "maximize": True})]
 
 
 def _run(name, options, dtype, steps, shape=(5, 3)):
@@ -58,7 +60,7 @@ def test_sqrt_based_optimizers_stay_within_ulps_of_pytorch(name, options, dtype)
 
 
 @pytest.mark.parametrize("name", ["SGD", "Adam", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
-                                  "Rprop", "ASGD"])
+                                  "Rprop", "ASGD", "Adafactor"])
 def test_defaults_state_and_state_dict_are_pytorchs(name):
     ours = parameter(engine.ones(3))
     theirs = torch.nn.Parameter(torch.ones(3))
@@ -95,7 +97,8 @@ def test_options_by_position_are_pytorchs():
         OPTIMIZERS["SGD"]([p], betas=(0.9, 0.99))
 
 
-BAD = [("Adadelta", {"rho": 1.5}), ("Adadelta", {"eps": -1}), ("Adamax", {"betas": (1.0, 0.9)}),
+BAD = [("Adafactor", {"beta2_decay": 0.5}), ("Adafactor", {"eps": (-1, 1e-3)}), ("Adafactor", {"d": 0.5}),
+       ("Adadelta", {"rho": 1.5}), ("Adadelta", {"eps": -1}), ("Adamax", {"betas": (1.0, 0.9)}),
        ("NAdam", {"momentum_decay": -1}), ("RAdam", {"weight_decay": -0.1}), ("Rprop", {"etas": (1.5, 2)}),
        ("ASGD", {"lr": -1}), ("Adam", {"eps": -1}), ("SGD", {"weight_decay": -1}), ("Adagrad", {"lr_decay": -1}),
        ("RMSprop", {"alpha": -1}), ("Adam", {"lr": "a"}), ("SGD", {"lr": "a"})]
@@ -233,3 +236,9 @@ def test_lbfgs_state_is_pytorchs_kinds():
         states.append(sorted({type(v).__name__ for v in state["old_dirs"] + state["ro"] + state["al"]}))
     assert states[0] == states[2]
     assert states[1] == states[3]
+
+
+@pytest.mark.parametrize("shape", [(7,), (2, 3, 4)])
+def test_adafactor_of_a_vector_and_of_a_stack_of_matrices(shape):
+    for step, (theirs, ours) in enumerate(_run("Adafactor", {"lr": 0.02}, np.float32, 50, shape)):
+        assert np.allclose(ours, theirs, rtol=1e-5, atol=1e-7), f"step {step}"
