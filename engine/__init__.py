@@ -151,7 +151,7 @@ def import_all() -> None:
     torch.autograd.functional, gradcheck). Their ops then join OPS (`autodiff ops` lists every op)."""
     BUILTINS.complete()
     from .nn import containers, function_modules, init, layers, module, norm_layers, recurrent_layers  # noqa: F401
-    from .optim import optimizers  # noqa: F401
+    from .optim import catalog  # noqa: F401
     from .transforms import autograd_functional, forward_ad, gradcheck, torch_func  # noqa: F401
 
 

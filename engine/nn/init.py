@@ -4,6 +4,7 @@ Python floats, in its order of operations) and its random numbers (uniform_ and 
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -11,7 +12,7 @@ import numpy as np
 from ..core.coerce import number
 from ..core.modes import no_grad
 from ..core.tensor import Tensor
-from ..errors import BadValueError
+from ..errors import InvalidArgumentError
 from ..random.distributions import normal_, uniform_
 
 LINEAR_GAINS = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
@@ -32,17 +33,17 @@ def calculate_gain(nonlinearity: str, param: Any = None) -> float:
         elif isinstance(param, (int, float)) and not isinstance(param, bool):
             slope = param
         else:
-            raise BadValueError(f"negative_slope {param} not a valid number", reason="init")
+            raise InvalidArgumentError(f"negative_slope {param} not a valid number", reason="init")
         return math.sqrt(2.0 / (1 + slope**2))
     if nonlinearity == "selu":
         return 3.0 / 4
-    raise BadValueError(f"Unsupported nonlinearity {nonlinearity}", reason="init")
+    raise InvalidArgumentError(f"Unsupported nonlinearity {nonlinearity}", reason="init")
 
 
 def fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
     """(fan_in, fan_out) of a weight: its dims 1 and 0 times the size of the rest (the receptive field)."""
     if tensor.ndim < 2:
-        raise BadValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions",
+        raise InvalidArgumentError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions",
                             reason="init")
     receptive = 1
     for size in tensor.shape[2:]:
@@ -52,7 +53,8 @@ def fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
 
 def _fan(tensor: Tensor, mode: str) -> int:
     if mode not in ("fan_in", "fan_out"):
-        raise BadValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out", reason="init")
+        raise InvalidArgumentError(f"Mode {mode} not supported, please use one of {['fan_in', 'fan_out']}",
+                                   reason="init")
     fan_in, fan_out = fan_in_and_fan_out(tensor)
     return fan_in if mode == "fan_in" else fan_out
 
@@ -86,7 +88,7 @@ def zeros_(tensor: Tensor) -> Tensor:
 
 def eye_(tensor: Tensor) -> Tensor:
     if tensor.ndim != 2:
-        raise BadValueError("Only tensors with 2 dimensions are supported", reason="init")
+        raise InvalidArgumentError("Only tensors with 2 dimensions are supported", reason="init")
     with no_grad():
         tensor.zero_()
         rows, cols = tensor.shape
@@ -111,6 +113,7 @@ def kaiming_uniform_(tensor: Tensor, a: Any = 0, mode: str = "fan_in", nonlinear
                      generator: Any = None) -> Tensor:
     """He initialisation: uniform in +-sqrt(3) * gain / sqrt(fan) (Linear's weights: a = sqrt(5))."""
     if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
     fan = _fan(tensor, mode)
     std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
@@ -121,6 +124,7 @@ def kaiming_uniform_(tensor: Tensor, a: Any = 0, mode: str = "fan_in", nonlinear
 def kaiming_normal_(tensor: Tensor, a: Any = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu",
                     generator: Any = None) -> Tensor:
     if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
     fan = _fan(tensor, mode)
     std = calculate_gain(nonlinearity, a) / math.sqrt(fan)

@@ -1,7 +1,7 @@
 """torch.nn.init: PyTorch's initialisations (the same numbers under manual_seed)."""
 
-from autodiff.engine.nn.init import INIT_FUNCTIONS
+from autodiff.engine.nn.structured_init import ALL_INIT
 
-globals().update(INIT_FUNCTIONS)
+globals().update(ALL_INIT)
 
-__all__ = sorted(INIT_FUNCTIONS)
+__all__ = sorted(ALL_INIT)

@@ -1,6 +1,6 @@
 """torch.optim.lr_scheduler: the engine's schedulers."""
 
-from autodiff.engine.optim.optimizers import SCHEDULERS
+from autodiff.engine.optim.catalog import SCHEDULERS
 
 globals().update(SCHEDULERS)
 
