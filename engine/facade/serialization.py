@@ -43,7 +43,7 @@ class _Writer:
     def _encode_one(self, value: Any, stack: list) -> Any:
         if isinstance(value, Tensor):
             name = f"t{len(self.arrays)}"
-            self.arrays[name] = np.ascontiguousarray(value.detach().numpy())
+            self.arrays[name] = np.array(value.detach().numpy(), order="C")  # (ascontiguousarray makes a 0-d array 1-d)
             return {"tensor": name, "requires_grad": value.requires_grad, "parameter": isinstance(value, Parameter)}
         if value is None or isinstance(value, (bool, str)):
             return value
