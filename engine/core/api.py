@@ -180,7 +180,24 @@ INPLACE.update({
                                                          "cumprod_"),
     "logit_": lambda self, eps=None: update_(self, lambda t: BUILTINS["logit"].fn(t, eps), "logit_"),
     "polygamma_": lambda self, n: update_(self, lambda t: BUILTINS["polygamma"].fn(n, t), "polygamma_"),
+    "addcmul_": lambda self, tensor1, tensor2, *, value=1: update_(
+        self, lambda t: BUILTINS["addcmul"].fn(t, tensor1, tensor2, value=value), "addcmul_"),
+    "addcdiv_": lambda self, tensor1, tensor2, *, value=1: update_(
+        self, lambda t: BUILTINS["addcdiv"].fn(t, tensor1, tensor2, value=value), "addcdiv_"),
+    "nan_to_num_": lambda self, nan=0.0, posinf=None, neginf=None: update_(
+        self, lambda t: BUILTINS["nan_to_num"].fn(t, nan, posinf, neginf), "nan_to_num_"),
+    "sgn_": lambda self: update_(self, BUILTINS["sgn"].fn, "sgn_"),
+    "ldexp_": lambda self, other: update_(self, lambda t: BUILTINS["ldexp"].fn(t, other), "ldexp_"),
+    "float_power_": lambda self, exponent: _float_power_(self, exponent),
 })
+
+
+def _float_power_(self: Tensor, exponent: Any) -> Tensor:
+    """x.float_power_(exponent): in place, for a float64 x only (PyTorch's error otherwise)."""
+    if self.dtype is not dtypes.float64:
+        raise RuntimeError(f"the base given to float_power_ has dtype {dtypes.TYPE_NAMES[self.dtype]} but the "
+                           "operation's result requires dtype Double")
+    return update_(self, lambda t: BUILTINS["float_power"].fn(t, exponent), "float_power_")
 
 
 # x.long(), x.float(), ...: the tensor in another dtype (itself when it has it already), as PyTorch's
