@@ -243,3 +243,61 @@ def i1(x: Any) -> np.ndarray:
         result = np.where(size <= 8.0, near, far)
         result = np.where(x < 0, -result, result)
     return np.asarray(result, dtype=dtype)
+
+
+def ndtr(x: Any) -> np.ndarray:
+    """The standard normal distribution function, (1 + erf(x / sqrt(2))) / 2 as PyTorch's special.ndtr."""
+    x, dtype = _f64(x)
+    return np.asarray((1.0 + erf(x * math.sqrt(0.5))) * 0.5, dtype=dtype)
+
+
+def _lower_tail(x: np.ndarray) -> np.ndarray:
+    """Phi(x) accurate in the lower tail: erfc(-x / sqrt(2)) / 2."""
+    return 0.5 * erfc(-x * math.sqrt(0.5))
+
+
+def ndtri(p: Any) -> np.ndarray:
+    """The standard normal quantile, Phi^-1(p): -inf at 0, inf at 1, nan outside [0, 1]. sqrt(2) erfinv(2p - 1)
+    (an asymptotic first guess in the far tails), then Newton steps on the tail nearer p, where Phi is exact."""
+    p, dtype = _f64(p)
+    with np.errstate(all="ignore"):
+        lower = np.minimum(p, 1.0 - p)  # exact for p >= 1/2
+        t = np.sqrt(-2.0 * np.log(lower))
+        far = -(t - (np.log(t) + math.log(2.0 * PI) / 2.0) / t)  # the quantile of `lower` for lower < 1e-8
+        x = np.where(lower < 1e-8, far, math.sqrt(2.0) * erfinv(2.0 * lower - 1.0))
+        for _ in range(3):
+            density = np.exp(-0.5 * x * x) / math.sqrt(2.0 * PI)
+            x = x - (_lower_tail(x) - lower) / density
+        x = np.where(p < 0.5, x, -x)
+        x = np.where(p == 0.0, -np.inf, np.where(p == 1.0, np.inf, x))
+        x = np.where((p < 0) | (p > 1) | np.isnan(p), np.nan, x)
+    return np.asarray(x, dtype=dtype)
+
+
+def erfcx(x: np.ndarray) -> np.ndarray:
+    """exp(x**2) * erfc(x) for x > 0, by its asymptotic series where erfc underflows."""
+    with np.errstate(all="ignore"):
+        direct = np.exp(x * x) * erfc(x)
+        z2 = 1.0 / (x * x)
+        series = (1.0 + z2 * (-0.5 + z2 * (0.75 + z2 * (-1.875 + z2 * 6.5625)))) / (x * math.sqrt(PI))
+        return np.where(x < 25.0, direct, series)
+
+
+def log_ndtr(x: Any) -> np.ndarray:
+    """log Phi(x), without underflow in the lower tail (PyTorch's calc_log_ndtr)."""
+    x, dtype = _f64(x)
+    with np.errstate(all="ignore"):
+        t = x * math.sqrt(0.5)
+        low = np.log(erfcx(np.where(x < -1.0, -t, 1.0)) / 2.0) - t * t
+        high = np.log1p(-erfc(t) / 2.0)
+        result = np.where(x < -1.0, low, high)
+    return np.asarray(result, dtype=dtype)
+
+
+def entr(x: Any) -> np.ndarray:
+    """-x log x: 0 at 0, -inf below 0, nan at nan (PyTorch's special.entr)."""
+    x, dtype = _f64(x)
+    with np.errstate(all="ignore"):
+        result = np.where(x > 0, -x * np.log(x), np.where(x == 0, 0.0, -np.inf))
+        result = np.where(np.isnan(x), np.nan, result)
+    return np.asarray(result, dtype=dtype)

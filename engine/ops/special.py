@@ -16,9 +16,11 @@ from ..core.optable import ELEMENTWISE, ELEMENTWISE_JVP, FUNCTION, Grad, Op, dec
 from ..core.recording import apply, binary
 from ..core.registry import builtin, function
 from ..core.tensor import Tensor
+from ..core.tensormath import ADD_SCALAR, MUL_SCALAR
 from ..kernels import special as kernels
+from .elementwise import erf
 
-HALF_SQRT_PI = math.sqrt(math.pi) / 2.0
+HALF_SQRT_PI, SQRT_2PI, SQRT1_2 = math.sqrt(math.pi) / 2.0, math.sqrt(2 * math.pi), math.sqrt(0.5)
 
 
 def _op(name: str, node: str, inputs: tuple[str, ...], forward: Any, grads: tuple[Grad, ...], doc: str,
@@ -134,6 +136,29 @@ XLOGY_OTHER_NUMBER = declare(_op(
     "xlogy_other_number", "XlogyBackward2", ("self",), lambda x, *, other: _xlogy_kernel(x, np.asarray(other, x.dtype)),
     (Grad(_xlogy_number_grad, "xlogy(grad, other), 0 where self is 0 unless other > 0"),),
     "self * log(a number other), 0 where self is 0", group=None))
+
+
+special_entr = function(_op(
+    "special_entr", "SpecialEntrBackward0", ("self",), kernels.entr,
+    (Grad(lambda F, g, s: g * -(F.log(s.self) + 1), "grad * -(1 + log(self))"),),
+    "-self * log(self), 0 at 0 (torch.special.entr)", symbolic=lambda M, a: -a * M.log(a)), method=False)
+special_ndtri = function(_op(
+    "special_ndtri", "SpecialNdtriBackward0", ("self",), kernels.ndtri,
+    (Grad(lambda F, g, s: g * (SQRT_2PI * F.exp(s.result * s.result * 0.5)),
+          "grad * sqrt(2 * pi) * exp(result**2 / 2)"),),
+    "the standard normal quantile (torch.special.ndtri)"), method=False)
+special_log_ndtr = function(_op(
+    "special_log_ndtr", "SpecialLogNdtrBackward0", ("self",), kernels.log_ndtr,
+    (Grad(lambda F, g, s: g / SQRT_2PI * F.exp(-(s.result + s.self * s.self / 2)),
+          "grad / sqrt(2 * pi) * exp(-(result + self**2 / 2))"),),
+    "log of the standard normal distribution function (torch.special.log_ndtr)"), method=False)
+
+
+@builtin("special_ndtr(input)", ("mul_scalar", "add_scalar", "erf"), method=False)
+def special_ndtr(input: Any) -> Tensor:
+    """The standard normal distribution function, (1 + erf(input / sqrt(2))) * 0.5, recorded as PyTorch's."""
+    scaled = apply(MUL_SCALAR, (tensor_arg(input),), {"other": SQRT1_2})
+    return apply(MUL_SCALAR, (apply(ADD_SCALAR, (erf(scaled),), {"other": 1.0}),), {"other": 0.5})
 
 
 # ---------------------------------------------------------------------------- the functions with parameters
