@@ -116,7 +116,7 @@ class SymPyMath:
 
     sinh, cosh, sign, sgn = sympy.sinh, sympy.cosh, sympy.sign, sympy.sign
     tanh, erf = sympy.tanh, sympy.erf
-    polygamma = sympy.polygamma  # the formulas of lgamma, digamma and polygamma (engine/ops/special.py)
+    polygamma, erfinv = sympy.polygamma, sympy.erfinv  # in the formulas of engine/ops/special.py
     maximum, minimum, trunc = sympy.Max, sympy.Min, staticmethod(TRUNC)
 
     # ---- the executor's handling of values

@@ -58,7 +58,7 @@ ADDCDIV = declare(_op(
     "self + value * tensor1 / tensor2", symbolic=lambda M, a, b, c, *, value: a + value * b / c))
 NAN_TO_NUM = declare(_op(
     "nan_to_num", "NanToNumBackward0", ("self",), _nan_to_num,
-    (Grad(lambda F, g, s: F.where(np.isfinite(F.values(s.self)), g, 0.0), "grad where self is finite, else 0"),),
+    (Grad(lambda F, g, s: F.where(np.isfinite(F.values(s.self)), g, g * 0.0), "grad * isfinite(self)"),),
     "self with nan, inf and -inf replaced by numbers (nan=0, the dtype's largest and smallest by default)"))
 
 
@@ -127,5 +127,5 @@ def float_power(input: Any, exponent: Any) -> Tensor:
 ldexp = function(_op(
     "ldexp", "LdexpBackward0", ("self", "other"), lambda x, e: x * np.exp2(e),
     (Grad(lambda F, g, s: g * F.exp(s.other * LN2), "grad * 2 ** other"),
-     Grad(lambda F, g, s: g * s.self * LN2 * F.exp(s.other * LN2), "grad * self * log(2) * 2 ** other")),
+     Grad(lambda F, g, s: g * s.result * LN2, "grad * result * log(2)")),
     "self * 2 ** other", group=ELEMENTWISE, symbolic=lambda M, a, b: a * 2**b))

@@ -41,6 +41,13 @@ def polygamma_of(F: Any, n: int, x: Any) -> Any:
     return kernels.polygamma(n, x)
 
 
+def _erfinv_of(F: Any, x: Any) -> Any:
+    """erfinv(x) in the vocabulary F (PyTorch's formula recomputes it from the saved self)."""
+    if hasattr(F, "erfinv"):  # SymPy's vocabulary
+        return F.erfinv(x)
+    return erfinv(x) if F.records else kernels.erfinv(x)
+
+
 def _i1_of(F: Any, x: Any) -> Any:
     """i1(x) (i0's derivative) in the vocabulary F: the op when F records, else the kernel."""
     return i1(x) if F.records else kernels.i1(x)
@@ -96,7 +103,8 @@ def _xlogy_number_grad(F: Any, g: Any, s: Any) -> Any:
 # ---------------------------------------------------------------------------- the ops
 erfinv = function(_op(
     "erfinv", "ErfinvBackward0", ("self",), kernels.erfinv,
-    (Grad(lambda F, g, s: g * (HALF_SQRT_PI * F.exp(s.result * s.result)), "grad * sqrt(pi) / 2 * exp(result**2)"),),
+    (Grad(lambda F, g, s: g * (HALF_SQRT_PI * F.exp(_erfinv_of(F, s.self) ** 2)),
+          "grad * sqrt(pi) / 2 * exp(erfinv(self)**2)"),),
     "the inverse error function (nan outside [-1, 1])", symbolic=FUNCTION))
 lgamma = function(_op(
     "lgamma", "LgammaBackward0", ("self",), kernels.lgamma,
