@@ -82,22 +82,24 @@ def _logit_grad(F: Any, g: Any, s: Any) -> Any:
 
 def _xlogy_self_grad(F: Any, g: Any, s: Any) -> Any:
     """xlogy(grad, other), 0 where self is 0 and other <= 0 (PyTorch's formula): grad * log(other), 0 where grad
-    is 0 and other is not nan."""
+    is 0 and other is not nan; log(1) where it is 0, so that no nan reaches a higher derivative from there."""
     gv, ov = F.values(g), F.values(s.other)
-    out = F.where((gv == 0) & ~np.isnan(ov), 0.0, g * F.log(s.other))
-    return F.where((F.values(s.self) == 0) & (ov <= 0), 0.0, out)
+    zero = ((gv == 0) & ~np.isnan(ov)) | ((F.values(s.self) == 0) & (ov <= 0))
+    return g * F.log(F.where(zero, 1.0, s.other))
 
 
 def _xlogy_number_grad(F: Any, g: Any, s: Any) -> Any:
     """xlogy(grad, other) for a number other, then 0 where self is 0 unless other > 0 (PyTorch's Scalar_Other
-    formula)."""
+    formula): grad times a constant factor."""
     other = s.other
-    if math.isnan(other):
-        out = g * math.nan
-    else:
-        log = math.log(other) if other > 0 else -math.inf if other == 0 else math.nan
-        out = F.where(F.values(g) == 0, 0.0, g * log)
-    return out if other > 0 else F.where(F.values(s.self) == 0, 0.0, out)
+    log = math.nan if math.isnan(other) or other < 0 else -math.inf if other == 0 else math.log(other)
+    factor = np.full(np.shape(F.values(g)), log)
+    if not math.isnan(other):
+        factor[np.asarray(F.values(g)) == 0] = 0.0
+    if not other > 0:
+        factor[np.broadcast_to(np.asarray(F.values(s.self)) == 0, factor.shape)] = 0.0
+    factor = factor.astype(np.asarray(F.values(g)).dtype)
+    return g * (Tensor._make(factor) if F.records else factor)
 
 
 # ---------------------------------------------------------------------------- the ops

@@ -29,7 +29,7 @@ def register(C: Any) -> None:
     case("special_lgamma", lambda L, x: L.lgamma(x), gamma)
     case("special_lgamma_inplace_f32", lambda L, x: (x + 0).lgamma_(), gamma, dtype=C.F32)
     case("special_digamma", lambda L, x: x.digamma(), gamma)
-    case("special_digamma_inplace", lambda L, x: (x + 0).digamma_() * x, gamma)
+    case("special_digamma_inplace", lambda L, x: (x + 0).digamma_(), gamma)
     case("special_polygamma_2", lambda L, x: L.polygamma(2, x), gamma)
     case("special_polygamma_1_method", lambda L, x: x.polygamma(1), gamma)
     case("special_i0", lambda L, x: L.i0(x), [[-9.5, -0.75, 0.0], [0.5, 3.25, 8.5]])
@@ -63,7 +63,8 @@ def register(C: Any) -> None:
     case("pointwise_nan_to_num_numbers", lambda L, x: L.log(x).nan_to_num(nan=1.5, posinf=2.0, neginf=-3.0),
          [[-1.0, 0.0, 0.5], [2.0, 0.0, 3.0]])
     case("pointwise_nan_to_num_inplace", lambda L, x: L.log(x).nan_to_num_(0.5), [[-1.0, 0.0, 0.5], [2.0, 0.0, 3.0]])
-    case("pointwise_sgn", lambda L, x: L.sgn(x) * x + (x + 0).sgn_(), [[-1.5, 0.0, 0.5], [2.0, -0.25, 3.0]])
+    case("pointwise_sgn", lambda L, x: L.sgn(x) * x, [[-1.5, 0.0, 0.5], [2.0, -0.25, 3.0]])
+    case("pointwise_sgn_inplace", lambda L, x: (x + 0).sgn_(), [[-1.5, 0.0, 0.5], [2.0, -0.25, 3.0]])
     case("pointwise_float_power", lambda L, x: L.float_power(x, 2), a23, dtype=C.F32)
     case("pointwise_float_power_tensor", lambda L, x, y: x.float_power(y), p23, values(2, 3, offset=49))
     case("pointwise_float_power_inplace", lambda L, x: (x + 0).float_power_(3), a23)
@@ -77,7 +78,8 @@ def register(C: Any) -> None:
                  "true_divide_"):
         case(f"inplace_{name}", lambda L, x, y, name=name: getattr(x + 0, name)(y), a23, values(2, 3, offset=52))
     case("inplace_fmod_number", lambda L, x: (x + 0).fmod_(0.75), a23)
-    case("inplace_clamp_min_max", lambda L, x: (x + 0).clamp_min_(-0.5) + (x + 0).clamp_max_(0.5), a23)
+    case("inplace_clamp_min", lambda L, x: (x + 0).clamp_min_(-0.5), a23)
+    case("inplace_clamp_max", lambda L, x: (x + 0).clamp_max_(0.5), a23)
     case("inplace_subtract", lambda L, x, y: (x + 0).subtract_(y, alpha=2), a23, p23)
     case("inplace_cumsum", lambda L, x: (x + 0).cumsum_(1), a23)
     case("inplace_cumprod", lambda L, x: (x + 0).cumprod_(0), a23)
