@@ -268,7 +268,7 @@ def ndtri(p: Any) -> np.ndarray:
         for _ in range(3):
             density = np.exp(-0.5 * x * x) / math.sqrt(2.0 * PI)
             x = x - (_lower_tail(x) - lower) / density
-        x = np.where(p < 0.5, x, -x)
+        x = np.where(p < 0.5, x, -x) + 0.0  # (ndtri(0.5) is 0.0, not -0.0)
         x = np.where(p == 0.0, -np.inf, np.where(p == 1.0, np.inf, x))
         x = np.where((p < 0) | (p > 1) | np.isnan(p), np.nan, x)
     return np.asarray(x, dtype=dtype)
