@@ -32,6 +32,12 @@ def _dtype(x: np.ndarray) -> np.dtype:
     return x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
 
 
+def _cast(result: Any, dtype: np.dtype) -> np.ndarray:
+    """The float64 result in the input's dtype (float32's overflow is inf, without numpy's warning)."""
+    with np.errstate(over="ignore"):
+        return np.asarray(result, dtype=dtype)
+
+
 def _f64(x: Any) -> tuple[np.ndarray, np.dtype]:
     x = np.asarray(x)
     return x.astype(np.float64), _dtype(x)
@@ -57,7 +63,7 @@ def erfinv(y: Any) -> np.ndarray:
             x = x - np.where(tail_side, tail_step, central_step)
         x = np.where(size == 1.0, np.copysign(np.inf, y), x)
         x = np.where(size > 1.0, np.nan, x)
-    return np.asarray(x, dtype=dtype)
+    return _cast(x, dtype)
 
 
 def _lgamma_one(v: float) -> float:
@@ -73,7 +79,7 @@ _LGAMMA = np.frompyfunc(_lgamma_one, 1, 1)
 def lgamma(x: Any) -> np.ndarray:
     """log|gamma(x)|: inf at the poles (0 and the negative integers) and at +-inf (the C library's lgamma)."""
     x, dtype = _f64(x)
-    return np.asarray(_LGAMMA(x), dtype=np.float64).astype(dtype)
+    return _cast(np.asarray(_LGAMMA(x), dtype=np.float64), dtype)
 
 
 def digamma(x: Any) -> np.ndarray:
@@ -87,7 +93,7 @@ def digamma(x: Any) -> np.ndarray:
         result = np.where(negative, result - correction, result)
         result = np.where(negative & (x == np.trunc(x)), np.nan, result)
         result = np.where(x == 0, np.copysign(np.inf, -x), result)
-    return np.asarray(result, dtype=dtype)
+    return _cast(result, dtype)
 
 
 def _digamma_positive(x: np.ndarray) -> np.ndarray:
@@ -121,7 +127,7 @@ def trigamma(x: Any) -> np.ndarray:
         ixx = 1.0 / (x * x)
         result = result + (1.0 + 1.0 / (2.0 * x) + ixx * (1.0 / 6 - ixx * (1.0 / 30 - ixx * (1.0 / 42)))) / x
         result = np.where(small, -result, result)
-    return np.asarray(result, dtype=dtype)
+    return _cast(result, dtype)
 
 
 def zeta(s: float, q: np.ndarray) -> np.ndarray:
@@ -169,7 +175,7 @@ def polygamma(n: int, x: Any) -> np.ndarray:
     x, dtype = _f64(x)
     with np.errstate(all="ignore"):
         result = (1.0 if n % 2 else -1.0) * math.exp(math.lgamma(n + 1.0)) * zeta(n + 1.0, x)
-    return np.asarray(result, dtype=dtype)
+    return _cast(result, dtype)
 
 
 _I0_A = (-4.41534164647933937950e-18, 3.33079451882223809783e-17, -2.43127984654795469359e-16,
@@ -209,7 +215,7 @@ def i0(x: Any) -> np.ndarray:
         near = np.exp(size) * _chbevl(size / 2.0 - 2.0, _I0_A)
         far = np.exp(size) * _chbevl(32.0 / size - 2.0, _I0_B) / np.sqrt(size)
         result = np.where(size <= 8.0, near, far)
-    return np.asarray(result, dtype=dtype)
+    return _cast(result, dtype)
 
 
 _I1_A = (2.77791411276104639959e-18, -2.11142121435816608115e-17, 1.55363195773620046921e-16,
@@ -242,7 +248,7 @@ def i1(x: Any) -> np.ndarray:
         far = np.exp(size) * _chbevl(32.0 / size - 2.0, _I1_B) / np.sqrt(size)
         result = np.where(size <= 8.0, near, far)
         result = np.where(x < 0, -result, result)
-    return np.asarray(result, dtype=dtype)
+    return _cast(result, dtype)
 
 
 def ndtr(x: Any) -> np.ndarray:
@@ -271,7 +277,7 @@ def ndtri(p: Any) -> np.ndarray:
         x = np.where(p < 0.5, x, -x) + 0.0  # (ndtri(0.5) is 0.0, not -0.0)
         x = np.where(p == 0.0, -np.inf, np.where(p == 1.0, np.inf, x))
         x = np.where((p < 0) | (p > 1) | np.isnan(p), np.nan, x)
-    return np.asarray(x, dtype=dtype)
+    return _cast(x, dtype)
 
 
 def erfcx(x: np.ndarray) -> np.ndarray:
@@ -291,7 +297,7 @@ def log_ndtr(x: Any) -> np.ndarray:
         low = np.log(erfcx(np.where(x < -1.0, -t, 1.0)) / 2.0) - t * t
         high = np.log1p(-erfc(t) / 2.0)
         result = np.where(x < -1.0, low, high)
-    return np.asarray(result, dtype=dtype)
+    return _cast(result, dtype)
 
 
 def entr(x: Any) -> np.ndarray:
@@ -300,4 +306,4 @@ def entr(x: Any) -> np.ndarray:
     with np.errstate(all="ignore"):
         result = np.where(x > 0, -x * np.log(x), np.where(x == 0, 0.0, -np.inf))
         result = np.where(np.isnan(x), np.nan, result)
-    return np.asarray(result, dtype=dtype)
+    return _cast(result, dtype)

@@ -43,7 +43,8 @@ def test_digamma_special_points():
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 def test_kernel_matches_torch(name, grid, dtype):
     torch = pytest.importorskip("torch")
-    x = grid.astype(dtype)
+    with np.errstate(over="ignore"):  # (1e300 is inf in float32)
+        x = grid.astype(dtype)
     theirs = getattr(torch.special, {"lgamma": "gammaln"}.get(name, name))(torch.from_numpy(x)).numpy()
     ours = getattr(K, name)(x)
     assert ours.dtype == theirs.dtype
