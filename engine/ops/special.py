@@ -123,7 +123,7 @@ i0 = function(_op(
 i1 = function(_op(
     "i1", "SpecialI1Backward0", ("self",), kernels.i1,
     (Grad(lambda F, g, s: g * _i1_slope(F, s), "grad * (i0(self) - result / self)"),),
-    "the modified Bessel function of the first kind, of order 1 (torch.special.i1)"))
+    "the modified Bessel function of the first kind, of order 1 (torch.special.i1)"), method=False)
 POLYGAMMA = declare(_op(
     "polygamma", "PolygammaBackward0", ("self",), lambda x, *, n: kernels.polygamma(n, x),
     (Grad(lambda F, g, s: g * polygamma_of(F, s.n + 1, s.self), "grad * polygamma(n + 1, self)"),),
