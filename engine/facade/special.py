@@ -11,7 +11,7 @@ from autodiff.engine import BUILTINS, Tensor
 _fn = {name: BUILTINS[name].fn for name in (
     "erf", "erfc", "erfinv", "logit", "xlogy", "digamma", "polygamma", "i0", "i1", "log1p", "expm1", "exp2", "sinc",
     "round", "softmax", "log_softmax", "logsumexp", "sigmoid", "lgamma", "special_entr", "special_ndtr",
-    "special_ndtri", "special_log_ndtr")}
+    "special_ndtri", "special_log_ndtr", "special_erfcx")}
 
 erf, erfc, erfinv, logit, xlogy = _fn["erf"], _fn["erfc"], _fn["erfinv"], _fn["logit"], _fn["xlogy"]
 digamma = psi = _fn["digamma"]
@@ -19,6 +19,7 @@ polygamma, i0, i1, log1p, expm1, exp2 = _fn["polygamma"], _fn["i0"], _fn["i1"], 
 sinc, logsumexp = _fn["sinc"], _fn["logsumexp"]
 expit, gammaln = _fn["sigmoid"], _fn["lgamma"]
 entr, ndtr, ndtri, log_ndtr = _fn["special_entr"], _fn["special_ndtr"], _fn["special_ndtri"], _fn["special_log_ndtr"]
+erfcx = _fn["special_erfcx"]
 
 
 def round(input: Any, *, decimals: int = 0) -> Tensor:
@@ -48,6 +49,6 @@ def multigammaln(input: Any, p: int) -> Tensor:
     return total + p * (p - 1) / 4 * math.log(math.pi)
 
 
-__all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "i0", "i1", "log1p",
-           "log_ndtr", "log_softmax", "logit", "logsumexp", "multigammaln", "ndtr", "ndtri", "polygamma", "psi",
-           "round", "sinc", "softmax", "xlogy"]
+__all__ = ["digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2", "expit", "expm1", "gammaln", "i0", "i1",
+           "log1p", "log_ndtr", "log_softmax", "logit", "logsumexp", "multigammaln", "ndtr", "ndtri", "polygamma",
+           "psi", "round", "sinc", "softmax", "xlogy"]

@@ -280,13 +280,16 @@ def ndtri(p: Any) -> np.ndarray:
     return _cast(x, dtype)
 
 
-def erfcx(x: np.ndarray) -> np.ndarray:
-    """exp(x**2) * erfc(x) for x > 0, by its asymptotic series where erfc underflows."""
+def erfcx(x: Any) -> np.ndarray:
+    """The scaled complementary error function exp(x**2) * erfc(x), by its asymptotic series from 25 on (where
+    erfc underflows): inf below about -26.6, 0 at inf."""
+    x, dtype = _f64(x)
     with np.errstate(all="ignore"):
         direct = np.exp(x * x) * erfc(x)
         z2 = 1.0 / (x * x)
         series = (1.0 + z2 * (-0.5 + z2 * (0.75 + z2 * (-1.875 + z2 * 6.5625)))) / (x * math.sqrt(PI))
-        return np.where(x < 25.0, direct, series)
+        result = np.where(x < 25.0, direct, series)
+    return _cast(result, dtype)
 
 
 def log_ndtr(x: Any) -> np.ndarray:

@@ -20,6 +20,7 @@ from ..core.tensormath import ADD_SCALAR, MUL_SCALAR
 from ..kernels import special as kernels
 from .elementwise import erf
 
+TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 HALF_SQRT_PI, SQRT_2PI, SQRT1_2 = math.sqrt(math.pi) / 2.0, math.sqrt(2 * math.pi), math.sqrt(0.5)
 
 
@@ -157,6 +158,11 @@ special_ndtri = function(_op(
     (Grad(lambda F, g, s: g * (SQRT_2PI * F.exp(s.result * s.result * 0.5)),
           "grad * sqrt(2 * pi) * exp(result**2 / 2)"),),
     "the standard normal quantile (torch.special.ndtri)"), method=False)
+special_erfcx = function(_op(
+    "special_erfcx", "SpecialErfcxBackward0", ("self",), kernels.erfcx,
+    (Grad(lambda F, g, s: g * (2 * s.self * s.result - TWO_OVER_SQRT_PI),
+          "grad * (2 * self * result - 2 / sqrt(pi))"),),
+    "exp(self**2) * erfc(self), the scaled complementary error function (torch.special.erfcx)"), method=False)
 special_log_ndtr = function(_op(
     "special_log_ndtr", "SpecialLogNdtrBackward0", ("self",), kernels.log_ndtr,
     (Grad(lambda F, g, s: g / SQRT_2PI * F.exp(-(s.result + s.self * s.self / 2)),

@@ -372,7 +372,8 @@ CASES.update({
                   {"x": "[1, 2, 3, 4]", "y": "[0.5, 1, 2]"}),
     # the special and pointwise functions (engine/ops/special.py, engine/ops/pointwise.py)
     **{name: (f"{name}(x) * [1, 2, 3, 4]", {"x": "[-2.5, 0.75, 1.25, 3.5]"})
-       for name in ("lgamma", "digamma", "i0", "i1", "special_ndtr", "special_log_ndtr")},
+       for name in ("lgamma", "digamma", "i0", "i1", "special_ndtr", "special_log_ndtr",
+                    "special_erfcx")},
     **{name: (f"{name}(x) * [1, 2, 3, 4]", {"x": "[0.125, 0.25, 0.625, 0.875]"})
        for name in ("erfinv", "logit", "special_entr", "special_ndtri")},
     "polygamma": ("polygamma(2, x) * [1, 2, 3, 4]", {"x": "[-2.5, 0.75, 1.25, 3.5]"}),

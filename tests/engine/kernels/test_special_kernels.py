@@ -39,7 +39,7 @@ def test_digamma_special_points():
 
 @pytest.mark.parametrize(("name", "grid"), [("lgamma", GRID), ("digamma", GRID), ("i0", GRID), ("i1", GRID),
                                             ("erfinv", UNIT), ("ndtri", PROBABILITY[PROBABILITY > 1e-300]),
-                                            ("log_ndtr", GRID), ("entr", GRID)])
+                                            ("log_ndtr", GRID), ("entr", GRID), ("erfcx", GRID)])
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 def test_kernel_matches_torch(name, grid, dtype):
     torch = pytest.importorskip("torch")

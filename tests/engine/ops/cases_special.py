@@ -48,6 +48,7 @@ def register(C: Any) -> None:
     case("special_entr", lambda L, x: _special(L, "entr")(x), [[0.0, 0.125, 0.5], [1.0, 2.5, -0.5]])
     case("special_ndtr", lambda L, x: _special(L, "ndtr")(x), a23)
     case("special_ndtri", lambda L, x: _special(L, "ndtri")(x), [[0.03125, 0.25, 0.5], [0.6875, 0.9375, 0.99]])
+    case("special_erfcx", lambda L, x: _special(L, "erfcx")(x), [[-3.5, -0.5, 0.0], [0.75, 4.0, 27.5]])
     case("special_log_ndtr", lambda L, x: _special(L, "log_ndtr")(x), [[-12.5, -3.0, -1.0], [-0.5, 0.75, 4.0]])
 
     case("pointwise_addcmul", lambda L, x, y, z: L.addcmul(x, y, z, value=0.5), a23, values(3, offset=43),
@@ -64,7 +65,7 @@ def register(C: Any) -> None:
          [[-1.0, 0.0, 0.5], [2.0, 0.0, 3.0]])
     case("pointwise_nan_to_num_inplace", lambda L, x: L.log(x).nan_to_num_(0.5), [[-1.0, 0.0, 0.5], [2.0, 0.0, 3.0]])
     case("pointwise_sgn", lambda L, x: L.sgn(x) * x, [[-1.5, 0.0, 0.5], [2.0, -0.25, 3.0]])
-    case("pointwise_sgn_inplace", lambda L, x: (x + 0).sgn_(), [[-1.5, 0.0, 0.5], [2.0, -0.25, 3.0]])
+    case("pointwise_sgn_inplace", lambda L, x: (x + 0).sgn_() * 2, [[-1.5, 0.0, 0.5], [2.0, -0.25, 3.0]])
     case("pointwise_float_power", lambda L, x: L.float_power(x, 2), a23, dtype=C.F32)
     case("pointwise_float_power_tensor", lambda L, x, y: x.float_power(y), p23, values(2, 3, offset=49))
     case("pointwise_float_power_inplace", lambda L, x: (x + 0).float_power_(3), a23)
