@@ -110,6 +110,7 @@ NAME_DIFFERS = frozenset({
     # nan_to_num's tangents are their backward formulas (AddBackward0, WhereBackward0: PyTorch's SubBackward0,
     # MulBackward0)
     "special_ndtr", "pointwise_addcdiv", "pointwise_nan_to_num", "pointwise_nan_to_num_numbers",
+    "pointwise_sgn_inplace",  # (x * 2's: AddBackward0 of two products in PyTorch)
 })
 
 
