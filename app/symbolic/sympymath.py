@@ -47,6 +47,7 @@ FUNCTIONS: dict[str, Any] = {
     "sec": sympy.sec, "csc": sympy.csc, "cot": sympy.cot,  # SymPy writes simplified results with them
     "asec": sympy.asec, "acsc": sympy.acsc, "acot": sympy.acot, "cbrt": CBRT,
     "erfinv": sympy.erfinv, "lgamma": sympy.loggamma, "digamma": sympy.digamma,  # engine/ops/special.py
+    "polygamma": sympy.polygamma,  # (polygamma(n, x): the derivatives of lgamma and digamma)
 }
 
 # A SymPy function printed as the language's name for it (sympy.ceiling is ceil, sympy.Abs is abs)

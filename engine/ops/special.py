@@ -120,11 +120,11 @@ digamma = function(_op(
 i0 = function(_op(
     "i0", "I0Backward0", ("self",), kernels.i0,
     (Grad(lambda F, g, s: g * _i1_of(F, s.self), "grad * i1(self)"),),
-    "the modified Bessel function of the first kind, of order 0"))
+    "the modified Bessel function of the first kind, of order 0", group=None))
 i1 = function(_op(
     "i1", "SpecialI1Backward0", ("self",), kernels.i1,
     (Grad(lambda F, g, s: g * _i1_slope(F, s), "grad * (i0(self) - result / self)"),),
-    "the modified Bessel function of the first kind, of order 1 (torch.special.i1)"), method=False)
+    "the modified Bessel function of the first kind, of order 1 (torch.special.i1)", group=None), method=False)
 POLYGAMMA = declare(_op(
     "polygamma", "PolygammaBackward0", ("self",), lambda x, *, n: kernels.polygamma(n, x),
     (Grad(lambda F, g, s: g * polygamma_of(F, s.n + 1, s.self), "grad * polygamma(n + 1, self)"),),
@@ -157,17 +157,20 @@ special_ndtri = function(_op(
     "special_ndtri", "SpecialNdtriBackward0", ("self",), kernels.ndtri,
     (Grad(lambda F, g, s: g * (SQRT_2PI * F.exp(s.result * s.result * 0.5)),
           "grad * sqrt(2 * pi) * exp(result**2 / 2)"),),
-    "the standard normal quantile (torch.special.ndtri)"), method=False)
+    "the standard normal quantile (torch.special.ndtri)",
+    symbolic=lambda M, a: math.sqrt(2) * M.erfinv(2 * a - 1)), method=False)
 special_erfcx = function(_op(
     "special_erfcx", "SpecialErfcxBackward0", ("self",), kernels.erfcx,
     (Grad(lambda F, g, s: g * (2 * s.self * s.result - TWO_OVER_SQRT_PI),
           "grad * (2 * self * result - 2 / sqrt(pi))"),),
-    "exp(self**2) * erfc(self), the scaled complementary error function (torch.special.erfcx)"), method=False)
+    "exp(self**2) * erfc(self), the scaled complementary error function (torch.special.erfcx)",
+    symbolic=lambda M, a: M.exp(a * a) * (1 - M.erf(a))), method=False)
 special_log_ndtr = function(_op(
     "special_log_ndtr", "SpecialLogNdtrBackward0", ("self",), kernels.log_ndtr,
     (Grad(lambda F, g, s: g / SQRT_2PI * F.exp(-(s.result + s.self * s.self / 2)),
           "grad / sqrt(2 * pi) * exp(-(result + self**2 / 2))"),),
-    "log of the standard normal distribution function (torch.special.log_ndtr)"), method=False)
+    "log of the standard normal distribution function (torch.special.log_ndtr)",
+    symbolic=lambda M, a: M.log((1 + M.erf(a * SQRT1_2)) / 2)), method=False)
 
 
 @builtin("special_ndtr(input)", ("mul_scalar", "add_scalar", "erf"), method=False)
