@@ -27,7 +27,7 @@ MODULES = (
     ("torch.autograd.functional", "autograd.functional"), ("torch.autograd.forward_ad", "autograd.forward_ad"),
     ("torch.func", "func"), ("torch.linalg", "linalg"), ("torch.utils.data", "utils.data"),
     ("torch.random", "random"), ("torch.cuda", "cuda"), ("torch.testing", "testing"),
-    ("torch.distributions", "distributions"),
+    ("torch.distributions", "distributions"), ("torch.special", "special"),
 )
 
 

@@ -127,6 +127,7 @@ def _import_rooms() -> None:
     from .nn import embedding  # noqa: F401
     from .nn import normalization  # noqa: F401
     from .ops import selecting, scatter_reduce  # noqa: F401
+    from .ops import pointwise, special  # noqa: F401
     from .random import random_fill  # noqa: F401
     # isort: on
     from .core.custom_function import CustomNode, FunctionCtx, apply_function, once_differentiable

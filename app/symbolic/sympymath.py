@@ -46,6 +46,8 @@ FUNCTIONS: dict[str, Any] = {
     "ceil": sympy.ceiling, "round": ROUND, "trunc": TRUNC, "maximum": sympy.Max, "minimum": sympy.Min,
     "sec": sympy.sec, "csc": sympy.csc, "cot": sympy.cot,  # SymPy writes simplified results with them
     "asec": sympy.asec, "acsc": sympy.acsc, "acot": sympy.acot, "cbrt": CBRT,
+    "erfinv": sympy.erfinv, "lgamma": sympy.loggamma, "digamma": sympy.digamma,  # engine/ops/special.py
+    "polygamma": sympy.polygamma,  # (polygamma(n, x): the derivatives of lgamma and digamma)
 }
 
 # A SymPy function printed as the language's name for it (sympy.ceiling is ceil, sympy.Abs is abs)
@@ -115,6 +117,7 @@ class SymPyMath:
 
     sinh, cosh, sign, sgn = sympy.sinh, sympy.cosh, sympy.sign, sympy.sign
     tanh, erf = sympy.tanh, sympy.erf
+    polygamma, erfinv = sympy.polygamma, sympy.erfinv  # in the formulas of engine/ops/special.py
     maximum, minimum, trunc = sympy.Max, sympy.Min, staticmethod(TRUNC)
 
     # ---- the executor's handling of values

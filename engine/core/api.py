@@ -167,7 +167,47 @@ def _unary_inplace(name: str) -> Callable[..., Tensor]:
 INPLACE.update({f"{name}_": _unary_inplace(name) for name in (
     "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu",
     "asin", "acos", "atan", "sinh", "cosh", "neg", "reciprocal", "floor", "ceil", "round", "trunc", "frac", "sign",
-    "square", "erf", "erfc", "exp2")})
+    "square", "erf", "erfc", "exp2",
+    # the special functions (ops/special.py) and the unary functions of the rooms imported on first use
+    "erfinv", "lgamma", "digamma", "i0", "asinh", "acosh", "atanh", "sinc", "deg2rad", "rad2deg", "arcsin", "arccos",
+    "arctan", "arcsinh", "arccosh", "arctanh", "negative", "absolute")})
+
+
+def _binary_inplace(name: str) -> Callable[..., Tensor]:
+    return lambda self, other: update_(self, lambda t: BUILTINS[name].fn(t, other), f"{name}_")
+
+
+# x.fmod_(y), x.atan2_(y), ...: the functions of a second operand in place; those with parameters as they take them
+INPLACE.update({f"{name}_": _binary_inplace(name) for name in (
+    "fmod", "remainder", "hypot", "atan2", "arctan2", "copysign", "xlogy", "clamp_min", "clamp_max", "multiply",
+    "divide", "true_divide")})
+INPLACE.update({
+    "subtract_": lambda self, other, *, alpha=1: update_(self, lambda t: _plus(t, other, alpha, "sub"), "subtract_"),
+    "lerp_": lambda self, end, weight: update_(self, lambda t: BUILTINS["lerp"].fn(t, end, weight), "lerp_"),
+    "cumsum_": lambda self, dim, *, dtype=None: update_(self, lambda t: BUILTINS["cumsum"].fn(t, dim, dtype=dtype),
+                                                        "cumsum_"),
+    "cumprod_": lambda self, dim, *, dtype=None: update_(self, lambda t: BUILTINS["cumprod"].fn(t, dim, dtype=dtype),
+                                                         "cumprod_"),
+    "logit_": lambda self, eps=None: update_(self, lambda t: BUILTINS["logit"].fn(t, eps), "logit_"),
+    "polygamma_": lambda self, n: update_(self, lambda t: BUILTINS["polygamma"].fn(n, t), "polygamma_"),
+    "addcmul_": lambda self, tensor1, tensor2, *, value=1: update_(
+        self, lambda t: BUILTINS["addcmul"].fn(t, tensor1, tensor2, value=value), "addcmul_"),
+    "addcdiv_": lambda self, tensor1, tensor2, *, value=1: update_(
+        self, lambda t: BUILTINS["addcdiv"].fn(t, tensor1, tensor2, value=value), "addcdiv_"),
+    "nan_to_num_": lambda self, nan=0.0, posinf=None, neginf=None: update_(
+        self, lambda t: BUILTINS["nan_to_num"].fn(t, nan, posinf, neginf), "nan_to_num_"),
+    "sgn_": lambda self: update_(self, BUILTINS["sgn"].fn, "sgn_"),
+    "ldexp_": lambda self, other: update_(self, lambda t: BUILTINS["ldexp"].fn(t, other), "ldexp_"),
+    "float_power_": lambda self, exponent: _float_power_(self, exponent),
+})
+
+
+def _float_power_(self: Tensor, exponent: Any) -> Tensor:
+    """x.float_power_(exponent): in place, for a float64 x only (PyTorch's error otherwise)."""
+    if self.dtype is not dtypes.float64:
+        raise RuntimeError(f"the base given to float_power_ has dtype {dtypes.TYPE_NAMES[self.dtype]} but the "
+                           "operation's result requires dtype Double")
+    return update_(self, lambda t: BUILTINS["float_power"].fn(t, exponent), "float_power_")
 
 
 # x.long(), x.float(), ...: the tensor in another dtype (itself when it has it already), as PyTorch's

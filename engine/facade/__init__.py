@@ -136,6 +136,7 @@ from . import (  # the submodules, which read the names above
     nn,
     optim,
     random,
+    special,
     testing,
     utils,
 )
@@ -165,8 +166,9 @@ MODULES = {
     **{f"torch.{name}": f"{__name__}.{name}" for name in (
         "accelerator", "autograd", "autograd.functional", "autograd.forward_ad", "autograd.graph", "autograd.function",
         "autograd.profiler", "nn", "nn.functional", "nn.init", "nn.parameter", "nn.modules", "nn.utils", "optim",
-        "optim.lr_scheduler", "optim.swa_utils", "func", "linalg", "cuda", "backends", "backends.mps", "random",
-        "testing", "utils", "utils.data", "distributions", *(f"distributions.{m}" for m in distributions.SUBMODULES))},
+        "optim.lr_scheduler", "optim.swa_utils", "func", "linalg", "special", "cuda", "backends", "backends.mps",
+        "random", "testing", "utils", "utils.data", "distributions",
+        *(f"distributions.{m}" for m in distributions.SUBMODULES))},
     "functorch": f"{__name__}.func",
     # torch.utils.data's submodules (one flat module each here)
     "torch.utils.data.dataset": f"{__name__}.utils.data", "torch.utils.data.dataloader": f"{__name__}.utils.data",

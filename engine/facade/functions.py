@@ -22,6 +22,8 @@ NOT_AT_TORCH = frozenset((
     # indices): not F's order
     "batch_norm", "embedding",
     "unfold",  # Tensor.unfold only (torch.nn.functional.unfold is im2col)
+    "i1", "special_entr", "special_ndtri", "special_log_ndtr", "special_ndtr", "special_erfcx",  # torch.special's
+
 ))
 # The constructors, which take PyTorch's device= (the CPU only), pin_memory= and layout= too
 CONSTRUCTORS = frozenset((

@@ -370,6 +370,20 @@ CASES.update({
     "rsub": ("rsub(x, y, alpha=2) + rsub(x, 1.5, alpha=0.5)", {"x": "[1, 2]", "y": "[[3], [4]]"}),
     "index_put": ("index_put(x, (tensor([0, 2, 0]).long(),), y, accumulate=True) * [1, 2, 3, 4]",
                   {"x": "[1, 2, 3, 4]", "y": "[0.5, 1, 2]"}),
+    # the special and pointwise functions (engine/ops/special.py, engine/ops/pointwise.py)
+    **{name: (f"{name}(x) * [1, 2, 3, 4]", {"x": "[-2.5, 0.75, 1.25, 3.5]"})
+       for name in ("lgamma", "digamma", "i0", "i1", "special_ndtr", "special_log_ndtr",
+                    "special_erfcx")},
+    **{name: (f"{name}(x) * [1, 2, 3, 4]", {"x": "[0.125, 0.25, 0.625, 0.875]"})
+       for name in ("erfinv", "logit", "special_entr", "special_ndtri")},
+    "polygamma": ("polygamma(2, x) * [1, 2, 3, 4]", {"x": "[-2.5, 0.75, 1.25, 3.5]"}),
+    "xlogy": ("xlogy(x, y) * [1, 2] + xlogy(x, 2.5) + xlogy(3, y)", {"x": "[-2.5, 0.75]", "y": "[0.5, 1.5]"}),
+    "addcmul": ("addcmul(x, y, z, value=0.5) * [1, 2]", {"x": "[-2.5, 0.75]", "y": "[0.5, 1.5]", "z": "[[2], [3]]"}),
+    "addcdiv": ("addcdiv(x, y, z, value=-2) * [1, 2]", {"x": "[-2.5, 0.75]", "y": "[0.5, 1.5]", "z": "[[2], [3]]"}),
+    "nan_to_num": ("nan_to_num(x, nan=1.5) * [1, 2]", {"x": "[-2.5, 0.75]"}),
+    "sgn": ("sgn(x) * x * [1, 2]", {"x": "[-2.5, 0.75]"}),
+    "ldexp": ("ldexp(x, y) * [1, 2]", {"x": "[-2.5, 0.75]", "y": "[0.5, 1.5]"}),
+    "float_power": ("float_power(x, y) * [1, 2] + float_power(x, 3)", {"x": "[2.5, 0.75]", "y": "[0.5, 1.5]"}),
 })
 # Built-ins without a derivative (PyTorch's NotImplemented node): a gradient check has nothing to check
 NOT_DIFFERENTIABLE = {"floor_divide"}

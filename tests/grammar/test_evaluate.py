@@ -203,6 +203,13 @@ VOCABULARY_CALLS = {
     "pinverse": "pinverse(x)",
     "svd": "svd(x).S",
 }
+# The special and pointwise functions (engine/ops/special.py, engine/ops/pointwise.py)
+SPECIAL_CALLS = {
+    "erfinv": "erfinv(x / 4)", "lgamma": "lgamma(x)", "digamma": "digamma(x)", "i0": "i0(x)",
+    "logit": "logit(x / 4, eps=0.2)", "xlogy": "xlogy(x, x * 2)", "addcmul": "addcmul(x, x, x * 2, value=0.5)",
+    "addcdiv": "addcdiv(x, x, x + 1, value=-2)", "nan_to_num": "nan_to_num(log(x - 1))", "sgn": "sgn(x - 1) * x",
+    "ldexp": "ldexp(x, x)", "float_power": "float_power(x, 2)",
+}
 BUILTIN_CALLS = {
     "add": "add(x, 2)", "sub": "sub(x, 2)", "mul": "mul(x, x)", "div": "div(x, 2)", "pow": "pow(x, 3)",
     "maximum": "maximum(x, x * 0.5)", "minimum": "minimum(x, x * 2)", "neg": "neg(x)", "exp": "exp(x)",
@@ -232,7 +239,7 @@ BUILTIN_CALLS = {
     "select": "select(x, 1, 0)", "narrow": "x.narrow(0, 1, 1)", "unfold": "x.unfold(1, 1, 1)",
     "masked_select": "masked_select(x, x > 1)", "clamp_max": "x.clamp_max(1.6)", "diff": "diff(x, dim=0)",
     "scatter_reduce": "scatter_reduce(x, 0, tensor([[0, 1], [1, 0]]).long(), x * 2, 'amax')",
-    **VOCABULARY_CALLS,
+    **VOCABULARY_CALLS, **SPECIAL_CALLS,
 }
 
 
@@ -348,6 +355,11 @@ _ENGINE_CALLS = {
     "logdet": lambda x: E.logdet(x @ x.t()),
     "pinverse": E.pinverse,
     "svd": lambda x: E.svd(x).S,
+    "erfinv": lambda x: E.erfinv(x / 4), "lgamma": E.lgamma, "digamma": E.digamma, "i0": E.i0,
+    "logit": lambda x: E.logit(x / 4, eps=0.2), "xlogy": lambda x: E.xlogy(x, x * 2),
+    "addcmul": lambda x: E.addcmul(x, x, x * 2, value=0.5), "addcdiv": lambda x: E.addcdiv(x, x, x + 1, value=-2),
+    "nan_to_num": lambda x: E.nan_to_num(E.log(x - 1)), "sgn": lambda x: E.sgn(x - 1) * x,
+    "ldexp": lambda x: E.ldexp(x, x), "float_power": lambda x: E.float_power(x, 2),
     "atleast_1d": lambda x: E.atleast_1d(x.sum()),
     "atleast_2d": lambda x: E.atleast_2d(x[0]),
     "atleast_3d": E.atleast_3d,

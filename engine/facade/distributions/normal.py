@@ -1,5 +1,5 @@
 """torch.distributions.Normal(loc, scale): sampled with torch.normal (sample) or loc + eps * scale (rsample), its
-log_prob, cdf and entropy the same tensor operations as PyTorch's (so the same values and grad_fn nodes)."""
+log_prob, cdf, icdf and entropy the same tensor operations as PyTorch's (so the same values and grad_fn nodes)."""
 
 from __future__ import annotations
 
@@ -61,6 +61,10 @@ class Normal(ExponentialFamily):
         if self._validate_args:
             self._validate_sample(value)
         return 0.5 * (1 + torch.erf((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)))
+
+    def icdf(self, value: Any) -> Any:
+        """The quantile function: loc + scale * erfinv(2 * value - 1) * sqrt(2), as PyTorch's."""
+        return self.loc + self.scale * torch.erfinv(2 * value - 1) * math.sqrt(2)
 
     def entropy(self) -> Any:
         return 0.5 + 0.5 * math.log(2 * math.pi) + torch.log(self.scale)

@@ -118,7 +118,7 @@ UNARY = sorted(name for name, op in OPS.items() if op.group == "Elementwise func
                and name not in ("clamp", "clamp_min", "clamp_max", "where"))  # (they take a bound: in TEXTBOOK)
 DOMAIN = {"acosh": (1.2, 3.0), "log": (0.2, 3.0), "log2": (0.2, 3.0), "log10": (0.2, 3.0), "sqrt": (0.2, 3.0),
           "rsqrt": (0.2, 3.0), "asin": (-0.9, 0.9), "acos": (-0.9, 0.9), "atanh": (-0.9, 0.9), "log1p": (-0.5, 3.0),
-          "tan": (-1.2, 1.2)}
+          "tan": (-1.2, 1.2), "erfinv": (-0.9, 0.9), "special_entr": (0.2, 3.0), "special_ndtri": (0.1, 0.9)}
 
 
 @pytest.mark.parametrize(("program", "low", "high"),

@@ -31,6 +31,7 @@ PROSE = {
     ("maximum", 0), ("maximum", 1), ("minimum", 0), ("minimum", 1), ("relu", 0), ("clamp", 0), ("where", 0),
     ("where", 1), ("div_mode", 0), ("div_mode", 1), ("fmax", 0), ("fmax", 1), ("fmin", 0), ("fmin", 1), ("gelu", 0),
     ("clamp_min", 0), ("clamp_max", 0),
+    ("xlogy", 0),  # xlogy(grad, other) with masks
     ("floor_divide", 0), ("floor_divide", 1),  # no derivative: an error (test_alpha_and_floor_divide.py)
 }
 ELEMENTWISE_GROUPS = {"Arithmetic", "Elementwise functions", "Activation functions"}

@@ -860,11 +860,13 @@ def _deep_diamond(L: Any, x: Any) -> Any:
 def _register_more() -> None:
     """The cases of cases_vocabulary.py (issue 31's vocabulary), cases_nn.py (issue 28's torch.nn functions) and
     cases_peer_regressions.py (what the port of the peers' op tests found), cases_differences.py (issue 44's
-    last differences from PyTorch) and cases_surface.py (issue 41's ops), added to this table."""
+    last differences from PyTorch), cases_surface.py (issue 41's ops) and cases_special.py (the special and
+    pointwise functions), added to this table."""
     import importlib.util
     from pathlib import Path
 
-    for name in ("cases_vocabulary", "cases_nn", "cases_peer_regressions", "cases_differences", "cases_surface"):
+    for name in ("cases_vocabulary", "cases_nn", "cases_peer_regressions", "cases_differences", "cases_surface",
+                 "cases_special"):
         spec = importlib.util.spec_from_file_location(f"autodiff_engine_{name}", Path(__file__).with_name(f"{name}.py"))
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)

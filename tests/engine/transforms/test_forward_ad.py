@@ -212,7 +212,27 @@ SMALL_ONE_INPUT = [c for c in cases.CASES
                    and not c.id.startswith("forward_ad")]  # (a case that opens its own level cannot nest in one)
 
 
-@pytest.mark.parametrize("case", SMALL_ONE_INPUT, ids=lambda c: c.id)
+# Known differences, each a failure until fixed (strict): the engine's forward-over-reverse through an in-place write
+# of a function whose formula reads self ((t - 0.25).sin_() too, before cases_special.py) gives another Hessian than
+# reverse-over-reverse and PyTorch (3.3 apart for sinc_); and at the singular points of some cases' inputs (log of 0
+# and -1 under nan_to_num, entr at 0 and below, logit outside [0, 1], xlogy(0, y) at y = 0) forward-over-reverse
+# gives nan where reverse-over-reverse gives 0 or inf.
+INPLACE_SECOND_ORDER = ("inplace_arcsin_", "inplace_cumprod", "inplace_sinc_", "pointwise_float_power_inplace",
+                        "special_digamma_inplace", "special_erfinv_inplace", "special_i0_inplace",
+                        "special_logit_inplace", "pointwise_nan_to_num_inplace")
+SINGULAR_POINTS = ("pointwise_nan_to_num", "pointwise_nan_to_num_numbers", "special_entr", "special_logit",
+                   "special_xlogy_number_self")
+
+
+def _marked(c: object) -> object:
+    if c.id in INPLACE_SECOND_ORDER:
+        return pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="forward-over-reverse of an in-place write"))
+    if c.id in SINGULAR_POINTS:
+        return pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="nan at a singular point"))
+    return c
+
+
+@pytest.mark.parametrize("case", [_marked(c) for c in SMALL_ONE_INPUT], ids=lambda c: c.id)
 def test_forward_over_reverse_agrees_with_reverse_over_reverse(case):
     """hessian (jacfwd of jacrev: tangents through a create_graph backward pass) against jacrev of jacrev, for a
     weighted sum of each one-input case; where reverse-over-reverse is nan (a removable singularity such as

@@ -106,6 +106,11 @@ NAME_DIFFERS = frozenset({
     "v31_vector_norm", "view_after_base_write",
     "s41_layer_norm_two_dims_no_affine", "s41_group_norm", "s41_group_norm_2d_input", "s41_group_norm_float32",
     "s41_unfold_dim0", "s41_diff", "s41_diff_twice_dim0", "s41_diff_prepend_append",
+    # the engine's ndtr multiplies the tangent by a number with MulBackward0 (PyTorch: MulBackward1); addcdiv's and
+    # nan_to_num's tangents are their backward formulas (AddBackward0, WhereBackward0: PyTorch's SubBackward0,
+    # MulBackward0)
+    "special_ndtr", "pointwise_addcdiv", "pointwise_nan_to_num", "pointwise_nan_to_num_numbers",
+    "pointwise_sgn_inplace",  # (x * 2's: AddBackward0 of two products in PyTorch)
 })
 
 
