@@ -22,6 +22,8 @@ NOT_AT_TORCH = frozenset((
     # indices): not F's order
     "batch_norm", "embedding",
     "unfold",  # Tensor.unfold only (torch.nn.functional.unfold is im2col)
+    # torch.nn.functional only (the nn-layers work)
+    "adaptive_avg_pool2d", "adaptive_max_pool2d",
 ))
 # The constructors, which take PyTorch's device= (the CPU only), pin_memory= and layout= too
 CONSTRUCTORS = frozenset((

@@ -14,6 +14,7 @@ from .conv_layers import CONV_LAYERS
 from .layers import NN_LAYERS
 from .module import Module
 from .norm_layers import NORM_LAYERS
+from .pool_layers import POOL_LAYERS
 from .recurrent_layers import RECURRENT_LAYERS
 
 
@@ -159,5 +160,5 @@ LOSS_MODULES = [
 
 # Every module class of torch.nn that autodiff provides, by name
 NN_MODULES = {**NN_LAYERS, **CONV_LAYERS, **NORM_LAYERS, **RECURRENT_LAYERS,
-              **CONTAINER_LAYERS,
+              **CONTAINER_LAYERS, **POOL_LAYERS,
               **{cls.__name__: cls for cls in (*ACTIVATIONS, *LOSS_MODULES)}}

@@ -864,7 +864,8 @@ def _register_more() -> None:
     import importlib.util
     from pathlib import Path
 
-    for name in ("cases_vocabulary", "cases_nn", "cases_peer_regressions", "cases_differences", "cases_surface"):
+    for name in ("cases_vocabulary", "cases_nn", "cases_peer_regressions", "cases_differences", "cases_surface",
+                 "cases_nn_layers"):
         spec = importlib.util.spec_from_file_location(f"autodiff_engine_{name}", Path(__file__).with_name(f"{name}.py"))
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)

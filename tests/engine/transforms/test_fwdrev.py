@@ -106,6 +106,8 @@ NAME_DIFFERS = frozenset({
     "v31_vector_norm", "view_after_base_write",
     "s41_layer_norm_two_dims_no_affine", "s41_group_norm", "s41_group_norm_2d_input", "s41_group_norm_float32",
     "s41_unfold_dim0", "s41_diff", "s41_diff_twice_dim0", "s41_diff_prepend_append",
+    "nnl_adaptive_max_pool2d_1x1", "nnl_adaptive_max_pool2d_2x5", "nnl_adaptive_max_pool2d_3x4",
+    "nnl_adaptive_max_pool2d_5x7", "nnl_adaptive_max_pool2d_indices", "nnl_adaptive_max_pool2d_nx3",
 })
 
 
