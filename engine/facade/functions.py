@@ -23,7 +23,11 @@ NOT_AT_TORCH = frozenset((
     "batch_norm", "embedding",
     "unfold",  # Tensor.unfold only (torch.nn.functional.unfold is im2col)
     # torch.nn.functional only (the nn-layers work)
-    "adaptive_avg_pool2d", "adaptive_max_pool2d",
+    "adaptive_avg_pool2d", "adaptive_max_pool2d", "softshrink", "tanhshrink", "glu", "gaussian_nll_loss",
+    "soft_margin_loss",
+    # torch.NAME of another signature (reduction as an int, instance_norm's order) or result (a pair)
+    "adaptive_max_pool1d", "instance_norm", "kl_div", "poisson_nll_loss", "margin_ranking_loss",
+    "cosine_embedding_loss", "triplet_margin_loss",
 ))
 # The constructors, which take PyTorch's device= (the CPU only), pin_memory= and layout= too
 CONSTRUCTORS = frozenset((

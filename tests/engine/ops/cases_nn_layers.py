@@ -29,3 +29,63 @@ def register(C: Any) -> None:
     case("nnl_adaptive_avg_pool1d_one", lambda L, x: _F(L).adaptive_avg_pool1d(x[0], 1), row)
     case("nnl_adaptive_max_pool1d", lambda L, x: _F(L).adaptive_max_pool1d(x, 4), row)
     case("nnl_adaptive_max_pool1d_indices", lambda L, x: _F(L).adaptive_max_pool1d(x[1], 5, True)[0], row)
+    register_activations(C)
+    register_losses(C)
+
+
+def register_activations(C: Any) -> None:
+    """threshold, the shrinks, glu, prelu, pixel_shuffle / unshuffle, rms_norm and instance_norm."""
+    case, values = C.case, C.values
+    x = values(2, 3, 4, offset=92)
+    case("nnl_threshold", lambda L, t: _F(L).threshold(t, 0.25, -2.0), x)
+    case("nnl_hardshrink", lambda L, t: _F(L).hardshrink(t, 0.6), x)
+    case("nnl_hardshrink_method", lambda L, t: t.hardshrink(), x)
+    case("nnl_softshrink", lambda L, t: _F(L).softshrink(t, 0.3), x)
+    case("nnl_softshrink_f32", lambda L, t: _F(L).softshrink(t), x, dtype=C.F32)
+    case("nnl_tanhshrink", lambda L, t: _F(L).tanhshrink(t), x)
+    case("nnl_glu", lambda L, t: _F(L).glu(t), x)
+    case("nnl_glu_dim0", lambda L, t: _F(L).glu(t[:, :2], 0), x)
+    case("nnl_prelu_one", lambda L, t, w: _F(L).prelu(t, w), x, values(1, offset=93))
+    case("nnl_prelu_channels", lambda L, t, w: _F(L).prelu(t, w), x, values(3, offset=94))
+    case("nnl_prelu_method_vector", lambda L, t, w: t[0, 0].prelu(w), x, values(1, offset=95))
+    case("nnl_pixel_shuffle", lambda L, t: _F(L).pixel_shuffle(t.reshape(1, 4, 3, 2), 2), x)
+    case("nnl_pixel_unshuffle", lambda L, t: _F(L).pixel_unshuffle(t.reshape(2, 1, 4, 3)[..., :2], 2), x)
+    case("nnl_rms_norm", lambda L, t: _F(L).rms_norm(t, (4,)), x)
+    case("nnl_rms_norm_weight", lambda L, t, w: _F(L).rms_norm(t, (3, 4), w, 1e-3), x, values(3, 4, offset=96))
+    case("nnl_instance_norm", lambda L, t: _F(L).instance_norm(t), x)
+    case("nnl_instance_norm_affine", lambda L, t, w, b: _F(L).instance_norm(t, weight=w, bias=b, eps=1e-3), x,
+         values(3, offset=97), values(3, offset=98))
+
+
+def register_losses(C: Any) -> None:
+    """The distances and the losses made of them, kl_div, gaussian_nll_loss, poisson_nll_loss, soft_margin_loss."""
+    case, values = C.case, C.values
+    a, b, c = values(3, 4, offset=100), values(3, 4, offset=101), values(3, 4, offset=102)
+    y = C.array([1.0, -1.0, 1.0])
+    case("nnl_cosine_similarity", lambda L, s, t: _F(L).cosine_similarity(s, t), a, b)
+    case("nnl_cosine_similarity_broadcast_dim0", lambda L, s, t: _F(L).cosine_similarity(s, t[:1], 0), a, b)
+    case("nnl_pairwise_distance", lambda L, s, t: _F(L).pairwise_distance(s, t), a, b)
+    case("nnl_pairwise_distance_p3_keepdim", lambda L, s, t: _F(L).pairwise_distance(s, t, 3, keepdim=True), a, b)
+    case("nnl_triplet_margin_loss", lambda L, s, t, u: _F(L).triplet_margin_loss(s, t, u), a, b, c)
+    case("nnl_triplet_margin_loss_swap_sum", lambda L, s, t, u: _F(L).triplet_margin_loss(
+         s, t, u, margin=2.0, p=1, swap=True, reduction="sum"), a, b, c)
+    case("nnl_margin_ranking_loss", lambda L, s, t, u: _F(L).margin_ranking_loss(s[:, 0], t[:, 0], u, 0.25), a, b, y,
+         grad=(True, True, False))
+    case("nnl_cosine_embedding_loss", lambda L, s, t, u: _F(L).cosine_embedding_loss(s, t, u, 0.1), a, b, y,
+         grad=(True, True, False))
+    case("nnl_cosine_embedding_loss_none", lambda L, s, t, u: _F(L).cosine_embedding_loss(
+         s, t, u, reduction="none"), a, b, C.array([-1.0, -1.0, 1.0]), grad=(True, True, False))
+    p = C.positive(3, 4, offset=103)
+    case("nnl_kl_div_batchmean", lambda L, s, t: _F(L).kl_div(s.log_softmax(1), t, reduction="batchmean"), a, p,
+         grad=(True, False))
+    case("nnl_kl_div_none", lambda L, s, t: _F(L).kl_div(s, t, reduction="none"), a, p, grad=(True, False))
+    case("nnl_kl_div_log_target", lambda L, s, t: _F(L).kl_div(s, t, reduction="sum", log_target=True), a, b)
+    case("nnl_gaussian_nll_loss", lambda L, s, t, v: _F(L).gaussian_nll_loss(s, t, v), a, b, p)
+    case("nnl_gaussian_nll_loss_full_sum", lambda L, s, t, v: _F(L).gaussian_nll_loss(
+         s, t, v[:, 0], full=True, reduction="sum"), a, b, p)
+    case("nnl_poisson_nll_loss", lambda L, s, t: _F(L).poisson_nll_loss(s, t), a, p, grad=(True, False))
+    case("nnl_poisson_nll_loss_full", lambda L, s, t: _F(L).poisson_nll_loss(
+         s, t * 2, log_input=False, full=True, reduction="none"), p, p, grad=(True, False))
+    for reduction in ("mean", "sum", "none"):  # the target made inside: the engine does not save it (more_losses.py)
+        case(f"nnl_soft_margin_loss_{reduction}", (lambda r: lambda L, s: _F(L).soft_margin_loss(
+             s, L.tensor([[1.0, -1.0, 1.0, 1.0]] * 3, dtype=s.dtype), reduction=r))(reduction), a)
