@@ -1,7 +1,7 @@
 """torch.nn's adaptive pooling layers (AdaptiveAvgPool1d/2d, AdaptiveMaxPool1d/2d) and padding layers
-(ZeroPad1d/2d, ConstantPad1d/2d, ReflectionPad1d/2d, ReplicationPad1d/2d, CircularPad1d/2d, and their 3-D forms).
-Their forward calls the functions of torch.nn.functional (adaptive_pooling.py, padding.py) and they print as
-PyTorch prints them."""
+(ZeroPad1d/2d, ConstantPad1d/2d, ReflectionPad1d/2d, ReplicationPad1d/2d, CircularPad1d/2d, and their 3-D forms),
+Upsample, UpsamplingNearest2d and UpsamplingBilinear2d. Their forward calls the functions of torch.nn.functional
+(adaptive_pooling.py, padding.py, interpolation.py) and they print as PyTorch prints them."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import numpy as np
 from ..core.tensor import Tensor
 from ..errors import BadValueError
 from .adaptive_pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool2d
+from .interpolation import interpolate
 from .module import Module
 from .padding import pad
 
@@ -133,5 +134,44 @@ PAD_LAYERS = [
     _pad_layer("CircularPad3d", "circular", 3),
 ]
 
+class Upsample(Module):
+    """F.interpolate with the module's size or scale_factor, mode and align_corners."""
+
+    def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = "nearest", align_corners: Any = None,
+                 recompute_scale_factor: Any = None) -> None:
+        super().__init__()
+        self.size, self.mode, self.align_corners = size, mode, align_corners
+        self.scale_factor = (tuple(float(f) for f in scale_factor) if isinstance(scale_factor, tuple)
+                             else float(scale_factor) if scale_factor else None)
+        self.recompute_scale_factor = recompute_scale_factor
+
+    def settings(self) -> dict[str, Any]:
+        return {"size": self.size, "scale_factor": self.scale_factor, "mode": self.mode,
+                "align_corners": self.align_corners, "recompute_scale_factor": self.recompute_scale_factor}
+
+    def forward(self, input: Any) -> Tensor:
+        return interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                           recompute_scale_factor=self.recompute_scale_factor)
+
+    def extra_repr(self) -> str:
+        shown = f"scale_factor={self.scale_factor!r}" if self.scale_factor is not None else f"size={self.size!r}"
+        return f"{shown}, mode={self.mode!r}"
+
+
+class UpsamplingNearest2d(Upsample):
+    """Upsample(mode='nearest') of (N, C, H, W) inputs."""
+
+    def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
+        super().__init__(size, scale_factor, mode="nearest")
+
+
+class UpsamplingBilinear2d(Upsample):
+    """Upsample(mode='bilinear', align_corners=True) of (N, C, H, W) inputs."""
+
+    def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
+        super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
+
+
 POOL_LAYERS = {cls.__name__: cls for cls in (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d,
-                                             AdaptiveMaxPool2d, *PAD_LAYERS)}
+                                             AdaptiveMaxPool2d, *PAD_LAYERS, Upsample, UpsamplingNearest2d,
+                                             UpsamplingBilinear2d)}

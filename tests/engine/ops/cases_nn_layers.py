@@ -31,6 +31,7 @@ def register(C: Any) -> None:
     case("nnl_adaptive_max_pool1d_indices", lambda L, x: _F(L).adaptive_max_pool1d(x[1], 5, True)[0], row)
     register_activations(C)
     register_losses(C)
+    register_interpolation(C)
 
 
 def register_activations(C: Any) -> None:
@@ -89,3 +90,24 @@ def register_losses(C: Any) -> None:
     for reduction in ("mean", "sum", "none"):  # the target made inside: the engine does not save it (more_losses.py)
         case(f"nnl_soft_margin_loss_{reduction}", (lambda r: lambda L, s: _F(L).soft_margin_loss(
              s, L.tensor([[1.0, -1.0, 1.0, 1.0]] * 3, dtype=s.dtype), reduction=r))(reduction), a)
+
+
+def register_interpolation(C: Any) -> None:
+    """interpolate's modes (each its node) and upsample."""
+    case, values = C.case, C.values
+    img, row = values(1, 2, 3, 4, offset=104), values(2, 2, 5, offset=105)
+    case("nnl_interpolate_nearest", lambda L, t: _F(L).interpolate(t, scale_factor=2), img)
+    case("nnl_interpolate_nearest_size", lambda L, t: _F(L).interpolate(t, size=(5, 3)), img)
+    case("nnl_interpolate_nearest_1d", lambda L, t: _F(L).interpolate(t, scale_factor=1.7), row)
+    case("nnl_interpolate_nearest_exact", lambda L, t: _F(L).interpolate(t, size=(4, 7), mode="nearest-exact"), img)
+    case("nnl_interpolate_nearest_exact_1d", lambda L, t: _F(L).interpolate(t, size=3, mode="nearest-exact"), row)
+    case("nnl_interpolate_linear", lambda L, t: _F(L).interpolate(t, size=8, mode="linear"), row)
+    case("nnl_interpolate_linear_align", lambda L, t: _F(L).interpolate(t, scale_factor=1.5, mode="linear",
+                                                                        align_corners=True), row)
+    case("nnl_interpolate_bilinear", lambda L, t: _F(L).interpolate(t, size=(5, 7), mode="bilinear"), img)
+    case("nnl_interpolate_bilinear_align", lambda L, t: _F(L).interpolate(t, size=(2, 6), mode="bilinear",
+                                                                          align_corners=True), img)
+    case("nnl_interpolate_bilinear_f32", lambda L, t: _F(L).interpolate(t, scale_factor=(1.3, 0.7),
+                                                                        mode="bilinear"), img, dtype=C.F32)
+    case("nnl_interpolate_area", lambda L, t: _F(L).interpolate(t, size=(2, 3), mode="area"), img)
+    case("nnl_upsample", lambda L, t: _F(L).upsample(t, scale_factor=2, mode="bilinear"), img)
