@@ -24,7 +24,7 @@ NOT_AT_TORCH = frozenset((
     "unfold",  # Tensor.unfold only (torch.nn.functional.unfold is im2col)
     # torch.nn.functional only (the nn-layers work)
     "adaptive_avg_pool2d", "adaptive_max_pool2d", "softshrink", "tanhshrink", "glu", "gaussian_nll_loss",
-    "soft_margin_loss", "interpolate", "upsample",
+    "soft_margin_loss", "interpolate", "upsample", "scaled_dot_product_attention",
     # torch.NAME of another signature (reduction as an int, instance_norm's order) or result (a pair)
     "adaptive_max_pool1d", "instance_norm", "kl_div", "poisson_nll_loss", "margin_ranking_loss",
     "cosine_embedding_loss", "triplet_margin_loss",

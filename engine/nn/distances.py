@@ -2,7 +2,7 @@
 it: cosine_similarity (each input over its norm, the norms clamped to eps without recording, the product summed),
 pairwise_distance (norm(x1 - x2 + eps): NormBackward1, AddBackward1, SubBackward0), triplet_margin_loss,
 margin_ranking_loss and cosine_embedding_loss (ATen's formulas, then the reduction: MeanBackward0 or
-SumBackward0)."""
+SumBackward0), with the ATen overloads these composites record (AddBackward1, SubBackward1, NormBackward1)."""
 
 from __future__ import annotations
 
@@ -11,17 +11,57 @@ from typing import Any
 import numpy as np
 
 from ..core.coerce import broadcast_shape, number, tensor_arg
+from ..core.optable import Grad, Op, declare
+from ..core.recording import apply
 from ..core.registry import builtin
 from ..core.tensor import Tensor
+from ..core.tensormath import ADD_SCALAR, SUB_SCALAR
 from ..errors import BadValueError, InvalidArgumentError, ShapeError
 from ..ops.constructors import full_like, zeros_like
 from ..ops.logic import where
-from ..ops.reductions import vector_norm
+from ..ops.reductions import NORM, reduced, vector_norm
 from ..ops.shapes import clone, expand
-from .aten_ops import add_scalar, clamped_min, norm_dim, sub_scalar
 
 REDUCTIONS = ("mean", "sum", "none")
 EPSILON = 1e-12  # ATen's floor added to cosine_embedding_loss's squared magnitudes
+
+
+
+# ---------------------------------------------------------------------------- ATen's overloads
+# What PyTorch's C++ composites record and Python code never does: add and sub of a tensor and a number (the core's
+# AddBackward1 and SubBackward1: `x1 - x2 + eps` in pairwise_distance, `cos - margin` in cosine_embedding_loss,
+# `.add_(eps)` in rms_norm) and the p-norm over dims of at::norm (NormBackward1). Python's `x + 1` records
+# AddBackward0 (the number wrapped as a tensor).
+NORM_DIM = declare(Op(
+    "norm_dim", "NormBackward1", ("self",), NORM.forward, (Grad(NORM.grads[0].fn, NORM.grads[0].text),),
+    "the p-norm over dims (at::norm's overload)", noisy=True, jvp=NORM.jvp))
+
+
+def add_scalar(x: Tensor, other: float) -> Tensor:
+    """x + other, recorded as AddBackward1."""
+    return apply(ADD_SCALAR, (x,), {"other": float(other)})
+
+
+def sub_scalar(x: Tensor, other: float) -> Tensor:
+    """x - other, recorded as SubBackward1."""
+    return apply(SUB_SCALAR, (x,), {"other": float(other)})
+
+
+def norm_dim(x: Tensor, p: float, dim: Any, keepdim: bool = False) -> Tensor:
+    """The p-norm of x over dim, recorded as NormBackward1."""
+    dims, keep = reduced(x, dim, keepdim)
+    return apply(NORM_DIM, (x,), {"dim": dims, "keepdim": keep, "p": float(p)})
+
+
+def add_number(x: Tensor, other: Any) -> Tensor:
+    """x + other as ATen adds a Scalar (AddBackward1), or a tensor (AddBackward0)."""
+    return x + other if isinstance(other, Tensor) else add_scalar(x, other)
+
+
+def clamped_min(x: Tensor, low: float) -> Tensor:
+    """x with its values raised to at least low in place, without recording (PyTorch's clamp_min_ under no_grad)."""
+    np.maximum(x._data, low, out=x._data)
+    return x
 
 
 def reduction_of(reduction: Any, size_average: Any = None, reduce: Any = None) -> str:

@@ -9,7 +9,6 @@ from typing import Any
 from ..core.registry import BUILTINS
 from ..core.tensor import Tensor
 from ..errors import BadValueError
-from .activation_layers import ACTIVATION_LAYERS
 from .containers import CONTAINER_LAYERS
 from .conv_layers import CONV_LAYERS
 from .layers import NN_LAYERS
@@ -162,5 +161,5 @@ LOSS_MODULES = [
 
 # Every module class of torch.nn that autodiff provides, by name
 NN_MODULES = {**NN_LAYERS, **CONV_LAYERS, **NORM_LAYERS, **RECURRENT_LAYERS,
-              **CONTAINER_LAYERS, **POOL_LAYERS, **ACTIVATION_LAYERS, **MORE_LAYERS,
+              **CONTAINER_LAYERS, **POOL_LAYERS, **MORE_LAYERS,
               **{cls.__name__: cls for cls in (*ACTIVATIONS, *LOSS_MODULES)}}

@@ -1,4 +1,5 @@
-"""torch.nn's modules of distances.py's, more_losses.py's and more_norms.py's functions: CosineSimilarity,
+"""torch.nn's modules of shrinks.py's, distances.py's, more_losses.py's and more_norms.py's functions: Threshold,
+Hardshrink, Softshrink, Tanhshrink, GLU, PReLU (its weight filled with init, as PyTorch's), Softmax2d, CosineSimilarity,
 PairwiseDistance, the losses (KLDivLoss, GaussianNLLLoss, PoissonNLLLoss, MarginRankingLoss, CosineEmbeddingLoss,
 TripletMarginLoss, SoftMarginLoss), RMSNorm, InstanceNorm1d/2d/3d (PyTorch's buffers and parameters) and
 PixelShuffle / PixelUnshuffle; each prints as PyTorch prints it."""
@@ -10,9 +11,11 @@ from typing import Any
 
 import numpy as np
 
+from ..core.modes import no_grad
 from ..core.settings import as_dtype, check_elements
 from ..core.tensor import Tensor
 from ..errors import InvalidArgumentError, WrongTypeError
+from ..ops.reductions import softmax
 from .distances import (
     cosine_embedding_loss,
     cosine_similarity,
@@ -21,9 +24,11 @@ from .distances import (
     reduction_of,
     triplet_margin_loss,
 )
+from .layers import empty_parameter
 from .module import Module, Parameter
 from .more_losses import gaussian_nll_loss, kl_div, poisson_nll_loss, soft_margin_loss
 from .more_norms import instance_norm, pixel_shuffle, pixel_unshuffle, rms_norm
+from .shrinks import glu, hardshrink, prelu, softshrink, tanhshrink, threshold
 
 
 class _Options(Module):
@@ -225,5 +230,106 @@ class InstanceNorm3d(_InstanceNorm):
     NO_BATCH = 4
 
 
-MORE_LAYERS = {cls.__name__: cls for cls in (*FUNCTION_MODULES, PixelShuffle, PixelUnshuffle, RMSNorm,
+class Threshold(Module):
+    """input where it is above threshold, else value."""
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold, self.value, self.inplace = threshold, value, inplace
+
+    def settings(self) -> dict[str, Any]:
+        return {"threshold": self.threshold, "value": self.value, "inplace": self.inplace}
+
+    def forward(self, input: Any) -> Tensor:
+        return threshold(input, self.threshold, self.value)
+
+    def extra_repr(self) -> str:
+        return f"threshold={self.threshold}, value={self.value}" + (", inplace=True" if self.inplace else "")
+
+
+class Hardshrink(Module):
+    """input where |input| > lambd, else 0."""
+
+    FUNCTION: Any = staticmethod(hardshrink)
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def settings(self) -> dict[str, Any]:
+        return {"lambd": self.lambd}
+
+    def forward(self, input: Any) -> Tensor:
+        return type(self).FUNCTION(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"
+
+
+class Softshrink(Hardshrink):
+    """input moved lambd towards 0, 0 within lambd of it."""
+
+    FUNCTION = staticmethod(softshrink)
+
+
+class Tanhshrink(Module):
+    """input - tanh(input)."""
+
+    def forward(self, input: Any) -> Tensor:
+        return tanhshrink(input)
+
+
+class GLU(Module):
+    """The first half of input along dim times the sigmoid of the second."""
+
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def settings(self) -> dict[str, Any]:
+        return {"dim": self.dim}
+
+    def forward(self, input: Any) -> Tensor:
+        return glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class PReLU(Module):
+    """input above 0, weight * input below; weight (num_parameters,) filled with init."""
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.num_parameters, self.init = num_parameters, init
+        self.register_parameter("weight", empty_parameter((num_parameters,), dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        with no_grad():
+            self.registered_parameters["weight"].fill_(self.init)
+
+    def settings(self) -> dict[str, Any]:
+        return {"num_parameters": self.num_parameters, "init": self.init}
+
+    def forward(self, input: Any) -> Tensor:
+        return prelu(input, self.member("weight"))
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
+
+
+class Softmax2d(Module):
+    """softmax over the channels (dim -3) of (N, C, H, W) or (C, H, W)."""
+
+    def forward(self, input: Any) -> Tensor:
+        ndim = np.ndim(input._data) if isinstance(input, Tensor) else None
+        if ndim not in (3, 4):
+            raise InvalidArgumentError(f"Softmax2d: expected input to be 3D or 4D, got {ndim}D instead",
+                                       reason="shape")
+        return softmax(input, -3)
+
+
+MORE_LAYERS = {cls.__name__: cls for cls in (*FUNCTION_MODULES, Threshold, Hardshrink, Softshrink, Tanhshrink, GLU,
+                                             PReLU, Softmax2d, PixelShuffle, PixelUnshuffle, RMSNorm,
                                              InstanceNorm1d, InstanceNorm2d, InstanceNorm3d)}

@@ -19,8 +19,7 @@ from ..core.tensor import Tensor
 from ..errors import BadValueError, InvalidArgumentError
 from ..kernels.summation import torch_sum
 from ..ops.shapes import clone, unsqueeze
-from .aten_ops import add_scalar, clamped_min
-from .distances import reduced_loss, reduction_of
+from .distances import add_scalar, clamped_min, reduced_loss, reduction_of
 
 
 def _xlogy_self(t: Tensor) -> Tensor:

@@ -22,7 +22,7 @@ from ..errors import BadValueError, InvalidArgumentError, ShapeError
 from ..ops.elementwise import rsqrt
 from ..ops.rearrange import repeat
 from ..ops.shapes import view
-from .aten_ops import add_scalar
+from .distances import add_scalar
 from .normalization import batch_norm
 
 

@@ -32,6 +32,7 @@ def register(C: Any) -> None:
     register_activations(C)
     register_losses(C)
     register_interpolation(C)
+    register_attention(C)
 
 
 def register_activations(C: Any) -> None:
@@ -111,3 +112,17 @@ def register_interpolation(C: Any) -> None:
                                                                         mode="bilinear"), img, dtype=C.F32)
     case("nnl_interpolate_area", lambda L, t: _F(L).interpolate(t, size=(2, 3), mode="area"), img)
     case("nnl_upsample", lambda L, t: _F(L).upsample(t, scale_factor=2, mode="bilinear"), img)
+
+
+def register_attention(C: Any) -> None:
+    """scaled_dot_product_attention's math path."""
+    case, values = C.case, C.values
+    q, k, v = values(1, 2, 3, 4, offset=106), values(1, 2, 5, 4, offset=107), values(1, 2, 5, 3, offset=108)
+    case("nnl_sdpa", lambda L, a, b, c: _F(L).scaled_dot_product_attention(a, b, c), q, k, v)
+    case("nnl_sdpa_causal", lambda L, a, b, c: _F(L).scaled_dot_product_attention(a, b, c, is_causal=True), q, k, v)
+    case("nnl_sdpa_float_mask_scale", lambda L, a, b, c, m: _F(L).scaled_dot_product_attention(
+         a, b, c, attn_mask=m, scale=0.4), q, k, v, values(3, 5, offset=109))
+    case("nnl_sdpa_masked_row", lambda L, a, b, c: _F(L).scaled_dot_product_attention(
+         a[0, 0], b[0, 0], c[0, 0], attn_mask=L.tensor([[True] * 5, [False] * 5, [False, True] * 2 + [False]])),
+         q, k, v)
+    case("nnl_sdpa_f32", lambda L, a, b, c: _F(L).scaled_dot_product_attention(a, b, c), q, k, v, dtype=C.F32)
