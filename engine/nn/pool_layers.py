@@ -1,7 +1,7 @@
 """torch.nn's adaptive pooling layers (AdaptiveAvgPool1d/2d, AdaptiveMaxPool1d/2d) and padding layers
 (ZeroPad1d/2d, ConstantPad1d/2d, ReflectionPad1d/2d, ReplicationPad1d/2d, CircularPad1d/2d, and their 3-D forms),
 Upsample, UpsamplingNearest2d and UpsamplingBilinear2d. Their forward calls the functions of torch.nn.functional
-(adaptive_pooling.py, padding.py, interpolation.py) and they print as PyTorch prints them."""
+(resizing.py, padding.py) and they print as PyTorch prints them."""
 
 from __future__ import annotations
 
@@ -11,10 +11,9 @@ import numpy as np
 
 from ..core.tensor import Tensor
 from ..errors import BadValueError
-from .adaptive_pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool2d
-from .interpolation import interpolate
 from .module import Module
 from .padding import pad
+from .resizing import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool2d, interpolate
 
 
 class _AdaptivePool(Module):

@@ -126,3 +126,10 @@ def register_attention(C: Any) -> None:
          a[0, 0], b[0, 0], c[0, 0], attn_mask=L.tensor([[True] * 5, [False] * 5, [False, True] * 2 + [False]])),
          q, k, v)
     case("nnl_sdpa_f32", lambda L, a, b, c: _F(L).scaled_dot_product_attention(a, b, c), q, k, v, dtype=C.F32)
+    w = values(1, 2, 5, 4, offset=110)  # one head size: PyTorch's CPU flash kernel
+    case("nnl_sdpa_flash", lambda L, a, b, c: _F(L).scaled_dot_product_attention(a, b, c), q, k, w)
+    case("nnl_sdpa_flash_causal_scale", lambda L, a, b, c: _F(L).scaled_dot_product_attention(
+         a, b, c, is_causal=True, scale=0.6), q, k, w)
+    case("nnl_sdpa_flash_f32", lambda L, a, b, c: _F(L).scaled_dot_product_attention(a, b, c), q, k, w, dtype=C.F32)
+    case("nnl_baddbmm", lambda L, x, a, b: L.baddbmm(x, a, b, beta=0.5, alpha=2.0), values(3, 4, offset=111),
+         values(2, 3, 5, offset=112), values(2, 5, 4, offset=113))

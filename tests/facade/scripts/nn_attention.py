@@ -1,5 +1,5 @@
-# F.scaled_dot_product_attention (PyTorch's math path on the CPU): masks, is_causal, scale, a row masked out entirely,
-# dropout after manual_seed: values, gradients, node graphs and the error of a mask with is_causal
+# F.scaled_dot_product_attention on the CPU (its flash kernel and its math path): masks, is_causal, scale, a row
+# masked out entirely, dropout after manual_seed: values, gradients, node graphs and the error of a mask with is_causal
 import torch, torch.nn.functional as F
 torch.manual_seed(0)
 def kind(e):
@@ -19,6 +19,7 @@ q = torch.randn(2, 3, 4, 8, requires_grad=True)
 k = torch.randn(2, 3, 5, 8, requires_grad=True)
 v = torch.randn(2, 3, 5, 6, requires_grad=True)
 m = torch.randn(4, 5, requires_grad=True)
+w = torch.randn(2, 3, 5, 8, requires_grad=True)
 calls = [
     ("plain", lambda: F.scaled_dot_product_attention(q, k, v)),
     ("causal", lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True)),
@@ -28,14 +29,20 @@ calls = [
     ("scale", lambda: F.scaled_dot_product_attention(q[0], k[0], v[0], scale=0.3)),
     ("negative_scale", lambda: F.scaled_dot_product_attention(q[0], k[0], v[0], scale=-0.5)),
     ("matrices", lambda: F.scaled_dot_product_attention(q[0, 0], k[0, 0], v[0, 0])),
+    ("flash", lambda: F.scaled_dot_product_attention(q, k, w)),
+    ("flash_causal", lambda: F.scaled_dot_product_attention(q, k, w, is_causal=True)),
+    ("flash_bool_mask_scale", lambda: F.scaled_dot_product_attention(q, k, w, attn_mask=torch.rand(4, 5) > 0.3, scale=0.7)),
+    ("flash_transposed", lambda: F.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2)[:, :4], w.transpose(1, 2)[:, :4])),
 ]
 for name, fn in calls:
     out = fn()
     (out * torch.linspace(-1, 2, out.numel()).reshape(out.shape)).sum().backward()
     print(name, out.shape, graph(out))
     print("  ", out.flatten()[:6])
-    print("  ", q.grad.flatten()[:5], k.grad.flatten()[:5], v.grad.flatten()[:5], None if m.grad is None else m.grad[0])
-    q.grad = k.grad = v.grad = m.grad = None
+    print("  ", q.grad.flatten()[8:13], k.grad.flatten()[:5], None if v.grad is None else v.grad.flatten()[:5], None if m.grad is None else m.grad[0])
+    if w.grad is not None:
+        print("  w", w.grad.flatten()[:5])
+    q.grad = k.grad = v.grad = m.grad = w.grad = None
 torch.manual_seed(1)
 out = F.scaled_dot_product_attention(q, k, v, dropout_p=0.5)
 print("dropout", out.shape, out.flatten()[:4])
