@@ -3,25 +3,29 @@
 q, k, v), the heads folded into the batch, then with need_weights the explicit path (query times sqrt(1 / head_dim),
 baddbmm with the mask or bmm, softmax, dropout, bmm; the weights averaged over the heads unless
 average_attn_weights=False), else scaled_dot_product_attention; then the output projection. Masks: a boolean mask
-is -inf where True (PyTorch's _canonical_mask), key_padding_mask added to attn_mask."""
+is -inf where True (PyTorch's _canonical_mask), key_padding_mask added to attn_mask. And TransformerEncoderLayer
+and TransformerEncoder, made of those, as PyTorch's."""
 
 from __future__ import annotations
 
+import copy
 import math
 from typing import Any
 
 import numpy as np
 
 from ..core.coerce import tensor_arg
+from ..core.registry import BUILTINS
 from ..core.tensor import Tensor
 from ..errors import BadValueError, InvalidArgumentError
 from ..ops.linalg import bmm
 from ..ops.reductions import softmax
 from .attention import baddbmm, scaled_dot_product_attention
 from .init import constant_, xavier_uniform_
-from .layers import Linear, empty_parameter
+from .layers import Dropout, Linear, ModuleList, empty_parameter
 from .linear_functions import dropout, linear
 from .module import Module
+from .norm_layers import LayerNorm
 
 
 def _canonical_mask(mask: Any, dtype: np.dtype) -> Tensor | None:
@@ -78,9 +82,12 @@ def multi_head_attention(module: MultiheadAttention, query: Tensor, key: Tensor,
             (query.unsqueeze(1),) * 3)
     tgt, bsz, embed = query.shape
     heads, head_dim = module.num_heads, module.head_dim
+    causal_kernel = False
     if is_causal and attn_mask is None:
         raise BadValueError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
                             "method `generate_square_subsequent_mask` to create this mask.", reason="attention")
+    if is_causal and key_padding_mask is None and not need_weights:  # the mask left to sdpa's is_causal
+        attn_mask, causal_kernel = None, True
     q, k, v = _in_projection(query, key, value, module.member("in_proj_weight"), module.member("in_proj_bias"))
     src = k.shape[0]
     mask = _masks(attn_mask, key_padding_mask, query._data.dtype, bsz, heads, tgt, src)
@@ -104,7 +111,7 @@ def multi_head_attention(module: MultiheadAttention, query: Tensor, key: Tensor,
     if mask is not None:
         mask = mask.unsqueeze(0) if mask.shape[0] == 1 and mask.ndim == 3 else mask.view(bsz, heads, -1, src)
     q, k, v = (t.view(bsz, heads, -1, head_dim) for t in (q, k, v))
-    out = scaled_dot_product_attention(q, k, v, mask, p, False)
+    out = scaled_dot_product_attention(q, k, v, mask, p, causal_kernel)
     out = out.permute(2, 0, 1, 3).reshape(bsz * tgt, embed)
     out = linear(out, out_w, out_b).view(tgt, bsz, embed)
     return (out if batched else out.squeeze(1)), None
@@ -162,4 +169,75 @@ class MultiheadAttention(Module):
         return out, weights
 
 
-MULTIHEAD_LAYERS = {"MultiheadAttention": MultiheadAttention}
+class TransformerEncoderLayer(Module):
+    """Self-attention and a feed-forward block, each with dropout, a residual connection and a LayerNorm (after,
+    or before with norm_first), as PyTorch's TransformerEncoderLayer (its submodules in its order)."""
+
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1,
+                 activation: Any = "relu", layer_norm_eps: float = 1e-5, batch_first: bool = False,
+                 norm_first: bool = False, bias: bool = True, device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first,
+                                            dtype=dtype)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.dropout1, self.dropout2 = Dropout(dropout), Dropout(dropout)
+        if isinstance(activation, str):
+            if activation not in ("relu", "gelu"):
+                raise BadValueError(f"activation should be relu/gelu, not {activation}", reason="transformer")
+            activation = BUILTINS[activation].fn
+        self.activation = activation
+
+    def settings(self) -> dict[str, Any]:
+        return {"norm_first": self.norm_first, "activation": self.activation}
+
+    def forward(self, src: Any, src_mask: Any = None, src_key_padding_mask: Any = None,
+                is_causal: bool = False) -> Tensor:
+        x = tensor_arg(src)
+        if self.norm_first:
+            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
+            return x + self._ff_block(self.norm2(x))
+        x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
+        return self.norm2(x + self._ff_block(x))
+
+    def _sa_block(self, x: Tensor, mask: Any, padding: Any, is_causal: bool) -> Tensor:
+        out = self.self_attn(x, x, x, attn_mask=mask, key_padding_mask=padding, need_weights=False,
+                             is_causal=is_causal)[0]
+        return self.dropout1(out)
+
+    def _ff_block(self, x: Tensor) -> Tensor:
+        return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+
+
+def _clone(module: Module) -> Module:
+    """copy.deepcopy(module) with its parameters' grads left behind (PyTorch's Parameter.__deepcopy__ copies none)."""
+    clone = copy.deepcopy(module)
+    for param in clone.parameters():
+        param.grad = None
+    return clone
+
+
+class TransformerEncoder(Module):
+    """num_layers copies of encoder_layer (deep copies: the same initial weights, as PyTorch's), then norm."""
+
+    def __init__(self, encoder_layer: Module, num_layers: int, norm: Any = None, enable_nested_tensor: bool = True,
+                 mask_check: bool = True) -> None:
+        super().__init__()
+        self.layers = ModuleList([_clone(encoder_layer) for _ in range(num_layers)])
+        self.num_layers, self.norm = num_layers, norm
+
+    def settings(self) -> dict[str, Any]:
+        return {"num_layers": self.num_layers}
+
+    def forward(self, src: Any, mask: Any = None, src_key_padding_mask: Any = None, is_causal: Any = None) -> Tensor:
+        output = tensor_arg(src)
+        for layer in self.layers:
+            output = layer(output, src_mask=mask, is_causal=bool(is_causal), src_key_padding_mask=src_key_padding_mask)
+        return output if self.norm is None else self.norm(output)
+
+
+MULTIHEAD_LAYERS = {cls.__name__: cls for cls in (MultiheadAttention, TransformerEncoderLayer, TransformerEncoder)}
