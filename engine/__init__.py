@@ -126,6 +126,7 @@ def _import_rooms() -> None:
     from .nn import padding, pooling  # noqa: F401
     from .nn import embedding  # noqa: F401
     from .nn import normalization  # noqa: F401
+    from .nn import attention, distances, more_losses, more_norms, resizing, shrinks  # noqa: F401
     from .ops import selecting, scatter_reduce  # noqa: F401
     from .ops import pointwise, special  # noqa: F401
     from .random import random_fill  # noqa: F401

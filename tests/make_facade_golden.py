@@ -1,4 +1,4 @@
-"""Record what real PyTorch prints for every script in tests/facade/scripts/: the oracle of
+"""Record what real PyTorch prints for every script in tests/facade/scripts/ (and its rooms): the oracle of
 tests/facade/test_facade_scripts.py (which runs the same scripts under `autodiff run`).
 
 Run: .venv/bin/python tests/make_facade_golden.py [NAME ...]      (needs torch; the tests that read the files do not)
@@ -50,7 +50,8 @@ def record(path: Path) -> str:
 
 
 def main(names: list[str]) -> None:
-    paths = [SCRIPTS / f"{name}.py" for name in names] if names else sorted(SCRIPTS.glob("*.py"))
+    every = {path.stem: path for path in SCRIPTS.rglob("*.py")}  # the scripts are in rooms (nn/, optim/, ...)
+    paths = [every[name] for name in names] if names else sorted(every.values(), key=lambda p: p.stem)
     GOLDEN.mkdir(exist_ok=True)
     for path in paths:
         text = record(path)

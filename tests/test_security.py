@@ -46,6 +46,11 @@ ALLOWED_MODULES = {
 # getattr/setattr/delattr with a computed name, where the name cannot come from a user, and why.
 # Keyed by (file, enclosing function, call as written); each entry allows that many occurrences.
 DYNAMIC_ATTRIBUTES = {
+    ("engine/nn/more_layers.py", "_Options.__init__", "setattr(self, key, value)"):
+        (1, "a module's options as attributes: names of its class's fixed OPTIONS table (a keyword not in it is "
+            "refused first)"),
+    ("engine/nn/more_layers.py", "_Options.settings", "getattr(self, key)"):
+        (1, "reads back the options set from the class's fixed OPTIONS table"),
     ("engine/core/api.py", "install_methods", "setattr(Tensor, name, entry.fn)"):
         (1, "installs the BUILTINS table's functions as Tensor methods, at import and once the rooms imported on "
             "first use have registered theirs"),

@@ -23,7 +23,12 @@ NOT_AT_TORCH = frozenset((
     "batch_norm", "embedding",
     "unfold",  # Tensor.unfold only (torch.nn.functional.unfold is im2col)
     "i1", "special_entr", "special_ndtri", "special_log_ndtr", "special_ndtr", "special_erfcx",  # torch.special's
-
+    # torch.nn.functional only (the nn-layers work)
+    "adaptive_avg_pool2d", "adaptive_max_pool2d", "softshrink", "tanhshrink", "glu", "gaussian_nll_loss",
+    "soft_margin_loss", "interpolate", "upsample", "scaled_dot_product_attention",
+    # torch.NAME of another signature (reduction as an int, instance_norm's order) or result (a pair)
+    "adaptive_max_pool1d", "instance_norm", "kl_div", "poisson_nll_loss", "margin_ranking_loss",
+    "cosine_embedding_loss", "triplet_margin_loss",
 ))
 # The constructors, which take PyTorch's device= (the CPU only), pin_memory= and layout= too
 CONSTRUCTORS = frozenset((

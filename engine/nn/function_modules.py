@@ -9,12 +9,14 @@ from typing import Any
 from ..core.registry import BUILTINS
 from ..core.tensor import Tensor
 from ..errors import BadValueError
-from .containers import CONTAINER_LAYERS
+from .containers import CONTAINER_LAYERS, LAZY_LAYERS
 from .conv_layers import CONV_LAYERS
 from .layers import NN_LAYERS
-from .lazy import LAZY_LAYERS
 from .module import Module
+from .more_layers import MORE_LAYERS
+from .multihead import MULTIHEAD_LAYERS
 from .norm_layers import NORM_LAYERS
+from .pool_layers import POOL_LAYERS
 from .recurrent_layers import RECURRENT_LAYERS
 
 
@@ -160,5 +162,5 @@ LOSS_MODULES = [
 
 # Every module class of torch.nn that autodiff provides, by name
 NN_MODULES = {**NN_LAYERS, **CONV_LAYERS, **NORM_LAYERS, **RECURRENT_LAYERS,
-              **CONTAINER_LAYERS, **LAZY_LAYERS,
+              **CONTAINER_LAYERS, **LAZY_LAYERS, **POOL_LAYERS, **MORE_LAYERS, **MULTIHEAD_LAYERS,
               **{cls.__name__: cls for cls in (*ACTIVATIONS, *LOSS_MODULES)}}

@@ -385,6 +385,48 @@ CASES.update({
     "ldexp": ("ldexp(x, y) * [1, 2]", {"x": "[-2.5, 0.75]", "y": "[0.5, 1.5]"}),
     "float_power": ("float_power(x, y) * [1, 2] + float_power(x, 3)", {"x": "[2.5, 0.75]", "y": "[0.5, 1.5]"}),
 })
+# torch.nn's functions of the nn-layers work
+X3 = "[[[1, 3, 2, -0.5], [0.5, -1, 2.5, 1.25], [1.5, 0.25, -2, 0.75]]]"
+CASES.update({
+    "adaptive_avg_pool2d": ("adaptive_avg_pool2d(x, (2, 3)) * [1, 2, 3]", {"x": X3}),
+    "adaptive_max_pool2d": ("adaptive_max_pool2d(x, (2, 3)) * [1, 2, 3]", {"x": X3}),
+    "adaptive_avg_pool1d": ("adaptive_avg_pool1d(x, 3) * [1, 2, 3]", {"x": "[[1, 3, 2, -0.5], [0.5, -1, 2.5, 1]]"}),
+    "adaptive_max_pool1d": ("adaptive_max_pool1d(x, 3) * [1, 2, 3]", {"x": "[[1, 3, 2, -0.5], [0.5, -1, 2.5, 1]]"}),
+    "threshold": ("threshold(x, 0.7, -2) * [1, 2, 3]", {"x": "[0.5, 1, -2]"}),
+    "hardshrink": ("hardshrink(x, 0.7) * [1, 2, 3]", {"x": "[0.5, 1, -2]"}),
+    "softshrink": ("softshrink(x, 0.7) * [1, 2, 3]", {"x": "[0.5, 1, -2]"}),
+    "tanhshrink": ("tanhshrink(x) * [1, 2, 3]", {"x": "[0.5, 1, -2]"}),
+    "glu": ("glu(x) * [1, 2]", {"x": "[[0.5, 1, -2, 0.25]]"}),
+    "prelu": ("prelu(x, w) * [[1, 2], [3, 4]]", {"x": "[[0.5, -1], [-2, 0.25]]", "w": "[0.25, -0.5]"}),
+    "cosine_similarity": ("cosine_similarity(x, y) * [1, 2]", {"x": "[[1, 3, -2], [0.5, -1, 2]]",
+                                                               "y": "[[0.5, 1, 2], [1, 2, -1]]"}),
+    "pairwise_distance": ("pairwise_distance(x, y) * [1, 2]", {"x": "[[1, 3, -2], [0.5, -1, 2]]",
+                                                               "y": "[[0.5, 1, 2], [1, 2, -1]]"}),
+    "triplet_margin_loss": ("triplet_margin_loss(x, y, z, margin=4)", {"x": "[[1, 3, -2], [0.5, -1, 2]]",
+                                                                        "y": "[[0.5, 1, 2], [1, 2, -1]]",
+                                                                        "z": "[[0, 1, 1], [2, 1, -2]]"}),
+    "margin_ranking_loss": ("margin_ranking_loss(x, y, tensor([1.0, -1.0]), margin=2)",
+                            {"x": "[1, 0.5]", "y": "[0.25, 1]"}),
+    "cosine_embedding_loss": ("cosine_embedding_loss(x, y, tensor([1.0, -1.0]), margin=-0.9)",
+                              {"x": "[[1, 3, -2], [0.5, -1, 2]]", "y": "[[0.5, 1, 2], [1, 2, -1]]"}),
+    "kl_div": ("kl_div(x, tensor([0.2, 0.5, 0.3]), reduction='batchmean')", {"x": "[-1, -0.5, -2]"}),
+    "gaussian_nll_loss": ("gaussian_nll_loss(x, y, v)", {"x": "[1, 0.5]", "y": "[0.25, 1]", "v": "[0.5, 2]"}),
+    "poisson_nll_loss": ("poisson_nll_loss(x, tensor([1.0, 3.0]), full=True)", {"x": "[0.5, 1.25]"}),
+    "soft_margin_loss": ("soft_margin_loss(x, tensor([1.0, -1.0, 1.0]))", {"x": "[0.5, 1, -2]"}),
+    "rms_norm": ("rms_norm(x, [3], w) * [[1, 2, 3], [-1, 0.5, 2]]", {"x": "[[1, 3, -2], [0.5, -1, 2]]",
+                                                                      "w": "[1, 2, 0.5]"}),
+    "instance_norm": ("instance_norm(x, weight=w) * [[[1, 2, 3], [-1, 0.5, 2]]]",
+                      {"x": "[[[1, 3, -2], [0.5, -1, 2]]]", "w": "[1, 2]"}),
+    "pixel_shuffle": ("pixel_shuffle(x, 2) * [[1, 2], [3, 4]]", {"x": "[[[1]], [[3]], [[-2]], [[0.5]]]"}),
+    "pixel_unshuffle": ("pixel_unshuffle(x, 2).sum(dim=(1, 2)) * [1, 2, 3, 4]", {"x": "[[[1, 3], [-2, 0.5]]]"}),
+    "interpolate": ("interpolate(x, size=5, mode='linear') * [1, 2, 3, 4, 5]", {"x": "[[[1, 3, -2]]]"}),
+    "upsample": ("upsample(x, scale_factor=2) * [1, 2, 3, 4, 5, 6]", {"x": "[[[1, 3, -2]]]"}),
+    "scaled_dot_product_attention": ("scaled_dot_product_attention(q, k, v) * [1, 2]",
+                                     {"q": "[[1, 0.5], [-1, 2]]", "k": "[[0.5, 1], [2, -1], [1, 1]]",
+                                      "v": "[[1, 2], [0.5, -1], [3, 1]]"}),
+    "baddbmm": ("baddbmm(x, a, b, beta=0.5, alpha=2) * [1, 2]", {"x": "[[1, 2], [3, 4]]", "a": "[[[1, 3], [-2, 1]]]",
+                                                                "b": "[[[0.5, 1], [2, -1]]]"}),
+})
 # Built-ins without a derivative (PyTorch's NotImplemented node): a gradient check has nothing to check
 NOT_DIFFERENTIABLE = {"floor_divide"}
 

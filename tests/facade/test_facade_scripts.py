@@ -15,7 +15,7 @@ from tolerance import numbers_differ
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
-SCRIPTS = sorted((HERE / "scripts").glob("*.py"))
+SCRIPTS = sorted((HERE / "scripts").rglob("*.py"), key=lambda p: p.stem)  # in rooms (nn/, optim/); stems unique
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 STOP = re.compile(r"^(\w+): (.*)$")
 

@@ -239,6 +239,8 @@ BUILTIN_CALLS = {
     "select": "select(x, 1, 0)", "narrow": "x.narrow(0, 1, 1)", "unfold": "x.unfold(1, 1, 1)",
     "masked_select": "masked_select(x, x > 1)", "clamp_max": "x.clamp_max(1.6)", "diff": "diff(x, dim=0)",
     "scatter_reduce": "scatter_reduce(x, 0, tensor([[0, 1], [1, 0]]).long(), x * 2, 'amax')",
+    "hardshrink": "x.hardshrink(1.2)", "prelu": "prelu(x - 1, tensor([0.25, 0.5]))",
+    "baddbmm": "baddbmm(x, x.unsqueeze(0), x.t().unsqueeze(0), beta=0.5, alpha=2)",
     **VOCABULARY_CALLS, **SPECIAL_CALLS,
 }
 
@@ -268,6 +270,8 @@ _ENGINE_CALLS = {
     "unfold": lambda x: x.unfold(1, 1, 1), "masked_select": lambda x: E.masked_select(x, x > 1),
     "clamp_max": lambda x: E.clamp_max(x, 1.6), "diff": lambda x: E.diff(x, dim=0),
     "scatter_reduce": lambda x: E.scatter_reduce(x, 0, E.tensor([[0, 1], [1, 0]]).long(), x * 2, "amax"),
+    "hardshrink": lambda x: E.hardshrink(x, 1.2), "prelu": lambda x: E.prelu(x - 1, E.tensor([0.25, 0.5])),
+    "baddbmm": lambda x: E.baddbmm(x, x.unsqueeze(0), x.t().unsqueeze(0), beta=0.5, alpha=2),
     "add": lambda x: E.add(x, 2), "sub": lambda x: E.sub(x, 2), "mul": lambda x: E.mul(x, x),
     "div": lambda x: E.div(x, 2), "pow": lambda x: E.pow(x, 3), "maximum": lambda x: E.maximum(x, x * 0.5),
     "minimum": lambda x: E.minimum(x, x * 2), "neg": E.neg, "exp": E.exp, "log": E.log, "sin": E.sin, "cos": E.cos,

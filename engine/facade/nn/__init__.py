@@ -3,8 +3,8 @@ engine, and the submodules functional, init, parameter, modules and utils."""
 
 from __future__ import annotations
 
+from autodiff.engine.nn.containers import UninitializedBuffer, UninitializedParameter
 from autodiff.engine.nn.function_modules import NN_MODULES
-from autodiff.engine.nn.lazy import UninitializedBuffer, UninitializedParameter
 from autodiff.engine.nn.module import Module, Parameter
 
 from . import functional, init, modules, parameter, utils

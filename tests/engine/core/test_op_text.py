@@ -25,7 +25,8 @@ PARAMS = {"pow": {"exponent": 2.5}, "rsub": {"other": 1.5, "alpha": 2.5}, "pow_s
           "round_decimals": {"decimals": 1}, "leaky_relu": {"negative_slope": 0.2},
           "elu": {"alpha": 1.5, "scale": 1.25, "input_scale": 0.5}, "celu": {"alpha": 1.5},
           "softplus": {"beta": 2.0, "threshold": 3.0}, "hardtanh": {"min_val": 0.5, "max_val": 2.0},
-          "lerp": {"weight": 0.3}}
+          "lerp": {"weight": 0.3}, "threshold": {"threshold": 1.0, "value": -2.0}, "hardshrink": {"lambd": 1.0},
+          "softshrink": {"lambd": 1.0}}
 # Ops whose formulas are shown in words or in terms of shapes: checked elsewhere (golden and live tests).
 PROSE = {
     ("maximum", 0), ("maximum", 1), ("minimum", 0), ("minimum", 1), ("relu", 0), ("clamp", 0), ("where", 0),
@@ -33,6 +34,7 @@ PROSE = {
     ("clamp_min", 0), ("clamp_max", 0),
     ("xlogy", 0),  # xlogy(grad, other) with masks
     ("floor_divide", 0), ("floor_divide", 1),  # no derivative: an error (test_alpha_and_floor_divide.py)
+    ("glu", 0),  # over the two halves of a dim
 }
 ELEMENTWISE_GROUPS = {"Arithmetic", "Elementwise functions", "Activation functions"}
 

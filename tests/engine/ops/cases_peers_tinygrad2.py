@@ -7,7 +7,6 @@ import math
 from typing import Any
 
 INF, NAN = math.inf, math.nan
-MISSING_SCALED_DOT_PRODUCT_ATTENTION = "missing op: scaled_dot_product_attention"
 
 ROWS = [
     ("test_sum_dtype_arg", 'x.sum()', (22, 3)),
@@ -355,15 +354,15 @@ ROWS = [
     ("test_gather", 'x.gather(dim=0, index=torch.tensor([2, 1, 0, 1, 2], requires_grad=False))', [1.0, 2.0, 3.0]),
     ("test_gather", 'x.gather(dim=0, index=torch.tensor([2, 1, 0, 1, 2], requires_grad=False))', [-INF, 2.0, 3.0]),
     ("test_scaled_dot_product_attention", 'F.scaled_dot_product_attention(x, y, z)', (3, 3, 3, 3), (3, 3, 3, 3),
-     (3, 3, 3, 3), {"expect": MISSING_SCALED_DOT_PRODUCT_ATTENTION}),
+     (3, 3, 3, 3)),
     ("test_scaled_dot_product_attention", 'F.scaled_dot_product_attention(x, y, z, attn_mask=w)', (3, 3, 3, 3),
-     (3, 3, 3, 3), (3, 3, 3, 3), (3, 3, 3, 3), {"expect": MISSING_SCALED_DOT_PRODUCT_ATTENTION}),
+     (3, 3, 3, 3), (3, 3, 3, 3), (3, 3, 3, 3)),
     ("test_scaled_dot_product_attention_mismatch_ls", 'F.scaled_dot_product_attention(x, y, z)', (3, 3, 3, 3),
-     (3, 3, 3, 3), (3, 3, 3, 3), {"expect": MISSING_SCALED_DOT_PRODUCT_ATTENTION}),
+     (3, 3, 3, 3), (3, 3, 3, 3)),
     ("test_scaled_dot_product_attention_causal", 'F.scaled_dot_product_attention(x, y, z, is_causal=True)',
-     (3, 3, 3, 3), (3, 3, 3, 3), (3, 3, 3, 3), {"expect": MISSING_SCALED_DOT_PRODUCT_ATTENTION}),
+     (3, 3, 3, 3), (3, 3, 3, 3), (3, 3, 3, 3)),
     ("test_scaled_dot_product_attention_gqa", 'F.scaled_dot_product_attention(x, y, z, enable_gqa=True)', (3, 3, 3, 3),
-     (3, 3, 3, 3), (3, 3, 3, 3), {"expect": MISSING_SCALED_DOT_PRODUCT_ATTENTION}),
+     (3, 3, 3, 3), (3, 3, 3, 3)),
     ("test_binary_crossentropy", 'F.binary_cross_entropy(x.sigmoid(), y.clip(0, 1))', (4, 5), (4, 5)),
     ("test_binary_crossentropy", 'F.binary_cross_entropy_with_logits(x, y.clip(0, 1))', (4, 5), (4, 5)),
     ("test_cross_entropy_class_probabilities", 'F.cross_entropy(x, y)', (32,), (32,)),

@@ -29,7 +29,9 @@ WITHOUT_JVP = {"copy_slices": "recorded by x[index] = value, whose tangent duals
                "index_put_": "recorded by x[mask] = value, whose tangent duals.write_tangent writes",
                "mkldnn_rnn_layer": "PyTorch 2.13 has no forward formula for it (a float32 nn.LSTM refuses forward AD "
                                    "with NotImplementedError)",
-               "floor_divide": "not differentiable: PyTorch refuses it in forward mode with NotImplementedError"}
+               "floor_divide": "not differentiable: PyTorch refuses it in forward mode with NotImplementedError",
+               "flash_attention_cpu": "PyTorch 2.13 has no forward formula for its CPU flash attention "
+                                      "(NotImplementedError)"}
 
 
 def _decode(value):

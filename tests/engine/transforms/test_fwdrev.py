@@ -44,7 +44,8 @@ TORCH_SECOND_ORDER_WRONG = TORCH_NAN | frozenset({
     # history, so backward through the tangent misses their dependence on the input (central differences agree with
     # the engine, which recomputes them from the input)
     "s41_batch_norm_training", "s41_batch_norm_training_3d_no_affine", "s41_batch_norm_float32", "s41_layer_norm",
-    "s41_layer_norm_two_dims_no_affine", "s41_layer_norm_bias_only", "s41_layer_norm_float32"})
+    "s41_layer_norm_two_dims_no_affine", "s41_layer_norm_bias_only", "s41_layer_norm_float32",
+    "nnl_instance_norm", "nnl_instance_norm_affine"})
 # Where the engine's gradients through the tangent differ from PyTorch's (README's differences): at the kinks
 # of fmax with nan and of sinc at 0 the second derivatives differ (both differ from central differences there);
 # x ** 0's tangent requires grad (zeros, MulBackward0) where PyTorch's does not, slogdet's sign's tangent does
@@ -111,6 +112,12 @@ NAME_DIFFERS = frozenset({
     # MulBackward0)
     "special_ndtr", "pointwise_addcdiv", "pointwise_nan_to_num", "pointwise_nan_to_num_numbers",
     "pointwise_sgn_inplace",  # (x * 2's: AddBackward0 of two products in PyTorch)
+    "nnl_adaptive_max_pool2d_1x1", "nnl_adaptive_max_pool2d_2x5", "nnl_adaptive_max_pool2d_3x4",
+    "nnl_adaptive_max_pool2d_5x7", "nnl_adaptive_max_pool2d_indices", "nnl_adaptive_max_pool2d_nx3",
+    "nnl_hardshrink", "nnl_hardshrink_method", "nnl_threshold", "nnl_softshrink", "nnl_softshrink_f32", "nnl_prelu_one",
+    "nnl_tanhshrink", "nnl_prelu_channels", "nnl_prelu_method_vector", "nnl_pairwise_distance",
+    "nnl_pairwise_distance_p3_keepdim", "nnl_kl_div_none", "nnl_soft_margin_loss_mean",
+    "nnl_poisson_nll_loss_full", "nnl_soft_margin_loss_sum", "nnl_soft_margin_loss_none",
 })
 
 
