@@ -32,6 +32,12 @@ def _shown_opts(param: click.Option) -> tuple[str, ...]:
 ALLOWED: dict[tuple[str, str], dict[str, str]] = {
     ("dtype", "default"): {c: "the principle: PyTorch-mirroring commands float32, calculus commands float64"
                            for c in ("check", "table", "plot")},
+    ("max_elements", "default"): {c: "a script has no element limit unless asked, as PyTorch has none"
+                                 for c in ("run", "repl")},
+    ("max_elements", "help"): {c: "a script has no element limit unless asked, as PyTorch has none"
+                              for c in ("run", "repl")},
+    ("max_elements", "show_default"): {c: "a script has no element limit unless asked, as PyTorch has none"
+                                      for c in ("run", "repl")},
     ("order", "help"): {c: "what N counts is the command's (the N-th derivative, up to N, a degree, 1 or 2)"
                         for c in ("check", "critical", "diff", "eval", "plot", "table", "tangent")},
     ("order", "type"): {c: "check and critical answer first and second derivatives only (1 or 2)"
