@@ -60,7 +60,7 @@ def run_eval_command(program: str, assignments: tuple[str, ...], options: dict[s
 
             write_steps(steps, result, options, pretty)
     finally:
-        set_printoptions(None)
+        set_printoptions(profile="default")
 
 
 def precision_warnings(texts: list[str], options: dict[str, Any], result: EvalResult,

@@ -11,20 +11,35 @@ import math
 import numpy as np
 
 PRECISION = 4  # digits after the point (fixed) or after the leading digit (scientific), by default
-_OPTIONS = {"precision": PRECISION}
+THRESHOLD = 1000  # more elements than this and only the edges of each dimension are printed
+EDGEITEMS = 3  # how many leading and trailing items a summarised dimension keeps
+LINEWIDTH = 80  # where rows of numbers wrap
+# torch.set_printoptions's profiles; the options now in force (set_printoptions changes them)
+PROFILES = {"default": {"precision": PRECISION, "threshold": THRESHOLD, "edgeitems": EDGEITEMS, "linewidth": LINEWIDTH},
+            "short": {"precision": 2, "threshold": THRESHOLD, "edgeitems": 2, "linewidth": LINEWIDTH},
+            "full": {"precision": PRECISION, "threshold": math.inf, "edgeitems": EDGEITEMS, "linewidth": LINEWIDTH}}
+_OPTIONS: dict = {**PROFILES["default"], "sci_mode": None}
 
 
-def set_printoptions(precision: int | None = None) -> None:
-    """Digits after the point when tensors print (torch.set_printoptions(precision=...)); None: the default."""
+def set_printoptions(precision: int | None = None, threshold: float | None = None, edgeitems: int | None = None,
+                     linewidth: int | None = None, profile: str | None = None, sci_mode: bool | None = None) -> None:
+    """torch.set_printoptions: digits after the point, the element count past which only each dimension's edges
+    print, how many edge items, the line width, a profile ('default', 'short', 'full') setting the four first,
+    and sci_mode (True, False, or None: chosen from the values); as in PyTorch, sci_mode is set by every call."""
     if precision is not None and (isinstance(precision, bool) or not isinstance(precision, int)
                                   or not 0 <= precision <= 30):
         from ..errors import BadValueError
 
         raise BadValueError(f"precision must be a whole number from 0 to 30, got {precision!r}")
-    _OPTIONS["precision"] = PRECISION if precision is None else precision
-THRESHOLD = 1000  # more elements than this and only the edges of each dimension are printed
-EDGEITEMS = 3  # how many leading and trailing items a summarised dimension keeps
-LINEWIDTH = 80  # where rows of numbers wrap
+    if profile is not None and profile in PROFILES:
+        _OPTIONS.update(PROFILES[profile])
+    for name, value in (("precision", precision), ("threshold", threshold), ("edgeitems", edgeitems),
+                        ("linewidth", linewidth)):
+        if value is not None:
+            _OPTIONS[name] = value
+    _OPTIONS["sci_mode"] = sci_mode
+
+
 PREFIX = "tensor("
 FLOAT32 = np.dtype("float32")  # torch.get_default_dtype() unless changed
 _INT64, _BOOL = np.dtype(np.int64), np.dtype(np.bool_)
@@ -54,7 +69,9 @@ class _ElementFormat:
         magnitudes = np.abs(values)
         smallest, largest = float(magnitudes.min()), float(magnitudes.max())
         self.int_mode = bool(np.all(np.ceil(values) == values))
-        self.sci_mode = bool(largest / smallest > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4)
+        chosen = _OPTIONS["sci_mode"]
+        self.sci_mode = (bool(largest / smallest > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4) if chosen is None
+                         else bool(chosen))
         # Python floats, not numpy scalars: numpy formats its own scalars differently.
         self.width = max(len(self._text(v)) for v in values.tolist())
 
@@ -76,12 +93,13 @@ def _edge_indices(size: int, cut: bool) -> np.ndarray:
     """The positions a dimension shows: all of them, or its first and last EDGEITEMS."""
     if not cut:
         return np.arange(size)
-    return np.r_[0:EDGEITEMS, size - EDGEITEMS : size]
+    edge = _OPTIONS["edgeitems"]
+    return np.r_[0:edge, size - edge : size]
 
 
 def _join_vector(items: list[str], indent: int, width: int) -> str:
     """A 1-D row: as many elements per line as fit in LINEWIDTH (measured with the common width)."""
-    per_line = max(1, (LINEWIDTH - indent) // (width + 2))
+    per_line = max(1, (_OPTIONS["linewidth"] - indent) // (width + 2))
     lines = [", ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
@@ -89,8 +107,8 @@ def _join_vector(items: list[str], indent: int, width: int) -> str:
 def _body(data: np.ndarray) -> str:
     """The bracketed numbers of a non-empty tensor, without prefix or suffixes."""
     ndim = data.ndim
-    summarize = data.size > THRESHOLD
-    cuts = [summarize and n > 2 * EDGEITEMS for n in data.shape]
+    summarize = data.size > _OPTIONS["threshold"]
+    cuts = [summarize and n > 2 * _OPTIONS["edgeitems"] for n in data.shape]
     # Only the items that will be printed are gathered and converted, so a huge tensor costs
     # no more than a small one; the notation is chosen from these items only, as PyTorch does.
     shown = data[np.ix_(*map(_edge_indices, data.shape, cuts))] if ndim else data
@@ -108,7 +126,8 @@ def _body(data: np.ndarray) -> str:
         if cuts[axis]:
             # The ellipsis is an element of its own: in a row it counts toward the wrapping.
             marker = " ..." if axis == ndim - 1 else "..."
-            groups = [[*g[:EDGEITEMS], marker, *g[EDGEITEMS:]] for g in groups]
+            edge = _OPTIONS["edgeitems"]
+            groups = [[*g[:edge], marker, *g[edge:]] for g in groups]
         if axis == ndim - 1:
             pieces = [_join_vector(g, indent, fmt.width) for g in groups]
         else:
@@ -127,7 +146,7 @@ def _add_suffixes(text: str, suffixes: list[str]) -> str:
     parts = [text]
     last_len = len(text) - text.rfind("\n") + 1
     for suffix in suffixes:
-        if last_len + len(suffix) + 2 > LINEWIDTH:
+        if last_len + len(suffix) + 2 > _OPTIONS["linewidth"]:
             parts.append(",\n" + " " * len(PREFIX) + suffix)
             last_len = len(PREFIX) + len(suffix)
         else:
