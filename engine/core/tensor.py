@@ -64,6 +64,11 @@ class RemovableHandle:
             self._hooks.remove(self._fn)
 
 
+# What float(t) of a tensor that requires grad calls first: None, or (while autodiff runs a script) the facade's
+# warning, which PyTorch gives once a process
+SCALAR_WARNING: list = [None]
+
+
 class Tensor:
     """An n-dimensional float array that records the operations applied to it, as torch.Tensor does."""
 
@@ -181,6 +186,8 @@ class Tensor:
         return self.item()
 
     def __float__(self) -> float:
+        if self._requires_grad and SCALAR_WARNING[0] is not None:
+            SCALAR_WARNING[0]()
         return float(self._scalar())
 
     def __int__(self) -> int:

@@ -177,6 +177,19 @@ MODULES = {
 }
 
 
+_WARNED: list = []  # PyTorch gives the warning of float(t) once a process (TORCH_WARN_ONCE)
+
+
+def _scalar_warning() -> None:
+    """PyTorch 2.13's warning for float(t) (and '%f' % t, math.sqrt(t)) of a tensor that requires grad."""
+    if not _WARNED:
+        _WARNED.append(True)
+        import warnings
+
+        warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                      "Consider using tensor.detach() first.", UserWarning, stacklevel=3)
+
+
 @_contextlib.contextmanager
 def installed() -> _Iterator[None]:
     """PyTorch's module names answered by the facade inside the block; sys.modules as it was after it."""
@@ -188,9 +201,13 @@ def installed() -> _Iterator[None]:
             module.__name__ = torch_name                      # 'torch.nn', not ours)
             renamed.add(own)
         _sys.modules[torch_name] = module
+    from autodiff.engine.core import tensor as _tensor
+
+    warning, _tensor.SCALAR_WARNING[0] = _tensor.SCALAR_WARNING[0], _scalar_warning
     try:
         yield
     finally:
+        _tensor.SCALAR_WARNING[0] = warning
         for name, module in saved.items():
             if module is None:
                 _sys.modules.pop(name, None)

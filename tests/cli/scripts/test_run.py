@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -195,6 +196,22 @@ def test_a_script_has_no_element_limit_unless_asked(cli, tmp_path):
     assert out.stderr.splitlines()[-1] == ("RuntimeError: tensor of shape (60000000,) would have 60,000,000 elements, "
                                            "over the limit of 1,000")
     assert "(default: no limit, as in PyTorch)" in " ".join(cli("run", "--help").stdout.split())
+
+
+def test_float_of_a_tensor_that_requires_grad_warns_once_as_pytorch(tmp_path):
+    path = script(tmp_path, "import math, torch\nx = torch.tensor(2.0, requires_grad=True)\n"
+                            "print('%.2f' % (x * 3), math.sqrt(x))\nprint(float(x), x.item(), float(x.detach()))\n")
+    done = subprocess.run([sys.executable, "-c", "from autodiff.cli.main import main; main()", "run", path],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stdout) == (0, "6.00 1.4142135623730951\n2.0 2.0 2.0\n")
+    assert done.stderr == (f"{path}:3: UserWarning: Converting a tensor with requires_grad=True to a scalar may lead "
+                           "to unexpected behavior.\nConsider using tensor.detach() first.\n"
+                           "  print('%.2f' % (x * 3), math.sqrt(x))\n")
+    from autodiff import engine
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert float(engine.tensor(2.0, requires_grad=True)) == 2.0  # outside a script: no warning
 
 
 def test_options_after_the_file_are_the_scripts(cli, tmp_path):
