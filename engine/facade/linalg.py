@@ -1,4 +1,5 @@
-"""torch.linalg: norms, det, inv, solve, slogdet, pinv, eigh, eigvalsh, svd, svdvals (the engine's)."""
+"""torch.linalg: norms, det, inv, solve, slogdet, pinv, eigh, eigvalsh, svd, svdvals, cross, matrix_power,
+matrix_norm (the engine's)."""
 
 from autodiff.engine import (
     BUILTINS,
@@ -19,5 +20,9 @@ solve = BUILTINS["solve"].fn
 eigh = BUILTINS["eigh"].fn
 eigvalsh = BUILTINS["eigvalsh"].fn
 svdvals = BUILTINS["svdvals"].fn
+cross = BUILTINS["linalg_cross"].fn
+matrix_power = BUILTINS["matrix_power"].fn
+matrix_norm = BUILTINS["matrix_norm"].fn
 
-__all__ = ["det", "eigh", "eigvalsh", "inv", "norm", "pinv", "slogdet", "solve", "svd", "svdvals", "vector_norm"]
+__all__ = ["cross", "det", "eigh", "eigvalsh", "inv", "matrix_norm", "matrix_power", "norm", "pinv", "slogdet", "solve",
+           "svd", "svdvals", "vector_norm"]
