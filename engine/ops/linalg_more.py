@@ -42,7 +42,7 @@ def _dist_grad(F: Any, g: Any, s: Any) -> Any:
     """PyTorch's norm_backward(grad, self - other, p, result) for the norm of all elements."""
     d, p, norm = s.self - s.other, s.p, s.result
     if p == 0:
-        return d * 0.0
+        return F.zeros_like(d)
     if p == 1:
         return g * F.sgn(d)
     with np.errstate(divide="ignore", invalid="ignore"):
