@@ -35,7 +35,8 @@ CROSS = declare(Op("linalg_cross", "LinalgCrossBackward0", ("self", "other"),
                    lambda a, b, *, dim: np.ascontiguousarray(np.cross(a, b, axis=dim)),
                    (Grad(lambda F, g, s: _cross(F, s.other, g, s.dim), "linalg_cross(other, grad, dim)"),
                     Grad(lambda F, g, s: _cross(F, g, s.self, s.dim), "linalg_cross(grad, self, dim)")),
-                   "the cross product of 3-vectors along dim", group=LINEAR_ALGEBRA))
+                   "the cross product of 3-vectors along dim", group=LINEAR_ALGEBRA,
+                   jvp=lambda F, t, s: _cross(F, t.self, s.other, s.dim) + _cross(F, s.self, t.other, s.dim)))
 
 
 def _dist_grad(F: Any, g: Any, s: Any) -> Any:
@@ -56,6 +57,24 @@ def _dist_grad(F: Any, g: Any, s: Any) -> Any:
         return F.sgn(d) * F.pow(size, p - 1) * scale
 
 
+def _dist_tangent(F: Any, t: Any, s: Any) -> Any:
+    """PyTorch's norm_jvp(self - other, self_t - other_t, p, result) for the norm of all elements."""
+    d, dt, p, norm = s.self - s.other, t.self - t.other, s.p, s.result
+    if p == 0:
+        return F.zeros_like(norm)
+    if p == 1:
+        return F.sum(F.sgn(d) * dt, None, False)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if p == 2:
+            return F.where(F.values(norm) == 0, 0.0, F.sum(d * dt, None, False) / norm)
+        if math.isinf(p):
+            mask = (np.abs(F.values(d)) == F.values(norm)).astype(F.values(d).dtype)
+            return F.sum(F.sgn(d) * dt * mask, None, False) / mask.sum()
+        size = d * F.sgn(d)
+        return F.where(F.values(norm) == 0, 0.0,
+                       F.sum(F.sgn(d) * F.pow(size, p - 1) * dt, None, False) / F.pow(norm, p - 1))
+
+
 def _dist(a: np.ndarray, b: np.ndarray, *, p: float) -> np.ndarray:
     size = np.abs(a - b)
     if p == 2:
@@ -72,7 +91,7 @@ def _dist(a: np.ndarray, b: np.ndarray, *, p: float) -> np.ndarray:
 DIST = declare(Op("dist", "DistBackward0", ("self", "other"), _dist,
                   (Grad(_dist_grad, "norm_backward(grad, self - other, p, result)"),
                    Grad(lambda F, g, s: -_dist_grad(F, g, s), "-norm_backward(grad, self - other, p, result)")),
-                  "the p-norm of self - other", group=LINEAR_ALGEBRA, noisy=True))
+                  "the p-norm of self - other", group=LINEAR_ALGEBRA, noisy=True, jvp=_dist_tangent))
 
 
 def _broadcast(a: Tensor, b: Tensor) -> None:

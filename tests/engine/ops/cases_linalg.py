@@ -1,0 +1,53 @@
+"""The op cases of torch.linalg's products and distances (engine/ops/linalg_more.py, engine/ops/cdist.py): cross
+and linalg.cross, dist, kron, matrix_power, matrix_norm and cdist (both of its forms), registered into cases.py's
+table by `register(cases)`: each runs through the golden files (make_golden.py, make_forward_golden.py,
+make_fwdrev_golden.py) and against PyTorch live (test_ops_live.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _la(L: Any, name: str) -> Any:
+    """torch.linalg.NAME for torch; the engine's built-in of that name (linalg_cross for cross)."""
+    if L.__name__ == "torch":
+        return getattr(L.linalg, name)
+    return getattr(L, "linalg_cross" if name == "cross" else name)
+
+
+def register(C: Any) -> None:
+    """Add the cases to C.CASES (C is the cases module: its `case`, `values`, F32)."""
+    case, values = C.case, C.values
+    a23, b23, a32 = values(2, 3, offset=80), values(2, 3, offset=81), values(3, 2, offset=82)
+    m3 = [[1.0, 0.5, 0.0], [-0.25, 2.0, 1.0], [0.5, 0.0, 1.5]]
+    rows, other = values(4, 3, offset=83), values(3, 3, offset=84)
+
+    case("linalg_cross", lambda L, a, b: _la(L, "cross")(a, b), a23, b23)
+    case("linalg_cross_broadcast", lambda L, a, b: _la(L, "cross")(a, b, dim=1) * b, [[0.5, -1.0, 2.0]], b23)
+    case("cross_dim0", lambda L, a, b: L.cross(a, b, dim=0), a32, values(3, 2, offset=85))
+    case("cross_method_f32", lambda L, a, b: a.cross(b, dim=-1).sum(0), a23, b23, dtype=C.F32)
+    case("dist_p2", lambda L, a, b: L.dist(a, b), a23, b23)
+    case("dist_p1_broadcast", lambda L, a, b: L.dist(a, b, 1), a23, [0.25, -0.5, 1.0])
+    case("dist_p3_method", lambda L, a, b: a.dist(b, 3), a23, b23)
+    case("dist_inf", lambda L, a, b: L.dist(a, b, float("inf")), a23, b23)
+    case("kron_matrices", lambda L, a, b: L.kron(a, b), [[1.0, -2.0], [0.5, 3.0]], a23)
+    case("kron_vector_matrix", lambda L, a, b: a.kron(b), [1.0, -0.5], a32)
+    case("matrix_power_3", lambda L, a: L.linalg.matrix_power(a, 3) if L.__name__ == "torch"
+         else L.matrix_power(a, 3), m3)
+    case("matrix_power_5_method", lambda L, a: a.matrix_power(5), m3)
+    case("matrix_power_minus_2", lambda L, a: L.matrix_power(a, -2), m3)
+    case("matrix_power_0", lambda L, a: L.matrix_power(a, 0) * a, m3)
+    case("matrix_power_batch", lambda L, a: a.matrix_power(4), [m3, [[0.5, 0.0, 1.0], [1.0, 1.0, 0.0], m3[1]]])
+    case("matrix_norm_fro", lambda L, a: _la(L, "matrix_norm")(a), m3)
+    case("matrix_norm_nuc", lambda L, a: _la(L, "matrix_norm")(a, "nuc"), a23)
+    case("matrix_norm_1", lambda L, a: _la(L, "matrix_norm")(a, 1), m3)
+    case("matrix_norm_minus_inf_keepdim", lambda L, a: _la(L, "matrix_norm")(a, -float("inf"), keepdim=True),
+         values(2, 2, 3, offset=86))
+    case("cdist_p2", lambda L, a, b: L.cdist(a, b), rows, other)
+    case("cdist_p1", lambda L, a, b: L.cdist(a, b, p=1), rows, other)
+    case("cdist_p_half", lambda L, a, b: L.cdist(a, b, p=0.5), rows, other)
+    case("cdist_inf_batch", lambda L, a, b: L.cdist(a, b, p=float("inf")), values(2, 2, 3, offset=87), other)
+    case("cdist_mm", lambda L, a, b: L.cdist(a, b, compute_mode="use_mm_for_euclid_dist"), rows, other)
+    case("cdist_mm_batch", lambda L, a, b: L.cdist(a, b, compute_mode="use_mm_for_euclid_dist"),
+         values(2, 2, 3, offset=88), values(1, 3, 3, offset=89))
+    case("cdist_p2_f32", lambda L, a, b: L.cdist(a, b), rows, other, dtype=C.F32)
