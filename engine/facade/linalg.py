@@ -1,5 +1,5 @@
 """torch.linalg: norms, det, inv, solve, slogdet, pinv, eigh, eigvalsh, svd, svdvals, cross, matrix_power,
-matrix_norm (the engine's)."""
+matrix_norm, cholesky, solve_triangular (the engine's)."""
 
 from autodiff.engine import (
     BUILTINS,
@@ -23,6 +23,8 @@ svdvals = BUILTINS["svdvals"].fn
 cross = BUILTINS["linalg_cross"].fn
 matrix_power = BUILTINS["matrix_power"].fn
 matrix_norm = BUILTINS["matrix_norm"].fn
+cholesky = BUILTINS["linalg_cholesky"].fn
+solve_triangular = BUILTINS["solve_triangular"].fn
 
-__all__ = ["cross", "det", "eigh", "eigvalsh", "inv", "matrix_norm", "matrix_power", "norm", "pinv", "slogdet", "solve",
-           "svd", "svdvals", "vector_norm"]
+__all__ = ["cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matrix_norm", "matrix_power", "norm", "pinv",
+           "slogdet", "solve", "solve_triangular", "svd", "svdvals", "vector_norm"]

@@ -12,7 +12,7 @@ def _la(L: Any, name: str) -> Any:
     """torch.linalg.NAME for torch; the engine's built-in of that name (linalg_cross for cross)."""
     if L.__name__ == "torch":
         return getattr(L.linalg, name)
-    return getattr(L, "linalg_cross" if name == "cross" else name)
+    return getattr(L, {"cross": "linalg_cross", "cholesky": "linalg_cholesky"}.get(name, name))
 
 
 def register(C: Any) -> None:
@@ -51,3 +51,18 @@ def register(C: Any) -> None:
     case("cdist_mm_batch", lambda L, a, b: L.cdist(a, b, compute_mode="use_mm_for_euclid_dist"),
          values(2, 2, 3, offset=88), values(1, 3, 3, offset=89))
     case("cdist_p2_f32", lambda L, a, b: L.cdist(a, b), rows, other, dtype=C.F32)
+    spd = [[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]]
+    tri = [[2.0, 0.5, -1.0], [7.0, 3.0, 0.25], [9.0, -4.0, 1.5]]
+    half = [[2.0, 0.75, 0.5], [0.25, 1.5, 0.0], [0.0, 0.2, 1.0]]  # half + half.mT: positive-definite
+    case("linalg_cholesky", lambda L, a: _la(L, "cholesky")(a + a.mT) * a, half)
+    case("linalg_cholesky_upper_batch", lambda L, a: _la(L, "cholesky")(a, upper=True).pow(2),
+         [spd, [[2.0, -0.5, 0.0], [-0.5, 1.0, 0.25], [0.0, 0.25, 3.0]]])
+    case("cholesky_method", lambda L, a, b: (a + a.mT).cholesky() * b, half, values(3, 3, offset=92))
+    case("cholesky_upper_f32", lambda L, a: L.cholesky(a, upper=True) * a, spd, dtype=C.F32)
+    case("solve_triangular_upper", lambda L, a, b: _la(L, "solve_triangular")(a, b, upper=True), tri, values(3, 2))
+    case("solve_triangular_lower_unit", lambda L, a, b: _la(L, "solve_triangular")(a, b, upper=False,
+                                                                                   unitriangular=True), tri, a32)
+    case("solve_triangular_right", lambda L, a, b: _la(L, "solve_triangular")(a, b, upper=False, left=False),
+         tri, a23)
+    case("solve_triangular_batch_b_constant", lambda L, a, b: _la(L, "solve_triangular")(a, b, upper=True),
+         [tri, values(3, 3, offset=90)], values(3, 2, offset=91), grad=(True, False))

@@ -34,7 +34,9 @@ WITHOUT_JVP = {"copy_slices": "recorded by x[index] = value, whose tangent duals
                                       "(NotImplementedError)",
                "cdist": "PyTorch 2.13 has no forward formula for _cdist_forward (NotImplementedError)",
                "euclidean_dist": "PyTorch 2.13 has no forward formula for cdist's matrix-product form "
-                                 "(NotImplementedError)"}
+                                 "(NotImplementedError)",
+               "cholesky": "PyTorch 2.13 has no forward formula for the deprecated torch.cholesky "
+                           "(NotImplementedError; torch.linalg.cholesky has one)"}
 
 
 def _decode(value):
