@@ -1,5 +1,5 @@
 """torch.linalg: norms, det, inv, solve, slogdet, pinv, eigh, eigvalsh, svd, svdvals, cross, matrix_power,
-matrix_norm, cholesky, solve_triangular (the engine's)."""
+matrix_norm, cholesky, solve_triangular, qr (the engine's)."""
 
 from autodiff.engine import (
     BUILTINS,
@@ -25,6 +25,7 @@ matrix_power = BUILTINS["matrix_power"].fn
 matrix_norm = BUILTINS["matrix_norm"].fn
 cholesky = BUILTINS["linalg_cholesky"].fn
 solve_triangular = BUILTINS["solve_triangular"].fn
+qr = BUILTINS["linalg_qr"].fn
 
 __all__ = ["cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matrix_norm", "matrix_power", "norm", "pinv",
-           "slogdet", "solve", "solve_triangular", "svd", "svdvals", "vector_norm"]
+           "qr", "slogdet", "solve", "solve_triangular", "svd", "svdvals", "vector_norm"]

@@ -13,6 +13,7 @@ from ..core.coerce import tensor_arg
 from ..core.optable import LINEAR_ALGEBRA, Grad, Op, declare
 from ..core.recording import apply
 from ..core.registry import builtin
+from ..core.return_types import return_type
 from ..core.tensor import Tensor
 from ..errors import BadValueError, ShapeError
 from .decompositions import solve_arrays
@@ -169,3 +170,97 @@ def solve_triangular(A: Any, B: Any, *, upper: bool, left: bool = True, unitrian
                          reason="matrix")
     return apply(SOLVE_TRIANGULAR, (a, b), {"upper": bool(upper), "left": bool(left),
                                             "unitriangular": bool(unitriangular)})
+
+
+# ---------------------------------------------------------------------------- qr
+QrResult = return_type("linalg_qr", ("Q", "R"))
+_QR_MODES = ("reduced", "complete", "r")
+
+
+def _qr(a: np.ndarray, *, mode: str) -> tuple[np.ndarray, np.ndarray]:
+    q, r = np.linalg.qr(a, mode="complete" if mode == "complete" else "reduced")
+    if mode == "r":
+        q = np.zeros((0,), dtype=a.dtype)
+    return np.ascontiguousarray(q, dtype=a.dtype), np.ascontiguousarray(r, dtype=a.dtype)
+
+
+def _qr_square_grad(F: Any, gq: Any, gr: Any, q: Any, r: Any) -> Any:
+    """gA = (gQ + Q copyltu(M)) R^-H with M = R gR^H - gQ^H Q (copyltu: M's lower triangle mirrored)."""
+    m = F.matmul(r, _mT(F, gr)) - F.matmul(_mT(F, gq), q)
+    n = F.values(m).shape[-1]
+    lower, strict = np.tril(np.ones((n, n))) != 0, np.tril(np.ones((n, n)), -1) != 0
+    copied = F.where(lower, m, 0.0) + _mT(F, F.where(strict, m, 0.0))
+    return F.solve(_mT(F, r), gq + F.matmul(q, copied), False)
+
+
+def _qr_grad(F: Any, g: Any, s: Any) -> Any:
+    """PyTorch's linalg_qr_backward: the square/tall case, and for a wide A = [X | Y] the square case of X with
+    gQ + Y gR_Y^H, and Q gR_Y for Y."""
+    if s.mode == "r":
+        raise BadValueError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use "
+                            "linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.",
+                            reason="qr")
+    rows, cols = s.input_shape[-2:]
+    if s.mode == "complete" and rows > cols:
+        raise BadValueError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.",
+                            reason="qr")
+    gq = F.zeros_like(s.Q) if g[0] is None else g[0]
+    gr = F.zeros_like(s.R) if g[1] is None else g[1]
+    if rows >= cols:
+        return _qr_square_grad(F, gq, gr, s.Q, s.R)
+    last, head, tail = len(s.input_shape) - 1, (Ellipsis, slice(0, rows)), (Ellipsis, slice(rows, cols))
+    y, gr_y = F.matmul(s.Q, F.index(s.R, tail)), F.index(gr, tail)  # Y = Q R_Y (A itself is not saved)
+    gx = _qr_square_grad(F, gq + F.matmul(y, _mT(F, gr_y)), F.index(gr, head), s.Q, F.index(s.R, head))
+    shape = tuple(s.input_shape)
+    return (F.slice_backward(gx, shape, last, 0, rows, 1)
+            + F.slice_backward(F.matmul(s.Q, gr_y), shape, last, rows, cols, 1))
+
+
+def _qr_square_tangent(F: Any, da: Any, q: Any, r: Any) -> tuple:
+    """C = Q^H dA R^-1; Q^H dQ = X, its strictly lower part made skew; dR = (C - X) R; dQ = dA R^-1 - Q (C - X)."""
+    da_r = F.solve(r, da, False)
+    c = F.matmul(_mT(F, q), da_r)
+    n = F.values(c).shape[-1]
+    low = F.where(np.tril(np.ones((n, n)), -1) != 0, c, 0.0)
+    upper = c - (low - _mT(F, low))
+    return da_r - F.matmul(q, upper), F.matmul(upper, r)
+
+
+def _qr_tangent(F: Any, t: Any, s: Any) -> tuple:
+    """PyTorch's linalg_qr_jvp: the square/tall case; for a wide A = [X | Y], X's, then dR_Y = Q^H (dY - dQ R_Y)."""
+    if s.mode == "r":
+        raise BadValueError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use "
+                            "linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.",
+                            reason="qr")
+    rows, cols = s.input_shape[-2:]
+    if rows >= cols:
+        if s.mode == "complete" and rows > cols:
+            raise BadValueError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.",
+                                reason="qr")
+        return _qr_square_tangent(F, t.self, s.Q, s.R)
+    head, tail = (Ellipsis, slice(0, rows)), (Ellipsis, slice(rows, cols))
+    dq, dr_x = _qr_square_tangent(F, F.index(t.self, head), s.Q, F.index(s.R, head))
+    dr_y = F.matmul(_mT(F, s.Q), F.index(t.self, tail) - F.matmul(dq, F.index(s.R, tail)))
+    shape, last = tuple(s.R.shape if hasattr(s.R, "shape") else F.values(s.R).shape), len(s.input_shape) - 1
+    return dq, (F.slice_backward(dr_x, shape, last, 0, rows, 1) + F.slice_backward(dr_y, shape, last, rows, cols, 1))
+
+
+QR = declare(Op("linalg_qr", "LinalgQrBackward0", ("self",), _qr,
+                (Grad(_qr_grad, "(gQ + Q copyltu(R gR^H - gQ^H Q)) R^-H (tall); [X | Y] split when wide"),),
+                "(Q, R): A = Q R, Q with orthonormal columns, R upper triangular", group=LINEAR_ALGEBRA,
+                outputs=("Q", "R"), jvp=_qr_tangent))
+
+
+@builtin("linalg_qr(A, mode='reduced')", ("linalg_qr",), method=False)
+def linalg_qr(A: Any, mode: str = "reduced") -> Any:
+    """torch.linalg.qr: (Q, R) with A = Q R; mode 'reduced', 'complete' or 'r' (R only, Q empty)."""
+    a = tensor_arg(A, "A")
+    if a._data.dtype.kind != "f":
+        raise BadValueError(f"linalg.qr: Expected a floating point or complex tensor as input. Got {a.dtype}",
+                            reason="dtype")
+    if a.ndim < 2:
+        raise ShapeError("linalg.qr: The input tensor A must have at least 2 dimensions.", reason="matrix")
+    if mode not in _QR_MODES:
+        raise BadValueError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', "
+                            "or 'complete'", reason="qr")
+    return QrResult(*apply(QR, (a,), {"mode": mode}))

@@ -12,7 +12,7 @@ def _la(L: Any, name: str) -> Any:
     """torch.linalg.NAME for torch; the engine's built-in of that name (linalg_cross for cross)."""
     if L.__name__ == "torch":
         return getattr(L.linalg, name)
-    return getattr(L, {"cross": "linalg_cross", "cholesky": "linalg_cholesky"}.get(name, name))
+    return getattr(L, {"cross": "linalg_cross", "cholesky": "linalg_cholesky", "qr": "linalg_qr"}.get(name, name))
 
 
 def register(C: Any) -> None:
@@ -66,3 +66,15 @@ def register(C: Any) -> None:
          tri, a23)
     case("solve_triangular_batch_b_constant", lambda L, a, b: _la(L, "solve_triangular")(a, b, upper=True),
          [tri, values(3, 3, offset=90)], values(3, 2, offset=91), grad=(True, False))
+    tall = [[2.0, 0.5], [1.0, 3.0], [0.5, -1.0]]
+    case("linalg_qr_tall", lambda L, a: _pair(_la(L, "qr")(a), lambda q, r: q.sum(0) * r.sum(1)), tall)
+    case("linalg_qr_square_r_only", lambda L, a: _la(L, "qr")(a).R * a, m3)
+    case("linalg_qr_wide", lambda L, a: _pair(_la(L, "qr")(a), lambda q, r: q.sum(1) * r.sum(1)),
+         [[2.0, 1.0, 0.5], [0.5, 3.0, -1.0]])
+    case("linalg_qr_complete_batch", lambda L, a: _la(L, "qr")(a, mode="complete").Q.pow(3),
+         [m3, [[0.5, 0.0, 1.0], [1.0, 1.0, 0.0], m3[1]]])
+
+
+def _pair(pair: Any, combine: Any) -> Any:
+    """Both results of an op with two, combined into one tensor."""
+    return combine(*pair)
