@@ -264,3 +264,16 @@ def linalg_qr(A: Any, mode: str = "reduced") -> Any:
         raise BadValueError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', "
                             "or 'complete'", reason="qr")
     return QrResult(*apply(QR, (a,), {"mode": mode}))
+
+
+OldQrResult = return_type("qr", ("Q", "R"))
+
+
+@builtin("qr(input, some=True)", ("linalg_qr",))
+def qr(input: Any, some: bool = True) -> Any:
+    """torch.qr (deprecated for torch.linalg.qr): (Q, R), reduced when some, else complete."""
+    warnings.warn("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch "
+                  "release.\nThe boolean parameter 'some' has been replaced with a string parameter 'mode'.\nQ, R = "
+                  "torch.qr(A, some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else "
+                  "'complete')", UserWarning, stacklevel=2)
+    return OldQrResult(*linalg_qr(input, "reduced" if some else "complete"))

@@ -73,8 +73,15 @@ def register(C: Any) -> None:
          [[2.0, 1.0, 0.5], [0.5, 3.0, -1.0]])
     case("linalg_qr_complete_batch", lambda L, a: _la(L, "qr")(a, mode="complete").Q.pow(3),
          [m3, [[0.5, 0.0, 1.0], [1.0, 1.0, 0.0], m3[1]]])
+    register_more(C)
 
 
 def _pair(pair: Any, combine: Any) -> Any:
     """Both results of an op with two, combined into one tensor."""
     return combine(*pair)
+
+
+def register_more(C: Any) -> None:
+    """torch.qr / Tensor.qr (deprecated for torch.linalg.qr)."""
+    C.case("qr_method_complete", lambda L, a: _pair(a.qr(some=False), lambda q, r: q.sum(1) * r.sum(1)),
+           [[1.0, 0.5, 0.0], [-0.25, 2.0, 1.0], [0.5, 0.0, 1.5]])

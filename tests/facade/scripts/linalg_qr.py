@@ -29,3 +29,6 @@ for bad in (lambda: torch.linalg.qr(A, mode="r")[1].sum().backward(),
         bad()
     except RuntimeError as err:
         print("RuntimeError:", str(err).splitlines()[0])
+q = torch.qr(A)
+print(q, q.Q.grad_fn, torch.qr(A, some=False).Q.shape, A.qr().R)
+print(torch.autograd.grad(A.qr().Q.sum(), A)[0])
