@@ -1,5 +1,7 @@
 """torch.linalg: norms, det, inv, solve, slogdet, pinv, eigh, eigvalsh, svd, svdvals, cross, matrix_power,
-matrix_norm, cholesky, solve_triangular, qr (the engine's)."""
+matrix_norm, cholesky, solve_triangular, qr, matmul, diagonal, vecdot (the engine's)."""
+
+from typing import Any
 
 from autodiff.engine import (
     BUILTINS,
@@ -26,6 +28,18 @@ matrix_norm = BUILTINS["matrix_norm"].fn
 cholesky = BUILTINS["linalg_cholesky"].fn
 solve_triangular = BUILTINS["solve_triangular"].fn
 qr = BUILTINS["linalg_qr"].fn
+matmul = BUILTINS["matmul"].fn
 
-__all__ = ["cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matrix_norm", "matrix_power", "norm", "pinv",
-           "qr", "slogdet", "solve", "solve_triangular", "svd", "svdvals", "vector_norm"]
+
+def diagonal(A: Any, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Any:
+    """torch.linalg.diagonal: torch.diagonal with the last two dims by default (DiagonalBackward0)."""
+    return BUILTINS["diagonal"].fn(A, offset, dim1, dim2)
+
+
+def vecdot(x: Any, y: Any, *, dim: int = -1) -> Any:
+    """torch.linalg.vecdot of real vectors: (x * y).sum(dim), recorded as PyTorch's (MulBackward0, SumBackward1)."""
+    return BUILTINS["sum"].fn(BUILTINS["mul"].fn(x, y), dim)
+
+
+__all__ = ["cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm", "matrix_power",
+           "norm", "pinv", "qr", "slogdet", "solve", "solve_triangular", "svd", "svdvals", "vecdot", "vector_norm"]

@@ -53,3 +53,7 @@ for bad in (lambda: torch.linalg.cross(a, a[:, :2]), lambda: torch.cross(a[:, :2
         bad()
     except RuntimeError as e:
         print("RuntimeError:", str(e).splitlines()[0])
+x3 = torch.tensor([[1.0, 2.0, -0.5], [0.25, -1.0, 3.0]], dtype=torch.float64, requires_grad=True)
+vd = torch.linalg.vecdot(x3, b)
+print(vd, vd.grad_fn, vd.grad_fn.next_functions, torch.linalg.vecdot(x3, b, dim=0))
+print(torch.linalg.matmul(x3, b.t()), torch.linalg.diagonal(m), torch.linalg.diagonal(batch, offset=1).grad_fn)
