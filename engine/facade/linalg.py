@@ -1,5 +1,6 @@
 """torch.linalg: norms, det, inv, solve, slogdet, pinv, eigh, eigvalsh, svd, svdvals, cross, matrix_power,
-matrix_norm, cholesky, solve_triangular, qr, matmul, diagonal, vecdot (the engine's)."""
+matrix_norm, cholesky, solve_triangular, qr, matmul, diagonal, vecdot,
+multi_dot, cond, matrix_rank (the engine's)."""
 
 from typing import Any
 
@@ -29,6 +30,9 @@ cholesky = BUILTINS["linalg_cholesky"].fn
 solve_triangular = BUILTINS["solve_triangular"].fn
 qr = BUILTINS["linalg_qr"].fn
 matmul = BUILTINS["matmul"].fn
+multi_dot = BUILTINS["multi_dot"].fn
+cond = BUILTINS["cond"].fn
+matrix_rank = BUILTINS["matrix_rank"].fn
 
 
 def diagonal(A: Any, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Any:
@@ -41,5 +45,6 @@ def vecdot(x: Any, y: Any, *, dim: int = -1) -> Any:
     return BUILTINS["sum"].fn(BUILTINS["mul"].fn(x, y), dim)
 
 
-__all__ = ["cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm", "matrix_power",
-           "norm", "pinv", "qr", "slogdet", "solve", "solve_triangular", "svd", "svdvals", "vecdot", "vector_norm"]
+__all__ = ["cholesky", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
+           "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "solve_triangular",
+           "svd", "svdvals", "vecdot", "vector_norm"]

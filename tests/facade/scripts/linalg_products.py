@@ -57,3 +57,27 @@ x3 = torch.tensor([[1.0, 2.0, -0.5], [0.25, -1.0, 3.0]], dtype=torch.float64, re
 vd = torch.linalg.vecdot(x3, b)
 print(vd, vd.grad_fn, vd.grad_fn.next_functions, torch.linalg.vecdot(x3, b, dim=0))
 print(torch.linalg.matmul(x3, b.t()), torch.linalg.diagonal(m), torch.linalg.diagonal(batch, offset=1).grad_fn)
+p1 = torch.tensor([[1.0, 0.5, -1.0, 2.0, 0.25], [0.0, 1.5, 1.0, -0.5, 3.0]], dtype=torch.float64, requires_grad=True)
+p2 = torch.arange(15.0, dtype=torch.float64).reshape(5, 3).sin().requires_grad_()
+p3 = torch.arange(12.0, dtype=torch.float64).reshape(3, 4).cos().requires_grad_()
+p4 = torch.arange(8.0, dtype=torch.float64).reshape(4, 2).requires_grad_()
+for chain in ([p1, p2], [p1, p2, p3], [p2.t(), p1.t(), p1], [p1, p2, p3, p4], [p1[0], p2, p3, p4[:, 0]], [p3.t(), p2.t(), p1.t(), p1]):
+    md = torch.linalg.multi_dot(chain)
+    print(md, md.grad_fn, md.grad_fn.next_functions, md.grad_fn.next_functions[0][0].next_functions)
+    print(torch.autograd.grad(md.sum(), p2)[0])
+for p in (None, 2, -2):
+    mm_ = m.detach().clone().requires_grad_()
+    c = torch.linalg.cond(mm_, p)
+    c.backward()
+    print(p, c, c.grad_fn, mm_.grad)
+for p in ("fro", "nuc", 1, -1, float("inf"), -float("inf")):  # (backward: PyTorch 2.13 fails, an in-place write into inv's output)
+    print(p, torch.linalg.cond(m, p), torch.linalg.cond(m, p).grad_fn.next_functions)
+print(torch.linalg.cond(batch.detach()), torch.linalg.matrix_rank(m), torch.linalg.matrix_rank(torch.ones(3, 4)))
+print(torch.linalg.matrix_rank(batch.detach(), atol=2.0), torch.linalg.matrix_rank(m + m.t(), hermitian=True))
+print(torch.linalg.matrix_rank(m, rtol=0.5), torch.linalg.matrix_rank(torch.zeros(2, 3)))
+for bad in (lambda: torch.linalg.multi_dot([p2.t(), p1.t(), p2]), lambda: torch.linalg.multi_dot([p1]),
+            lambda: torch.linalg.cond(v)):
+    try:
+        bad()
+    except RuntimeError as e:
+        print("RuntimeError:", str(e).splitlines()[0])
