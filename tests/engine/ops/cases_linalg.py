@@ -83,6 +83,8 @@ def _pair(pair: Any, combine: Any) -> Any:
 
 def register_more(C: Any) -> None:
     """torch.qr / Tensor.qr (deprecated for torch.linalg.qr), linalg.multi_dot and linalg.cond."""
+    C.case("qr_method_complete", lambda L, a: _pair(a.qr(some=False), lambda q, r: q.sum(1) * r.sum(1)),
+           [[1.0, 0.5, 0.0], [-0.25, 2.0, 1.0], [0.5, 0.0, 1.5]])
     values = C.values
     C.case("linalg_multi_dot_three", lambda L, a, b, c: _la(L, "multi_dot")([a, b, c]), values(2, 4, offset=93),
            values(4, 3, offset=94), values(3, 5, offset=95))
@@ -91,5 +93,3 @@ def register_more(C: Any) -> None:
     C.case("linalg_cond", lambda L, a: _la(L, "cond")(a), [[1.0, 0.5, 0.0], [-0.25, 2.0, 1.0], [0.5, 0.0, 1.5]])
     C.case("linalg_cond_inf", lambda L, a, b: _la(L, "cond")(a, float("inf")) * b,
            [[1.0, 0.5, 0.0], [-0.25, 2.0, 1.0], [0.5, 0.0, 1.5]], [1.0, 2.0], grad=(False, True))
-    C.case("qr_method_complete", lambda L, a: _pair(a.qr(some=False), lambda q, r: q.sum(1) * r.sum(1)),
-           [[1.0, 0.5, 0.0], [-0.25, 2.0, 1.0], [0.5, 0.0, 1.5]])
