@@ -1,6 +1,6 @@
 """torch.linalg: norms, det, inv, solve, slogdet, pinv, eigh, eigvalsh, svd, svdvals, cross, matrix_power,
 matrix_norm, cholesky, solve_triangular, qr, matmul, diagonal, vecdot,
-multi_dot, cond, matrix_rank (the engine's)."""
+multi_dot, cond, matrix_rank, vander (the engine's)."""
 
 from typing import Any
 
@@ -33,6 +33,7 @@ matmul = BUILTINS["matmul"].fn
 multi_dot = BUILTINS["multi_dot"].fn
 cond = BUILTINS["cond"].fn
 matrix_rank = BUILTINS["matrix_rank"].fn
+vander = BUILTINS["vander"].fn
 
 
 def diagonal(A: Any, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Any:
@@ -47,4 +48,4 @@ def vecdot(x: Any, y: Any, *, dim: int = -1) -> Any:
 
 __all__ = ["cholesky", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
            "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "solve_triangular",
-           "svd", "svdvals", "vecdot", "vector_norm"]
+           "svd", "svdvals", "vander", "vecdot", "vector_norm"]

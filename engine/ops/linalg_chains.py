@@ -121,3 +121,17 @@ def matrix_rank(A: Any, *, atol: Any = None, rtol: Any = None, hermitian: bool =
     largest = values.max(axis=-1, keepdims=True) if values.shape[-1] else np.zeros((*values.shape[:-1], 1))
     tol = np.maximum(0.0 if atol is None else atol, rtol * largest)
     return Tensor._make(np.asarray(np.sum(values > tol, axis=-1), dtype=np.int64))
+
+
+@builtin("vander(x, *, N=None)", ("cumprod", "expand", "unsqueeze", "cat"), method=False)
+def vander(x: Any, *, N: Any = None) -> Tensor:
+    """torch.linalg.vander: the powers x**0 .. x**(N-1) along a new last dim, as PyTorch (a cat of ones and a
+    cumprod of x expanded)."""
+    t = tensor_arg(x, "x")
+    n = (t._data.shape[-1] if t.ndim else 0) if N is None else N
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 1:
+        raise BadValueError("N must be greater than 1.", reason="vander")
+    shape = tuple(t._data.shape)
+    powers = BUILTINS["cumprod"].fn(BUILTINS["expand"].fn(unsqueeze(t, -1), *shape, int(n) - 1), -1)
+    ones = Tensor._make(np.ones((*shape, 1), dtype=powers._data.dtype))
+    return BUILTINS["cat"].fn([ones, powers], -1)

@@ -93,3 +93,4 @@ def register_more(C: Any) -> None:
     C.case("linalg_cond", lambda L, a: _la(L, "cond")(a), [[1.0, 0.5, 0.0], [-0.25, 2.0, 1.0], [0.5, 0.0, 1.5]])
     C.case("linalg_cond_inf", lambda L, a, b: _la(L, "cond")(a, float("inf")) * b,
            [[1.0, 0.5, 0.0], [-0.25, 2.0, 1.0], [0.5, 0.0, 1.5]], [1.0, 2.0], grad=(False, True))
+    C.case("linalg_vander", lambda L, x: _la(L, "vander")(x, N=4), [1.0, -2.0, 0.5])

@@ -81,3 +81,11 @@ for bad in (lambda: torch.linalg.multi_dot([p2.t(), p1.t(), p2]), lambda: torch.
         bad()
     except RuntimeError as e:
         print("RuntimeError:", str(e).splitlines()[0])
+xv = torch.tensor([1.0, -2.0, 0.5], dtype=torch.float64, requires_grad=True)
+vm = torch.linalg.vander(xv)
+print(vm, vm.grad_fn, vm.grad_fn.next_functions, torch.autograd.grad((vm * m).sum(), xv)[0])
+print(torch.linalg.vander(xv, N=5), torch.linalg.vander(torch.tensor([1, 2, 3])), torch.linalg.vander(batch.detach(), N=2).shape)
+try:
+    torch.linalg.vander(xv, N=1)
+except RuntimeError as e:
+    print("RuntimeError:", e)
