@@ -129,6 +129,7 @@ def _import_rooms() -> None:
     from .nn import attention, distances, more_losses, more_norms, resizing, shrinks  # noqa: F401
     from .ops import selecting, scatter_reduce  # noqa: F401
     from .ops import pointwise, special  # noqa: F401
+    from .ops import cdist, factorizations, linalg_chains, linalg_more  # noqa: F401
     from .random import random_fill  # noqa: F401
     # isort: on
     from .core.custom_function import CustomNode, FunctionCtx, apply_function, once_differentiable

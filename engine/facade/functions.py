@@ -14,6 +14,8 @@ from autodiff.engine.core.devices import check_device
 # (the calculus vocabulary of `autodiff eval`: ln, sec, cbrt, ...)
 NOT_AT_TORCH = frozenset((
     "view", "expand", "to", "repeat", "expand_as", "vector_norm", "eigh", "eigvalsh", "svdvals",
+    "linalg_cross", "matrix_norm", "linalg_cholesky", "solve_triangular", "linalg_qr",  # torch.linalg only
+    "multi_dot", "cond", "matrix_rank", "vander",
     "ln", "sec", "csc", "cot", "asec", "arcsec", "acsc", "arccsc", "acot", "arccot", "cbrt",
     "leaky_relu", "elu", "gelu", "silu", "mish", "softplus", "hardtanh", "relu6", "hardsigmoid", "hardswish",
     "logsigmoid", "softsign", "softmin", "normalize", "linear", "mse_loss", "l1_loss", "binary_cross_entropy",

@@ -866,7 +866,7 @@ def _register_more() -> None:
     from pathlib import Path
 
     for name in ("cases_vocabulary", "cases_nn", "cases_peer_regressions", "cases_differences", "cases_surface",
-                 "cases_special", "cases_nn_layers"):
+                 "cases_special", "cases_nn_layers", "cases_linalg"):
         spec = importlib.util.spec_from_file_location(f"autodiff_engine_{name}", Path(__file__).with_name(f"{name}.py"))
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)

@@ -31,7 +31,12 @@ WITHOUT_JVP = {"copy_slices": "recorded by x[index] = value, whose tangent duals
                                    "with NotImplementedError)",
                "floor_divide": "not differentiable: PyTorch refuses it in forward mode with NotImplementedError",
                "flash_attention_cpu": "PyTorch 2.13 has no forward formula for its CPU flash attention "
-                                      "(NotImplementedError)"}
+                                      "(NotImplementedError)",
+               "cdist": "PyTorch 2.13 has no forward formula for _cdist_forward (NotImplementedError)",
+               "euclidean_dist": "PyTorch 2.13 has no forward formula for cdist's matrix-product form "
+                                 "(NotImplementedError)",
+               "cholesky": "PyTorch 2.13 has no forward formula for the deprecated torch.cholesky "
+                           "(NotImplementedError; torch.linalg.cholesky has one)"}
 
 
 def _decode(value):

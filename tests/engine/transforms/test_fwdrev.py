@@ -104,7 +104,9 @@ NAME_DIFFERS = frozenset({
     "v31_solve_vector", "v31_sort", "v31_sort_0d", "v31_sort_dim0_descending", "v31_sort_nan", "v31_std_mean",
     "v31_svd_f32", "v31_svd_values", "v31_svdvals", "v31_topk", "v31_topk_f32", "v31_topk_smallest_dim0",
     "v31_unbind_all_pieces", "v31_var_mean_keepdim_correction", "v31_var_mean_only_mean", "v31_var_mean_only_var",
-    "v31_vector_norm", "view_after_base_write",
+    "v31_vector_norm", "view_after_base_write", "dist_p2", "dist_p3_method", "dist_inf", "matrix_norm_fro",
+    "linalg_cholesky", "solve_triangular_upper", "solve_triangular_lower_unit", "solve_triangular_right",
+    "solve_triangular_batch_b_constant", "linalg_qr_square_r_only",
     "s41_layer_norm_two_dims_no_affine", "s41_group_norm", "s41_group_norm_2d_input", "s41_group_norm_float32",
     "s41_unfold_dim0", "s41_diff", "s41_diff_twice_dim0", "s41_diff_prepend_append",
     # the engine's ndtr multiplies the tangent by a number with MulBackward0 (PyTorch: MulBackward1); addcdiv's and
