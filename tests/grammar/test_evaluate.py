@@ -241,6 +241,9 @@ BUILTIN_CALLS = {
     "scatter_reduce": "scatter_reduce(x, 0, tensor([[0, 1], [1, 0]]).long(), x * 2, 'amax')",
     "hardshrink": "x.hardshrink(1.2)", "prelu": "prelu(x - 1, tensor([0.25, 0.5]))",
     "baddbmm": "baddbmm(x, x.unsqueeze(0), x.t().unsqueeze(0), beta=0.5, alpha=2)",
+    "cholesky": "cholesky(matmul(x, x.mT) + eye(2))",
+    "cross": "cross(x.repeat(1, 2)[:, 1:], x.repeat(1, 2)[:, :3], dim=1)",
+    "dist": "dist(x, x ** 2)", "kron": "kron(x, x + 1)", "matrix_power": "matrix_power(x, 3)", "qr": "qr(x)[1]",
     **VOCABULARY_CALLS, **SPECIAL_CALLS,
 }
 
@@ -280,6 +283,10 @@ _ENGINE_CALLS = {
     "square": E.square, "clamp": lambda x: E.clamp(x, min=0.7, max=1.6), "sum": lambda x: E.sum(x, dim=0),
     "mean": lambda x: E.mean(x, dim=1, keepdim=True), "max": E.max, "min": lambda x: E.min(x, dim=0).values,
     "softmax": lambda x: E.softmax(x, dim=1), "log_softmax": lambda x: E.log_softmax(x, dim=0),
+    "cholesky": lambda x: E.cholesky(E.matmul(x, x.mT) + E.eye(2)),
+    "cross": lambda x: E.cross(x.repeat(1, 2)[:, 1:], x.repeat(1, 2)[:, :3], dim=1),
+    "dist": lambda x: E.dist(x, x ** 2), "kron": lambda x: E.kron(x, x + 1),
+    "matrix_power": lambda x: E.matrix_power(x, 3), "qr": lambda x: E.qr(x)[1],
     "matmul": lambda x: E.matmul(x, x), "mm": lambda x: E.mm(x, x.t()), "mv": lambda x: E.mv(x, x[0]),
     "dot": lambda x: E.dot(x[0], x[1]), "reshape": lambda x: E.reshape(x, 4), "view": lambda x: E.view(x, 4, 1),
     "flatten": E.flatten, "t": E.t, "transpose": lambda x: E.transpose(x, 0, 1),
