@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 
 from ..core.modes import no_grad
-from ..core.settings import as_dtype, check_elements
 from ..core.tensor import Tensor
 from ..errors import InvalidArgumentError, WrongTypeError
 from ..ops.reductions import softmax
@@ -28,6 +27,7 @@ from .layers import empty_parameter
 from .module import Module, Parameter
 from .more_losses import gaussian_nll_loss, kl_div, poisson_nll_loss, soft_margin_loss
 from .more_norms import instance_norm, pixel_shuffle, pixel_unshuffle, rms_norm
+from .norm_layers import NormBase, filled
 from .shrinks import glu, hardshrink, prelu, softshrink, tanhshrink, threshold
 
 
@@ -132,11 +132,6 @@ class PixelUnshuffle(Module):
         return f"downscale_factor={self.downscale_factor}"
 
 
-def _filled(shape: tuple[int, ...], value: float, dtype: Any) -> Tensor:
-    check_elements(shape, "the layer's parameter")
-    return Tensor._make(np.full(shape, value, as_dtype(dtype)))
-
-
 class RMSNorm(Module):
     """input over its root mean square over the last dims (normalized_shape), times an elementwise weight (1)."""
 
@@ -145,7 +140,7 @@ class RMSNorm(Module):
         super().__init__()
         shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
         self.normalized_shape, self.eps, self.elementwise_affine = shape, eps, elementwise_affine
-        self.register_parameter("weight", Parameter(_filled(shape, 1.0, dtype)) if elementwise_affine else None)
+        self.register_parameter("weight", Parameter(filled(shape, 1.0, dtype)) if elementwise_affine else None)
 
     def settings(self) -> dict[str, Any]:
         return {"normalized_shape": self.normalized_shape, "eps": self.eps,
@@ -158,7 +153,7 @@ class RMSNorm(Module):
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
 
 
-class _InstanceNorm(Module):
+class _InstanceNorm(NormBase):
     """Instance normalisation of each channel of each sample; NO_BATCH: the dims of an input without a batch."""
 
     NO_BATCH = 2
@@ -166,23 +161,7 @@ class _InstanceNorm(Module):
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = False,
                  track_running_stats: bool = False, device: Any = None, dtype: Any = None, *,
                  bias: bool = True) -> None:
-        super().__init__()
-        self.num_features, self.eps, self.momentum = num_features, eps, momentum
-        self.affine, self.track_running_stats = affine, track_running_stats
-        shape = (num_features,)
-        self.register_parameter("weight", Parameter(_filled(shape, 1.0, dtype)) if affine else None)
-        self.register_parameter("bias", Parameter(_filled(shape, 0.0, dtype)) if affine and bias else None)
-        if track_running_stats:
-            self.register_buffer("running_mean", _filled(shape, 0.0, dtype))
-            self.register_buffer("running_var", _filled(shape, 1.0, dtype))
-            self.register_buffer("num_batches_tracked", Tensor._make(np.array(0, np.int64)))
-        else:
-            for name in ("running_mean", "running_var", "num_batches_tracked"):
-                self.register_buffer(name, None)
-
-    def settings(self) -> dict[str, Any]:
-        return {"num_features": self.num_features, "eps": self.eps, "momentum": self.momentum,
-                "affine": self.affine, "track_running_stats": self.track_running_stats}
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
 
     def forward(self, input: Any) -> Tensor:
         ndim = input.dim()
@@ -206,10 +185,6 @@ class _InstanceNorm(Module):
         return instance_norm(input, self.member("running_mean"), self.member("running_var"), self.member("weight"),
                              self.member("bias"), self.training or not self.track_running_stats,
                              self.momentum if self.momentum is not None else 0.0, self.eps)
-
-    def extra_repr(self) -> str:
-        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"bias={self.member('bias') is not None}, track_running_stats={self.track_running_stats}")
 
 
 class InstanceNorm1d(_InstanceNorm):

@@ -15,15 +15,15 @@ from .module import Module, Parameter
 from .normalization import batch_norm, group_norm, layer_norm
 
 
-def _filled(shape: tuple[int, ...], value: float, dtype: Any) -> Tensor:
+def filled(shape: tuple[int, ...], value: float, dtype: Any) -> Tensor:
+    """A layer's parameter or buffer of one value (refused over the element limit first)."""
     check_elements(shape, "the layer's parameter")
     return Tensor._make(np.full(shape, value, as_dtype(dtype)))
 
 
-class _BatchNorm(Module):
-    """The batch normalisation of the channels (dim 1) of a DIMS-dimensional input."""
-
-    DIMS: tuple[int, ...] = ()
+class NormBase(Module):
+    """PyTorch's _NormBase, what batch and instance normalisation share: num_features, eps, momentum, the affine
+    weight and bias, the running statistics and their resets, the repr."""
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
                  track_running_stats: bool = True, device: Any = None, dtype: Any = None, *,
@@ -32,11 +32,11 @@ class _BatchNorm(Module):
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
         shape = (num_features,)
-        self.register_parameter("weight", Parameter(_filled(shape, 1.0, dtype)) if affine else None)
-        self.register_parameter("bias", Parameter(_filled(shape, 0.0, dtype)) if affine and bias else None)
+        self.register_parameter("weight", Parameter(filled(shape, 1.0, dtype)) if affine else None)
+        self.register_parameter("bias", Parameter(filled(shape, 0.0, dtype)) if affine and bias else None)
         if track_running_stats:
-            self.register_buffer("running_mean", _filled(shape, 0.0, dtype))
-            self.register_buffer("running_var", _filled(shape, 1.0, dtype))
+            self.register_buffer("running_mean", filled(shape, 0.0, dtype))
+            self.register_buffer("running_var", filled(shape, 1.0, dtype))
             self.register_buffer("num_batches_tracked", Tensor._make(np.array(0, np.int64)))
         else:
             for name in ("running_mean", "running_var", "num_batches_tracked"):
@@ -61,6 +61,16 @@ class _BatchNorm(Module):
                 param._data[...] = value
                 param._bump_version()
 
+    def extra_repr(self) -> str:
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"bias={self.member('bias') is not None}, track_running_stats={self.track_running_stats}")
+
+
+class _BatchNorm(NormBase):
+    """The batch normalisation of the channels (dim 1) of a DIMS-dimensional input."""
+
+    DIMS: tuple[int, ...] = ()
+
     def forward(self, input: Any) -> Tensor:
         if input.dim() not in self.DIMS:
             dims = " or ".join(f"{d}D" for d in self.DIMS)
@@ -77,10 +87,6 @@ class _BatchNorm(Module):
         return batch_norm(input, self.member("running_mean") if keep else None,
                           self.member("running_var") if keep else None, self.member("weight"), self.member("bias"),
                           use_batch, factor, self.eps)
-
-    def extra_repr(self) -> str:
-        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"bias={self.member('bias') is not None}, track_running_stats={self.track_running_stats}")
 
 
 class BatchNorm1d(_BatchNorm):
@@ -110,8 +116,8 @@ class LayerNorm(Module):
         shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
         self.normalized_shape, self.eps, self.elementwise_affine = shape, eps, elementwise_affine
         affine = elementwise_affine
-        self.register_parameter("weight", Parameter(_filled(shape, 1.0, dtype)) if affine else None)
-        self.register_parameter("bias", Parameter(_filled(shape, 0.0, dtype)) if affine and bias else None)
+        self.register_parameter("weight", Parameter(filled(shape, 1.0, dtype)) if affine else None)
+        self.register_parameter("bias", Parameter(filled(shape, 0.0, dtype)) if affine and bias else None)
 
     def settings(self) -> dict[str, Any]:
         return {"normalized_shape": self.normalized_shape, "eps": self.eps,
@@ -135,8 +141,8 @@ class GroupNorm(Module):
             raise InvalidArgumentError("num_channels must be divisible by num_groups", reason="group_norm")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
         shape = (num_channels,)
-        self.register_parameter("weight", Parameter(_filled(shape, 1.0, dtype)) if affine else None)
-        self.register_parameter("bias", Parameter(_filled(shape, 0.0, dtype)) if affine and bias else None)
+        self.register_parameter("weight", Parameter(filled(shape, 1.0, dtype)) if affine else None)
+        self.register_parameter("bias", Parameter(filled(shape, 0.0, dtype)) if affine and bias else None)
 
     def settings(self) -> dict[str, Any]:
         return {"num_groups": self.num_groups, "num_channels": self.num_channels, "eps": self.eps,

@@ -18,7 +18,7 @@ from .optimizer import (
     addcmul,
     lerp,
     require,
-    require_betas,
+    require_adam_options,
     require_lr,
     require_nonnegative,
     scalar,
@@ -77,10 +77,7 @@ class Adamax(Optimizer):
     POSITIONAL: ClassVar[tuple[str, ...]] = ("lr", "betas", "eps", "weight_decay", "foreach")
 
     def check(self, options: dict[str, Any]) -> None:
-        require_lr(options)
-        require_nonnegative(options, "eps", "epsilon")
-        require_betas(options)
-        require_nonnegative(options, "weight_decay")
+        require_adam_options(options)
 
     def update(self, p: Tensor, grad: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
         if not state:
@@ -103,10 +100,7 @@ class NAdam(Optimizer):
                                              "decoupled_weight_decay")
 
     def check(self, options: dict[str, Any]) -> None:
-        require_lr(options)
-        require_nonnegative(options, "eps", "epsilon")
-        require_betas(options)
-        require_nonnegative(options, "weight_decay")
+        require_adam_options(options)
         require_nonnegative(options, "momentum_decay")
 
     def update(self, p: Tensor, grad: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
@@ -138,10 +132,7 @@ class RAdam(Optimizer):
     POSITIONAL: ClassVar[tuple[str, ...]] = ("lr", "betas", "eps", "weight_decay", "decoupled_weight_decay")
 
     def check(self, options: dict[str, Any]) -> None:
-        require_lr(options)
-        require_nonnegative(options, "eps", "epsilon")
-        require_betas(options)
-        require_nonnegative(options, "weight_decay")
+        require_adam_options(options)
 
     def update(self, p: Tensor, grad: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
         if not state:

@@ -93,6 +93,14 @@ def require_nonnegative(options: dict[str, Any], key: str, label: str | None = N
     require(0.0 <= options[key], f"Invalid {label or key} value: {options[key]}")  # noqa: SIM300 - as PyTorch
 
 
+def require_adam_options(options: dict[str, Any]) -> None:
+    """The checks of Adam and its kin (Adamax, NAdam, RAdam), in PyTorch's order: lr, eps, betas, weight_decay."""
+    require_lr(options)
+    require_nonnegative(options, "eps", "epsilon")
+    require_betas(options)
+    require_nonnegative(options, "weight_decay")
+
+
 def typename(value: Any) -> str:
     """torch.typename: torch.FloatTensor for a float32 tensor, the type's name for the rest."""
     if isinstance(value, Tensor):

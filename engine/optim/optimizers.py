@@ -19,7 +19,7 @@ from .optimizer import (
     addcmul,
     lerp,
     require,
-    require_betas,
+    require_adam_options,
     require_lr,
     require_nonnegative,
     scalar,
@@ -83,10 +83,7 @@ class Adam(Optimizer):
     POSITIONAL: ClassVar[tuple[str, ...]] = ("lr", "betas", "eps", "weight_decay", "amsgrad")
 
     def check(self, options: dict[str, Any]) -> None:
-        require_lr(options)
-        require_nonnegative(options, "eps", "epsilon")
-        require_betas(options)
-        require_nonnegative(options, "weight_decay")
+        require_adam_options(options)
 
     def update(self, p: Tensor, grad: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
         if not state:
