@@ -14,11 +14,12 @@ from ..core.dtypes import BY_NUMPY, TYPE_NAMES
 from ..core.optable import LINEAR_JVP, SHAPES, Grad, Op, declare
 from ..core.recording import apply
 from ..core.registry import builtin
+from ..core.return_types import return_type
 from ..core.settings import as_dtype, check_dim, check_elements
 from ..core.tensor import Tensor
 from ..errors import BadValueError, ShapeError
 from ..kernels.floatmath import fma64
-from .constructors import leaf
+from .constructors import leaf, linspace
 
 
 def _long_values(x: Any, message: str) -> np.ndarray:
@@ -70,6 +71,9 @@ def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Tensor:
     return leaf(np.bincount(data, weights=w.astype(np.float64), minlength=length).astype(dtype), False)
 
 
+HISTOGRAM = return_type("histogram", ("hist", "bin_edges"))  # torch.return_types.histogram
+
+
 def _float_values(input: Any, kernel: str) -> np.ndarray:
     data = tensor_arg(input)._data
     if data.dtype.kind != "f":
@@ -115,9 +119,6 @@ def histogram(input: Any, bins: Any = 100, range: Any = None, weight: Any = None
     smallest and largest value; equal: half a unit on either side), edges as linspace gives them, or `bins` a
     1-d tensor of increasing edges; each value in the bin whose edges hold it, the last bin closed; `weight`
     adds each value's weight instead of 1; `density` divides by the total and the bin's width."""
-    from ..core.return_types import return_type
-    from .constructors import linspace
-
     data = _float_values(input, "histogramdd")
     if isinstance(bins, Tensor):
         edges = bins._data.astype(data.dtype).reshape(-1)
@@ -143,7 +144,7 @@ def histogram(input: Any, bins: Any = 100, range: Any = None, weight: Any = None
     if density:
         with np.errstate(all="ignore"):
             hist = hist / (hist.sum() * np.diff(edges))
-    return return_type("histogram", ("hist", "bin_edges"))(leaf(hist, False), leaf(edges, False))
+    return HISTOGRAM(leaf(hist, False), leaf(edges, False))
 
 
 @builtin("unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None)",
